@@ -1,0 +1,13 @@
+/*
+ * cmd.h: the subcommands of iobisect, one file each (cmd_<name>.c). Each
+ * takes the arguments after its name and returns the process exit code.
+ */
+#ifndef IOBISECT_CMD_H
+#define IOBISECT_CMD_H
+
+int cmd_build(int argc, char **argv);
+int cmd_run(int argc, char **argv);
+int cmd_bisect(int argc, char **argv);
+int cmd_test(int argc, char **argv);
+
+#endif

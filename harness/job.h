@@ -1,0 +1,157 @@
+/*
+ * job.h: what a job file says, as plain data. job.c parses the JSON
+ * (jansson) into these structs, checks every key and expands the
+ * workload's lists into a matrix of points. Every other module reads these
+ * structs and never the JSON, so they can be filled by hand in tests.
+ */
+#ifndef IOBISECT_JOB_H
+#define IOBISECT_JOB_H
+
+#include "util.h"
+#include <stdint.h>
+
+/* A kernel version as MAJOR.MINOR.SUBLEVEL packed for comparison. */
+#define KVER(a, b, c) (((a) << 16) | ((b) << 8) | ((c) > 255 ? 255 : (c)))
+
+/* A version range, inclusive; 0 means open on that side. */
+struct kver_range {
+	unsigned min, max;
+};
+
+/* Fragments added only for kernels in a version range (kconfig.by_version). */
+struct kconfig_rule {
+	struct kver_range range;
+	struct strvec fragments;
+};
+
+struct kconfig_spec {
+	char *base;               /* "tiny" (default) or a path to a full .config */
+	struct strvec fragments;  /* names in kconfigs/ ("md") or paths */
+	struct kconfig_rule *rules;
+	size_t nr_rules;
+};
+
+/* kernel version range -> compilers (toolchain map). */
+struct toolchain_rule {
+	struct kver_range range;
+	char *cc;     /* "gcc-12" */
+	char *hostcc; /* NULL: same as cc */
+};
+
+enum disk_bus { BUS_VIRTIO, BUS_SCSI, BUS_NVME, BUS_IDE };
+
+enum disk_backing {
+	BACKING_IMAGE, /* sparse raw file in the run folder */
+	BACKING_TMPFS, /* sparse raw file in /dev/shm (no host disk I/O) */
+	BACKING_NULL,  /* QEMU null-co: reads zeroes, drops writes */
+	BACKING_HOST,  /* a host block device or file passed through */
+};
+
+struct disk_spec {
+	char *name; /* "d0": what layers' on= refer to */
+	enum disk_bus bus;
+	enum disk_backing backing;
+	char *path;        /* BACKING_HOST: the device or file */
+	uint64_t size_mb;  /* images and null disks */
+	uint64_t latency_ns;   /* null-co latency-ns, 0 = none */
+	uint64_t bps_max;      /* throttle group bytes/s, 0 = none */
+	uint64_t iops_max;     /* throttle group requests/s, 0 = none */
+	int readonly;          /* passthrough is read-only unless destroy-data */
+	char *cache;           /* QEMU cache mode; NULL: writeback (none for host) */
+	uint32_t max_sectors_kb; /* virtio-blk/scsi request cap (0 = QEMU's) */
+};
+
+/*
+ * A layer stacked on disks: kind is "part", "md", "dm", "loop" or "fs"; its
+ * keys are the spec keys of workloads/PROTOCOL.md, already checked, as
+ * "key=value" strings in file order ("name=" first).
+ */
+struct layer_spec {
+	char *kind;
+	struct strvec keys;
+};
+
+struct topology {
+	char *name; /* preset or job-given name, used in result paths */
+	struct disk_spec *disks;
+	size_t nr_disks;
+	struct layer_spec *layers;
+	size_t nr_layers;
+};
+
+struct machine_spec {
+	int cpus;
+	int memory_mb;
+	char *accel;   /* "auto" (KVM when /dev/kvm is usable), "kvm", "tcg" */
+	char *qemu;    /* binary, default qemu-system-x86_64 */
+	int timeout_s; /* whole boot, from QEMU start to the guest's done */
+	char *append;  /* extra kernel command line */
+};
+
+/* One point of the workload matrix: the engine and its "key=value"s. */
+struct point {
+	char *id; /* filesystem-safe and stable: "threads=2,bs_kb=11,ra_kb=1792" */
+	char *engine;
+	char *target;
+	struct strvec keys; /* engine keys, "key=value" */
+	int topo;           /* index into job.topologies */
+};
+
+enum threshold_kind { THRESHOLD_PERCENT, THRESHOLD_MBPS, THRESHOLD_AUTO };
+
+struct threshold {
+	enum threshold_kind kind;
+	double value; /* percent drop, or MB/s drop; unused for auto */
+};
+
+enum bisect_type { BISECT_PERF, BISECT_BUILD, BISECT_BOOT };
+
+struct job {
+	char *path; /* the job file, for messages */
+	char *name; /* results/<name>/... */
+	char *repo; /* kernel repository */
+	char *good; /* fast revision */
+	char *bad;  /* slow revision */
+	char *kernel; /* prebuilt bzImage instead of repo builds (run only) */
+	struct kconfig_spec kconfig;
+	struct toolchain_rule *toolchains;
+	size_t nr_toolchains;
+	struct machine_spec machine;
+	/* Topology settings given as lists expand to several topologies. */
+	struct topology *topologies;
+	size_t nr_topologies;
+	struct point *points;
+	size_t nr_points;
+	int samples; /* samples per point per boot (after warmup) */
+	int warmup;  /* samples dropped at the start of each point */
+	int runs_min; /* boots per commit before a verdict */
+	int runs_max; /* boots per commit at most */
+	/* The metric a verdict decides on, "read" or "write" (bw_bytes of it). */
+	char *metric;
+	char *metric_point; /* the point id it is taken from; NULL: the first */
+	struct threshold threshold;
+	enum bisect_type bisect_type;
+	char *results; /* results root, default "results" */
+};
+
+/*
+ * Parse and check a job file. Any problem gives one error that names the
+ * file and the key ("job.json: workload.threads: expected an integer or a
+ * list of integers") and returns -1.
+ */
+int job_load(struct job *job, const char *path);
+/* The same from a JSON text; `origin` names it in messages. */
+int job_parse(struct job *job, const char *text, const char *origin);
+void job_release(struct job *job);
+
+/*
+ * Where presets (qemu/*.json) and fragments (kconfigs/) live: $IOBISECT_DATA,
+ * else the folder of the iobisect binary, else the current folder.
+ */
+const char *job_data_dir(void);
+
+/* Parse "6.1", "2.6.38.8", "v6.1-rc3" into KVER form; 0 when unparsable. */
+unsigned kver_parse(const char *s);
+int kver_in_range(unsigned v, const struct kver_range *r);
+
+#endif

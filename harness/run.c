@@ -1,0 +1,271 @@
+/*
+ * run.c: child processes that never outlive the harness (see run.h).
+ */
+#include "run.h"
+#include "util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MAX_CHILDREN 64
+
+static volatile sig_atomic_t interrupted;
+static volatile pid_t children[MAX_CHILDREN];
+
+static void remember(pid_t pid)
+{
+	for (int i = 0; i < MAX_CHILDREN; i++)
+		if (!children[i]) {
+			children[i] = pid;
+			return;
+		}
+}
+
+static void forget(pid_t pid)
+{
+	for (int i = 0; i < MAX_CHILDREN; i++)
+		if (children[i] == pid)
+			children[i] = 0;
+}
+
+static void on_signal(int sig)
+{
+	interrupted = sig;
+	for (int i = 0; i < MAX_CHILDREN; i++)
+		if (children[i] > 0)
+			kill(-children[i], SIGKILL);
+}
+
+void run_install_signal_handlers(void)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}
+
+int run_interrupted(void)
+{
+	return interrupted;
+}
+
+char *run_which(const char *prog)
+{
+	if (strchr(prog, '/'))
+		return access(prog, X_OK) ? NULL : xstrdup(prog);
+	const char *path = getenv("PATH");
+	if (!path)
+		path = "/usr/local/bin:/usr/bin:/bin";
+	struct strvec dirs = STRVEC_INIT;
+	strvec_split(&dirs, path, ':');
+	char *found = NULL;
+	for (size_t i = 0; i < dirs.nr && !found; i++) {
+		char *cand = xstrfmt("%s/%s", dirs.v[i], prog);
+		struct stat st;
+		if (!stat(cand, &st) && S_ISREG(st.st_mode) &&
+		    !access(cand, X_OK))
+			found = cand;
+		else
+			free(cand);
+	}
+	strvec_clear(&dirs);
+	return found;
+}
+
+static void child_setup(const struct run_opts *o)
+{
+	setpgid(0, 0);
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
+	signal(SIGPIPE, SIG_DFL);
+	int in = open(o->stdin_path ? o->stdin_path : "/dev/null", O_RDONLY);
+	if (in >= 0) {
+		dup2(in, 0);
+		close(in);
+	}
+	if (o->stdout_path) {
+		int out = open(o->stdout_path,
+			       O_WRONLY | O_CREAT | O_APPEND, 0644);
+		if (out < 0)
+			_exit(127);
+		dup2(out, 1);
+		close(out);
+	}
+	if (o->stderr_to_stdout)
+		dup2(1, 2);
+	if (o->cwd && chdir(o->cwd))
+		_exit(127);
+	if (o->env)
+		for (const char *const *e = o->env; *e; e++)
+			putenv((char *)*e);
+}
+
+pid_t run_start(const struct run_opts *o)
+{
+	char *prog = run_which(o->argv[0]);
+	if (!prog) {
+		error("cannot run '%s': not found in PATH", o->argv[0]);
+		return -1;
+	}
+	/* The exec failure pipe tells the parent the child never started. */
+	int fds[2];
+	if (pipe2(fds, O_CLOEXEC)) {
+		free(prog);
+		error("pipe: %s", strerror(errno));
+		return -1;
+	}
+	pid_t pid = fork();
+	if (pid < 0) {
+		free(prog);
+		close(fds[0]);
+		close(fds[1]);
+		error("fork: %s", strerror(errno));
+		return -1;
+	}
+	if (pid == 0) {
+		close(fds[0]);
+		child_setup(o);
+		execv(prog, (char *const *)o->argv);
+		int e = errno;
+		if (write(fds[1], &e, sizeof(e)) < 0)
+			_exit(127);
+		_exit(127);
+	}
+	/* Set the group from both sides so a kill right away finds it. */
+	setpgid(pid, pid);
+	close(fds[1]);
+	int e = 0;
+	ssize_t n;
+	do
+		n = read(fds[0], &e, sizeof(e));
+	while (n < 0 && errno == EINTR);
+	close(fds[0]);
+	if (n == (ssize_t)sizeof(e)) {
+		waitpid(pid, NULL, 0);
+		error("cannot run '%s': %s", prog, strerror(e));
+		free(prog);
+		return -1;
+	}
+	free(prog);
+	remember(pid);
+	if (o->pidfile) {
+		char buf[32];
+		int len = snprintf(buf, sizeof(buf), "%ld\n", (long)pid);
+		write_file_atomic(o->pidfile, buf, (size_t)len);
+	}
+	return pid;
+}
+
+static int decode(int status)
+{
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	return RUN_SIGNALED;
+}
+
+int run_wait(pid_t pid, int timeout_ms)
+{
+	uint64_t deadline = timeout_ms ? now_ns() +
+					(uint64_t)timeout_ms * 1000000ull
+				       : 0;
+	int status;
+	for (;;) {
+		pid_t r = waitpid(pid, &status, WNOHANG);
+		if (r == pid)
+			break;
+		if (r < 0 && errno != EINTR) {
+			forget(pid);
+			return RUN_SIGNALED;
+		}
+		if (interrupted || (deadline && now_ns() > deadline)) {
+			run_kill(pid);
+			return interrupted ? RUN_SIGNALED : RUN_TIMEOUT;
+		}
+		struct timespec ts = { 0, 20 * 1000000 };
+		nanosleep(&ts, NULL);
+	}
+	forget(pid);
+	/* Anything the child left in its group goes with it. */
+	kill(-pid, SIGKILL);
+	return decode(status);
+}
+
+void run_kill(pid_t pid)
+{
+	kill(-pid, SIGTERM);
+	for (int i = 0; i < 50; i++) {
+		if (waitpid(pid, NULL, WNOHANG) == pid) {
+			kill(-pid, SIGKILL);
+			forget(pid);
+			return;
+		}
+		struct timespec ts = { 0, 20 * 1000000 };
+		nanosleep(&ts, NULL);
+	}
+	kill(-pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	forget(pid);
+}
+
+int run_command(const struct run_opts *o)
+{
+	pid_t pid = run_start(o);
+	if (pid < 0)
+		return RUN_SPAWN;
+	int rc = run_wait(pid, o->timeout_ms);
+	if (o->pidfile)
+		unlink(o->pidfile);
+	return rc;
+}
+
+int run_reap_stale(const char *pidfile, const char *match)
+{
+	struct strbuf sb = STRBUF_INIT;
+	long pid;
+	int reaped = 0;
+	if (!file_exists(pidfile))
+		return 0;
+	if (read_file(pidfile, &sb))
+		return 0;
+	strbuf_trim(&sb);
+	if (!parse_long(sb.buf, &pid) && pid > 1) {
+		char *cmdline = xstrfmt("/proc/%ld/cmdline", pid);
+		struct strbuf cl = STRBUF_INIT;
+		int fd = open(cmdline, O_RDONLY);
+		if (fd >= 0) {
+			char buf[4096];
+			ssize_t n = read(fd, buf, sizeof(buf) - 1);
+			close(fd);
+			if (n > 0) {
+				for (ssize_t i = 0; i < n; i++)
+					if (!buf[i])
+						buf[i] = ' ';
+				strbuf_add(&cl, buf, (size_t)n);
+			}
+		}
+		if (cl.len && (!match || strstr(cl.buf, match))) {
+			kill(-(pid_t)pid, SIGKILL);
+			kill((pid_t)pid, SIGKILL);
+			reaped = 1;
+		}
+		strbuf_release(&cl);
+		free(cmdline);
+	}
+	strbuf_release(&sb);
+	unlink(pidfile);
+	return reaped;
+}

@@ -1,0 +1,68 @@
+/*
+ * run.h: starting and reaping the programs iobisect drives (make, QEMU,
+ * the compiler). Every child runs in its own process group with
+ * PR_SET_PDEATHSIG, so it dies with the harness; the harness remembers the
+ * groups it started and kills them on SIGINT/SIGTERM. A group's pid is
+ * written to a pid file when asked, so a resumed run can reap what a
+ * SIGKILLed one left behind.
+ */
+#ifndef IOBISECT_RUN_H
+#define IOBISECT_RUN_H
+
+#include <sys/types.h>
+
+struct run_opts {
+	const char *const *argv; /* argv[0] is looked up in PATH */
+	const char *const *env;  /* extra "NAME=value" entries, or NULL */
+	const char *cwd;         /* NULL: the harness's own */
+	const char *stdin_path;  /* NULL: /dev/null */
+	const char *stdout_path; /* NULL: inherit; output is appended */
+	int stderr_to_stdout;    /* send stderr where stdout goes */
+	const char *pidfile;     /* when set, holds the child's pid while alive */
+	int timeout_ms;          /* 0: none; past it the group is killed */
+};
+#define RUN_OPTS_INIT { 0 }
+
+/* Exit status of run_command beyond the child's own. */
+enum run_status {
+	RUN_TIMEOUT = -2,  /* killed at the timeout */
+	RUN_SPAWN = -3,    /* could not be started (not found, not executable) */
+	RUN_SIGNALED = -4, /* died of a signal */
+};
+
+/*
+ * Run to completion. Returns the child's exit code (0..255), or one of
+ * enum run_status; an interrupt of the harness kills the child and makes
+ * the harness exit (see run_interrupted).
+ */
+int run_command(const struct run_opts *opts);
+
+/* Start without waiting; returns the pid (also the process group) or -1. */
+pid_t run_start(const struct run_opts *opts);
+/*
+ * Wait for `pid`, killing its group after timeout_ms (0: no timeout).
+ * Returns as run_command does.
+ */
+int run_wait(pid_t pid, int timeout_ms);
+/* SIGTERM then SIGKILL the group of `pid`, and reap it. */
+void run_kill(pid_t pid);
+
+/*
+ * Install SIGINT/SIGTERM/SIGHUP handlers that kill every running child
+ * group and set a flag the long loops poll. Safe to call more than once.
+ */
+void run_install_signal_handlers(void);
+/* Nonzero after SIGINT/SIGTERM/SIGHUP: stop at the next safe point. */
+int run_interrupted(void);
+
+/*
+ * Kill a process left by an earlier, killed harness whose pid was written
+ * to `pidfile`, if it still runs and its command line contains `match`.
+ * Removes the pid file. Returns 1 when something was reaped.
+ */
+int run_reap_stale(const char *pidfile, const char *match);
+
+/* Full path of `prog` if found in PATH (or as given, if it has a '/'). */
+char *run_which(const char *prog);
+
+#endif

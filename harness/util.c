@@ -1,0 +1,469 @@
+/*
+ * util.c: error reporting, allocation, strbuf/strvec and file helpers
+ * shared by every module (see util.h).
+ */
+#include "util.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <git2.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+char strbuf_empty[1];
+static struct strbuf *captured;
+
+void error_capture(struct strbuf *sb)
+{
+	captured = sb;
+}
+
+static void report(const char *prefix, const char *fmt, va_list ap)
+{
+	if (captured) {
+		if (captured->len)
+			strbuf_addch(captured, '\n');
+		strbuf_vaddf(captured, fmt, ap);
+		return;
+	}
+	char msg[4096];
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	fprintf(stderr, "%s%s\n", prefix, msg);
+}
+
+int error(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	report("error: ", fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+void warning(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	report("warning: ", fmt, ap);
+	va_end(ap);
+}
+
+void die(const char *fmt, ...)
+{
+	va_list ap;
+	char msg[4096];
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "fatal: %s\n", msg);
+	exit(128);
+}
+
+void *xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+	if (!p)
+		die("out of memory allocating %zu bytes", n);
+	return p;
+}
+
+void *xcalloc(size_t nmemb, size_t size)
+{
+	void *p = calloc(nmemb ? nmemb : 1, size ? size : 1);
+	if (!p)
+		die("out of memory allocating %zu bytes", nmemb * size);
+	return p;
+}
+
+void *xrealloc(void *p, size_t n)
+{
+	void *q = realloc(p, n ? n : 1);
+	if (!q)
+		die("out of memory allocating %zu bytes", n);
+	return q;
+}
+
+char *xstrdup(const char *s)
+{
+	char *d = strdup(s);
+	if (!d)
+		die("out of memory");
+	return d;
+}
+
+char *xstrndup(const char *s, size_t n)
+{
+	char *d = strndup(s, n);
+	if (!d)
+		die("out of memory");
+	return d;
+}
+
+char *xstrfmt(const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	return strbuf_detach(&sb);
+}
+
+void strbuf_init(struct strbuf *sb)
+{
+	sb->buf = strbuf_empty;
+	sb->len = sb->alloc = 0;
+}
+
+void strbuf_release(struct strbuf *sb)
+{
+	if (sb->alloc)
+		free(sb->buf);
+	strbuf_init(sb);
+}
+
+void strbuf_reset(struct strbuf *sb)
+{
+	sb->len = 0;
+	if (sb->alloc)
+		sb->buf[0] = '\0';
+}
+
+char *strbuf_detach(struct strbuf *sb)
+{
+	char *r = sb->alloc ? sb->buf : xstrdup("");
+	strbuf_init(sb);
+	return r;
+}
+
+void strbuf_grow(struct strbuf *sb, size_t extra)
+{
+	size_t want = sb->len + extra + 1;
+	if (want <= sb->alloc)
+		return;
+	size_t n = sb->alloc ? sb->alloc : 64;
+	while (n < want)
+		n *= 2;
+	char *nb = sb->alloc ? xrealloc(sb->buf, n) : xmalloc(n);
+	if (!sb->alloc)
+		nb[0] = '\0';
+	sb->buf = nb;
+	sb->alloc = n;
+}
+
+void strbuf_add(struct strbuf *sb, const void *data, size_t len)
+{
+	strbuf_grow(sb, len);
+	memcpy(sb->buf + sb->len, data, len);
+	sb->len += len;
+	sb->buf[sb->len] = '\0';
+}
+
+void strbuf_addstr(struct strbuf *sb, const char *s)
+{
+	strbuf_add(sb, s, strlen(s));
+}
+
+void strbuf_addch(struct strbuf *sb, char c)
+{
+	strbuf_add(sb, &c, 1);
+}
+
+void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap)
+{
+	va_list cp;
+	va_copy(cp, ap);
+	int n = vsnprintf(NULL, 0, fmt, cp);
+	va_end(cp);
+	if (n < 0)
+		return;
+	strbuf_grow(sb, (size_t)n);
+	vsnprintf(sb->buf + sb->len, (size_t)n + 1, fmt, ap);
+	sb->len += (size_t)n;
+}
+
+void strbuf_addf(struct strbuf *sb, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	strbuf_vaddf(sb, fmt, ap);
+	va_end(ap);
+}
+
+void strbuf_trim(struct strbuf *sb)
+{
+	size_t start = 0;
+	while (sb->len && (sb->buf[sb->len - 1] == ' ' ||
+			   sb->buf[sb->len - 1] == '\n' ||
+			   sb->buf[sb->len - 1] == '\t' ||
+			   sb->buf[sb->len - 1] == '\r'))
+		sb->buf[--sb->len] = '\0';
+	while (start < sb->len &&
+	       (sb->buf[start] == ' ' || sb->buf[start] == '\t' ||
+		sb->buf[start] == '\n'))
+		start++;
+	if (start) {
+		memmove(sb->buf, sb->buf + start, sb->len - start + 1);
+		sb->len -= start;
+	}
+}
+
+void strvec_push(struct strvec *sv, const char *s)
+{
+	ALLOC_GROW(sv->v, sv->nr + 2, sv->alloc);
+	sv->v[sv->nr++] = xstrdup(s);
+	sv->v[sv->nr] = NULL;
+}
+
+void strvec_pushf(struct strvec *sv, const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	strvec_push(sv, sb.buf);
+	strbuf_release(&sb);
+}
+
+void strvec_clear(struct strvec *sv)
+{
+	for (size_t i = 0; i < sv->nr; i++)
+		free(sv->v[i]);
+	free(sv->v);
+	sv->v = NULL;
+	sv->nr = sv->alloc = 0;
+}
+
+void strvec_split(struct strvec *sv, const char *s, char sep)
+{
+	while (*s) {
+		const char *e = strchr(s, sep);
+		size_t n = e ? (size_t)(e - s) : strlen(s);
+		if (n) {
+			char *piece = xstrndup(s, n);
+			strvec_push(sv, piece);
+			free(piece);
+		}
+		s += n;
+		if (*s)
+			s++;
+	}
+}
+
+int mkdir_p(const char *path, mode_t mode)
+{
+	char *p = xstrdup(path);
+	for (char *c = p + 1; *c; c++) {
+		if (*c != '/')
+			continue;
+		*c = '\0';
+		if (mkdir(p, mode) && errno != EEXIST) {
+			int e = errno;
+			*c = '/';
+			free(p);
+			return error("cannot create '%s': %s", path,
+				     strerror(e));
+		}
+		*c = '/';
+	}
+	int rc = 0;
+	if (mkdir(p, mode) && errno != EEXIST)
+		rc = error("cannot create '%s': %s", path, strerror(errno));
+	free(p);
+	return rc;
+}
+
+int read_file(const char *path, struct strbuf *out)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return error("cannot open '%s': %s", path, strerror(errno));
+	char buf[65536];
+	for (;;) {
+		ssize_t n = read(fd, buf, sizeof(buf));
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			int e = errno;
+			close(fd);
+			return error("cannot read '%s': %s", path, strerror(e));
+		}
+		if (n == 0)
+			break;
+		strbuf_add(out, buf, (size_t)n);
+	}
+	close(fd);
+	return 0;
+}
+
+static int write_all(int fd, const void *data, size_t len)
+{
+	const char *p = data;
+	while (len) {
+		ssize_t n = write(fd, p, len);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+static void fsync_parent(const char *path)
+{
+	char *copy = xstrdup(path);
+	int dfd = open(dirname(copy), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd >= 0) {
+		fsync(dfd);
+		close(dfd);
+	}
+	free(copy);
+}
+
+int write_file_atomic(const char *path, const void *data, size_t len)
+{
+	char *tmp = xstrfmt("%s.tmp.%ld", path, (long)getpid());
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		int e = errno;
+		free(tmp);
+		return error("cannot write '%s': %s", path, strerror(e));
+	}
+	if (write_all(fd, data, len) || fsync(fd)) {
+		int e = errno;
+		close(fd);
+		unlink(tmp);
+		free(tmp);
+		return error("cannot write '%s': %s", path, strerror(e));
+	}
+	if (close(fd) || rename(tmp, path)) {
+		int e = errno;
+		unlink(tmp);
+		free(tmp);
+		return error("cannot write '%s': %s", path, strerror(e));
+	}
+	free(tmp);
+	fsync_parent(path);
+	return 0;
+}
+
+int copy_file(const char *from, const char *to, mode_t mode)
+{
+	struct strbuf sb = STRBUF_INIT;
+	if (read_file(from, &sb))
+		return -1;
+	int rc = write_file_atomic(to, sb.buf, sb.len);
+	if (!rc)
+		chmod(to, mode);
+	strbuf_release(&sb);
+	return rc;
+}
+
+int file_exists(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0;
+}
+
+int remove_tree(const char *path)
+{
+	struct stat st;
+	if (lstat(path, &st))
+		return errno == ENOENT ? 0 : -1;
+	if (!S_ISDIR(st.st_mode))
+		return unlink(path);
+	DIR *d = opendir(path);
+	if (!d)
+		return -1;
+	struct dirent *de;
+	int rc = 0;
+	while ((de = readdir(d))) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		char *child = xstrfmt("%s/%s", path, de->d_name);
+		rc |= remove_tree(child);
+		free(child);
+	}
+	closedir(d);
+	return rc | rmdir(path);
+}
+
+char *absolute_path(const char *path)
+{
+	if (path[0] == '/')
+		return xstrdup(path);
+	char cwd[PATH_MAX];
+	if (!getcwd(cwd, sizeof(cwd)))
+		return xstrdup(path);
+	return xstrfmt("%s/%s", cwd, path);
+}
+
+const char *cache_dir(void)
+{
+	static char *dir;
+	if (dir)
+		return dir;
+	const char *xdg = getenv("XDG_CACHE_HOME");
+	if (xdg && *xdg)
+		dir = xstrfmt("%s/iobisect", xdg);
+	else
+		dir = xstrfmt("%s/.cache/iobisect",
+			      getenv("HOME") ? getenv("HOME") : "/tmp");
+	mkdir_p(dir, 0755);
+	return dir;
+}
+
+void hash_hex(const void *data, size_t len, char out[41])
+{
+	git_oid oid;
+	git_odb_hash(&oid, data, len, GIT_OBJECT_BLOB);
+	git_oid_tostr(out, 41, &oid);
+}
+
+uint64_t now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+void utc_timestamp(char *out, size_t size)
+{
+	time_t t = time(NULL);
+	struct tm tm;
+	gmtime_r(&t, &tm);
+	strftime(out, size, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+void format_duration(char *out, size_t size, double s)
+{
+	if (s < 60)
+		snprintf(out, size, "%.1fs", s);
+	else if (s < 3600)
+		snprintf(out, size, "%dm%02ds", (int)s / 60, (int)s % 60);
+	else
+		snprintf(out, size, "%dh%02dm", (int)s / 3600,
+			 ((int)s % 3600) / 60);
+}
+
+int parse_long(const char *s, long *out)
+{
+	char *end;
+	errno = 0;
+	long v = strtol(s, &end, 10);
+	if (!*s || *end || errno)
+		return -1;
+	*out = v;
+	return 0;
+}

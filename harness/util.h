@@ -1,0 +1,119 @@
+/*
+ * util.h: the small things every module of the harness needs: error
+ * reporting in git's style, allocation that cannot return NULL, a growable
+ * string buffer whose buffer is never NULL, and file helpers (atomic
+ * writes, recursive mkdir, the cache folder).
+ */
+#ifndef IOBISECT_UTIL_H
+#define IOBISECT_UTIL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/*
+ * error() prints "error: <message>" on stderr and returns -1, so a failing
+ * function can `return error("cannot open '%s': %s", path, strerror(errno));`.
+ * warning() prints "warning: <message>". die() prints "fatal: <message>" and
+ * exits 128; it is for main and the cmd_* layer only.
+ */
+int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+_Noreturn void die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/*
+ * When set, error() and warning() append to this buffer instead of printing,
+ * so a caller (a test, or a probe that records why it failed) can keep the
+ * message. NULL (the default) prints to stderr.
+ */
+struct strbuf;
+void error_capture(struct strbuf *sb);
+
+void *xmalloc(size_t n);
+void *xcalloc(size_t nmemb, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+char *xstrfmt(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Grow an array `a` of `nr` used entries to hold at least `n`. */
+#define ALLOC_GROW(a, n, alloc)                                                \
+	do {                                                                   \
+		if ((size_t)(n) > (alloc)) {                                   \
+			(alloc) = (alloc) ? (alloc) * 2 : 16;                  \
+			if ((alloc) < (size_t)(n))                             \
+				(alloc) = (n);                                 \
+			(a) = xrealloc((a), (alloc) * sizeof(*(a)));           \
+		}                                                              \
+	} while (0)
+
+struct strbuf {
+	char *buf; /* always NUL-terminated, never NULL */
+	size_t len;
+	size_t alloc;
+};
+extern char strbuf_empty[];
+#define STRBUF_INIT { strbuf_empty, 0, 0 }
+
+void strbuf_init(struct strbuf *sb);
+void strbuf_release(struct strbuf *sb);
+void strbuf_reset(struct strbuf *sb);
+char *strbuf_detach(struct strbuf *sb);
+void strbuf_grow(struct strbuf *sb, size_t extra);
+void strbuf_add(struct strbuf *sb, const void *data, size_t len);
+void strbuf_addstr(struct strbuf *sb, const char *s);
+void strbuf_addch(struct strbuf *sb, char c);
+void strbuf_addf(struct strbuf *sb, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap);
+void strbuf_trim(struct strbuf *sb);
+
+/* A NULL-terminated list of owned strings (argv, env, paths). */
+struct strvec {
+	char **v; /* NULL-terminated, never NULL once initialised */
+	size_t nr;
+	size_t alloc;
+};
+#define STRVEC_INIT { NULL, 0, 0 }
+void strvec_push(struct strvec *sv, const char *s);
+void strvec_pushf(struct strvec *sv, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void strvec_clear(struct strvec *sv);
+/* Split `s` at every `sep` into `sv`, dropping empty pieces. */
+void strvec_split(struct strvec *sv, const char *s, char sep);
+
+/* Files. All return 0 or -1 after saying what failed. */
+int mkdir_p(const char *path, mode_t mode);
+int read_file(const char *path, struct strbuf *out);
+/*
+ * Write `len` bytes to `path` atomically: a temporary file beside it,
+ * fsync, rename over the old one, fsync of the folder. A reader sees the
+ * old content or the new one, never a mix, even after a crash.
+ */
+int write_file_atomic(const char *path, const void *data, size_t len);
+int copy_file(const char *from, const char *to, mode_t mode);
+int file_exists(const char *path);
+int remove_tree(const char *path);
+/* Absolute form of `path` (need not exist); caller frees. */
+char *absolute_path(const char *path);
+
+/* ${XDG_CACHE_HOME:-$HOME/.cache}/iobisect, created on first use. */
+const char *cache_dir(void);
+
+/* Hex SHA-1 (40 chars + NUL) of a buffer, through libgit2's hasher. */
+void hash_hex(const void *data, size_t len, char out[41]);
+
+/* Clocks: monotonic for durations, realtime for timestamps. */
+uint64_t now_ns(void);
+/* "2026-12-02T10:31:51Z" into a buffer of at least 21 bytes. */
+void utc_timestamp(char *out, size_t size);
+/* "1m05s", "12.3s", "2h04m" for people. */
+void format_duration(char *out, size_t size, double seconds);
+
+/* Parse a whole decimal integer; 0 on success, -1 when not a number. */
+int parse_long(const char *s, long *out);
+
+#endif
