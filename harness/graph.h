@@ -1,0 +1,32 @@
+/*
+ * graph.h: the commits of a bisection range as plain data, filled by
+ * repo_range() (libgit2) and read by the pure bisect engine, so the engine
+ * is tested on graphs built by hand.
+ */
+#ifndef IOBISECT_GRAPH_H
+#define IOBISECT_GRAPH_H
+
+#include <stddef.h>
+
+struct commit_node {
+	char id[41];      /* full hex object id */
+	size_t *parents;  /* indexes into graph.nodes of parents in the range */
+	size_t nr_parents;
+	int outside_parents; /* parents not in the range (the good side) */
+};
+
+/*
+ * The candidates: commits that are ancestors of bad (bad included) and not
+ * of any good commit. nodes[0] is bad; the order is topological, every
+ * commit before its parents, as `git rev-list --topo-order` prints them.
+ */
+struct commit_graph {
+	struct commit_node *nodes;
+	size_t nr;
+};
+
+void graph_release(struct commit_graph *g);
+/* Index of the commit with this full or abbreviated id, or -1. */
+long graph_find(const struct commit_graph *g, const char *id);
+
+#endif
