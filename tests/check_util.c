@@ -1,0 +1,252 @@
+/*
+ * check_util.c: the shared helpers (util.c) and child processes (run.c):
+ * strbuf growth, splitting, atomic writes, and that children are killed at
+ * their timeout and leave nothing behind.
+ */
+#include "run.h"
+#include "util.h"
+
+#include <check.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static char tmpdir[] = "/tmp/check_util.XXXXXX";
+
+static void setup(void)
+{
+	strcpy(tmpdir, "/tmp/check_util.XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(tmpdir));
+}
+
+static void teardown(void)
+{
+	remove_tree(tmpdir);
+}
+
+/* Alive and not a zombie waiting for init to reap it. */
+static int process_alive(long pid)
+{
+	char *path = xstrfmt("/proc/%ld/stat", pid);
+	struct strbuf sb = STRBUF_INIT;
+	int alive = 0;
+	error_capture(&sb);
+	if (!read_file(path, &sb)) {
+		const char *state = strrchr(sb.buf, ')');
+		alive = state && state[1] && state[2] != 'Z';
+	}
+	error_capture(NULL);
+	strbuf_release(&sb);
+	free(path);
+	return alive;
+}
+
+START_TEST(strbuf_grows_and_formats)
+{
+	struct strbuf sb = STRBUF_INIT;
+	ck_assert_str_eq(sb.buf, "");
+	for (int i = 0; i < 1000; i++)
+		strbuf_addf(&sb, "%d,", i);
+	ck_assert_uint_eq(sb.len, strlen(sb.buf));
+	ck_assert(!strncmp(sb.buf, "0,1,2,", 6));
+	ck_assert(strstr(sb.buf, "999,") == sb.buf + sb.len - 4);
+	strbuf_reset(&sb);
+	ck_assert_str_eq(sb.buf, "");
+	strbuf_addstr(&sb, "  padded \n");
+	strbuf_trim(&sb);
+	ck_assert_str_eq(sb.buf, "padded");
+	strbuf_release(&sb);
+	ck_assert_ptr_eq(sb.buf, strbuf_empty);
+}
+END_TEST
+
+static const struct {
+	const char *in;
+	size_t nr;
+	const char *last;
+} split_cases[] = {
+	{ "base,virtio,md", 3, "md" },
+	{ ",,a,,b,", 2, "b" },
+	{ "", 0, NULL },
+	{ "one", 1, "one" },
+};
+
+START_TEST(strvec_split_drops_empty)
+{
+	struct strvec sv = STRVEC_INIT;
+	strvec_split(&sv, split_cases[_i].in, ',');
+	ck_assert_uint_eq(sv.nr, split_cases[_i].nr);
+	if (sv.nr)
+		ck_assert_str_eq(sv.v[sv.nr - 1], split_cases[_i].last);
+	strvec_clear(&sv);
+}
+END_TEST
+
+START_TEST(atomic_write_replaces_whole)
+{
+	char *path = xstrfmt("%s/state.json", tmpdir);
+	ck_assert_int_eq(write_file_atomic(path, "old", 3), 0);
+	ck_assert_int_eq(write_file_atomic(path, "new content", 11), 0);
+	struct strbuf sb = STRBUF_INIT;
+	ck_assert_int_eq(read_file(path, &sb), 0);
+	ck_assert_str_eq(sb.buf, "new content");
+	/* No temporary file is left beside it. */
+	char *tmp = xstrfmt("%s.tmp.%ld", path, (long)getpid());
+	ck_assert(!file_exists(tmp));
+	free(tmp);
+	strbuf_release(&sb);
+	free(path);
+}
+END_TEST
+
+START_TEST(atomic_write_reports_unwritable)
+{
+	struct strbuf msg = STRBUF_INIT;
+	error_capture(&msg);
+	int rc = write_file_atomic("/nonexistent-dir/x.json", "x", 1);
+	error_capture(NULL);
+	ck_assert_int_eq(rc, -1);
+	ck_assert_msg(strstr(msg.buf, "/nonexistent-dir/x.json"),
+		      "message names the file: %s", msg.buf);
+	strbuf_release(&msg);
+}
+END_TEST
+
+START_TEST(mkdir_p_nested)
+{
+	char *p = xstrfmt("%s/a/b/c", tmpdir);
+	ck_assert_int_eq(mkdir_p(p, 0755), 0);
+	struct stat st;
+	ck_assert_int_eq(stat(p, &st), 0);
+	ck_assert(S_ISDIR(st.st_mode));
+	ck_assert_int_eq(mkdir_p(p, 0755), 0);
+	free(p);
+}
+END_TEST
+
+START_TEST(hash_is_git_blob_id)
+{
+	char hex[41];
+	/* `printf hello | git hash-object --stdin` */
+	hash_hex("hello", 5, hex);
+	ck_assert_str_eq(hex, "b6fc4c620b67d95f953a5c1c1230aaab5db5a1b0");
+}
+END_TEST
+
+START_TEST(run_captures_exit_and_output)
+{
+	char *out = xstrfmt("%s/out.log", tmpdir);
+	const char *argv[] = { "sh", "-c", "echo hi; echo err >&2; exit 3",
+			       NULL };
+	struct run_opts o = RUN_OPTS_INIT;
+	o.argv = argv;
+	o.stdout_path = out;
+	o.stderr_to_stdout = 1;
+	ck_assert_int_eq(run_command(&o), 3);
+	struct strbuf sb = STRBUF_INIT;
+	read_file(out, &sb);
+	ck_assert_str_eq(sb.buf, "hi\nerr\n");
+	strbuf_release(&sb);
+	free(out);
+}
+END_TEST
+
+START_TEST(run_timeout_kills_whole_group)
+{
+	char *pidf = xstrfmt("%s/child.pid", tmpdir);
+	/* The grandchild must die with the group, not be orphaned. */
+	char *script = xstrfmt("sleep 30 & echo $! > %s; wait", pidf);
+	const char *argv[] = { "sh", "-c", script, NULL };
+	struct run_opts o = RUN_OPTS_INIT;
+	o.argv = argv;
+	o.timeout_ms = 300;
+	uint64_t t0 = now_ns();
+	ck_assert_int_eq(run_command(&o), RUN_TIMEOUT);
+	ck_assert(now_ns() - t0 < 5000000000ull);
+	struct strbuf sb = STRBUF_INIT;
+	ck_assert_int_eq(read_file(pidf, &sb), 0);
+	long pid = atol(sb.buf);
+	ck_assert(pid > 1);
+	usleep(100000);
+	ck_assert_msg(!process_alive(pid), "grandchild %ld still alive", pid);
+	strbuf_release(&sb);
+	free(script);
+	free(pidf);
+}
+END_TEST
+
+START_TEST(run_missing_program)
+{
+	const char *argv[] = { "no-such-program-iobisect", NULL };
+	struct run_opts o = RUN_OPTS_INIT;
+	o.argv = argv;
+	struct strbuf msg = STRBUF_INIT;
+	error_capture(&msg);
+	int rc = run_command(&o);
+	error_capture(NULL);
+	ck_assert_int_eq(rc, RUN_SPAWN);
+	ck_assert(strstr(msg.buf, "no-such-program-iobisect"));
+	strbuf_release(&msg);
+}
+END_TEST
+
+START_TEST(reap_stale_kills_matching_only)
+{
+	char *pidf = xstrfmt("%s/qemu.pid", tmpdir);
+	const char *argv[] = { "sleep", "37", NULL };
+	struct run_opts o = RUN_OPTS_INIT;
+	o.argv = argv;
+	o.pidfile = pidf;
+	pid_t pid = run_start(&o);
+	ck_assert(pid > 0);
+	/* A pid file whose process runs something else is left alone. */
+	ck_assert_int_eq(run_reap_stale(pidf, "qemu-system"), 0);
+	ck_assert_int_eq(kill(pid, 0), 0);
+	run_kill(pid);
+	o.pidfile = pidf;
+	pid = run_start(&o);
+	ck_assert_int_eq(run_reap_stale(pidf, "sleep 37"), 1);
+	ck_assert_int_eq(run_wait(pid, 2000), RUN_SIGNALED);
+	ck_assert(!file_exists(pidf));
+	free(pidf);
+}
+END_TEST
+
+START_TEST(parse_long_strict)
+{
+	long v;
+	ck_assert_int_eq(parse_long("42", &v), 0);
+	ck_assert_int_eq(v, 42);
+	ck_assert_int_eq(parse_long("4x", &v), -1);
+	ck_assert_int_eq(parse_long("", &v), -1);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("util");
+	TCase *tc = tcase_create("util");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_set_timeout(tc, 20);
+	tcase_add_test(tc, strbuf_grows_and_formats);
+	tcase_add_loop_test(tc, strvec_split_drops_empty, 0,
+			    ARRAY_SIZE(split_cases));
+	tcase_add_test(tc, atomic_write_replaces_whole);
+	tcase_add_test(tc, atomic_write_reports_unwritable);
+	tcase_add_test(tc, mkdir_p_nested);
+	tcase_add_test(tc, hash_is_git_blob_id);
+	tcase_add_test(tc, run_captures_exit_and_output);
+	tcase_add_test(tc, run_timeout_kills_whole_group);
+	tcase_add_test(tc, run_missing_program);
+	tcase_add_test(tc, reap_stale_kills_matching_only);
+	tcase_add_test(tc, parse_long_strict);
+	suite_add_tcase(s, tc);
+	SRunner *sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? 1 : 0;
+}
