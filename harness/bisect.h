@@ -1,0 +1,139 @@
+/*
+ * bisect.h: the bisection engine, pure, over a struct commit_graph
+ * (graph.h): nodes[0] is the bad commit, children come before parents, and
+ * the good side is outside the graph. The engine only knows good, bad and
+ * skip; how a probe's outcome becomes one of those depends on the bisect
+ * type (bisect_classify). The caller measures the endpoints and the merge
+ * base itself; the engine starts from "nodes[0] is bad, everything outside
+ * is good".
+ *
+ * The state is a set of marks, one per commit. Everything else is derived
+ * from it, so replaying the same marks in any order (a resumed run) gives the
+ * same candidates and the same next choice:
+ *  - the first bad commit is an ancestor-or-self of every commit marked bad
+ *    (and of nodes[0]);
+ *  - it is not an ancestor-or-self of any commit marked good;
+ *  - skipped commits stay candidates; the engine only avoids testing them.
+ */
+#ifndef IOBISECT_BISECT_H
+#define IOBISECT_BISECT_H
+
+#include "graph.h"
+#include "job.h"
+
+#include <stddef.h>
+
+enum bisect_mark {
+	BISECT_UNTESTED,
+	BISECT_GOOD,
+	BISECT_BAD,
+	BISECT_SKIP,
+};
+
+/* One mark as it was given, in order (the engine's own log). */
+struct bisect_probe {
+	size_t node;
+	enum bisect_mark mark;
+};
+
+/* (Named so because state.h's struct bisect_state is the saved JSON state.) */
+struct bisect_engine {
+	const struct commit_graph *graph; /* not owned; must outlive the engine */
+	enum bisect_mark *marks;          /* per node; latest mark wins */
+	struct bisect_probe *log;
+	size_t nr_log, alloc_log;
+};
+#define BISECT_ENGINE_INIT { NULL, NULL, NULL, 0, 0 }
+
+/* Start on a graph with at least one node. Returns 0, or -1 after error(). */
+int bisect_init(struct bisect_engine *e, const struct commit_graph *g);
+void bisect_release(struct bisect_engine *e);
+
+/*
+ * Record a verdict on a node (BISECT_UNTESTED clears it). Returns 0, or -1
+ * after error() for a node out of range or marking nodes[0] good.
+ */
+int bisect_mark(struct bisect_engine *e, size_t node, enum bisect_mark mark);
+
+enum bisect_status {
+	BISECT_ERROR = -1,       /* marks contradict: no candidate left */
+	BISECT_NEXT = 0,         /* *node is the commit to test next */
+	BISECT_DONE = 1,         /* *node is the first bad commit: the only
+				    candidate left */
+	BISECT_INCONCLUSIVE = 2, /* only skipped commits left to test */
+};
+
+/*
+ * What to do next. The choice follows git: the untested candidate whose
+ * number of ancestors among the candidates (itself included, merges
+ * included) is closest to half of them; when that best commit was skipped,
+ * a deterministic pseudo-random pick biased toward good choices among the
+ * untested ones, as git's skip_away() does, to move away from a region that
+ * does not build or boot. BISECT_ERROR comes with error().
+ */
+enum bisect_status bisect_next(const struct bisect_engine *e, size_t *node);
+
+/*
+ * The possible first bad commits now, in graph order (caller frees *out).
+ * When bisect_next says INCONCLUSIVE these are the skipped commits plus the
+ * bad tip, the list to print after "the first bad commit is one of".
+ */
+size_t bisect_candidates(const struct bisect_engine *e, size_t **out);
+
+/* About how many more probes: ceil(log2(candidates)); 0 when done. */
+unsigned bisect_steps_left(const struct bisect_engine *e);
+
+/* What a probe of one commit came to. */
+enum probe_outcome {
+	PROBE_BUILD_FAILED,
+	PROBE_BOOT_FAILED, /* no kernel start, no guest, bad console */
+	PROBE_PANIC,
+	PROBE_TIMEOUT,
+	PROBE_WORKLOAD_ERROR, /* booted, but the workload could not run */
+	PROBE_FAST,           /* verdict good */
+	PROBE_SLOW,           /* verdict bad */
+	PROBE_UNDECIDED,      /* verdict undecided at runs_max */
+};
+
+/*
+ * The mark an outcome earns under a bisect type:
+ *  perf:  fast good, slow bad, anything else skip;
+ *  build: build failure bad, built (any later outcome) good;
+ *  boot:  build failure skip; boot failure, panic, timeout bad; a guest
+ *         that ran (workload error, fast, slow, undecided) good.
+ */
+enum bisect_mark bisect_classify(enum bisect_type type,
+				 enum probe_outcome outcome);
+
+/* The `git bisect run` exit code of a mark: 0 good, 1 bad, 125 skip. */
+int bisect_exit_code(enum bisect_mark mark);
+const char *bisect_mark_name(enum bisect_mark mark); /* "good", ... */
+
+/*
+ * The oracle probes one commit and says what came of it, or returns a
+ * negative number to abort (bisect_run then returns BISECT_ERROR without a
+ * message of its own; the oracle said what failed).
+ */
+typedef int (*bisect_oracle_fn)(size_t node, const struct commit_node *commit,
+				void *payload);
+
+struct bisect_result {
+	enum bisect_status status; /* DONE, INCONCLUSIVE or ERROR */
+	size_t culprit;            /* DONE */
+	size_t *candidates;        /* INCONCLUSIVE: possible first bad commits */
+	size_t nr_candidates;
+	size_t probes; /* oracle calls this run */
+};
+void bisect_result_release(struct bisect_result *r);
+
+/*
+ * Drive the engine to the end: ask bisect_next, call the oracle, classify
+ * its outcome (an int holding an enum probe_outcome) by `type`, mark,
+ * repeat. Starts from whatever marks `e` already holds, so a resumed run
+ * replays its marks first and then calls this.
+ */
+enum bisect_status bisect_run(struct bisect_result *res,
+			      struct bisect_engine *e, enum bisect_type type,
+			      bisect_oracle_fn oracle, void *payload);
+
+#endif

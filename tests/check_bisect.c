@@ -1,0 +1,480 @@
+/*
+ * check_bisect.c: the bisection engine (bisect.c) driven by a fake oracle
+ * over hand-built graphs: linear and merge histories with the culprit at
+ * every position, skips next to the culprit, the inconclusive end, resume by
+ * replaying marks, and the bisect types' mapping of outcomes.
+ */
+#include "bisect.h"
+#include "util.h"
+
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* parents[i] lists node i's parents, ending at -1; -1 alone: outside. */
+static void make_graph(struct commit_graph *g, const int parents[][3],
+		       size_t n)
+{
+	g->nr = n;
+	g->nodes = xcalloc(n, sizeof(*g->nodes));
+	for (size_t i = 0; i < n; i++) {
+		struct commit_node *c = &g->nodes[i];
+		snprintf(c->id, sizeof(c->id), "%040zx", i + 1);
+		c->parents = xcalloc(3, sizeof(*c->parents));
+		for (int k = 0; k < 3 && parents[i][k] >= 0; k++)
+			c->parents[c->nr_parents++] = (size_t)parents[i][k];
+		c->outside_parents = !c->nr_parents;
+	}
+}
+
+static void make_linear(struct commit_graph *g, size_t n)
+{
+	int (*p)[3] = xcalloc(n, sizeof(*p));
+	for (size_t i = 0; i < n; i++)
+		p[i][0] = i + 1 < n ? (int)i + 1 : -1, p[i][1] = -1;
+	make_graph(g, (const int(*)[3])p, n);
+	free(p);
+}
+
+/*
+ *  0 tip            the bad end
+ *  1 merge          parents 2 (branch A) and 5 (branch B)
+ *  2-3-4 branch A   4's parent is on the good side
+ *  5-6-7 branch B   7's parent is on the good side
+ */
+static const int merge_parents[][3] = {
+	{ 1, -1 }, { 2, 5, -1 }, { 3, -1 }, { 4, -1 }, { -1 },
+	{ 6, -1 }, { 7, -1 },    { -1 },
+};
+
+static int is_ancestor_or_self(const struct commit_graph *g, size_t anc,
+			       size_t node)
+{
+	if (anc == node)
+		return 1;
+	for (size_t k = 0; k < g->nodes[node].nr_parents; k++)
+		if (is_ancestor_or_self(g, anc, g->nodes[node].parents[k]))
+			return 1;
+	return 0;
+}
+
+struct fake {
+	const struct commit_graph *g;
+	size_t culprit;
+	unsigned skip; /* bit per node: does not build */
+	enum bisect_type type;
+	unsigned probed; /* bit per node */
+};
+
+/* Slow from the culprit on; nodes in `skip` fail to build. */
+static int fake_oracle(size_t node, const struct commit_node *c, void *payload)
+{
+	struct fake *f = payload;
+	int bad = is_ancestor_or_self(f->g, f->culprit, node);
+
+	ck_assert_ptr_eq(c, &f->g->nodes[node]);
+	ck_assert_msg(!(f->probed >> node & 1), "node %zu probed twice", node);
+	f->probed |= 1u << node;
+	if (f->skip >> node & 1)
+		return PROBE_BUILD_FAILED;
+	switch (f->type) {
+	case BISECT_BUILD:
+		return bad ? PROBE_BUILD_FAILED : PROBE_FAST;
+	case BISECT_BOOT:
+		return bad ? PROBE_PANIC : PROBE_SLOW;
+	default:
+		return bad ? PROBE_SLOW : PROBE_FAST;
+	}
+}
+
+static unsigned ceil_log2(size_t n)
+{
+	unsigned k = 0;
+	while (((size_t)1 << k) < n)
+		k++;
+	return k;
+}
+
+START_TEST(linear_every_culprit)
+{
+	struct commit_graph g;
+	struct bisect_engine e;
+	struct bisect_result r;
+	struct fake f = { 0 };
+
+	make_linear(&g, 10);
+	f.g = &g;
+	f.culprit = (size_t)_i;
+	ck_assert_int_eq(bisect_init(&e, &g), 0);
+	ck_assert_uint_eq(bisect_steps_left(&e), 4);
+	ck_assert_int_eq(bisect_run(&r, &e, BISECT_PERF, fake_oracle, &f),
+			 BISECT_DONE);
+	ck_assert_uint_eq(r.culprit, f.culprit);
+	ck_assert_uint_le(r.probes, ceil_log2(10) + 1);
+	ck_assert_uint_eq(bisect_steps_left(&e), 0);
+	bisect_result_release(&r);
+	bisect_release(&e);
+	graph_release(&g);
+}
+END_TEST
+
+START_TEST(merge_every_culprit)
+{
+	/* Culprit on branch A (2-4), branch B (5-7), the merge (1), the tip. */
+	struct commit_graph g;
+	struct bisect_engine e;
+	struct bisect_result r;
+	struct fake f = { 0 };
+
+	make_graph(&g, merge_parents, ARRAY_SIZE(merge_parents));
+	f.g = &g;
+	f.culprit = (size_t)_i;
+	ck_assert_int_eq(bisect_init(&e, &g), 0);
+	ck_assert_int_eq(bisect_run(&r, &e, BISECT_PERF, fake_oracle, &f),
+			 BISECT_DONE);
+	ck_assert_uint_eq(r.culprit, f.culprit);
+	ck_assert_uint_le(r.probes, ceil_log2(8) + 1);
+	bisect_result_release(&r);
+	bisect_release(&e);
+	graph_release(&g);
+}
+END_TEST
+
+START_TEST(first_choice_halves_the_merge_graph)
+{
+	/*
+	 * Ancestors among the 8 candidates: node 2 has 3 (2, 3, 4), node 5 has
+	 * 3, node 1 has 7. 3 and 3 are 1 away from half (4); git takes the
+	 * first in rev-list order: node 2.
+	 */
+	struct commit_graph g;
+	struct bisect_engine e;
+	size_t node = 99;
+
+	make_graph(&g, merge_parents, ARRAY_SIZE(merge_parents));
+	ck_assert_int_eq(bisect_init(&e, &g), 0);
+	ck_assert_int_eq(bisect_next(&e, &node), BISECT_NEXT);
+	ck_assert_uint_eq(node, 2);
+	/* Good at 2 removes 2, 3, 4: candidates 0, 1, 5, 6, 7. */
+	ck_assert_int_eq(bisect_mark(&e, 2, BISECT_GOOD), 0);
+	size_t *c, nr = bisect_candidates(&e, &c);
+	size_t want[] = { 0, 1, 5, 6, 7 };
+	ck_assert_uint_eq(nr, 5);
+	for (size_t i = 0; i < nr; i++)
+		ck_assert_uint_eq(c[i], want[i]);
+	free(c);
+	/* Bad at 6 makes it the tip: candidates 6 and 7. */
+	ck_assert_int_eq(bisect_mark(&e, 6, BISECT_BAD), 0);
+	nr = bisect_candidates(&e, &c);
+	ck_assert_uint_eq(nr, 2);
+	ck_assert_uint_eq(c[0], 6);
+	ck_assert_uint_eq(c[1], 7);
+	free(c);
+	ck_assert_int_eq(bisect_next(&e, &node), BISECT_NEXT);
+	ck_assert_uint_eq(node, 7);
+	bisect_release(&e);
+	graph_release(&g);
+}
+END_TEST
+
+/*
+ * Skips on a line of 10 with the culprit at 5 (nodes 0-5 slow, 6-9 fast).
+ * A skipped child of the culprit does not matter; a skipped parent or the
+ * culprit itself leaves exactly the two commits either of which could be
+ * first; with everything skipped, all 10 remain.
+ */
+static const struct {
+	unsigned skip;
+	enum bisect_status status;
+	size_t want[10];
+	size_t nr_want;
+} skip_cases[] = {
+	{ 1u << 4, BISECT_DONE, { 5 }, 1 },
+	{ 1u << 3 | 1u << 4, BISECT_DONE, { 5 }, 1 },
+	{ 1u << 7 | 1u << 8, BISECT_DONE, { 5 }, 1 },
+	{ 1u << 6, BISECT_INCONCLUSIVE, { 5, 6 }, 2 },
+	{ 1u << 5, BISECT_INCONCLUSIVE, { 4, 5 }, 2 },
+	{ 1u << 5 | 1u << 6, BISECT_INCONCLUSIVE, { 4, 5, 6 }, 3 },
+	{ 0x3fe, BISECT_INCONCLUSIVE, { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9 }, 10 },
+};
+
+START_TEST(skips_near_the_culprit)
+{
+	struct commit_graph g;
+	struct bisect_engine e;
+	struct bisect_result r;
+	struct fake f = { 0 };
+
+	make_linear(&g, 10);
+	f.g = &g;
+	f.culprit = 5;
+	f.skip = skip_cases[_i].skip;
+	ck_assert_int_eq(bisect_init(&e, &g), 0);
+	ck_assert_int_eq(bisect_run(&r, &e, BISECT_PERF, fake_oracle, &f),
+			 skip_cases[_i].status);
+	if (r.status == BISECT_DONE) {
+		ck_assert_uint_eq(r.culprit, skip_cases[_i].want[0]);
+	} else {
+		ck_assert_uint_eq(r.nr_candidates, skip_cases[_i].nr_want);
+		for (size_t i = 0; i < r.nr_candidates; i++)
+			ck_assert_uint_eq(r.candidates[i],
+					  skip_cases[_i].want[i]);
+	}
+	/* Skipped commits are never probed twice (the oracle asserts it). */
+	bisect_result_release(&r);
+	bisect_release(&e);
+	graph_release(&g);
+}
+END_TEST
+
+START_TEST(skip_moves_away)
+{
+	/*
+	 * On a line of 32 the best cut is node 16; once it is skipped the
+	 * engine moves away as git's skip_away() does. By hand: the 30
+	 * untested commits best first are 15, 17, 14, 18, 13, 19, 12, 20, ...;
+	 * get_prn(30) = ((30 * 1103515245 + 12345) mod 2^32 / 65536) mod 32768
+	 * = 13629; index = (30 * 13629 / 32768) * sqrti(13629) / sqrti(32768)
+	 * = 12 * 116 / 181 = 7 (integer division): node 20.
+	 */
+	struct commit_graph g;
+	struct bisect_engine e;
+	size_t first, second, again;
+
+	make_linear(&g, 32);
+	ck_assert_int_eq(bisect_init(&e, &g), 0);
+	ck_assert_int_eq(bisect_next(&e, &first), BISECT_NEXT);
+	ck_assert_uint_eq(first, 16);
+	ck_assert_int_eq(bisect_mark(&e, first, BISECT_SKIP), 0);
+	ck_assert_int_eq(bisect_next(&e, &second), BISECT_NEXT);
+	ck_assert_uint_eq(second, 20);
+	ck_assert_int_eq(bisect_next(&e, &again), BISECT_NEXT);
+	ck_assert_uint_eq(again, second);
+	bisect_release(&e);
+	graph_release(&g);
+}
+END_TEST
+
+START_TEST(resume_replays_marks_in_any_order)
+{
+	struct commit_graph g;
+	struct bisect_engine a, b;
+	size_t node, na, nb;
+	size_t *ca, *cb, nra, nrb;
+	struct fake f = { 0 };
+
+	make_linear(&g, 20);
+	f.g = &g;
+	f.culprit = 13;
+	f.skip = 1u << 9;
+	ck_assert_int_eq(bisect_init(&a, &g), 0);
+	/* Three probes, then "killed". */
+	for (int i = 0; i < 3; i++) {
+		ck_assert_int_eq(bisect_next(&a, &node), BISECT_NEXT);
+		enum probe_outcome o = fake_oracle(node, &g.nodes[node], &f);
+		ck_assert_int_eq(bisect_mark(&a, node,
+					     bisect_classify(BISECT_PERF, o)),
+				 0);
+	}
+	ck_assert_uint_eq(a.nr_log, 3);
+	/* A new engine fed the logged marks backwards. */
+	ck_assert_int_eq(bisect_init(&b, &g), 0);
+	for (size_t i = a.nr_log; i-- > 0;)
+		ck_assert_int_eq(bisect_mark(&b, a.log[i].node, a.log[i].mark),
+				 0);
+	ck_assert_int_eq(bisect_next(&a, &na), BISECT_NEXT);
+	ck_assert_int_eq(bisect_next(&b, &nb), BISECT_NEXT);
+	ck_assert_uint_eq(na, nb);
+	nra = bisect_candidates(&a, &ca);
+	nrb = bisect_candidates(&b, &cb);
+	ck_assert_uint_eq(nra, nrb);
+	ck_assert(!memcmp(ca, cb, nra * sizeof(*ca)));
+	free(ca);
+	free(cb);
+	/* And the resumed run finishes on the right commit. */
+	struct bisect_result r;
+	ck_assert_int_eq(bisect_run(&r, &b, BISECT_PERF, fake_oracle, &f),
+			 BISECT_DONE);
+	ck_assert_uint_eq(r.culprit, 13);
+	bisect_result_release(&r);
+	bisect_release(&a);
+	bisect_release(&b);
+	graph_release(&g);
+}
+END_TEST
+
+static const struct {
+	enum bisect_type type;
+	enum probe_outcome outcome;
+	enum bisect_mark mark;
+} classify_cases[] = {
+	{ BISECT_PERF, PROBE_BUILD_FAILED, BISECT_SKIP },
+	{ BISECT_PERF, PROBE_BOOT_FAILED, BISECT_SKIP },
+	{ BISECT_PERF, PROBE_PANIC, BISECT_SKIP },
+	{ BISECT_PERF, PROBE_TIMEOUT, BISECT_SKIP },
+	{ BISECT_PERF, PROBE_WORKLOAD_ERROR, BISECT_SKIP },
+	{ BISECT_PERF, PROBE_FAST, BISECT_GOOD },
+	{ BISECT_PERF, PROBE_SLOW, BISECT_BAD },
+	{ BISECT_PERF, PROBE_UNDECIDED, BISECT_SKIP },
+	{ BISECT_BUILD, PROBE_BUILD_FAILED, BISECT_BAD },
+	{ BISECT_BUILD, PROBE_BOOT_FAILED, BISECT_GOOD },
+	{ BISECT_BUILD, PROBE_PANIC, BISECT_GOOD },
+	{ BISECT_BUILD, PROBE_TIMEOUT, BISECT_GOOD },
+	{ BISECT_BUILD, PROBE_WORKLOAD_ERROR, BISECT_GOOD },
+	{ BISECT_BUILD, PROBE_FAST, BISECT_GOOD },
+	{ BISECT_BUILD, PROBE_SLOW, BISECT_GOOD },
+	{ BISECT_BUILD, PROBE_UNDECIDED, BISECT_GOOD },
+	{ BISECT_BOOT, PROBE_BUILD_FAILED, BISECT_SKIP },
+	{ BISECT_BOOT, PROBE_BOOT_FAILED, BISECT_BAD },
+	{ BISECT_BOOT, PROBE_PANIC, BISECT_BAD },
+	{ BISECT_BOOT, PROBE_TIMEOUT, BISECT_BAD },
+	{ BISECT_BOOT, PROBE_WORKLOAD_ERROR, BISECT_GOOD },
+	{ BISECT_BOOT, PROBE_FAST, BISECT_GOOD },
+	{ BISECT_BOOT, PROBE_SLOW, BISECT_GOOD },
+	{ BISECT_BOOT, PROBE_UNDECIDED, BISECT_GOOD },
+};
+
+START_TEST(classify_per_type)
+{
+	ck_assert_int_eq(bisect_classify(classify_cases[_i].type,
+					 classify_cases[_i].outcome),
+			 classify_cases[_i].mark);
+}
+END_TEST
+
+START_TEST(types_end_to_end)
+{
+	/*
+	 * build: the culprit breaks the build; boot: it panics, while the
+	 * good commits are slow (perf does not matter) and node 2 does not
+	 * build, which boot bisection skips.
+	 */
+	struct commit_graph g;
+	struct bisect_engine e;
+	struct bisect_result r;
+	struct fake f = { 0 };
+
+	make_linear(&g, 12);
+	f.g = &g;
+	f.culprit = 7;
+	f.type = BISECT_BUILD;
+	ck_assert_int_eq(bisect_init(&e, &g), 0);
+	ck_assert_int_eq(bisect_run(&r, &e, BISECT_BUILD, fake_oracle, &f),
+			 BISECT_DONE);
+	ck_assert_uint_eq(r.culprit, 7);
+	bisect_result_release(&r);
+	bisect_release(&e);
+
+	memset(&f, 0, sizeof(f));
+	f.g = &g;
+	f.culprit = 7;
+	f.type = BISECT_BOOT;
+	f.skip = 1u << 2;
+	ck_assert_int_eq(bisect_init(&e, &g), 0);
+	ck_assert_int_eq(bisect_run(&r, &e, BISECT_BOOT, fake_oracle, &f),
+			 BISECT_DONE);
+	ck_assert_uint_eq(r.culprit, 7);
+	bisect_result_release(&r);
+	bisect_release(&e);
+	graph_release(&g);
+}
+END_TEST
+
+START_TEST(exit_codes_and_names)
+{
+	ck_assert_int_eq(bisect_exit_code(BISECT_GOOD), 0);
+	ck_assert_int_eq(bisect_exit_code(BISECT_BAD), 1);
+	ck_assert_int_eq(bisect_exit_code(BISECT_SKIP), 125);
+	ck_assert_str_eq(bisect_mark_name(BISECT_SKIP), "skip");
+}
+END_TEST
+
+static int abort_oracle(size_t node, const struct commit_node *c,
+			void *payload)
+{
+	(void)node, (void)c;
+	++*(int *)payload;
+	return -1;
+}
+
+START_TEST(errors_and_contradictions)
+{
+	struct commit_graph g;
+	struct bisect_engine e;
+	struct bisect_result r;
+	struct strbuf err = STRBUF_INIT;
+	size_t node;
+	int calls = 0;
+
+	make_linear(&g, 6);
+	error_capture(&err);
+	ck_assert_int_eq(bisect_init(&e, &g), 0);
+	ck_assert_int_eq(bisect_mark(&e, 0, BISECT_GOOD), -1);
+	ck_assert_int_eq(bisect_mark(&e, 6, BISECT_BAD), -1);
+	/* 3 bad but its descendant 1 good: nothing can be first bad. */
+	ck_assert_int_eq(bisect_mark(&e, 3, BISECT_BAD), 0);
+	ck_assert_int_eq(bisect_mark(&e, 1, BISECT_GOOD), 0);
+	ck_assert_int_eq(bisect_next(&e, &node), BISECT_ERROR);
+	ck_assert_ptr_nonnull(strstr(err.buf, "contradict"));
+	/* Re-marking replaces: 1 untested again, and the run can go on. */
+	ck_assert_int_eq(bisect_mark(&e, 1, BISECT_UNTESTED), 0);
+	ck_assert_int_eq(bisect_next(&e, &node), BISECT_NEXT);
+	/* An oracle that aborts stops the run at once. */
+	ck_assert_int_eq(bisect_run(&r, &e, BISECT_PERF, abort_oracle, &calls),
+			 BISECT_ERROR);
+	ck_assert_int_eq(calls, 1);
+	bisect_result_release(&r);
+	bisect_release(&e);
+	/* A graph out of topological order is refused. */
+	g.nodes[2].parents[0] = 1;
+	ck_assert_int_eq(bisect_init(&e, &g), -1);
+	error_capture(NULL);
+	strbuf_release(&err);
+	graph_release(&g);
+}
+END_TEST
+
+START_TEST(single_commit_range)
+{
+	/* Good is the bad commit's parent: the bad commit is the culprit. */
+	struct commit_graph g;
+	struct bisect_engine e;
+	size_t node = 9;
+
+	make_linear(&g, 1);
+	ck_assert_int_eq(bisect_init(&e, &g), 0);
+	ck_assert_uint_eq(bisect_steps_left(&e), 0);
+	ck_assert_int_eq(bisect_next(&e, &node), BISECT_DONE);
+	ck_assert_uint_eq(node, 0);
+	bisect_release(&e);
+	graph_release(&g);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("bisect");
+	TCase *tc = tcase_create("bisect");
+	tcase_add_loop_test(tc, linear_every_culprit, 0, 10);
+	tcase_add_loop_test(tc, merge_every_culprit, 0,
+			    ARRAY_SIZE(merge_parents));
+	tcase_add_test(tc, first_choice_halves_the_merge_graph);
+	tcase_add_loop_test(tc, skips_near_the_culprit, 0,
+			    ARRAY_SIZE(skip_cases));
+	tcase_add_test(tc, skip_moves_away);
+	tcase_add_test(tc, resume_replays_marks_in_any_order);
+	tcase_add_loop_test(tc, classify_per_type, 0,
+			    ARRAY_SIZE(classify_cases));
+	tcase_add_test(tc, types_end_to_end);
+	tcase_add_test(tc, exit_codes_and_names);
+	tcase_add_test(tc, errors_and_contradictions);
+	tcase_add_test(tc, single_commit_range);
+	suite_add_tcase(s, tc);
+	SRunner *sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? 1 : 0;
+}
