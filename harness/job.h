@@ -145,7 +145,31 @@ int job_parse(struct job *job, const char *text, const char *origin);
 void job_release(struct job *job);
 
 /*
- * Where presets (qemu/*.json) and fragments (kconfigs/) live: $IOBISECT_DATA,
+ * Added by job.c's author (additive):
+ *
+ * job_load_overrides: job_load with command-line overrides applied to the
+ * JSON before it is checked, each "dotted.key=value"; the value is read as
+ * JSON when it parses, else taken as a string: "topology=raid0-4",
+ * "topology.path=/dev/loop0", "workload=rawread", "workload.bs_kb=[128,2048]",
+ * "kernel=/tmp/bzImage". A string topology or workload becomes
+ * {"preset": ...} / {"engine": ...} when a key below it is set. A NULL path
+ * starts from {"name": "run"}. `overrides` is NULL-terminated or NULL.
+ */
+int job_load_overrides(struct job *job, const char *path,
+		       const char *const *overrides);
+/* repo, good and bad are optional in a job (run needs none): bisect checks. */
+int job_check_bisect(const struct job *job);
+/* The point `id` of topology `topo`, or NULL. */
+const struct point *job_find_point(const struct job *job, int topo,
+				   const char *id);
+/* Index of the topology named `name` ("raid5-4,bitmap=1"), or -1. */
+int job_find_topology(const struct job *job, const char *name);
+/* Limits on what the lists of a job may expand to. */
+#define JOB_MAX_TOPOLOGIES 64
+#define JOB_MAX_POINTS 4096
+
+/*
+ * Where presets (qemu/<name>.json) and fragments (kconfigs/) live: $IOBISECT_DATA,
  * else the folder of the iobisect binary, else the current folder.
  */
 const char *job_data_dir(void);

@@ -1,0 +1,535 @@
+/*
+ * check_job.c: job files (job.c): defaults, presets and overrides, matrix
+ * expansion over the workload and over topology settings, the seed jobs,
+ * kernel versions, and one clear error naming the key for every malformed
+ * job in tests/jobs/bad/.
+ */
+#include "job.h"
+#include "util.h"
+
+#include <check.h>
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The source tree: presets and job files are read from it. */
+static char *srcdir;
+
+static void setup(void)
+{
+	const char *f = __FILE__, *t = strstr(f, "tests/check_job.c");
+	srcdir = t && t > f ? xstrndup(f, (size_t)(t - f - 1)) : xstrdup(".");
+	setenv("IOBISECT_DATA", srcdir, 1);
+}
+
+static void teardown(void)
+{
+	free(srcdir);
+}
+
+static int parse(struct job *job, const char *text, struct strbuf *err)
+{
+	error_capture(err);
+	int r = job_parse(job, text, "job.json");
+	error_capture(NULL);
+	return r;
+}
+
+static int load(struct job *job, const char *rel, struct strbuf *err)
+{
+	char *path = xstrfmt("%s/%s", srcdir, rel);
+	error_capture(err);
+	int r = job_load(job, path);
+	error_capture(NULL);
+	free(path);
+	return r;
+}
+
+static const char *key_of(const struct strvec *sv, const char *key)
+{
+	size_t n = strlen(key);
+	for (size_t i = 0; i < sv->nr; i++)
+		if (!strncmp(sv->v[i], key, n) && sv->v[i][n] == '=')
+			return sv->v[i] + n + 1;
+	return NULL;
+}
+
+START_TEST(defaults_fill_a_minimal_job)
+{
+	struct job job;
+	struct strbuf err = STRBUF_INIT;
+	ck_assert_int_eq(parse(&job, "{\"topology\": \"virtio\", "
+				     "\"workload\": \"rawread\"}",
+			       &err),
+			 0);
+	ck_assert_str_eq(job.name, "job");
+	ck_assert_int_eq(job.machine.cpus, 2);
+	ck_assert_int_eq(job.machine.memory_mb, 512);
+	ck_assert_int_eq(job.machine.timeout_s, 300);
+	ck_assert_str_eq(job.machine.accel, "auto");
+	ck_assert_int_eq(job.runs_min, 3);
+	ck_assert_int_eq(job.runs_max, 8);
+	ck_assert_int_eq(job.samples, 3);
+	ck_assert_int_eq(job.warmup, 1);
+	ck_assert_str_eq(job.metric, "read");
+	ck_assert_str_eq(job.results, "results");
+	ck_assert_int_eq(job.bisect_type, BISECT_PERF);
+	ck_assert_int_eq(job.threshold.kind, THRESHOLD_AUTO);
+	ck_assert_uint_eq(job.kconfig.fragments.nr, 8);
+	ck_assert_str_eq(job.kconfig.fragments.v[0], "base");
+	ck_assert_str_eq(job.kconfig.fragments.v[7], "xfs");
+	ck_assert_ptr_null(job.repo);
+	error_capture(&err);
+	ck_assert_int_ne(job_check_bisect(&job), 0);
+	error_capture(NULL);
+	ck_assert_ptr_nonnull(strstr(err.buf, "missing key 'repo'"));
+
+	ck_assert_uint_eq(job.nr_topologies, 1);
+	ck_assert_str_eq(job.topologies[0].name, "virtio");
+	ck_assert_uint_eq(job.topologies[0].nr_disks, 1);
+	struct disk_spec *d = &job.topologies[0].disks[0];
+	ck_assert_int_eq(d->bus, BUS_VIRTIO);
+	ck_assert_int_eq(d->backing, BACKING_NULL);
+	ck_assert_uint_eq(d->latency_ns, 200000);
+	ck_assert_uint_eq(d->size_mb, 1024);
+
+	ck_assert_uint_eq(job.nr_points, 1);
+	ck_assert_str_eq(job.points[0].id, "default");
+	ck_assert_str_eq(job.points[0].engine, "rawread");
+	ck_assert_str_eq(job.points[0].target, "d0");
+	job_release(&job);
+	strbuf_release(&err);
+}
+END_TEST
+
+START_TEST(workload_lists_expand_in_key_then_list_order)
+{
+	struct job job;
+	struct strbuf err = STRBUF_INIT;
+	const char *want[] = {
+		"threads=1,bs_kb=4,ra_kb=0",	"threads=1,bs_kb=4,ra_kb=3584",
+		"threads=1,bs_kb=64,ra_kb=0",	"threads=1,bs_kb=64,ra_kb=3584",
+		"threads=4,bs_kb=4,ra_kb=0",	"threads=4,bs_kb=4,ra_kb=3584",
+		"threads=4,bs_kb=64,ra_kb=0",	"threads=4,bs_kb=64,ra_kb=3584",
+	};
+	ck_assert_int_eq(
+		parse(&job,
+		      "{\"topology\": \"raid0-4\", \"workload\": {\"engine\": "
+		      "\"seqread\", \"threads\": [1, 4], \"size_mb\": 64, "
+		      "\"bs_kb\": [4, 64], \"direct\": true, \"ra_kb\": [0, "
+		      "3584]}, \"metric_point\": \"threads=4,bs_kb=4,ra_kb=0\"}",
+		      &err),
+		0);
+	ck_assert_uint_eq(job.nr_points, ARRAY_SIZE(want));
+	for (size_t i = 0; i < ARRAY_SIZE(want); i++) {
+		const struct point *p = &job.points[i];
+		ck_assert_str_eq(p->id, want[i]);
+		ck_assert_str_eq(p->target, "md0");
+		ck_assert_int_eq(p->topo, 0);
+		/* Engine keys in file order, fixed ones included. */
+		ck_assert_uint_eq(p->keys.nr, 5);
+		ck_assert_str_eq(p->keys.v[1], "size_mb=64");
+		ck_assert_str_eq(p->keys.v[3], "direct=1");
+	}
+	ck_assert_str_eq(key_of(&job.points[5].keys, "threads"), "4");
+	ck_assert_str_eq(key_of(&job.points[5].keys, "ra_kb"), "3584");
+	ck_assert_ptr_eq(job_find_point(&job, 0, want[6]), &job.points[6]);
+	ck_assert_ptr_null(job_find_point(&job, 1, want[6]));
+	job_release(&job);
+	strbuf_release(&err);
+}
+END_TEST
+
+START_TEST(topology_lists_expand_into_topologies)
+{
+	struct job job;
+	struct strbuf err = STRBUF_INIT;
+	ck_assert_int_eq(
+		parse(&job,
+		      "{\"topology\": {\"preset\": \"raid5-4\", \"md0\": "
+		      "{\"bitmap\": [0, 1], \"chunk_kb\": [64, 512]}}, "
+		      "\"workload\": {\"engine\": \"rawread\", \"bs_kb\": "
+		      "[128, 2048]}}",
+		      &err),
+		0);
+	ck_assert_uint_eq(job.nr_topologies, 4);
+	/* Named in the layer's key order (the preset's), lists nested so. */
+	ck_assert_str_eq(job.topologies[0].name,
+			 "raid5-4,chunk_kb=64,bitmap=0");
+	ck_assert_str_eq(job.topologies[1].name,
+			 "raid5-4,chunk_kb=64,bitmap=1");
+	ck_assert_str_eq(job.topologies[3].name,
+			 "raid5-4,chunk_kb=512,bitmap=1");
+	ck_assert_int_eq(job_find_topology(&job, "raid5-4,chunk_kb=512,bitmap=0"),
+			 2);
+	const struct layer_spec *l = &job.topologies[2].layers[0];
+	ck_assert_str_eq(l->kind, "md");
+	ck_assert_str_eq(l->keys.v[0], "name=md0");
+	ck_assert_str_eq(key_of(&l->keys, "bitmap"), "0");
+	ck_assert_str_eq(key_of(&l->keys, "chunk_kb"), "512");
+	ck_assert_str_eq(key_of(&l->keys, "members"), "d0,d1,d2,d3");
+	ck_assert_str_eq(key_of(&l->keys, "metadata"), "0.90");
+	/* Every topology gets every point; ids repeat, topo differs. */
+	ck_assert_uint_eq(job.nr_points, 8);
+	for (size_t i = 0; i < 8; i++) {
+		ck_assert_int_eq(job.points[i].topo, (int)(i / 2));
+		ck_assert_str_eq(job.points[i].id,
+				 i % 2 ? "bs_kb=2048" : "bs_kb=128");
+	}
+	job_release(&job);
+	strbuf_release(&err);
+}
+END_TEST
+
+START_TEST(overrides_reach_disks_and_layers)
+{
+	struct job job;
+	struct strbuf err = STRBUF_INIT;
+	ck_assert_int_eq(
+		parse(&job,
+		      "{\"topology\": {\"preset\": \"raid0-4\", \"name\": "
+		      "\"fast0\", \"disks\": {\"latency_ns\": 50000}, \"d3\": "
+		      "{\"size_mb\": 2048}, \"extra_layers\": [{\"kind\": "
+		      "\"dm\", \"name\": \"lin\", \"on\": \"md0\"}]}, "
+		      "\"workload\": \"rawread\"}",
+		      &err),
+		0);
+	const struct topology *t = &job.topologies[0];
+	ck_assert_str_eq(t->name, "fast0");
+	ck_assert_uint_eq(t->disks[0].latency_ns, 50000);
+	ck_assert_uint_eq(t->disks[3].latency_ns, 50000);
+	ck_assert_uint_eq(t->disks[2].size_mb, 1024);
+	ck_assert_uint_eq(t->disks[3].size_mb, 2048);
+	ck_assert_uint_eq(t->nr_layers, 2);
+	/* The default target is the top of the stack. */
+	ck_assert_str_eq(job.points[0].target, "lin");
+	job_release(&job);
+
+	const char *ov[] = { "topology=passthrough", "topology.path=/dev/loop7",
+			     "workload=rawread", "workload.bs_kb=[128,2048]",
+			     "machine.memory_mb=1024", NULL };
+	error_capture(&err);
+	int r = job_load_overrides(&job, NULL, ov);
+	error_capture(NULL);
+	ck_assert_msg(r == 0, "%s", err.buf);
+	t = &job.topologies[0];
+	ck_assert_str_eq(job.name, "run");
+	ck_assert_int_eq(t->disks[0].backing, BACKING_HOST);
+	ck_assert_str_eq(t->disks[0].path, "/dev/loop7");
+	ck_assert_int_eq(t->disks[0].readonly, 1);
+	ck_assert_str_eq(t->disks[0].cache, "none");
+	ck_assert_int_eq(job.machine.memory_mb, 1024);
+	ck_assert_uint_eq(job.nr_points, 2);
+	ck_assert_str_eq(job.points[1].id, "bs_kb=2048");
+	job_release(&job);
+	strbuf_release(&err);
+}
+END_TEST
+
+START_TEST(file_targets_and_fs_layers)
+{
+	struct job job;
+	struct strbuf err = STRBUF_INIT;
+	ck_assert_int_eq(
+		parse(&job,
+		      "{\"topology\": {\"preset\": \"raid5-4\", "
+		      "\"extra_layers\": [{\"kind\": \"fs\", \"name\": \"fs0\", "
+		      "\"on\": \"md0\", \"type\": \"ext4\", \"mount\": \"/mnt\", "
+		      "\"mkfs_args\": [\"-E\", \"stride=16\"]}]}, \"workload\": "
+		      "{\"engine\": \"seqwrite\", \"target\": [\"/mnt/a\", "
+		      "\"/mnt/b\"]}, \"metric\": \"write\"}",
+		      &err),
+		0);
+	ck_assert_str_eq(key_of(&job.topologies[0].layers[1].keys,
+				"mkfs_args"),
+			 "-E,stride=16");
+	ck_assert_str_eq(job.points[1].target, "/mnt/b");
+	ck_assert_str_eq(key_of(&job.topologies[0].layers[1].keys, "mount"),
+			 "/mnt");
+	/* The id is a folder name: no slashes. */
+	ck_assert_str_eq(job.points[1].id, "target=_mnt_b");
+	job_release(&job);
+	strbuf_release(&err);
+}
+END_TEST
+
+/* Each seed job parses into the matrix its README describes. */
+START_TEST(seed_jobs_load)
+{
+	struct job job;
+	struct strbuf err = STRBUF_INIT;
+
+	ck_assert_msg(!load(&job, "tests/jobs/seeds/raid0-readahead.json", &err),
+		      "%s", err.buf);
+	ck_assert_uint_eq(job.nr_topologies, 1);
+	ck_assert_uint_eq(job.nr_points, 8);
+	ck_assert_str_eq(job.points[6].id, "threads=2,bs_kb=239,ra_kb=1792");
+	ck_assert_uint_eq(job.toolchains[0].range.max, KVER(2, 6, 39));
+	ck_assert_int_eq(job.threshold.kind, THRESHOLD_PERCENT);
+	ck_assert(job.threshold.value == 10.0);
+	ck_assert_int_eq(job_check_bisect(&job), 0);
+	ck_assert_ptr_nonnull(strstr(job.repo, "/src/linux"));
+	ck_assert_int_ne(job.repo[0], '~');
+	job_release(&job);
+
+	ck_assert_msg(!load(&job, "tests/jobs/seeds/raid5-bitmap.json", &err),
+		      "%s", err.buf);
+	ck_assert_uint_eq(job.nr_topologies, 2);
+	ck_assert_str_eq(job.topologies[0].name, "raid5-4,bitmap=0");
+	ck_assert_str_eq(job.topologies[1].name, "raid5-4,bitmap=1");
+	ck_assert_str_eq(key_of(&job.topologies[1].layers[0].keys, "metadata"),
+			 "1.0");
+	ck_assert_str_eq(job.topologies[1].layers[1].kind, "fs");
+	ck_assert_uint_eq(job.nr_points, 2);
+	ck_assert_str_eq(job.points[1].engine, "bonnie");
+	ck_assert_int_eq(job.points[1].topo, 1);
+	ck_assert_str_eq(job.metric, "write");
+	job_release(&job);
+
+	ck_assert_msg(!load(&job, "tests/jobs/seeds/dd-partition-loop-dm.json",
+			    &err),
+		      "%s", err.buf);
+	ck_assert_uint_eq(job.nr_points, 8);
+	ck_assert_str_eq(job.points[0].id, "target=d0,bs_kb=128");
+	ck_assert_str_eq(job.points[7].id, "target=lin,bs_kb=2048");
+	ck_assert_str_eq(job.points[7].target, "lin");
+	ck_assert_str_eq(job.metric_point, "target=lin,bs_kb=128");
+	/* "max": "3.2" covers every 3.2.x. */
+	ck_assert(kver_in_range(KVER(3, 2, 9), &job.kconfig.rules[0].range));
+	ck_assert(!kver_in_range(KVER(3, 3, 0), &job.kconfig.rules[0].range));
+	job_release(&job);
+	strbuf_release(&err);
+}
+END_TEST
+
+/* Every preset loads, describes itself, and is a disk-like TCG setup. */
+START_TEST(presets_load)
+{
+	const char *presets[] = { "virtio", "nvme", "raid0-4", "raid5-4",
+				  "loop", "dm-linear", "passthrough" };
+	for (size_t i = 0; i < ARRAY_SIZE(presets); i++) {
+		struct job job;
+		struct strbuf err = STRBUF_INIT, text = STRBUF_INIT;
+		char *json = xstrfmt("{\"topology\": \"%s\", \"workload\": "
+				     "\"rawread\"}",
+				     presets[i]);
+		ck_assert_msg(!parse(&job, json, &err), "%s: %s", presets[i],
+			      err.buf);
+		const struct topology *t = &job.topologies[0];
+		ck_assert_str_eq(t->name, presets[i]);
+		for (size_t d = 0; d < t->nr_disks; d++) {
+			if (t->disks[d].backing == BACKING_HOST) {
+				ck_assert(t->disks[d].readonly);
+				continue;
+			}
+			ck_assert_uint_gt(t->disks[d].size_mb, 0);
+			if (t->disks[d].backing == BACKING_NULL)
+				ck_assert_uint_eq(t->disks[d].latency_ns,
+						  200000);
+		}
+		char *path = xstrfmt("%s/qemu/%s.json", srcdir, presets[i]);
+		ck_assert_int_eq(read_file(path, &text), 0);
+		ck_assert_ptr_nonnull(strstr(text.buf, "\"description\""));
+		ck_assert_ptr_nonnull(strstr(text.buf, "eed"));
+		free(path);
+		free(json);
+		job_release(&job);
+		strbuf_release(&err);
+		strbuf_release(&text);
+	}
+}
+END_TEST
+
+START_TEST(kernel_versions)
+{
+	static const struct {
+		const char *s;
+		unsigned v;
+	} t[] = {
+		{ "6.1", KVER(6, 1, 0) },	   { "v6.1", KVER(6, 1, 0) },
+		{ "v6.1-rc3", KVER(6, 1, 0) },	   { "2.6.38", KVER(2, 6, 38) },
+		{ "2.6.38.8", KVER(2, 6, 38) },    { "3.2.0-4-amd64", KVER(3, 2, 0) },
+		{ "6.1.0+", KVER(6, 1, 0) },	   { "", 0 },
+		{ "six", 0 },			   { "6", 0 },
+		{ "6.x", 0 },			   { "300.1", 0 },
+		{ "6.1abc", 0 },
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(t); i++)
+		ck_assert_msg(kver_parse(t[i].s) == t[i].v, "'%s': %#x != %#x",
+			      t[i].s, kver_parse(t[i].s), t[i].v);
+	ck_assert(KVER(2, 6, 38) < KVER(3, 2, 0));
+	ck_assert(KVER(3, 2, 0) < KVER(6, 1, 0));
+	struct kver_range r = { KVER(2, 6, 0), KVER(3, 2, 255) };
+	ck_assert(kver_in_range(KVER(2, 6, 38), &r));
+	ck_assert(!kver_in_range(KVER(2, 5, 9), &r));
+	struct kver_range open = { 0, 0 };
+	ck_assert(kver_in_range(KVER(6, 1, 0), &open));
+}
+END_TEST
+
+START_TEST(data_dir_from_environment)
+{
+	setenv("IOBISECT_DATA", "/opt/iob", 1);
+	ck_assert_str_eq(job_data_dir(), "/opt/iob");
+	unsetenv("IOBISECT_DATA");
+	/* The test binary's folder holds no qemu/ and kconfigs/. */
+	ck_assert_str_eq(job_data_dir(), ".");
+}
+END_TEST
+
+/*
+ * Malformed jobs: each must fail with one message that starts with the
+ * file name and names the offending key (path) as the user wrote it.
+ */
+static const struct {
+	const char *file;
+	const char *want;
+} bad[] = {
+	{ "not-json", "not valid JSON: " },
+	{ "not-object", "expected a JSON object" },
+	{ "duplicate-key", "not valid JSON: duplicate object key" },
+	{ "unknown-key", "unknown key 'topolgy' (did you mean 'topology'?)" },
+	{ "missing-topology", "missing key 'topology'" },
+	{ "missing-workload", "missing key 'workload'" },
+	{ "bad-name", "name: '../etc' is not a valid name" },
+	{ "memory-range",
+	  "machine.memory_mb: 99999999 is out of range (64..65536)" },
+	{ "cpus-type", "machine.cpus: expected a positive integer" },
+	{ "accel-unknown", "machine.accel: unknown accelerator 'hvf'" },
+	{ "machine-unknown-key", "machine: unknown key 'memory' (did you mean "
+				 "'memory_mb'?)" },
+	{ "unknown-preset", "topology: unknown preset 'raid9'" },
+	{ "preset-path", "topology: unknown preset '../qemu/virtio'" },
+	{ "unknown-engine", "workload.engine: unknown engine 'fio'" },
+	{ "missing-engine", "workload: missing 'engine'" },
+	{ "threads-string", "workload.threads[1]: expected a positive integer" },
+	{ "threads-negative", "workload.threads[1]: -2 is out of range (1..256)" },
+	{ "empty-list", "workload.bs_kb: empty list" },
+	{ "duplicate-value", "workload.bs_kb[1]: '128' is listed twice" },
+	{ "engine-key", "workload: unknown key 'fsync' for engine 'rawread'" },
+	{ "size-and-ram", "workload: size_mb and ram_x exclude each other" },
+	{ "ram-x-range", "workload.ram_x: 0 is out of range (above 0" },
+	{ "target-missing",
+	  "workload.target: 'md0' is not a disk or layer of topology 'virtio'" },
+	{ "bonnie-block", "workload.target: engine 'bonnie' needs a file" },
+	{ "matrix-too-big", "workload: the matrix has more than 4096 points" },
+	{ "samples-twice", "workload: samples and warmup are given in 'runs'" },
+	{ "disk-size-negative",
+	  "topology.disks[0].size_mb: -5 is out of range (1..1048576)" },
+	{ "disk-no-size", "topology: disk 'd0' needs size_mb" },
+	{ "disk-bus", "topology.disks[0].bus: unknown bus 'usb'" },
+	{ "latency-image", "topology: disk 'd0': latency_ns needs backing null" },
+	{ "no-disks", "topology.disks: expected a non-empty list of disks" },
+	{ "layer-kind", "topology.layers[0].kind: unknown layer kind 'lvm'" },
+	{ "layer-key",
+	  "topology.layers[0]: unknown key 'chunk' for layer kind 'md'" },
+	{ "layer-member", "topology: layer 'md0': member 'd9' is not an "
+			  "earlier disk or layer" },
+	{ "layer-chunk-pow2", "topology.md0.chunk_kb: 48 is not a power of two" },
+	{ "layer-level", "topology.md0.level: '6' is not one of 0, 5" },
+	{ "override-bitmap", "topology.md0.bitmap[1]: '2' is not one of 0, 1" },
+	{ "override-unknown", "topology: unknown key 'md9' (not a disk or "
+			      "layer of preset 'raid5-4')" },
+	{ "layer-on-later", "topology: layer 'lin': on='p1' is not an earlier "
+			    "disk or layer" },
+	{ "threshold", "threshold: '10 percent' is not a threshold" },
+	{ "metric-engine", "metric: engine 'rawread' reports no 'write'" },
+	{ "metric-point", "metric_point: no matrix point 'bs_kb=4'" },
+	{ "runs-order", "runs: max (2) is below min (3)" },
+	{ "bisect-type", "bisect_type: unknown bisect type 'speed'" },
+	{ "kver", "kconfig.by_version[0].min: 'two' is not a kernel version" },
+	{ "fragments-empty",
+	  "kconfig.fragments: expected a non-empty list of strings" },
+	{ "toolchain-cc", "toolchain[0]: missing 'cc'" },
+	{ "fs-type", "topology.extra_layers[0].type: 'btrfs' is not one of "
+		     "ext4, ext3, xfs" },
+};
+
+START_TEST(malformed_job_names_the_key)
+{
+	struct job job;
+	struct strbuf err = STRBUF_INIT;
+	char *rel = xstrfmt("tests/jobs/bad/%s.json", bad[_i].file);
+	char *prefix = xstrfmt("%s/%s: ", srcdir, rel);
+
+	ck_assert_int_eq(load(&job, rel, &err), -1);
+	ck_assert_msg(!strncmp(err.buf, prefix, strlen(prefix)),
+		      "%s: message does not start with the file: %s",
+		      bad[_i].file, err.buf);
+	ck_assert_msg(strstr(err.buf, bad[_i].want), "%s: want '%s', got '%s'",
+		      bad[_i].file, bad[_i].want, err.buf);
+	/* One line: one error, said once. */
+	ck_assert_msg(!strchr(err.buf, '\n'), "%s: several messages: %s",
+		      bad[_i].file, err.buf);
+	free(rel);
+	free(prefix);
+	strbuf_release(&err);
+}
+END_TEST
+
+/* A bad job file without an expectation above would test nothing. */
+START_TEST(every_bad_job_has_an_expectation)
+{
+	char *dir = xstrfmt("%s/tests/jobs/bad", srcdir);
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	size_t files = 0;
+	ck_assert_ptr_nonnull(d);
+	while ((e = readdir(d))) {
+		size_t n = strlen(e->d_name), found = 0;
+		if (n < 6 || strcmp(e->d_name + n - 5, ".json"))
+			continue;
+		files++;
+		for (size_t i = 0; i < ARRAY_SIZE(bad); i++)
+			found |= strlen(bad[i].file) == n - 5 &&
+				 !strncmp(bad[i].file, e->d_name, n - 5);
+		ck_assert_msg(found, "%s has no entry in check_job.c", e->d_name);
+	}
+	closedir(d);
+	free(dir);
+	ck_assert_uint_eq(files, ARRAY_SIZE(bad));
+}
+END_TEST
+
+START_TEST(json_errors_give_the_line)
+{
+	struct job job;
+	struct strbuf err = STRBUF_INIT;
+	ck_assert_int_eq(parse(&job, "{\n\"topology\": \"virtio\",\n}", &err),
+			 -1);
+	ck_assert_ptr_nonnull(strstr(err.buf, "job.json: not valid JSON: "));
+	ck_assert_ptr_nonnull(strstr(err.buf, " at line 3"));
+	strbuf_release(&err);
+}
+END_TEST
+
+static Suite *job_suite(void)
+{
+	Suite *s = suite_create("job");
+	TCase *tc = tcase_create("job");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, defaults_fill_a_minimal_job);
+	tcase_add_test(tc, workload_lists_expand_in_key_then_list_order);
+	tcase_add_test(tc, topology_lists_expand_into_topologies);
+	tcase_add_test(tc, overrides_reach_disks_and_layers);
+	tcase_add_test(tc, file_targets_and_fs_layers);
+	tcase_add_test(tc, seed_jobs_load);
+	tcase_add_test(tc, presets_load);
+	tcase_add_test(tc, kernel_versions);
+	tcase_add_test(tc, data_dir_from_environment);
+	tcase_add_loop_test(tc, malformed_job_names_the_key, 0,
+			    (int)ARRAY_SIZE(bad));
+	tcase_add_test(tc, every_bad_job_has_an_expectation);
+	tcase_add_test(tc, json_errors_give_the_line);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(job_suite());
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -1,0 +1,377 @@
+/*
+ * check_proto.c: the result-port parser (proto.c). A frame is believed
+ * only when magic, seq, length, CRC and JSON all check out; a lost,
+ * corrupt, truncated or replayed frame breaks the stream, so nothing after
+ * it becomes a sample; noise without the magic is ignored.
+ */
+#include "proto.h"
+
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A well-formed frame line for `payload`, with its '\n'. */
+static char *frame(unsigned seq, const char *payload)
+{
+	return xstrfmt("%s %u %zu %08x %s\n", PROTO_MAGIC, seq, strlen(payload),
+		       proto_crc32(payload, strlen(payload)), payload);
+}
+
+static const char *hello =
+	"{\"type\":\"hello\",\"kernel\":\"6.1.0\",\"version\":\"#1 SMP\","
+	"\"machine\":\"x86_64\",\"mem_total_kb\":500000,\"cpus\":2,\"boot\":3}";
+static const char *topology =
+	"{\"type\":\"topology\",\"layers\":[{\"name\":\"md0\",\"kind\":\"md\","
+	"\"dev\":\"md0\",\"level\":0,\"chunk_kb\":64,\"raid_disks\":4}]}";
+static const char *point =
+	"{\"type\":\"point\",\"id\":\"bs_kb=128\",\"engine\":\"rawread\","
+	"\"target\":\"md0\",\"ra_kb\":128}";
+
+static char *sample(int index, int warmup, unsigned long bw)
+{
+	return xstrfmt("{\"type\":\"sample\",\"point\":\"bs_kb=128\","
+		       "\"index\":%d,\"warmup\":%s,\"metric\":\"read\","
+		       "\"io_bytes\":268435456,\"runtime_ns\":2000000000,"
+		       "\"bw_bytes\":%lu,\"usr_ns\":1000,\"sys_ns\":900000000,"
+		       "\"cpu_pct\":45.5,\"verified\":true}",
+		       index, warmup ? "true" : "false", bw);
+}
+
+/* A whole good boot: hello, topology, point, warmup + 3 samples, done. */
+static void good_stream(struct strbuf *out)
+{
+	const char *fixed[] = { hello, topology, point };
+	unsigned seq = 0;
+	for (size_t i = 0; i < 3; i++) {
+		char *f = frame(seq++, fixed[i]);
+		strbuf_addstr(out, f);
+		free(f);
+	}
+	for (int i = -1; i < 3; i++) {
+		char *s = sample(i < 0 ? 0 : i, i < 0, 130000000ul + (unsigned)i);
+		char *f = frame(seq++, s);
+		strbuf_addstr(out, f);
+		free(f);
+		free(s);
+	}
+	char *f = frame(seq, "{\"type\":\"done\",\"samples\":3}");
+	strbuf_addstr(out, f);
+	free(f);
+}
+
+START_TEST(parses_a_good_line)
+{
+	struct proto_frame f = PROTO_FRAME_INIT;
+	char *line = frame(7, hello);
+	size_t n = strlen(line) - 1;
+	ck_assert_int_eq(proto_parse_line(line, n, &f), PROTO_OK);
+	ck_assert_uint_eq(f.seq, 7);
+	ck_assert_str_eq(f.type, "hello");
+	ck_assert_str_eq(json_string_value(json_object_get(f.payload, "kernel")),
+			 "6.1.0");
+	proto_frame_release(&f);
+	/* A serial line may end in "\r\n". */
+	line[n] = '\r';
+	ck_assert_int_eq(proto_parse_line(line, n + 1, &f), PROTO_OK);
+	proto_frame_release(&f);
+	free(line);
+}
+END_TEST
+
+/* Lines that must be refused, each for its reason. */
+static const struct {
+	const char *line;
+	int status;
+} bad_lines[] = {
+	{ "[    1.234] md0: detected capacity change", PROTO_NOT_FRAME },
+	{ "", PROTO_NOT_FRAME },
+	{ "@IOB", PROTO_NOT_FRAME },
+	{ "@IOB1", PROTO_BAD_HEADER },
+	{ "@IOB1 0 2 9e1ab7c1 {}", PROTO_BAD_CRC },
+	{ "@IOB1 x 2 00000000 {}", PROTO_BAD_HEADER },
+	{ "@IOB1 -1 2 00000000 {}", PROTO_BAD_HEADER },
+	{ "@IOB1 01 2 00000000 {}", PROTO_BAD_HEADER },
+	{ "@IOB1 0  2 00000000 {}", PROTO_BAD_HEADER },
+	{ "@IOB1 0 2 0000000 {}", PROTO_BAD_HEADER },
+	{ "@IOB1 0 2 0000000G {}", PROTO_BAD_HEADER },
+	{ "@IOB1 0 2 ABCDEF01 {}", PROTO_BAD_HEADER },
+	{ "@IOB1 0 2 00000000{}", PROTO_BAD_HEADER },
+	{ "@IOB1 0 99999999999999999999 00000000 {}", PROTO_BAD_HEADER },
+	{ "@IOB1 0 70000 00000000 {}", PROTO_TOO_LONG },
+	{ "@IOB1 0 3 00000000 {}", PROTO_BAD_LEN },
+	{ "@IOB1 0 1 00000000 {}", PROTO_BAD_LEN },
+	{ "@IOB10 2 00000000 {}", PROTO_BAD_HEADER },
+};
+
+START_TEST(refuses_bad_lines)
+{
+	struct proto_frame f = PROTO_FRAME_INIT;
+	const char *l = bad_lines[_i].line;
+	int st = proto_parse_line(l, strlen(l), &f);
+	ck_assert_msg(st == bad_lines[_i].status, "'%s': %s, want %s", l,
+		      proto_strerror(st), proto_strerror(bad_lines[_i].status));
+	ck_assert_ptr_null(f.payload);
+}
+END_TEST
+
+/* Right framing, wrong content: CRC over a flipped byte, bad JSON, no type. */
+START_TEST(refuses_bad_payloads)
+{
+	struct proto_frame f = PROTO_FRAME_INIT;
+	char *line = frame(0, hello);
+	char *brace = strrchr(line, '}');
+	brace[-1] ^= 1; /* one bit flipped on the wire */
+	ck_assert_int_eq(proto_parse_line(line, strlen(line) - 1, &f),
+			 PROTO_BAD_CRC);
+	free(line);
+
+	const char *payloads[] = { "{\"type\":\"hello\"", "[1,2]",
+				   "{\"kernel\":\"6.1\"}", "{\"type\":7}",
+				   "{\"type\":\"\"}", "\"hello\"" };
+	for (size_t i = 0; i < sizeof(payloads) / sizeof(*payloads); i++) {
+		line = frame(0, payloads[i]);
+		ck_assert_msg(proto_parse_line(line, strlen(line) - 1, &f) ==
+				      PROTO_BAD_JSON,
+			      "%s", payloads[i]);
+		free(line);
+	}
+}
+END_TEST
+
+START_TEST(report_from_a_good_stream_fed_byte_by_byte)
+{
+	struct strbuf s = STRBUF_INIT;
+	struct proto_report r;
+	int accepted = 0;
+	good_stream(&s);
+	proto_report_init(&r);
+	for (size_t i = 0; i < s.len; i++)
+		accepted += proto_report_feed(&r, s.buf + i, 1);
+	proto_report_finish(&r);
+	ck_assert_int_eq(accepted, 8);
+	ck_assert_uint_eq(r.nr_frames, 8);
+	ck_assert_uint_eq(r.nr_rejected, 0);
+	ck_assert(!r.broken);
+	ck_assert(r.done);
+	ck_assert(proto_report_complete(&r));
+	ck_assert_str_eq(r.kernel, "6.1.0");
+	ck_assert_uint_eq(json_array_size(r.topology), 1);
+	ck_assert_ptr_nonnull(proto_report_point(&r, "bs_kb=128"));
+	ck_assert_ptr_null(proto_report_point(&r, "bs_kb=4"));
+	ck_assert_uint_eq(r.nr_samples, 4);
+	ck_assert(r.samples[0].warmup);
+	const struct proto_sample *x = &r.samples[3];
+	ck_assert(!x->warmup);
+	ck_assert_int_eq(x->index, 2);
+	ck_assert_str_eq(x->point, "bs_kb=128");
+	ck_assert_str_eq(x->metric, "read");
+	ck_assert_uint_eq(x->bw_bytes, 130000002ul);
+	ck_assert_uint_eq(x->io_bytes, 268435456ul);
+	ck_assert_uint_eq(x->runtime_ns, 2000000000ul);
+	ck_assert_uint_eq(x->sys_ns, 900000000ul);
+	ck_assert(x->cpu_pct > 45.4 && x->cpu_pct < 45.6);
+	ck_assert(x->verified);
+	proto_report_release(&r);
+	strbuf_release(&s);
+}
+END_TEST
+
+/* Kernel noise on the port between (and in front of) frames is ignored. */
+START_TEST(report_ignores_noise)
+{
+	struct strbuf s = STRBUF_INIT, noisy = STRBUF_INIT;
+	struct proto_report r;
+	good_stream(&s);
+	struct strvec lines = STRVEC_INIT;
+	strvec_split(&lines, s.buf, '\n');
+	for (size_t i = 0; i < lines.nr; i++) {
+		strbuf_addf(&noisy, "[  %zu.000] random: crng init done\r\n", i);
+		if (i == 2)
+			strbuf_addstr(&noisy, "\x01\x02"); /* glued garbage */
+		strbuf_addf(&noisy, "%s\n", lines.v[i]);
+	}
+	strbuf_addstr(&noisy, "reboot: Restarting system\n");
+	proto_report_init(&r);
+	proto_report_feed(&r, noisy.buf, noisy.len);
+	proto_report_finish(&r);
+	ck_assert_uint_eq(r.nr_frames, 8);
+	ck_assert_uint_eq(r.nr_noise, lines.nr + 1);
+	ck_assert(proto_report_complete(&r));
+	proto_report_release(&r);
+	strvec_clear(&lines);
+	strbuf_release(&s);
+	strbuf_release(&noisy);
+}
+END_TEST
+
+/* How a good stream is damaged, and the samples that must survive it. */
+enum damage { GAP, REPEAT, CORRUPT, TRUNCATE_MIDDLE, TRUNCATE_END, NO_DONE };
+static const struct {
+	enum damage how;
+	size_t samples; /* samples accepted */
+} damages[] = {
+	{ GAP, 2 }, { REPEAT, 2 }, { CORRUPT, 2 },
+	{ TRUNCATE_MIDDLE, 2 }, { TRUNCATE_END, 4 }, { NO_DONE, 4 },
+};
+
+START_TEST(report_refuses_everything_after_a_lost_frame)
+{
+	struct strbuf s = STRBUF_INIT, d = STRBUF_INIT;
+	struct strvec lines = STRVEC_INIT;
+	struct proto_report r;
+	good_stream(&s);
+	strvec_split(&lines, s.buf, '\n');
+	ck_assert_uint_eq(lines.nr, 8);
+	/* Line 5 is sample index 1 (after hello, topology, point, warmup, 0). */
+	for (size_t i = 0; i < lines.nr; i++) {
+		const char *l = lines.v[i];
+		if (i == 5 && damages[_i].how == GAP)
+			continue;
+		if (i == 5 && damages[_i].how == REPEAT)
+			l = lines.v[4];
+		if (i == 5 && damages[_i].how == CORRUPT) {
+			char *c = xstrdup(l);
+			strstr(c, "\"index\":1")[8] = '7';
+			strbuf_addf(&d, "%s\n", c);
+			free(c);
+			continue;
+		}
+		if (i == 5 && damages[_i].how == TRUNCATE_MIDDLE) {
+			strbuf_add(&d, l, strlen(l) / 2);
+			strbuf_addch(&d, '\n');
+			continue;
+		}
+		if (i == 7 && damages[_i].how == NO_DONE)
+			continue;
+		if (i == 7 && damages[_i].how == TRUNCATE_END) {
+			strbuf_add(&d, l, strlen(l) - 3); /* QEMU died */
+			continue;
+		}
+		strbuf_addf(&d, "%s\n", l);
+	}
+	proto_report_init(&r);
+	proto_report_feed(&r, d.buf, d.len);
+	proto_report_finish(&r);
+	ck_assert_uint_eq(r.nr_samples, damages[_i].samples);
+	ck_assert(!r.done);
+	ck_assert(!proto_report_complete(&r));
+	if (damages[_i].how != NO_DONE) {
+		ck_assert(r.broken);
+		ck_assert_uint_ge(r.nr_rejected, 1);
+		ck_assert_uint_ge(r.rejects.nr, 1);
+	}
+	if (damages[_i].how == GAP)
+		ck_assert_ptr_nonnull(strstr(r.rejects.v[0], "expected 5"));
+	if (damages[_i].how == CORRUPT)
+		ck_assert_ptr_nonnull(strstr(r.rejects.v[0], "bad crc"));
+	proto_report_release(&r);
+	strvec_clear(&lines);
+	strbuf_release(&s);
+	strbuf_release(&d);
+}
+END_TEST
+
+START_TEST(report_keeps_errors_and_refuses_incomplete_samples)
+{
+	struct strbuf s = STRBUF_INIT;
+	struct proto_report r;
+	const char *p[] = {
+		hello,
+		"{\"type\":\"error\",\"stage\":\"verify\",\"message\":\"block "
+		"4096: read 0xff, wrote 0x5a\"}",
+		"{\"type\":\"done\",\"samples\":0}",
+	};
+	for (unsigned i = 0; i < 3; i++) {
+		char *f = frame(i, p[i]);
+		strbuf_addstr(&s, f);
+		free(f);
+	}
+	proto_report_init(&r);
+	proto_report_feed(&r, s.buf, s.len);
+	ck_assert(r.done);
+	ck_assert(!proto_report_complete(&r));
+	ck_assert_str_eq(proto_report_error(&r, "verify")->message,
+			 "block 4096: read 0xff, wrote 0x5a");
+	ck_assert_ptr_null(proto_report_error(&r, "md"));
+	proto_report_release(&r);
+
+	/* A sample without bw_bytes is a protocol violation, not a sample. */
+	strbuf_reset(&s);
+	char *f = frame(0, "{\"type\":\"sample\",\"point\":\"x\",\"index\":0,"
+			   "\"warmup\":false,\"metric\":\"read\"}");
+	strbuf_addstr(&s, f);
+	free(f);
+	proto_report_init(&r);
+	proto_report_feed(&r, s.buf, s.len);
+	ck_assert_uint_eq(r.nr_samples, 0);
+	ck_assert_uint_eq(r.nr_rejected, 1);
+	ck_assert(r.broken);
+	proto_report_release(&r);
+
+	/* done says 5, 3 came: a sample went missing without a trace. */
+	strbuf_reset(&s);
+	good_stream(&s);
+	char *at = strstr(s.buf, "\"samples\":3}");
+	ck_assert_ptr_nonnull(at);
+	struct strbuf t = STRBUF_INIT;
+	strbuf_add(&t, s.buf, (size_t)(strrchr(s.buf, '@') - s.buf));
+	f = frame(7, "{\"type\":\"done\",\"samples\":5}");
+	strbuf_addstr(&t, f);
+	free(f);
+	proto_report_init(&r);
+	proto_report_feed(&r, t.buf, t.len);
+	ck_assert(r.done);
+	ck_assert(!proto_report_complete(&r));
+	proto_report_release(&r);
+	strbuf_release(&t);
+	strbuf_release(&s);
+}
+END_TEST
+
+/* An endless line without '\n' must not grow without bound. */
+START_TEST(report_bounds_a_runaway_line)
+{
+	struct proto_report r;
+	char *junk = xmalloc(1 << 16);
+	memset(junk, 'x', 1 << 16);
+	proto_report_init(&r);
+	for (int i = 0; i < 64; i++)
+		proto_report_feed(&r, junk, 1 << 16);
+	ck_assert_uint_le(r.partial.len, PROTO_MAX_PAYLOAD + 64);
+	proto_report_feed(&r, "\n", 1);
+	char *f = frame(0, hello);
+	proto_report_feed(&r, f, strlen(f));
+	ck_assert_uint_eq(r.nr_frames, 1);
+	ck_assert_uint_eq(r.nr_noise, 1);
+	free(f);
+	free(junk);
+	proto_report_release(&r);
+}
+END_TEST
+
+static Suite *proto_suite(void)
+{
+	Suite *s = suite_create("proto");
+	TCase *tc = tcase_create("proto");
+	tcase_add_test(tc, parses_a_good_line);
+	tcase_add_loop_test(tc, refuses_bad_lines, 0,
+			    (int)(sizeof(bad_lines) / sizeof(*bad_lines)));
+	tcase_add_test(tc, refuses_bad_payloads);
+	tcase_add_test(tc, report_from_a_good_stream_fed_byte_by_byte);
+	tcase_add_test(tc, report_ignores_noise);
+	tcase_add_loop_test(tc, report_refuses_everything_after_a_lost_frame, 0,
+			    (int)(sizeof(damages) / sizeof(*damages)));
+	tcase_add_test(tc, report_keeps_errors_and_refuses_incomplete_samples);
+	tcase_add_test(tc, report_bounds_a_runaway_line);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(proto_suite());
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -1,0 +1,330 @@
+/*
+ * check_results.c: the results store (results.c). A boot's samples are
+ * written where the layout says, with fio-style keys, and read back as one
+ * median per boot; documents that differ in build key, spec hash or machine,
+ * or come from an incomplete boot, are never pooled.
+ */
+#include "job.h"
+#include "proto.h"
+#include "results.h"
+
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static char *srcdir;
+static char tmpdir[] = "/tmp/check_results.XXXXXX";
+static struct job job;
+
+static const char *commit = "0123456789abcdef0123456789abcdef01234567";
+
+static void setup(void)
+{
+	const char *f = __FILE__, *t = strstr(f, "tests/check_results.c");
+	srcdir = t && t > f ? xstrndup(f, (size_t)(t - f - 1)) : xstrdup(".");
+	setenv("IOBISECT_DATA", srcdir, 1);
+	strcpy(tmpdir, "/tmp/check_results.XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(tmpdir));
+	ck_assert_int_eq(job_parse(&job,
+				   "{\"name\": \"dd\", \"topology\": \"virtio\", "
+				   "\"workload\": {\"engine\": \"rawread\", "
+				   "\"bs_kb\": [128, 2048]}}",
+				   "job.json"),
+			 0);
+	free(job.results);
+	job.results = xstrdup(tmpdir);
+}
+
+static void teardown(void)
+{
+	job_release(&job);
+	remove_tree(tmpdir);
+	free(srcdir);
+}
+
+static void add_frame(struct strbuf *sb, unsigned *seq, const char *payload)
+{
+	strbuf_addf(sb, "%s %u %zu %08x %s\n", PROTO_MAGIC, (*seq)++,
+		    strlen(payload), proto_crc32(payload, strlen(payload)),
+		    payload);
+}
+
+/*
+ * A boot that measured point bs_kb=128 with these bw_bytes (plus one
+ * warmup at 1 byte/s, which must never count), and bs_kb=2048 at 9e8.
+ */
+static void make_report(struct proto_report *r, const unsigned long *bw,
+			size_t n, int done, int verified)
+{
+	struct strbuf s = STRBUF_INIT;
+	unsigned seq = 0;
+	add_frame(&s, &seq, "{\"type\":\"hello\",\"kernel\":\"6.1.0\"}");
+	for (size_t i = 0; i <= n; i++) {
+		char *p = xstrfmt(
+			"{\"type\":\"sample\",\"point\":\"bs_kb=128\","
+			"\"index\":%zu,\"warmup\":%s,\"metric\":\"read\","
+			"\"io_bytes\":1000,\"runtime_ns\":10,\"bw_bytes\":%lu,"
+			"\"usr_ns\":1,\"sys_ns\":2,\"cpu_pct\":%zu.5,"
+			"\"verified\":%s}",
+			i ? i - 1 : 0, i ? "false" : "true", i ? bw[i - 1] : 1,
+			i * 10, verified ? "true" : "false");
+		add_frame(&s, &seq, p);
+		free(p);
+	}
+	add_frame(&s, &seq,
+		  "{\"type\":\"sample\",\"point\":\"bs_kb=2048\",\"index\":0,"
+		  "\"warmup\":false,\"metric\":\"read\",\"io_bytes\":1000,"
+		  "\"runtime_ns\":10,\"bw_bytes\":900000000,\"usr_ns\":1,"
+		  "\"sys_ns\":2,\"cpu_pct\":3,\"verified\":true}");
+	if (done) {
+		char *p = xstrfmt("{\"type\":\"done\",\"samples\":%zu}", n + 1);
+		add_frame(&s, &seq, p);
+		free(p);
+	}
+	proto_report_init(r);
+	proto_report_feed(r, s.buf, s.len);
+	proto_report_finish(r);
+	strbuf_release(&s);
+}
+
+static void machine(struct machine_id *m, const char *accel)
+{
+	results_machine_fill(m, &job, 0, accel, "7.2.0");
+}
+
+static void store(unsigned boot, const char *build_key,
+		  const struct machine_id *m, const unsigned long *bw, size_t n,
+		  int done, int verified)
+{
+	struct proto_report r;
+	struct results_boot b = RESULTS_BOOT_INIT;
+	make_report(&r, bw, n, done, verified);
+	b.job = &job;
+	b.topo = 0;
+	b.commit = commit;
+	b.build_key = build_key;
+	b.boot_id = boot;
+	b.machine = m;
+	b.report = &r;
+	b.outcome = "ok";
+	b.console = "Linux version 6.1.0\n";
+	b.console_len = strlen(b.console);
+	ck_assert_int_eq(results_store_boot(&b), 0);
+	proto_report_release(&r);
+}
+
+START_TEST(stores_in_the_documented_layout)
+{
+	struct machine_id m;
+	struct strbuf sb = STRBUF_INIT;
+	const unsigned long bw[] = { 100, 300, 200 };
+	machine(&m, "tcg");
+	ck_assert_uint_eq(results_next_boot_id(tmpdir, "dd", commit, "virtio",
+					       "rawread"),
+			  1);
+	store(1, "key-a", &m, bw, 3, 1, 1);
+
+	char *dir = xstrfmt("%s/dd/0123456789ab/virtio-rawread", tmpdir);
+	char *path = xstrfmt("%s/bs_kb=128/boot-1-sample-2.json", dir);
+	ck_assert_int_eq(read_file(path, &sb), 0);
+	json_t *doc = json_loads(sb.buf, 0, NULL);
+	ck_assert_ptr_nonnull(doc);
+	json_t *read = json_object_get(doc, "read");
+	ck_assert_int_eq(json_integer_value(json_object_get(read, "bw_bytes")),
+			 200);
+	ck_assert_int_eq(json_integer_value(json_object_get(read, "io_bytes")),
+			 1000);
+	ck_assert_int_eq(
+		json_integer_value(json_object_get(read, "runtime_ns")), 10);
+	ck_assert(json_is_true(json_object_get(read, "verified")));
+	ck_assert_str_eq(json_string_value(json_object_get(doc, "build_key")),
+			 "key-a");
+	ck_assert_str_eq(json_string_value(json_object_get(doc, "commit")),
+			 commit);
+	ck_assert_str_eq(json_string_value(json_object_get(doc, "kernel")),
+			 "6.1.0");
+	ck_assert_uint_eq(
+		strlen(json_string_value(json_object_get(doc, "spec_hash"))),
+		40);
+	json_t *mj = json_object_get(doc, "machine");
+	ck_assert_str_eq(json_string_value(json_object_get(mj, "accel")), "tcg");
+	ck_assert_str_eq(json_string_value(json_object_get(mj, "qemu_version")),
+			 "7.2.0");
+	ck_assert_str_eq(json_string_value(json_object_get(mj, "cache")),
+			 "writeback");
+	ck_assert_int_eq(json_integer_value(json_object_get(mj, "memory_mb")),
+			 512);
+	ck_assert(json_is_true(json_object_get(doc, "complete")));
+	json_decref(doc);
+	free(path);
+
+	/* The warmup is not stored; the console log and boot file are. */
+	path = xstrfmt("%s/bs_kb=128/boot-1-sample-3.json", dir);
+	ck_assert(!file_exists(path));
+	free(path);
+	path = xstrfmt("%s/bs_kb=2048/boot-1-sample-0.json", dir);
+	ck_assert(file_exists(path));
+	free(path);
+	path = xstrfmt("%s/boot-1.console.log", dir);
+	strbuf_reset(&sb);
+	ck_assert_int_eq(read_file(path, &sb), 0);
+	ck_assert_str_eq(sb.buf, "Linux version 6.1.0\n");
+	free(path);
+	path = xstrfmt("%s/boot-1.json", dir);
+	ck_assert(file_exists(path));
+	free(path);
+	ck_assert_uint_eq(results_next_boot_id(tmpdir, "dd", commit, "virtio",
+					       "rawread"),
+			  2);
+	free(dir);
+	strbuf_release(&sb);
+	results_machine_release(&m);
+}
+END_TEST
+
+START_TEST(loads_one_median_per_boot_and_never_pools)
+{
+	struct machine_id m, kvm, other_mem;
+	struct sample_set set = SAMPLE_SET_INIT;
+	const struct point *pt = &job.points[0];
+	char hash[41];
+	const unsigned long b1[] = { 100, 300, 200 }, b2[] = { 400, 500, 600 },
+			    b3[] = { 1, 1, 1 }, b7[] = { 800, 700, 900, 1000 };
+
+	machine(&m, "tcg");
+	machine(&kvm, "kvm");
+	machine(&other_mem, "tcg");
+	other_mem.memory_mb = 1024;
+	results_spec_hash(&job, pt, hash);
+
+	store(1, "key-a", &m, b1, 3, 1, 1);
+	store(2, "key-a", &m, b2, 3, 1, 1);
+	store(3, "key-b", &m, b3, 3, 1, 1);	    /* another build */
+	store(4, "key-a", &kvm, b3, 3, 1, 1);	    /* another accelerator */
+	store(5, "key-a", &other_mem, b3, 3, 1, 1); /* another guest memory */
+	store(6, "key-a", &m, b3, 3, 0, 1);	    /* never said done */
+	store(7, "key-a", &m, b7, 4, 1, 1);
+	store(8, "key-a", &m, b3, 3, 1, 0);	    /* data did not verify */
+
+	ck_assert_int_eq(results_load_samples(tmpdir, "dd", commit, "key-a",
+					      hash, &m, "bs_kb=128", "read",
+					      &set),
+			 0);
+	ck_assert_uint_eq(set.nr, 3);
+	ck_assert_uint_eq(set.boots[0], 1);
+	ck_assert_uint_eq(set.boots[1], 2);
+	ck_assert_uint_eq(set.boots[2], 7);
+	ck_assert(set.values[0] == 200);
+	ck_assert(set.values[1] == 500);
+	ck_assert(set.values[2] == 850);
+	ck_assert(set.cpu_pct[0] == 20.5);
+	ck_assert_uint_eq(set.nr_samples, 10);
+	ck_assert_uint_eq(set.nr_ignored, 15);
+	sample_set_release(&set);
+
+	ck_assert_int_eq(results_load_samples(tmpdir, "dd", commit, "key-b",
+					      hash, &m, "bs_kb=128", "read",
+					      &set),
+			 0);
+	ck_assert_uint_eq(set.nr, 1);
+	ck_assert(set.values[0] == 1);
+	sample_set_release(&set);
+
+	/* Another point's hash, another metric: nothing. */
+	char other[41];
+	results_spec_hash(&job, &job.points[1], other);
+	ck_assert_int_eq(results_load_samples(tmpdir, "dd", commit, "key-a",
+					      other, &m, "bs_kb=128", "read",
+					      &set),
+			 0);
+	ck_assert_uint_eq(set.nr, 0);
+	sample_set_release(&set);
+	ck_assert_int_eq(results_load_samples(tmpdir, "dd", commit, "key-a",
+					      hash, &m, "bs_kb=128", "write",
+					      &set),
+			 0);
+	ck_assert_uint_eq(set.nr, 0);
+	sample_set_release(&set);
+	/* A commit never measured is an empty set, not an error. */
+	ck_assert_int_eq(results_load_samples(tmpdir, "dd", "fedcba987654",
+					      "key-a", hash, &m, "bs_kb=128",
+					      "read", &set),
+			 0);
+	ck_assert_uint_eq(set.nr, 0);
+	sample_set_release(&set);
+	ck_assert_uint_eq(results_next_boot_id(tmpdir, "dd", commit, "virtio",
+					       "rawread"),
+			  9);
+	results_machine_release(&m);
+	results_machine_release(&kvm);
+	results_machine_release(&other_mem);
+}
+END_TEST
+
+/* The spec hash follows what is measured, not how often. */
+START_TEST(spec_hash_covers_the_definition)
+{
+	char a[41], b[41], c[41], d[41];
+	results_spec_hash(&job, &job.points[0], a);
+	results_spec_hash(&job, &job.points[1], b);
+	ck_assert_str_ne(a, b);
+	job.samples = 10;
+	results_spec_hash(&job, &job.points[0], c);
+	ck_assert_str_eq(a, c);
+	job.warmup = 0;
+	results_spec_hash(&job, &job.points[0], c);
+	ck_assert_str_ne(a, c);
+	job.warmup = 1;
+	job.topologies[0].disks[0].latency_ns = 100000;
+	results_spec_hash(&job, &job.points[0], d);
+	ck_assert_str_ne(a, d);
+}
+END_TEST
+
+START_TEST(machine_identity)
+{
+	struct machine_id a, b;
+	machine(&a, "tcg");
+	machine(&b, "tcg");
+	ck_assert(results_machine_equal(&a, &b));
+	ck_assert_str_ne(a.cpu_model, "");
+	free(b.qemu_version);
+	b.qemu_version = xstrdup("8.0.0");
+	ck_assert(!results_machine_equal(&a, &b));
+	results_machine_release(&b);
+	machine(&b, "tcg");
+	b.cpus = 4;
+	ck_assert(!results_machine_equal(&a, &b));
+	results_machine_release(&a);
+	results_machine_release(&b);
+
+	char c12[13];
+	results_commit_abbrev(commit, c12);
+	ck_assert_str_eq(c12, "0123456789ab");
+	results_commit_abbrev("v6.1/x", c12);
+	ck_assert_str_eq(c12, "v6.1_x");
+}
+END_TEST
+
+static Suite *results_suite(void)
+{
+	Suite *s = suite_create("results");
+	TCase *tc = tcase_create("results");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, stores_in_the_documented_layout);
+	tcase_add_test(tc, loads_one_median_per_boot_and_never_pools);
+	tcase_add_test(tc, spec_hash_covers_the_definition);
+	tcase_add_test(tc, machine_identity);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(results_suite());
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
