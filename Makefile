@@ -8,7 +8,8 @@ O         ?= build
 PKGS      := libgit2 libcurl jansson
 WERROR    ?= -Werror
 CFLAGS    ?= -O2 -g
-CFLAGS    += -std=c11 -D_GNU_SOURCE -Wall -Wextra $(WERROR) -Iharness \
+# override: `make CFLAGS=...` (as `make asan` does) adds to these, never drops them.
+override CFLAGS += -std=c11 -D_GNU_SOURCE -Wall -Wextra $(WERROR) -Iharness \
              $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 LDLIBS    += $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm -lpthread
 CHECK_LIBS = $(shell pkg-config --libs check 2>/dev/null)

@@ -20,9 +20,9 @@ int cmd_build(int argc, char **argv)
 {
 	const char *repo = NULL, *rev = NULL, *fragments = NULL;
 	const char *base = "tiny", *cc = NULL, *hostcc = NULL;
-	struct build_request req = { 0 };
-	struct kconfig_spec spec = { 0 };
-	struct toolchain_rule rule = { { 0, 0 }, NULL, NULL };
+	struct build_request req = {0};
+	struct kconfig_spec spec = {0};
+	struct toolchain_rule rule = {{0, 0}, NULL, NULL};
 	struct build_result res = BUILD_RESULT_INIT;
 
 	for (int i = 1; i < argc; i++) {

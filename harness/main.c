@@ -18,7 +18,7 @@ struct command {
 
 static const struct command commands[] = {
 	{ "build", cmd_build,
-	  "build --repo PATH --commit REV [--kconfig a,b,...]" },
+	  "build --repo PATH --commit REV [--kconfig a,b,...] [--base tiny|CONFIG] [--cc CC]" },
 	{ "run", cmd_run,
 	  "run JOB | run --kernel BZIMAGE|--commit REV --topology T --workload W" },
 	{ "bisect", cmd_bisect, "bisect JOB [--log]" },

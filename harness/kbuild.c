@@ -1,0 +1,482 @@
+/*
+ * kbuild.c: cached, incremental kernel builds (see kbuild.h). Layout under
+ * cache_dir():
+ *   src/<repo-id>/            the private source tree (one per repository)
+ *   src/<repo-id>.lock        held while the tree is checked out and built
+ *   obj/<repo-id>-<cfg12>/    O= build folder, reused across commits
+ *   obj/<repo-id>-<cfg12>.lock
+ *   images/<key>/{bzImage,build.log,key.json}
+ * A key with a bzImage is a hit: no checkout, no make.
+ */
+#include "kbuild.h"
+#include "kconfig.h"
+#include "repo.h"
+#include "run.h"
+#include "util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+const char *build_status_name(enum build_status s)
+{
+	switch (s) {
+	case BUILD_OK:
+		return "ok";
+	case BUILD_FAILED:
+		return "failed";
+	case BUILD_CONFIG_ERROR:
+		return "config-error";
+	case BUILD_SETUP_ERROR:
+		return "setup-error";
+	}
+	return "unknown";
+}
+
+void kbuild_key(const char *tree_id, const char *config_hash,
+		const char *toolchain_id, char out[41])
+{
+	struct strbuf sb = STRBUF_INIT;
+	strbuf_addf(&sb,
+		    "iobisect build key 1\ntree %s\nconfig %s\ntoolchain %s\n",
+		    tree_id, config_hash, toolchain_id);
+	hash_hex(sb.buf, sb.len, out);
+	strbuf_release(&sb);
+}
+
+char *kbuild_toolchain_id(const char *cc, const char *hostcc,
+			  const char *version_line)
+{
+	return xstrfmt("cc=%s hostcc=%s %s", cc, hostcc ? hostcc : cc,
+		       version_line ? version_line : "");
+}
+
+const struct toolchain_rule *
+kbuild_pick_toolchain(const struct toolchain_rule *rules, size_t nr,
+		      unsigned kver)
+{
+	for (size_t i = 0; i < nr; i++)
+		if (kver_in_range(kver, &rules[i].range))
+			return &rules[i];
+	return NULL;
+}
+
+static int is_compiler_error(const char *line, size_t len)
+{
+	/* "path.c:12:3: error: ..." or "path.c:12: error: ..." */
+	const char *colon = memchr(line, ':', len);
+	if (!colon || colon == line)
+		return 0;
+	const char *p = colon + 1, *end = line + len;
+	if (p >= end || *p < '0' || *p > '9')
+		return 0;
+	const char *e = memmem(p, (size_t)(end - p), "error:", 6);
+	return e != NULL;
+}
+
+char *kbuild_first_error(const char *log)
+{
+	const char *fallback = NULL;
+	size_t fallback_len = 0;
+	for (const char *p = log; *p;) {
+		const char *eol = strchr(p, '\n');
+		size_t len = eol ? (size_t)(eol - p) : strlen(p);
+		if (is_compiler_error(p, len))
+			return xstrndup(p, len);
+		if (!fallback && (memmem(p, len, "Error ", 6) ||
+				  memmem(p, len, "error:", 6))) {
+			fallback = p;
+			fallback_len = len;
+		}
+		p += len + (eol ? 1 : 0);
+	}
+	return fallback ? xstrndup(fallback, fallback_len) : NULL;
+}
+
+void build_result_release(struct build_result *res)
+{
+	free(res->image);
+	free(res->log);
+	free(res->first_error);
+	free(res->message);
+	memset(res, 0, sizeof(*res));
+}
+
+/* A progress line, only for a person watching a terminal. */
+static void progress(const struct build_request *req, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void progress(const struct build_request *req, const char *fmt, ...)
+{
+	if ((req->flags & BUILD_QUIET) || !isatty(2))
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	fputs("build: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+}
+
+/* First line of `cc --version`, the compiler's identity in build keys. */
+static char *compiler_version(const char *cc)
+{
+	char tmp[] = "/tmp/iobisect-ccver.XXXXXX";
+	int fd = mkstemp(tmp);
+	if (fd < 0) {
+		error("cannot create a temporary file: %s", strerror(errno));
+		return NULL;
+	}
+	close(fd);
+	const char *argv[] = {cc, "--version", NULL};
+	struct run_opts o = RUN_OPTS_INIT;
+	o.argv = argv;
+	o.stdout_path = tmp;
+	o.timeout_ms = 30000;
+	int rc = run_command(&o);
+	struct strbuf sb = STRBUF_INIT;
+	char *line = NULL;
+	if (rc == 0 && !read_file(tmp, &sb)) {
+		char *nl = strchr(sb.buf, '\n');
+		line = xstrndup(sb.buf, nl ? (size_t)(nl - sb.buf) : sb.len);
+	} else {
+		error("'%s --version' failed", cc);
+	}
+	unlink(tmp);
+	strbuf_release(&sb);
+	return line;
+}
+
+/* Open and flock `path`, telling a person when another run holds it. */
+static int lock_file(const struct build_request *req, const char *path)
+{
+	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return error("cannot open '%s': %s", path, strerror(errno));
+	if (flock(fd, LOCK_EX | LOCK_NB)) {
+		progress(req, "waiting for '%s' (another build holds it)",
+			 path);
+		if (flock(fd, LOCK_EX)) {
+			close(fd);
+			return error("cannot lock '%s': %s", path,
+				     strerror(errno));
+		}
+	}
+	return fd;
+}
+
+static struct timespec count_since;
+static long count_objects;
+
+static int count_new_object(const char *path, const struct stat *st, int type,
+			    struct FTW *ftw)
+{
+	(void)ftw;
+	size_t n = strlen(path);
+	if (type == FTW_F && n > 2 && !strcmp(path + n - 2, ".o") &&
+	    (st->st_mtim.tv_sec > count_since.tv_sec ||
+	     (st->st_mtim.tv_sec == count_since.tv_sec &&
+	      st->st_mtim.tv_nsec >= count_since.tv_nsec)))
+		count_objects++;
+	return 0;
+}
+
+/* .o files under objdir written since `since`: what this build rebuilt. */
+static long objects_newer(const char *objdir, struct timespec since)
+{
+	count_since = since;
+	count_objects = 0;
+	nftw(objdir, count_new_object, 32, FTW_PHYS);
+	return count_objects;
+}
+
+static int write_key_json(const char *dir, const struct build_result *res,
+			  const char *tree_id, const char *config_hash,
+			  const char *toolchain_id, const char *merged)
+{
+	json_t *j = json_pack(
+		"{s:s, s:s, s:s, s:s, s:s, s:f, s:i}", "key", res->key,
+		"commit", res->commit, "tree", tree_id, "config_hash",
+		config_hash, "toolchain", toolchain_id, "build_s", res->seconds,
+		"objects_rebuilt", (json_int_t)res->objects_rebuilt);
+	if (!j)
+		return error("cannot describe build '%s'", res->key);
+	json_object_set_new(j, "kconfig", json_string(merged));
+	char *text = json_dumps(j, JSON_INDENT(2) | JSON_SORT_KEYS);
+	json_decref(j);
+	char *path = xstrfmt("%s/key.json", dir);
+	struct strbuf sb = STRBUF_INIT;
+	strbuf_addstr(&sb, text);
+	strbuf_addch(&sb, '\n');
+	int rc = write_file_atomic(path, sb.buf, sb.len);
+	strbuf_release(&sb);
+	free(path);
+	free(text);
+	return rc;
+}
+
+static struct kconfig_spec default_spec(void)
+{
+	struct kconfig_spec s = {0};
+	s.base = "tiny";
+	strvec_split(&s.fragments, KCONFIG_DEFAULT_FRAGMENTS, ',');
+	return s;
+}
+
+/* The date make stamps into the kernel: the commit's, so builds repeat. */
+static char *build_timestamp(long long t)
+{
+	time_t tt = (time_t)t;
+	struct tm tm;
+	char buf[64];
+	gmtime_r(&tt, &tm);
+	strftime(buf, sizeof(buf), "%a %b %e %H:%M:%S UTC %Y", &tm);
+	return xstrdup(buf);
+}
+
+int kbuild_image(struct build_result *out, const struct build_request *req)
+{
+	struct strbuf msg = STRBUF_INIT, merged = STRBUF_INIT,
+		      log = STRBUF_INIT;
+	struct strvec vars = STRVEC_INIT, env = STRVEC_INIT, argv = STRVEC_INIT;
+	struct kconfig_spec fallback = {0};
+	const struct kconfig_spec *spec = req->kconfig;
+	struct repo *repo = NULL;
+	char tree_id[41], config_hash[41];
+	char *cc_version = NULL, *toolchain_id = NULL, *imgdir = NULL;
+	char *objdir = NULL, *srclock = NULL, *objlock = NULL, *cc_path = NULL;
+	char *hostcc_path = NULL, *ccache = NULL, *stamp = NULL,
+	     *objimage = NULL;
+	char *srcdir = NULL;
+	int src_fd = -1, obj_fd = -1;
+	unsigned kver;
+	long long ctime_s;
+	uint64_t start = now_ns();
+	enum build_status status = BUILD_SETUP_ERROR;
+
+	memset(out, 0, sizeof(*out));
+	error_capture(&msg);
+
+	if (!spec) {
+		fallback = default_spec();
+		spec = &fallback;
+	}
+	if (repo_open(&repo, req->repo) ||
+	    repo_resolve(repo, req->rev, out->commit) ||
+	    repo_kernel_version(repo, out->commit, &kver) ||
+	    repo_tree_id(repo, out->commit, tree_id) ||
+	    repo_commit_time(repo, out->commit, &ctime_s))
+		goto out;
+	if (kconfig_merge(spec, kver, &merged) ||
+	    kconfig_hash(spec, merged.buf, config_hash))
+		goto out;
+
+	const struct toolchain_rule *tc = kbuild_pick_toolchain(
+		req->toolchains, req->nr_toolchains, kver);
+	const char *cc = tc && tc->cc ? tc->cc : "gcc";
+	const char *hostcc = tc && tc->hostcc ? tc->hostcc : cc;
+	if (!(cc_path = run_which(cc))) {
+		error("compiler '%s' not found", cc);
+		goto out;
+	}
+	if (!(hostcc_path = run_which(hostcc))) {
+		error("compiler '%s' not found", hostcc);
+		goto out;
+	}
+	if (!(cc_version = compiler_version(cc)))
+		goto out;
+	toolchain_id = kbuild_toolchain_id(cc, hostcc, cc_version);
+	kbuild_key(tree_id, config_hash, toolchain_id, out->key);
+
+	imgdir = xstrfmt("%s/images/%s", cache_dir(), out->key);
+	out->image = xstrfmt("%s/bzImage", imgdir);
+	out->log = xstrfmt("%s/build.log", imgdir);
+	if (!(req->flags & BUILD_NO_CACHE) && file_exists(out->image)) {
+		out->cached = 1;
+		status = BUILD_OK;
+		goto out;
+	}
+
+	objdir = xstrfmt("%s/obj/%s-%.12s", cache_dir(), repo_id(repo),
+			 config_hash);
+	srclock = xstrfmt("%s/src/%s.lock", cache_dir(), repo_id(repo));
+	objlock = xstrfmt("%s.lock", objdir);
+	if (mkdir_p(imgdir, 0755) || mkdir_p(objdir, 0755))
+		goto out;
+	char *srcparent = xstrfmt("%s/src", cache_dir());
+	int rc = mkdir_p(srcparent, 0755);
+	free(srcparent);
+	if (rc)
+		goto out;
+	/* Source tree first, then build folder: one order, no deadlock. */
+	if ((src_fd = lock_file(req, srclock)) < 0 ||
+	    (obj_fd = lock_file(req, objlock)) < 0)
+		goto out;
+	/* Whoever held the lock may have just built this very key. */
+	if (!(req->flags & BUILD_NO_CACHE) && file_exists(out->image)) {
+		out->cached = 1;
+		status = BUILD_OK;
+		goto out;
+	}
+
+	srcdir = repo_default_workdir(repo);
+	strbuf_addf(&log,
+		    "# iobisect build %s\n# commit %s\n# tree %s\n"
+		    "# config %s\n# toolchain %s\n# objdir %s\n# srcdir %s\n",
+		    out->key, out->commit, tree_id, config_hash, toolchain_id,
+		    objdir, srcdir);
+	if (write_file_atomic(out->log, log.buf, log.len))
+		goto out;
+
+	progress(req, "checking out %.12s", out->commit);
+	if (repo_checkout(repo, out->commit, srcdir))
+		goto out;
+
+	/* ccache keeps compiled objects across build folders and runs. */
+	ccache = run_which("ccache");
+	strvec_push(&vars, "ARCH=x86_64");
+	if (ccache) {
+		strvec_pushf(&vars, "CC=ccache %s", cc);
+		strvec_pushf(&vars, "HOSTCC=ccache %s", hostcc);
+	} else {
+		strvec_pushf(&vars, "CC=%s", cc);
+		strvec_pushf(&vars, "HOSTCC=%s", hostcc);
+	}
+	strvec_push(&vars, "LOCALVERSION=");
+	stamp = build_timestamp(ctime_s);
+	strvec_pushf(&env, "KBUILD_BUILD_TIMESTAMP=%s", stamp);
+	strvec_push(&env, "KBUILD_BUILD_USER=iobisect");
+	strvec_push(&env, "KBUILD_BUILD_HOST=iobisect");
+	strvec_push(&env, "KBUILD_BUILD_VERSION=1");
+	/*
+	 * Plain ASCII messages, so first_error reads the same everywhere
+	 * (the kernel's Makefile unexports LC_ALL, so set the parts).
+	 */
+	strvec_push(&env, "LANG=C");
+	strvec_push(&env, "LC_CTYPE=C");
+	strvec_push(&env, "LC_MESSAGES=C");
+
+	progress(req, "configuring (%s)", spec->base ? spec->base : "tiny");
+	struct kconfig_step step = {
+		.srcdir = srcdir,
+		.objdir = objdir,
+		.base = spec->base,
+		.merged = merged.buf,
+		.make_vars = (const char *const *)vars.v,
+		.env = (const char *const *)env.v,
+		.log = out->log,
+	};
+	rc = kconfig_configure(&step);
+	if (rc) {
+		status = BUILD_CONFIG_ERROR;
+		goto out;
+	}
+
+	struct timespec make_start;
+	clock_gettime(CLOCK_REALTIME, &make_start);
+	/* Filesystem timestamps may be coarser than the clock. */
+	make_start.tv_nsec = 0;
+	long jobs = req->jobs > 0 ? req->jobs : sysconf(_SC_NPROCESSORS_ONLN);
+	strvec_push(&argv, "make");
+	strvec_pushf(&argv, "-C%s", srcdir);
+	strvec_pushf(&argv, "O=%s", objdir);
+	strvec_pushf(&argv, "-j%ld", jobs > 0 ? jobs : 1);
+	for (size_t i = 0; i < vars.nr; i++)
+		strvec_push(&argv, vars.v[i]);
+	strvec_push(&argv, "bzImage");
+
+	progress(req, "make -j%ld bzImage (log: %s)", jobs, out->log);
+	struct run_opts o = RUN_OPTS_INIT;
+	o.argv = (const char *const *)argv.v;
+	o.env = (const char *const *)env.v;
+	o.stdout_path = out->log;
+	o.stderr_to_stdout = 1;
+	rc = run_command(&o);
+	out->objects_rebuilt = objects_newer(objdir, make_start);
+	if (rc) {
+		struct strbuf text = STRBUF_INIT;
+		status = BUILD_FAILED;
+		if (!read_file(out->log, &text))
+			out->first_error = kbuild_first_error(text.buf);
+		/* Paths in the private tree say more relative to its top. */
+		size_t sl = strlen(srcdir);
+		if (out->first_error &&
+		    !strncmp(out->first_error, srcdir, sl) &&
+		    out->first_error[sl] == '/')
+			memmove(out->first_error, out->first_error + sl + 1,
+				strlen(out->first_error + sl + 1) + 1);
+		strbuf_release(&text);
+		if (out->first_error)
+			error("build of %.12s failed: %s", out->commit,
+			      out->first_error);
+		else
+			error("build of %.12s failed (exit %d), see '%s'",
+			      out->commit, rc, out->log);
+		goto out;
+	}
+
+	objimage = xstrfmt("%s/arch/x86/boot/bzImage", objdir);
+	if (copy_file(objimage, out->image, 0644))
+		goto out;
+	out->seconds = (double)(now_ns() - start) / 1e9;
+	if (write_key_json(imgdir, out, tree_id, config_hash, toolchain_id,
+			   merged.buf))
+		goto out;
+	status = BUILD_OK;
+out:
+	error_capture(NULL);
+	out->status = status;
+	out->seconds = (double)(now_ns() - start) / 1e9;
+	if (status != BUILD_OK) {
+		/* One line for the caller to print: several become one. */
+		struct strbuf line = STRBUF_INIT;
+		for (size_t i = 0; i < msg.len; i++)
+			if (msg.buf[i] == '\n')
+				strbuf_addstr(&line, "; ");
+			else
+				strbuf_addch(&line, msg.buf[i]);
+		if (!line.len)
+			strbuf_addf(&line, "build %s",
+				    build_status_name(status));
+		out->message = strbuf_detach(&line);
+		free(out->image);
+		out->image = NULL;
+		if (out->log && !file_exists(out->log)) {
+			free(out->log);
+			out->log = NULL;
+		}
+	}
+	if (obj_fd >= 0)
+		close(obj_fd);
+	if (src_fd >= 0)
+		close(src_fd);
+	if (fallback.fragments.v)
+		strvec_clear(&fallback.fragments);
+	repo_free(repo);
+	strbuf_release(&msg);
+	strbuf_release(&merged);
+	strbuf_release(&log);
+	strvec_clear(&vars);
+	strvec_clear(&env);
+	strvec_clear(&argv);
+	free(cc_version);
+	free(toolchain_id);
+	free(imgdir);
+	free(objdir);
+	free(srclock);
+	free(objlock);
+	free(cc_path);
+	free(hostcc_path);
+	free(ccache);
+	free(stamp);
+	free(objimage);
+	free(srcdir);
+	return status == BUILD_OK ? 0 : -1;
+}

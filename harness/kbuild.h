@@ -1,0 +1,88 @@
+/*
+ * kbuild.h: turning "repository + commit + kconfig spec + toolchain map"
+ * into a bzImage, at most once per build key. The key is (tree id, config
+ * hash, toolchain identity) and maps to cache_dir()/images/<key>/; a miss
+ * checks the commit out into iobisect's private source tree and builds it
+ * in a build folder reused across commits, so make rebuilds only what
+ * changed.
+ */
+#ifndef IOBISECT_KBUILD_H
+#define IOBISECT_KBUILD_H
+
+#include "job.h"
+
+enum build_status {
+	BUILD_OK,
+	BUILD_FAILED,	    /* compile or link error (the commit's fault) */
+	BUILD_CONFIG_ERROR, /* requested options dropped, config step failed */
+	BUILD_SETUP_ERROR, /* bad repository, revision, fragment; no compiler */
+};
+
+enum build_flags {
+	BUILD_NO_CACHE = 1 << 0, /* build even when the key is cached */
+	BUILD_QUIET = 1 << 1,	 /* no progress on stderr, even on a terminal */
+};
+
+struct build_request {
+	const char *repo; /* repository path */
+	const char *rev;  /* any revision repo_resolve accepts */
+	const struct kconfig_spec *kconfig;
+	const struct toolchain_rule *toolchains; /* first match wins */
+	size_t nr_toolchains;
+	unsigned flags; /* enum build_flags */
+	int jobs;	/* make -j; 0: the number of online CPUs */
+};
+
+struct build_result {
+	enum build_status status;
+	char commit[41];
+	char key[41];	      /* all zero until known */
+	char *image;	      /* cache_dir()/images/<key>/bzImage, on success */
+	char *log;	      /* the build log, kept on failure too */
+	int cached;	      /* served from the cache, make not run */
+	double seconds;	      /* wall time of the whole request */
+	long objects_rebuilt; /* .o files written by this build */
+	char *first_error;    /* first compiler error line of the log */
+	char *message;	      /* one line saying what went wrong */
+};
+#define BUILD_RESULT_INIT                                                      \
+	{                                                                      \
+		BUILD_OK, {0}, {0}, NULL, NULL, 0, 0, 0, NULL, NULL            \
+	}
+
+/*
+ * Build (or fetch from the cache) the kernel image of req. Returns 0 when
+ * out->status is BUILD_OK, -1 otherwise; nothing is printed on stderr
+ * except progress: the reason is in out->message, for the caller to say.
+ */
+int kbuild_image(struct build_result *out, const struct build_request *req);
+void build_result_release(struct build_result *res);
+
+/* Pure parts, for tests and for callers that report. */
+
+/* The build key: hash of the three identities. */
+void kbuild_key(const char *tree_id, const char *config_hash,
+		const char *toolchain_id, char out[41]);
+
+/*
+ * The toolchain's identity: "cc=<cc> hostcc=<hostcc> <first line of
+ * cc --version>". Pure: the caller supplies the version line.
+ */
+char *kbuild_toolchain_id(const char *cc, const char *hostcc,
+			  const char *version_line);
+
+/* The rule for kernel `kver` (first whose range holds it), or NULL. */
+const struct toolchain_rule *
+kbuild_pick_toolchain(const struct toolchain_rule *rules, size_t nr,
+		      unsigned kver);
+
+/*
+ * The first compiler or make error of a build log ("file.c:12:3: error:
+ * ..." first, else a line with "Error"), without its newline, or NULL.
+ * Caller frees.
+ */
+char *kbuild_first_error(const char *log);
+
+const char *build_status_name(enum build_status s);
+
+#endif

@@ -1,0 +1,384 @@
+/*
+ * check_kbuild.c: kernel builds (kbuild.c): build keys (same inputs, same
+ * key; a change of tree, config or toolchain, a new key), the toolchain
+ * map, finding the first compiler error in a log, and the whole
+ * kbuild_image path (cache hit without make, typed failures) on a fake
+ * "kernel" whose Makefile only pretends to configure and build.
+ */
+#include "kbuild.h"
+#include "repo.h"
+#include "util.h"
+
+#include <check.h>
+#include <git2.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+START_TEST(test_key)
+{
+	char k1[41], k2[41];
+	kbuild_key("tree1", "cfg1", "cc=gcc hostcc=gcc gcc 12", k1);
+	kbuild_key("tree1", "cfg1", "cc=gcc hostcc=gcc gcc 12", k2);
+	ck_assert_str_eq(k1, k2);
+	ck_assert_uint_eq(strlen(k1), 40);
+	ck_assert_uint_eq(strspn(k1, "0123456789abcdef"), 40);
+
+	static const char *const changed[][3] = {
+		{"tree2", "cfg1", "cc=gcc hostcc=gcc gcc 12"},
+		{"tree1", "cfg2", "cc=gcc hostcc=gcc gcc 12"},
+		{"tree1", "cfg1", "cc=gcc hostcc=gcc gcc 11"},
+		{"tree1", "cfg1", "cc=gcc-11 hostcc=gcc gcc 12"},
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(changed); i++) {
+		kbuild_key(changed[i][0], changed[i][1], changed[i][2], k2);
+		ck_assert_str_ne(k1, k2);
+	}
+}
+END_TEST
+
+START_TEST(test_toolchain_id)
+{
+	char *a =
+		kbuild_toolchain_id("gcc", NULL, "gcc (Debian 12.2.0) 12.2.0");
+	char *b =
+		kbuild_toolchain_id("gcc", "gcc", "gcc (Debian 12.2.0) 12.2.0");
+	char *c = kbuild_toolchain_id("gcc", "clang",
+				      "gcc (Debian 12.2.0) 12.2.0");
+	char *d =
+		kbuild_toolchain_id("gcc", NULL, "gcc (Debian 11.3.0) 11.3.0");
+	ck_assert_str_eq(a, b); /* HOSTCC defaults to CC */
+	ck_assert_str_ne(a, c);
+	ck_assert_str_ne(a, d);
+	free(a);
+	free(b);
+	free(c);
+	free(d);
+}
+END_TEST
+
+static const struct {
+	unsigned kver;
+	const char *want; /* NULL: no rule */
+} pick_cases[] = {
+	{KVER(2, 6, 38), "gcc-4.9"}, {KVER(3, 19, 8), "gcc-4.9"},
+	{KVER(4, 0, 0), "gcc-8"},    {KVER(6, 1, 0), "gcc-12"},
+	{KVER(7, 0, 0), "gcc-12"},   {KVER(2, 4, 0), NULL},
+};
+
+START_TEST(test_pick_toolchain)
+{
+	const struct toolchain_rule rules[] = {
+		{{KVER(2, 6, 0), KVER(3, 255, 255)}, "gcc-4.9", NULL},
+		{{KVER(4, 0, 0), KVER(5, 255, 255)}, "gcc-8", NULL},
+		/* Overlaps the one above: the first match wins. */
+		{{KVER(4, 0, 0), 0}, "gcc-12", NULL},
+	};
+	const struct toolchain_rule *r = kbuild_pick_toolchain(
+		rules, ARRAY_SIZE(rules), pick_cases[_i].kver);
+	if (!pick_cases[_i].want)
+		ck_assert_ptr_null(r);
+	else
+		ck_assert_str_eq(r->cc, pick_cases[_i].want);
+}
+END_TEST
+
+static const struct {
+	const char *log, *want;
+} error_cases[] = {
+	{"  CC      block/blk-core.o\n"
+	 "block/blk-core.c: In function 'f':\n"
+	 "block/blk-core.c:52:1: error: expected ';' before '}' token\n"
+	 "make[3]: *** [scripts/Makefile.build:250: block/blk-core.o] Error "
+	 "1\n",
+	 "block/blk-core.c:52:1: error: expected ';' before '}' token"},
+	/* A make error before any compiler error: the compiler's still wins. */
+	{"make[1]: *** [Makefile:1] Error 2\n"
+	 "fs/x.c:7: error: old gcc style\n",
+	 "fs/x.c:7: error: old gcc style"},
+	/* Only a link or make failure. */
+	{"  LD      vmlinux\n"
+	 "make[1]: *** [Makefile:1165: vmlinux] Error 1\n",
+	 "make[1]: *** [Makefile:1165: vmlinux] Error 1"},
+	{"  CC      a.o\n  CC      b.o\n", NULL},
+	/* A warning is not an error. */
+	{"a.c:1:2: warning: unused\nmake: *** [x] Error 2\n",
+	 "make: *** [x] Error 2"},
+};
+
+START_TEST(test_first_error)
+{
+	char *got = kbuild_first_error(error_cases[_i].log);
+	if (!error_cases[_i].want)
+		ck_assert_ptr_null(got);
+	else
+		ck_assert_str_eq(got, error_cases[_i].want);
+	free(got);
+}
+END_TEST
+
+/* ---- kbuild_image on a fake kernel tree -------------------------------- */
+
+static char tmpdir[64];
+static char *repo_dir, *runs_path, *frag_ok, *frag_bogus;
+static char good_id[41], next_id[41], broken_id[41];
+
+/*
+ * The fake kernel: a Makefile that has the version lines repo.c reads, an
+ * allnoconfig that "drops" any CONFIG_BOGUS, and a bzImage that counts its
+ * runs, writes one object and an image naming the tree's version.txt, or
+ * fails like a compiler when the tree has a file named "broken".
+ */
+static char *fake_makefile(void)
+{
+	return xstrfmt(
+		"VERSION = 6\nPATCHLEVEL = 1\nSUBLEVEL = 0\n"
+		"allnoconfig:\n"
+		"\tgrep -v BOGUS $(KCONFIG_ALLCONFIG) > $(O)/.config\n"
+		"bzImage:\n"
+		"\techo run >> %s\n"
+		"\t@if [ -e broken ]; then echo \"init/main.c:3:1: error: "
+		"expected ';' before '}' token\"; exit 1; fi\n"
+		"\tmkdir -p $(O)/arch/x86/boot\n"
+		"\techo obj > $(O)/main.o\n"
+		"\techo image-$$(cat version.txt) > "
+		"$(O)/arch/x86/boot/bzImage\n",
+		runs_path);
+}
+
+static void commit_files(git_repository *git, char out[41],
+			 const char *const *files, const char *parent)
+{
+	git_treebuilder *tb;
+	git_oid oid, tree_oid;
+	git_tree *tree;
+	git_signature *sig;
+	git_commit *p = NULL;
+	ck_assert_int_eq(git_treebuilder_new(&tb, git, NULL), 0);
+	for (; *files; files += 2) {
+		ck_assert_int_eq(git_blob_create_from_buffer(
+					 &oid, git, files[1], strlen(files[1])),
+				 0);
+		ck_assert_int_eq(git_treebuilder_insert(NULL, tb, files[0],
+							&oid,
+							GIT_FILEMODE_BLOB),
+				 0);
+	}
+	ck_assert_int_eq(git_treebuilder_write(&tree_oid, tb), 0);
+	git_treebuilder_free(tb);
+	ck_assert_int_eq(git_tree_lookup(&tree, git, &tree_oid), 0);
+	if (parent) {
+		ck_assert_int_eq(git_oid_fromstr(&oid, parent), 0);
+		ck_assert_int_eq(git_commit_lookup(&p, git, &oid), 0);
+	}
+	ck_assert_int_eq(
+		git_signature_new(&sig, "T", "t@example.com", 1600000000, 0),
+		0);
+	const git_commit *parents[1] = {p};
+	ck_assert_int_eq(git_commit_create(&oid, git, "HEAD", sig, sig, NULL,
+					   "c\n", tree, p ? 1 : 0, parents),
+			 0);
+	git_signature_free(sig);
+	git_tree_free(tree);
+	git_commit_free(p);
+	git_oid_tostr(out, 41, &oid);
+}
+
+static void fake_setup(void)
+{
+	git_repository *git;
+	strcpy(tmpdir, "/tmp/check_kbuild.XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(tmpdir));
+	char *cache = xstrfmt("%s/cache", tmpdir);
+	setenv("XDG_CACHE_HOME", cache, 1);
+	free(cache);
+	repo_dir = xstrfmt("%s/linux", tmpdir);
+	runs_path = xstrfmt("%s/make-runs", tmpdir);
+	frag_ok = xstrfmt("%s/ok.config", tmpdir);
+	frag_bogus = xstrfmt("%s/bogus.config", tmpdir);
+	ck_assert_int_eq(write_file_atomic(frag_ok, "CONFIG_A=y\n", 11), 0);
+	ck_assert_int_eq(write_file_atomic(frag_bogus,
+					   "CONFIG_A=y\nCONFIG_BOGUS=y\n", 26),
+			 0);
+
+	char *mk = fake_makefile();
+	git_libgit2_init();
+	ck_assert_int_eq(git_repository_init(&git, repo_dir, 0), 0);
+	commit_files(
+		git, good_id,
+		(const char *[]){"Makefile", mk, "version.txt", "1\n", NULL},
+		NULL);
+	commit_files(
+		git, next_id,
+		(const char *[]){"Makefile", mk, "version.txt", "2\n", NULL},
+		good_id);
+	commit_files(git, broken_id,
+		     (const char *[]){"Makefile", mk, "version.txt", "3\n",
+				      "broken", "", NULL},
+		     next_id);
+	git_repository_free(git);
+	git_libgit2_shutdown();
+	free(mk);
+}
+
+static void fake_teardown(void)
+{
+	remove_tree(tmpdir);
+	free(repo_dir);
+	free(runs_path);
+	free(frag_ok);
+	free(frag_bogus);
+}
+
+static int make_runs(void)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int n = 0;
+	if (file_exists(runs_path)) {
+		ck_assert_int_eq(read_file(runs_path, &sb), 0);
+		for (size_t i = 0; i < sb.len; i++)
+			n += sb.buf[i] == '\n';
+	}
+	strbuf_release(&sb);
+	return n;
+}
+
+static void build(struct build_result *res, const char *rev,
+		  const char *fragment, const char *cc)
+{
+	struct kconfig_spec spec = {0};
+	struct toolchain_rule rule = {{0, 0}, (char *)cc, NULL};
+	struct build_request req = {0};
+	spec.base = "tiny";
+	strvec_push(&spec.fragments, fragment);
+	req.repo = repo_dir;
+	req.rev = rev;
+	req.kconfig = &spec;
+	req.toolchains = cc ? &rule : NULL;
+	req.nr_toolchains = cc ? 1 : 0;
+	req.flags = BUILD_QUIET;
+	req.jobs = 1;
+	kbuild_image(res, &req);
+	strvec_clear(&spec.fragments);
+}
+
+static void assert_file(const char *path, const char *want)
+{
+	struct strbuf sb = STRBUF_INIT;
+	ck_assert_int_eq(read_file(path, &sb), 0);
+	ck_assert_str_eq(sb.buf, want);
+	strbuf_release(&sb);
+}
+
+START_TEST(test_image_cached)
+{
+	struct build_result a = BUILD_RESULT_INIT, b = BUILD_RESULT_INIT;
+	struct build_result c = BUILD_RESULT_INIT;
+
+	build(&a, "HEAD~2", frag_ok, NULL);
+	ck_assert_msg(a.status == BUILD_OK, "%s", a.message);
+	ck_assert_str_eq(a.commit, good_id);
+	ck_assert_int_eq(a.cached, 0);
+	ck_assert_int_eq(a.objects_rebuilt, 1);
+	assert_file(a.image, "image-1\n");
+	ck_assert(file_exists(a.log));
+	ck_assert_int_eq(make_runs(), 1);
+
+	/* Same key: the cache answers and make does not run. */
+	build(&b, good_id, frag_ok, NULL);
+	ck_assert_int_eq(b.status, BUILD_OK);
+	ck_assert_int_eq(b.cached, 1);
+	ck_assert_str_eq(b.key, a.key);
+	ck_assert_str_eq(b.image, a.image);
+	ck_assert_int_eq(make_runs(), 1);
+
+	/* Another tree: another key, built in the same build folder. */
+	build(&c, next_id, frag_ok, NULL);
+	ck_assert_int_eq(c.status, BUILD_OK);
+	ck_assert_int_eq(c.cached, 0);
+	ck_assert_str_ne(c.key, a.key);
+	assert_file(c.image, "image-2\n");
+	assert_file(a.image, "image-1\n");
+	ck_assert_int_eq(make_runs(), 2);
+
+	build_result_release(&a);
+	build_result_release(&b);
+	build_result_release(&c);
+}
+END_TEST
+
+START_TEST(test_image_failures)
+{
+	struct build_result r = BUILD_RESULT_INIT;
+
+	build(&r, good_id, frag_ok, "gcc-4.9");
+	ck_assert_int_eq(r.status, BUILD_SETUP_ERROR);
+	ck_assert_str_eq(r.message, "compiler 'gcc-4.9' not found");
+	build_result_release(&r);
+
+	build(&r, "v9", frag_ok, NULL);
+	ck_assert_int_eq(r.status, BUILD_SETUP_ERROR);
+	char *want = xstrfmt("unknown revision 'v9' in '%s'", repo_dir);
+	ck_assert_str_eq(r.message, want);
+	free(want);
+	build_result_release(&r);
+
+	build(&r, good_id, "nosuchfragment", NULL);
+	ck_assert_int_eq(r.status, BUILD_SETUP_ERROR);
+	ck_assert_str_eq(r.message,
+			 "unknown kconfig fragment 'nosuchfragment'");
+	build_result_release(&r);
+
+	build(&r, good_id, frag_bogus, NULL);
+	ck_assert_int_eq(r.status, BUILD_CONFIG_ERROR);
+	ck_assert_ptr_nonnull(
+		strstr(r.message, "CONFIG_BOGUS=y (now: not set)"));
+	ck_assert_ptr_null(r.image);
+	build_result_release(&r);
+	ck_assert_int_eq(make_runs(), 0);
+
+	build(&r, broken_id, frag_ok, NULL);
+	ck_assert_int_eq(r.status, BUILD_FAILED);
+	ck_assert_str_eq(
+		r.first_error,
+		"init/main.c:3:1: error: expected ';' before '}' token");
+	ck_assert_ptr_nonnull(strstr(r.message, r.first_error));
+	ck_assert_ptr_null(r.image);
+	ck_assert(file_exists(r.log));
+	build_result_release(&r);
+
+	/* A failure is not cached: asking again runs make again. */
+	build(&r, broken_id, frag_ok, NULL);
+	ck_assert_int_eq(r.status, BUILD_FAILED);
+	ck_assert_int_eq(make_runs(), 2);
+	build_result_release(&r);
+}
+END_TEST
+
+static Suite *kbuild_suite(void)
+{
+	Suite *s = suite_create("kbuild");
+	TCase *tc = tcase_create("pure");
+	tcase_add_test(tc, test_key);
+	tcase_add_test(tc, test_toolchain_id);
+	tcase_add_loop_test(tc, test_pick_toolchain, 0, ARRAY_SIZE(pick_cases));
+	tcase_add_loop_test(tc, test_first_error, 0, ARRAY_SIZE(error_cases));
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("image");
+	tcase_add_checked_fixture(tc, fake_setup, fake_teardown);
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_image_cached);
+	tcase_add_test(tc, test_image_failures);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(kbuild_suite());
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
