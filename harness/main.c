@@ -23,6 +23,11 @@ static const struct command commands[] = {
 	  "run JOB | run --kernel BZIMAGE|--commit REV --topology T --workload W" },
 	{ "bisect", cmd_bisect, "bisect JOB [--log]" },
 	{ "test", cmd_test, "test JOB   (the script for git bisect run)" },
+	{ "report", cmd_report,
+	  "report RESULTS_DIR --html FILE [--json FILE] [--job NAME] [--min-effect PCT]" },
+	{ "compare", cmd_compare, "compare A B [--results DIR] [--job NAME]" },
+	{ "upload", cmd_upload,
+	  "upload --flush [--url URL] [--spool DIR] | upload JOB_DIR --url URL" },
 };
 
 static int usage(FILE *f)

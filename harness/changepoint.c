@@ -1,0 +1,329 @@
+/*
+ * changepoint.c: binary segmentation with a rank permutation test over
+ * segments (the method and its rules are in changepoint.h). Works on a
+ * compact copy of the series: the commits that have values, their boots
+ * pooled in one array with per-commit offsets.
+ */
+#include "changepoint.h"
+#include "stats.h"
+#include "util.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct cp_data {
+	size_t m;       /* commits with values */
+	size_t *index;  /* compact commit -> series index */
+	size_t *off;    /* m + 1 offsets into vals */
+	double *vals;   /* every boot, commit after commit */
+	const struct changepoint_options *opt;
+	struct stats_rng rng;
+};
+
+/* A split accepted by the test: compact index of the right side's start. */
+struct cp_split {
+	size_t k;
+	double p;
+};
+
+const char *changepoint_kind_name(enum changepoint_kind k)
+{
+	return k == CHANGEPOINT_REGRESSION ? "regression" : "improvement";
+}
+
+void changepoint_result_release(struct changepoint_result *r)
+{
+	free(r->points);
+	free(r->drifts);
+	memset(r, 0, sizeof(*r));
+}
+
+/* Median of the boots of compact commits [a, b). */
+static double range_median(const struct cp_data *d, size_t a, size_t b)
+{
+	return stats_median(d->vals + d->off[a], d->off[b] - d->off[a]);
+}
+
+struct ranked {
+	double v;
+	size_t i;
+};
+
+static int cmp_ranked(const void *a, const void *b)
+{
+	const struct ranked *x = a, *y = b;
+	return (x->v > y->v) - (x->v < y->v);
+}
+
+/* Mid-ranks (1-based, ties averaged) of v[0..n) into r. */
+static void mid_ranks(const double *v, size_t n, double *r)
+{
+	struct ranked *s = xmalloc(n * sizeof(*s));
+	for (size_t i = 0; i < n; i++) {
+		s[i].v = v[i];
+		s[i].i = i;
+	}
+	qsort(s, n, sizeof(*s), cmp_ranked);
+	for (size_t i = 0; i < n;) {
+		size_t j = i;
+		while (j + 1 < n && s[j + 1].v == s[i].v)
+			j++;
+		for (size_t q = i; q <= j; q++)
+			r[s[q].i] = (double)(i + j) / 2 + 1;
+		i = j + 1;
+	}
+	free(s);
+}
+
+/*
+ * Largest |z| of the rank sum over the allowed splits of the segment
+ * [a, b) whose ranks are r (in boot order); the best split in *best.
+ */
+static double max_z(const struct cp_data *d, size_t a, size_t b,
+		    const double *r, size_t *best)
+{
+	size_t N = d->off[b] - d->off[a], nl = 0, ms = d->opt->min_segment;
+	double rl = 0, top = -1;
+
+	for (size_t k = a + 1; k < b; k++) {
+		for (size_t q = d->off[k - 1]; q < d->off[k]; q++)
+			rl += r[q - d->off[a]];
+		nl = d->off[k] - d->off[a];
+		if (k - a < ms || b - k < ms)
+			continue;
+		double nr = (double)(N - nl);
+		double var = (double)nl * nr * (double)(N + 1) / 12;
+		double z = fabs(rl - (double)nl * (double)(N + 1) / 2) /
+			   sqrt(var);
+		if (z > top) {
+			top = z;
+			if (best)
+				*best = k;
+		}
+	}
+	return top;
+}
+
+/* Best split of [a, b) and its permutation p-value; 1 when none fits. */
+static double test_segment(struct cp_data *d, size_t a, size_t b, size_t *k)
+{
+	size_t N = d->off[b] - d->off[a];
+	double *r, obs, p;
+	unsigned ge = 0;
+
+	if (b - a < 2 * d->opt->min_segment || N < 3)
+		return 1;
+	r = xmalloc(N * sizeof(*r));
+	mid_ranks(d->vals + d->off[a], N, r);
+	obs = max_z(d, a, b, r, k);
+	for (unsigned i = 0; i < d->opt->permutations; i++) {
+		for (size_t j = N - 1; j > 0; j--) {
+			size_t q = (size_t)(stats_rng_uniform(&d->rng) *
+					    (double)(j + 1));
+			double t = r[j];
+			r[j] = r[q];
+			r[q] = t;
+		}
+		/* A tiny tolerance so exact ties count as "as extreme". */
+		if (max_z(d, a, b, r, NULL) >= obs - 1e-9)
+			ge++;
+	}
+	p = (1.0 + ge) / (1.0 + d->opt->permutations);
+	free(r);
+	return p;
+}
+
+/*
+ * Is the change at k a step rather than a drift? Over the `window`
+ * commits on each side of k, a step (two flat levels) must fit the commit
+ * medians better than a straight line does: a drift moves a little at
+ * every commit and a line fits it best, a step is a jump between levels.
+ */
+static int is_sharp(const struct cp_data *d, size_t a, size_t b, size_t k)
+{
+	size_t w = d->opt->window, n;
+	double y[64], sx = 0, sy = 0, sxx = 0, sxy = 0, ml = 0, mr = 0;
+	double sse_step = 0, sse_line = 0, slope, icpt;
+
+	if (w > 32)
+		w = 32;
+	if (k - a < w)
+		w = k - a;
+	if (b - k < w)
+		w = b - k;
+	if (w < 2)
+		return 1;
+	n = 2 * w;
+	for (size_t i = 0; i < n; i++) {
+		y[i] = range_median(d, k - w + i, k - w + i + 1);
+		sx += (double)i;
+		sy += y[i];
+		sxx += (double)i * (double)i;
+		sxy += (double)i * y[i];
+		if (i < w)
+			ml += y[i] / (double)w;
+		else
+			mr += y[i] / (double)w;
+	}
+	slope = (sxy - sx * sy / (double)n) / (sxx - sx * sx / (double)n);
+	icpt = (sy - slope * sx) / (double)n;
+	for (size_t i = 0; i < n; i++) {
+		double s = y[i] - (i < w ? ml : mr);
+		double l = y[i] - (icpt + slope * (double)i);
+		sse_step += s * s;
+		sse_line += l * l;
+	}
+	return sse_step < sse_line;
+}
+
+static double pct(double before, double after)
+{
+	return before != 0 ? (after - before) / before * 100 : NAN;
+}
+
+static void add_drift(struct changepoint_result *out, const struct cp_data *d,
+		      size_t a, size_t b, double p)
+{
+	struct changepoint_drift *dr;
+	double first = range_median(d, a, a + 1);
+	double last = range_median(d, b - 1, b);
+	double c = pct(first, last);
+
+	if (!(fabs(c) >= d->opt->min_effect_pct))
+		return;
+	ALLOC_GROW(out->drifts, out->nr_drifts + 1, out->alloc_drifts);
+	dr = &out->drifts[out->nr_drifts++];
+	dr->first = d->index[a];
+	dr->last = d->index[b - 1];
+	dr->first_median = first;
+	dr->last_median = last;
+	dr->change_pct = c;
+	dr->p_value = p;
+}
+
+static int cmp_split(const void *a, const void *b)
+{
+	const struct cp_split *x = a, *y = b;
+	return (x->k > y->k) - (x->k < y->k);
+}
+
+/*
+ * Turn the accepted splits into change points, measuring each against the
+ * levels between its neighbours, and drop the weakest one below the
+ * minimum effect until every remaining step is large enough (dropping a
+ * step merges two levels, which changes its neighbours' effects).
+ */
+static void settle(struct changepoint_result *out, const struct cp_data *d,
+		   struct cp_split *s, size_t ns)
+{
+	if (ns)
+		qsort(s, ns, sizeof(*s), cmp_split);
+	for (;;) {
+		size_t weakest = ns;
+		double weak_effect = INFINITY;
+		for (size_t j = 0; j < ns; j++) {
+			size_t lo = j ? s[j - 1].k : 0;
+			size_t hi = j + 1 < ns ? s[j + 1].k : d->m;
+			double e = fabs(pct(range_median(d, lo, s[j].k),
+					    range_median(d, s[j].k, hi)));
+			if (!(e >= d->opt->min_effect_pct) &&
+			    (weakest == ns || !(e >= weak_effect))) {
+				weakest = j;
+				weak_effect = e;
+			}
+		}
+		if (weakest == ns)
+			break;
+		memmove(s + weakest, s + weakest + 1,
+			(ns - weakest - 1) * sizeof(*s));
+		ns--;
+	}
+	for (size_t j = 0; j < ns; j++) {
+		size_t lo = j ? s[j - 1].k : 0;
+		size_t hi = j + 1 < ns ? s[j + 1].k : d->m;
+		struct changepoint *c;
+		ALLOC_GROW(out->points, out->nr + 1, out->alloc);
+		c = &out->points[out->nr++];
+		c->index = d->index[s[j].k];
+		c->before = d->index[s[j].k - 1];
+		c->before_median = range_median(d, lo, s[j].k);
+		c->after_median = range_median(d, s[j].k, hi);
+		c->change_pct = pct(c->before_median, c->after_median);
+		c->kind = c->after_median < c->before_median ?
+				  CHANGEPOINT_REGRESSION :
+				  CHANGEPOINT_IMPROVEMENT;
+		c->p_value = s[j].p;
+	}
+}
+
+int changepoint_detect(struct changepoint_result *out,
+		       const struct changepoint_commit *series, size_t n,
+		       const struct changepoint_options *opt)
+{
+	static const struct changepoint_options defaults =
+		CHANGEPOINT_OPTIONS_INIT;
+	struct cp_data d = { 0 };
+	struct cp_split *splits = NULL;
+	size_t nr_splits = 0, alloc_splits = 0, total = 0;
+	/* Segments still to search, as [a, b) pairs. */
+	size_t *stack = NULL, nr_stack = 0, alloc_stack = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (!opt)
+		opt = &defaults;
+	if (opt->min_segment < 1 || !(opt->alpha > 0 && opt->alpha < 1) ||
+	    !(opt->min_effect_pct >= 0) || !opt->permutations)
+		return error("invalid change-point options (min_segment %zu, "
+			     "alpha %g, min effect %g%%, %u permutations)",
+			     opt->min_segment, opt->alpha, opt->min_effect_pct,
+			     opt->permutations);
+	d.opt = opt;
+	d.rng.state = opt->seed;
+	for (size_t i = 0; i < n; i++)
+		total += series[i].n;
+	d.index = xcalloc(n + 1, sizeof(*d.index));
+	d.off = xcalloc(n + 1, sizeof(*d.off));
+	d.vals = xcalloc(total + 1, sizeof(*d.vals));
+	for (size_t i = 0; i < n; i++) {
+		size_t got = 0;
+		for (size_t j = 0; j < series[i].n; j++)
+			if (isfinite(series[i].values[j]))
+				d.vals[d.off[d.m] + got++] = series[i].values[j];
+		if (!got)
+			continue;
+		d.index[d.m] = i;
+		d.off[d.m + 1] = d.off[d.m] + got;
+		d.m++;
+	}
+
+	ALLOC_GROW(stack, 2, alloc_stack);
+	stack[nr_stack++] = 0;
+	stack[nr_stack++] = d.m;
+	while (nr_stack) {
+		size_t b = stack[--nr_stack], a = stack[--nr_stack], k = 0;
+		double p = test_segment(&d, a, b, &k);
+		if (p > opt->alpha)
+			continue;
+		if (!is_sharp(&d, a, b, k)) {
+			add_drift(out, &d, a, b, p);
+			continue;
+		}
+		ALLOC_GROW(splits, nr_splits + 1, alloc_splits);
+		splits[nr_splits].k = k;
+		splits[nr_splits++].p = p;
+		ALLOC_GROW(stack, nr_stack + 4, alloc_stack);
+		stack[nr_stack++] = a;
+		stack[nr_stack++] = k;
+		stack[nr_stack++] = k;
+		stack[nr_stack++] = b;
+	}
+	settle(out, &d, splits, nr_splits);
+
+	free(stack);
+	free(splits);
+	free(d.index);
+	free(d.off);
+	free(d.vals);
+	return 0;
+}

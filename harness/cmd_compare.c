@@ -1,0 +1,103 @@
+/*
+ * cmd_compare.c: `iobisect compare A B [--results DIR] [--job NAME]`:
+ * LKP's table for two commits from the results store, one row per
+ * topology x point x metric both commits were measured on:
+ *
+ *   base-median  %stddev  %change  head-median  %stddev  metric
+ *
+ * %stddev is shown above 2% only, as LKP does; a '*' beside %change says
+ * the two commits' boots are separated (two-sided Mann-Whitney p <= 0.05).
+ */
+#include "cmd.h"
+#include "store_scan.h"
+#include "util.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static const char usage[] =
+	"usage: iobisect compare A B [--results DIR] [--job NAME]";
+
+static void add_sd(struct strbuf *out, double pct)
+{
+	if (isfinite(pct) && pct > 2)
+		strbuf_addf(out, "  ±%3.0f%%  ", pct);
+	else
+		strbuf_addstr(out, "         ");
+}
+
+/* The table for commits a and b of `s` (pure, for tests). */
+void compare_render(const struct scan *s, size_t a, size_t b,
+		    struct strbuf *out);
+
+void compare_render(const struct scan *s, size_t a, size_t b,
+		    struct strbuf *out)
+{
+	strbuf_addf(out, "%12.12s           %12s  %12.12s\n",
+		    s->commits[a].abbrev, "", s->commits[b].abbrev);
+	strbuf_addstr(out, "---------------- ---------  ---------------- "
+			   "---------\n");
+	strbuf_addstr(out, "         %stddev    %change          %stddev\n");
+	for (size_t i = 0; i < s->nr_series; i++) {
+		const struct scan_series *ser = &s->series[i];
+		struct scan_compare c;
+		if (!ser->cells[a].nr || !ser->cells[b].nr)
+			continue;
+		scan_compare(ser, a, b, &c);
+		strbuf_addf(out, "%10.1f", c.a_median / 1e6);
+		add_sd(out, c.a_stddev_pct);
+		strbuf_addf(out, "%+8.1f%%%c", c.change_pct,
+			    c.significant ? '*' : ' ');
+		strbuf_addf(out, " %10.1f", c.b_median / 1e6);
+		add_sd(out, c.b_stddev_pct);
+		strbuf_addstr(out, "  ");
+		scan_series_name(ser, out);
+		strbuf_addf(out, " MB/s  (%zu vs %zu boots)\n", c.a_n, c.b_n);
+	}
+}
+
+int cmd_compare(int argc, char **argv)
+{
+	const char *revs[2] = { NULL, NULL }, *dir = "results", *job = NULL;
+	long idx[2];
+	size_t nrev = 0;
+	struct scan s;
+	struct strbuf out = STRBUF_INIT;
+
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--results") && i + 1 < argc)
+			dir = argv[++i];
+		else if (!strcmp(argv[i], "--job") && i + 1 < argc)
+			job = argv[++i];
+		else if (argv[i][0] == '-' || nrev == 2) {
+			fprintf(stderr, "%s\n", usage);
+			return 128;
+		} else
+			revs[nrev++] = argv[i];
+	}
+	if (nrev != 2) {
+		fprintf(stderr, "%s\n", usage);
+		return 128;
+	}
+	if (scan_load(&s, dir, job))
+		return 1;
+	for (int k = 0; k < 2; k++) {
+		idx[k] = scan_find_commit(&s, revs[k]);
+		if (idx[k] == -2) {
+			error("'%s' is ambiguous in '%s'", revs[k], s.dir);
+			scan_release(&s);
+			return 1;
+		}
+		if (idx[k] < 0) {
+			error("no results for '%s' in '%s'", revs[k], s.dir);
+			scan_release(&s);
+			return 1;
+		}
+	}
+	compare_render(&s, (size_t)idx[0], (size_t)idx[1], &out);
+	fputs(out.buf, stdout);
+	strbuf_release(&out);
+	scan_release(&s);
+	return 0;
+}

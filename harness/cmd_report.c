@@ -1,0 +1,84 @@
+/*
+ * cmd_report.c: `iobisect report RESULTS_DIR --html FILE [--json FILE]
+ * [--job NAME] [--min-effect PCT]`: the results folder as one HTML page
+ * with plots, change points and the bisection history, and as JSON.
+ */
+#include "cmd.h"
+#include "html.h"
+#include "store_scan.h"
+#include "util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char usage[] =
+	"usage: iobisect report RESULTS_DIR --html FILE [--json FILE] "
+	"[--job NAME] [--min-effect PCT]";
+
+int cmd_report(int argc, char **argv)
+{
+	const char *dir = NULL, *html = NULL, *json = NULL, *job = NULL;
+	struct html_options o = HTML_OPTIONS_INIT;
+	struct scan s;
+	struct strbuf out = STRBUF_INIT;
+	char now[32];
+	int ret = 1;
+
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (!strcmp(a, "--html") && i + 1 < argc)
+			html = argv[++i];
+		else if (!strcmp(a, "--json") && i + 1 < argc)
+			json = argv[++i];
+		else if (!strcmp(a, "--job") && i + 1 < argc)
+			job = argv[++i];
+		else if (!strcmp(a, "--min-effect") && i + 1 < argc) {
+			char *end;
+			o.cp.min_effect_pct = strtod(argv[++i], &end);
+			if (*end || o.cp.min_effect_pct < 0)
+				die("'%s' is not a percentage", argv[i]);
+		} else if (a[0] == '-' || dir) {
+			fprintf(stderr, "%s\n", usage);
+			return 128;
+		} else
+			dir = a;
+	}
+	if (!dir || (!html && !json)) {
+		fprintf(stderr, "%s\n", usage);
+		return 128;
+	}
+	if (scan_load(&s, dir, job))
+		return 1;
+	utc_timestamp(now, sizeof(now));
+	o.generated = now;
+	if (html) {
+		if (html_render(&s, &o, &out) ||
+		    write_file_atomic(html, out.buf, out.len))
+			goto out;
+		fprintf(stderr, "report: %s (%zu plots, %zu commits)\n", html,
+			s.nr_series, s.nr_commits);
+	}
+	if (json) {
+		json_t *j = html_report_json(&s, &o);
+		char *text = j ? json_dumps(j, JSON_INDENT(2) | JSON_SORT_KEYS) :
+				 NULL;
+		json_decref(j);
+		if (!text) {
+			error("cannot build the JSON report of '%s'", s.dir);
+			goto out;
+		}
+		strbuf_reset(&out);
+		strbuf_addstr(&out, text);
+		strbuf_addch(&out, '\n');
+		free(text);
+		if (write_file_atomic(json, out.buf, out.len))
+			goto out;
+		fprintf(stderr, "report: %s\n", json);
+	}
+	ret = 0;
+out:
+	strbuf_release(&out);
+	scan_release(&s);
+	return ret;
+}

@@ -1,0 +1,48 @@
+/*
+ * cmd_upload.c: `iobisect upload --flush [--url URL] [--spool DIR]` sends
+ * what earlier runs left in the spool (every endpoint, or only URL);
+ * `iobisect upload RESULTS_DIR --url URL` sends a job folder's documents
+ * and summary. The bearer token comes from $IOBISECT_UPLOAD_TOKEN.
+ */
+#include "cmd.h"
+#include "upload.h"
+#include "util.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const char usage[] =
+	"usage: iobisect upload --flush [--url URL] [--spool DIR]\n"
+	"   or: iobisect upload JOB_DIR --url URL [--spool DIR]";
+
+int cmd_upload(int argc, char **argv)
+{
+	struct upload_options o = UPLOAD_OPTIONS_INIT;
+	struct upload_counts c;
+	const char *dir = NULL;
+	int flush = 0, rc;
+
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--flush"))
+			flush = 1;
+		else if (!strcmp(argv[i], "--url") && i + 1 < argc)
+			o.url = argv[++i];
+		else if (!strcmp(argv[i], "--spool") && i + 1 < argc)
+			o.spool = argv[++i];
+		else if (argv[i][0] != '-' && !dir)
+			dir = argv[i];
+		else {
+			fprintf(stderr, "%s\n", usage);
+			return 128;
+		}
+	}
+	if (flush == !!dir || (dir && !o.url)) {
+		fprintf(stderr, "%s\n", usage);
+		return 128;
+	}
+	rc = flush ? upload_flush(&o, &c) : upload_job(&o, dir, &c);
+	fprintf(stderr, "upload: %zu sent, %zu already sent, %zu kept in the "
+			"spool\n",
+		c.sent, c.already, c.kept);
+	return rc ? 1 : 0;
+}

@@ -1,0 +1,698 @@
+/*
+ * html.c: the HTML page and the JSON document of a results folder (see
+ * html.h). Figures are stored in bytes/s and shown in MB/s (10^6 bytes).
+ * Plots share one x axis (every commit of the scan, in history order) so
+ * the eye can run down the page from one topology to the next.
+ */
+#include "html.h"
+#include "stats.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MB 1e6
+
+/* Plot geometry, in SVG user units. */
+#define PW 760.0
+#define PH 270.0
+#define PL 64.0  /* left margin: y labels */
+#define PR 20.0
+#define PT 22.0
+#define PB 58.0 /* bottom margin: rotated commit labels */
+
+static void esc(struct strbuf *out, const char *s)
+{
+	for (; s && *s; s++) {
+		switch (*s) {
+		case '&': strbuf_addstr(out, "&amp;"); break;
+		case '<': strbuf_addstr(out, "&lt;"); break;
+		case '>': strbuf_addstr(out, "&gt;"); break;
+		case '"': strbuf_addstr(out, "&quot;"); break;
+		case '\'': strbuf_addstr(out, "&#39;"); break;
+		default: strbuf_addch(out, *s);
+		}
+	}
+}
+
+long html_culprit(const struct scan *s)
+{
+	if (!s->has_state || s->state.status != STATE_DONE)
+		return -1;
+	for (size_t i = 0; i < s->nr_commits; i++)
+		if (!strncmp(s->commits[i].abbrev, s->state.culprit, 12))
+			return (long)i;
+	return -1;
+}
+
+int html_series_changes(const struct scan *s, size_t series,
+			const struct changepoint_options *cp,
+			struct changepoint_result *out)
+{
+	const struct scan_series *ser = &s->series[series];
+	struct changepoint_commit *c = xcalloc(s->nr_commits + 1, sizeof(*c));
+	int ret;
+
+	for (size_t i = 0; i < s->nr_commits; i++) {
+		c[i].values = ser->cells[i].values;
+		c[i].n = ser->cells[i].nr;
+	}
+	ret = changepoint_detect(out, c, s->nr_commits, cp);
+	free(c);
+	return ret;
+}
+
+void html_series_pair(const struct scan *s, size_t series,
+		      const struct changepoint_result *cr, long *base,
+		      long *head)
+{
+	const struct scan_series *ser = &s->series[series];
+	long culprit = html_culprit(s);
+
+	*base = *head = -1;
+	if (culprit >= 0 && ser->cells[culprit].nr) {
+		*head = culprit;
+		for (long i = culprit - 1; i >= 0 && *base < 0; i--)
+			if (ser->cells[i].nr)
+				*base = i;
+		if (*base >= 0)
+			return;
+	}
+	if (cr && cr->nr) {
+		*base = (long)cr->points[0].before;
+		*head = (long)cr->points[0].index;
+		return;
+	}
+	*base = *head = -1;
+	for (size_t i = 0; i < s->nr_commits; i++)
+		if (ser->cells[i].nr) {
+			if (*base < 0)
+				*base = (long)i;
+			*head = (long)i;
+		}
+	if (*base == *head)
+		*head = -1;
+}
+
+/* A round step for about `n` ticks over `span`. */
+static double nice_step(double span, int n)
+{
+	double raw = span / n, mag = pow(10, floor(log10(raw)));
+	double f = raw / mag;
+	return (f < 1.5 ? 1 : f < 3 ? 2 : f < 7 ? 5 : 10) * mag;
+}
+
+static void fmt_mbps(struct strbuf *out, double v)
+{
+	if (!isfinite(v))
+		strbuf_addstr(out, "-");
+	else if (v >= 1000)
+		strbuf_addf(out, "%.0f", v);
+	else if (v >= 10)
+		strbuf_addf(out, "%.1f", v);
+	else
+		strbuf_addf(out, "%.2f", v);
+}
+
+static const char *role_class(const char *role)
+{
+	if (!role)
+		return "other";
+	if (!strcmp(role, "good"))
+		return "good";
+	if (!strcmp(role, "bad") || !strcmp(role, "culprit"))
+		return "bad";
+	if (!strcmp(role, "skip"))
+		return "skip";
+	return "other";
+}
+
+static void render_plot(struct strbuf *out, const struct scan *s,
+			size_t si, const struct changepoint_result *cr,
+			long culprit)
+{
+	const struct scan_series *ser = &s->series[si];
+	double lo = INFINITY, hi = -INFINITY, step, y0, y1;
+	size_t n = s->nr_commits;
+	double pw = PW - PL - PR, ph = PH - PT - PB;
+	double dx = n > 1 ? pw / (double)n : pw;
+
+	for (size_t c = 0; c < n; c++)
+		for (size_t b = 0; b < ser->cells[c].nr; b++) {
+			double v = ser->cells[c].values[b] / MB;
+			lo = v < lo ? v : lo;
+			hi = v > hi ? v : hi;
+		}
+	if (!isfinite(lo)) {
+		lo = 0;
+		hi = 1;
+	}
+	if (hi - lo < hi * 0.02) { /* a flat series: show +-5% */
+		lo -= hi * 0.05;
+		hi += hi * 0.05;
+	}
+	step = nice_step(hi - lo, 5);
+	y0 = floor((lo - (hi - lo) * 0.08) / step) * step;
+	y1 = ceil((hi + (hi - lo) * 0.08) / step) * step;
+	if (y0 < 0)
+		y0 = 0;
+#define X(i) (PL + dx * ((double)(i) + 0.5))
+#define Y(v) (PT + ph - ((v) - y0) / (y1 - y0) * ph)
+
+	strbuf_addstr(out, "<svg class=\"plot\" xmlns=\"http://www.w3.org/2000/svg\"");
+	strbuf_addstr(out, " data-topology=\"");
+	esc(out, ser->topology);
+	strbuf_addstr(out, "\" data-engine=\"");
+	esc(out, ser->engine);
+	strbuf_addstr(out, "\" data-point=\"");
+	esc(out, ser->point);
+	strbuf_addstr(out, "\" data-metric=\"");
+	esc(out, ser->metric);
+	strbuf_addf(out, "\" viewBox=\"0 0 %.0f %.0f\" role=\"img\">\n", PW, PH);
+	strbuf_addstr(out, "<title>");
+	scan_series_name(ser, out);
+	strbuf_addstr(out, " MB/s per commit</title>\n");
+
+	/* Grid and y axis. */
+	for (double v = y0; v <= y1 + step / 2; v += step) {
+		strbuf_addf(out, "<line class=\"grid\" x1=\"%.1f\" x2=\"%.1f\" "
+				 "y1=\"%.1f\" y2=\"%.1f\"/>",
+			    PL, PW - PR, Y(v), Y(v));
+		strbuf_addf(out, "<text class=\"ylab\" x=\"%.1f\" y=\"%.1f\">"
+				 "%.*f</text>\n",
+			    PL - 8, Y(v) + 4, step >= 1 ? 0 : step >= 0.1 ? 1 : 2,
+			    v);
+	}
+	strbuf_addf(out, "<text class=\"axis\" transform=\"translate(14 %.1f) "
+			 "rotate(-90)\">MB/s</text>\n", PT + ph / 2);
+
+	/* The culprit's column, under everything else. */
+	if (culprit >= 0 && ser->cells[culprit].nr) {
+		strbuf_addf(out, "<g class=\"culprit\" data-commit=\"%s\">",
+			    s->commits[culprit].id);
+		strbuf_addf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
+				 "height=\"%.1f\"/>",
+			    X(culprit) - dx / 2, PT, dx, ph);
+		strbuf_addf(out, "<text x=\"%.1f\" y=\"%.1f\">culprit</text></g>\n",
+			    X(culprit), PT - 6);
+	}
+
+	/* The levels between change points, from the detector's medians. */
+	for (size_t j = 0; j <= cr->nr; j++) {
+		size_t from = j ? cr->points[j - 1].index : 0;
+		size_t to = j < cr->nr ? cr->points[j].before : n - 1;
+		double level = j < cr->nr ? cr->points[j].before_median :
+			       cr->nr ? cr->points[j - 1].after_median : NAN;
+		if (!isfinite(level))
+			break;
+		strbuf_addf(out, "<line class=\"level\" x1=\"%.1f\" x2=\"%.1f\" "
+				 "y1=\"%.1f\" y2=\"%.1f\"/>\n",
+			    X(from) - dx * 0.3, X(to) + dx * 0.3,
+			    Y(level / MB), Y(level / MB));
+	}
+
+	/* Change points: a dashed line between the two commits. */
+	for (size_t j = 0; j < cr->nr; j++) {
+		const struct changepoint *c = &cr->points[j];
+		double x = (X(c->before) + X(c->index)) / 2;
+		strbuf_addf(out, "<g class=\"changepoint\" data-commit=\"%s\" "
+				 "data-kind=\"%s\" data-change-pct=\"%.2f\">",
+			    s->commits[c->index].id, changepoint_kind_name(c->kind),
+			    c->change_pct);
+		strbuf_addf(out, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" "
+				 "y2=\"%.1f\"/>",
+			    x, x, PT, PT + ph);
+		strbuf_addf(out, "<text x=\"%.1f\" y=\"%.1f\">%+.1f%%</text></g>\n",
+			    x + 4, PT + 12, c->change_pct);
+	}
+
+	/* Whiskers and medians. */
+	for (size_t c = 0; c < n; c++) {
+		const struct scan_cell *cell = &ser->cells[c];
+		if (!cell->nr)
+			continue;
+		double med = stats_median(cell->values, cell->nr) / MB;
+		double mn = stats_min(cell->values, cell->nr) / MB;
+		double mx = stats_max(cell->values, cell->nr) / MB;
+		strbuf_addf(out, "<g class=\"commit %s\" data-commit=\"%s\">",
+			    role_class(s->commits[c].role), s->commits[c].id);
+		strbuf_addf(out, "<title>%s  median %.1f MB/s, min %.1f, max "
+				 "%.1f, %zu boots</title>",
+			    s->commits[c].abbrev, med, mn, mx, cell->nr);
+		strbuf_addf(out, "<line class=\"whisker\" x1=\"%.1f\" x2=\"%.1f\" "
+				 "y1=\"%.1f\" y2=\"%.1f\"/>",
+			    X(c), X(c), Y(mn), Y(mx));
+		for (int e = 0; e < 2; e++)
+			strbuf_addf(out, "<line class=\"whisker\" x1=\"%.1f\" "
+					 "x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/>",
+				    X(c) - 4, X(c) + 4, Y(e ? mx : mn),
+				    Y(e ? mx : mn));
+		strbuf_addf(out, "<circle class=\"median\" cx=\"%.1f\" cy=\"%.1f\" "
+				 "r=\"4.5\"/></g>\n",
+			    X(c), Y(med));
+	}
+
+	/* Commit labels, rotated so twenty of them fit. */
+	for (size_t c = 0; c < n; c++) {
+		strbuf_addf(out, "<text class=\"xlab%s\" transform=\"translate("
+				 "%.1f %.1f) rotate(-35)\">",
+			    (long)c == culprit ? " culprit-label" : "", X(c) + 3,
+			    PT + ph + 12);
+		strbuf_addf(out, "%.7s</text>\n", s->commits[c].abbrev);
+	}
+	strbuf_addf(out, "<line class=\"axisline\" x1=\"%.1f\" x2=\"%.1f\" "
+			 "y1=\"%.1f\" y2=\"%.1f\"/>\n",
+		    PL, PW - PR, PT + ph, PT + ph);
+	strbuf_addstr(out, "</svg>\n");
+#undef X
+#undef Y
+}
+
+static void td_num(struct strbuf *out, double v, const char *cls)
+{
+	strbuf_addf(out, "<td class=\"num%s%s\">", cls ? " " : "", cls ? cls : "");
+	fmt_mbps(out, v);
+	strbuf_addstr(out, "</td>");
+}
+
+/* LKP shows %stddev only above 2%. */
+static void td_stddev(struct strbuf *out, double pct)
+{
+	if (isfinite(pct) && pct > 2)
+		strbuf_addf(out, "<td class=\"num sd\">&#177; %.0f%%</td>", pct);
+	else
+		strbuf_addstr(out, "<td class=\"num sd\"></td>");
+}
+
+static void render_lkp(struct strbuf *out, const struct scan *s,
+		       const struct changepoint_result *crs)
+{
+	strbuf_addstr(out, "<table class=\"lkp\"><thead><tr><th>base</th>"
+			   "<th class=\"num\">MB/s</th><th>%stddev</th>"
+			   "<th class=\"num\">%change</th><th>head</th>"
+			   "<th class=\"num\">MB/s</th><th>%stddev</th>"
+			   "<th>metric</th></tr></thead><tbody>\n");
+	for (size_t i = 0; i < s->nr_series; i++) {
+		long a, b;
+		struct scan_compare cmp;
+		html_series_pair(s, i, &crs[i], &a, &b);
+		if (a < 0 || b < 0)
+			continue;
+		scan_compare(&s->series[i], (size_t)a, (size_t)b, &cmp);
+		strbuf_addf(out, "<tr><td class=\"id\">%.12s</td>",
+			    s->commits[a].abbrev);
+		td_num(out, cmp.a_median / MB, NULL);
+		td_stddev(out, cmp.a_stddev_pct);
+		strbuf_addf(out, "<td class=\"num %s\">%+.1f%%%s</td>",
+			    cmp.change_pct < 0 ? "neg" : "pos", cmp.change_pct,
+			    cmp.significant ? "*" : "");
+		strbuf_addf(out, "<td class=\"id\">%.12s</td>",
+			    s->commits[b].abbrev);
+		td_num(out, cmp.b_median / MB, NULL);
+		td_stddev(out, cmp.b_stddev_pct);
+		strbuf_addstr(out, "<td>");
+		struct strbuf name = STRBUF_INIT;
+		scan_series_name(&s->series[i], &name);
+		esc(out, name.buf);
+		strbuf_release(&name);
+		strbuf_addstr(out, " MB/s</td></tr>\n");
+	}
+	strbuf_addstr(out, "</tbody></table>\n<p class=\"note\">* the two "
+			   "commits' boots are separated (two-sided "
+			   "Mann-Whitney, p &le; 0.05). %stddev is shown above "
+			   "2% only.</p>\n");
+}
+
+static void render_history(struct strbuf *out, const struct scan *s)
+{
+	const struct bisect_state *st = &s->state;
+
+	strbuf_addstr(out, "<table class=\"history\"><thead><tr><th>#</th>"
+			   "<th>commit</th><th>role</th><th>mark</th>"
+			   "<th>outcome</th><th class=\"num\">MB/s</th>"
+			   "<th class=\"num\">vs good</th><th class=\"num\">"
+			   "boots</th><th class=\"num\">p</th><th>subject</th>"
+			   "</tr></thead><tbody>\n");
+	for (size_t i = 0; i < st->nr_probes; i++) {
+		const struct state_probe *p = &st->probes[i];
+		strbuf_addf(out, "<tr class=\"%s\"><td class=\"num\">%zu</td>"
+				 "<td class=\"id\">%.12s</td><td>",
+			    role_class(p->mark), i + 1, p->commit);
+		esc(out, p->role);
+		strbuf_addstr(out, "</td><td>");
+		esc(out, p->mark);
+		strbuf_addstr(out, "</td><td>");
+		esc(out, p->outcome);
+		strbuf_addstr(out, "</td>");
+		td_num(out, p->v.median / MB, NULL);
+		if (isfinite(p->v.effect_pct) && p->v.verdict)
+			strbuf_addf(out, "<td class=\"num %s\">%+.1f%%</td>",
+				    p->v.effect_pct < 0 ? "neg" : "pos",
+				    p->v.effect_pct);
+		else
+			strbuf_addstr(out, "<td></td>");
+		strbuf_addf(out, "<td class=\"num\">%u</td>", p->v.boots);
+		if (isfinite(p->v.p_value) && p->v.verdict)
+			strbuf_addf(out, "<td class=\"num\">%.2g</td>",
+				    p->v.p_value);
+		else
+			strbuf_addstr(out, "<td></td>");
+		strbuf_addstr(out, "<td>");
+		esc(out, p->subject);
+		strbuf_addstr(out, "</td></tr>\n");
+	}
+	strbuf_addstr(out, "</tbody></table>\n");
+}
+
+static const char css[] =
+	"body{font:14px/1.45 system-ui,-apple-system,'Segoe UI',sans-serif;"
+	"margin:0;background:#f6f7f9;color:#1d2330}"
+	"header{background:#1d2330;color:#fff;padding:18px 32px}"
+	"header h1{margin:0;font-size:20px;font-weight:600}"
+	"header p{margin:4px 0 0;color:#b8c0cf}"
+	"main{max-width:1100px;margin:0 auto;padding:8px 32px 40px}"
+	"h2{font-size:16px;margin:28px 0 10px;border-bottom:1px solid #dde1e7;"
+	"padding-bottom:4px}"
+	"h3{font-size:14px;margin:0 0 6px;font-weight:600}"
+	".cards{display:flex;flex-wrap:wrap;gap:12px;margin-top:16px}"
+	".card{background:#fff;border:1px solid #dde1e7;border-radius:6px;"
+	"padding:10px 14px;min-width:130px}"
+	".card b{display:block;font-size:18px}.card span{color:#6b7383;"
+	"font-size:12px}"
+	"div.culprit{border-left:4px solid #d43d3d}"
+	".fig{background:#fff;border:1px solid #dde1e7;border-radius:6px;"
+	"padding:12px 14px;margin:12px 0}"
+	".fig .sub{color:#6b7383;font-size:12px;margin-left:8px;font-weight:400}"
+	"svg.plot{width:100%;height:auto;display:block}"
+	"svg .grid{stroke:#eceef2}svg .axisline{stroke:#9aa3b2}"
+	"svg text{font-size:11px;fill:#6b7383}"
+	"svg .ylab{text-anchor:end}svg .axis{text-anchor:middle}"
+	"svg .xlab{font-family:ui-monospace,monospace;font-size:10px;"
+	"text-anchor:end}"
+	"svg .culprit-label{fill:#d43d3d;font-weight:700}"
+	"svg .whisker{stroke:#5b6b86;stroke-width:1.4}"
+	"svg .median{fill:#2f6fd6;stroke:#fff;stroke-width:1.2}"
+	"svg .good .median{fill:#2e9e5b}svg .bad .median{fill:#d43d3d}"
+	"svg .skip .median{fill:#a0a7b4}"
+	"svg .level{stroke:#f0a030;stroke-width:2;stroke-dasharray:6 4;"
+	"opacity:.85}"
+	"svg .changepoint line{stroke:#8a4fd6;stroke-width:1.5;"
+	"stroke-dasharray:4 3}"
+	"svg .changepoint text{fill:#8a4fd6;font-weight:700}"
+	"svg g.culprit rect{fill:#d43d3d;opacity:.09}"
+	"svg g.culprit text{fill:#d43d3d;font-weight:700;text-anchor:middle}"
+	"table{border-collapse:collapse;background:#fff;width:100%;"
+	"border:1px solid #dde1e7;font-size:13px}"
+	"th,td{padding:5px 10px;border-bottom:1px solid #eceef2;text-align:left}"
+	"th{background:#f0f2f5;font-weight:600}"
+	".num{text-align:right;font-variant-numeric:tabular-nums}"
+	".id{font-family:ui-monospace,monospace}"
+	".neg{color:#c02f2f}.pos{color:#23834a}.sd{color:#6b7383}"
+	"tr.bad td:first-child{border-left:3px solid #d43d3d}"
+	"tr.good td:first-child{border-left:3px solid #2e9e5b}"
+	".note{color:#6b7383;font-size:12px}"
+	".legend span{margin-right:16px;font-size:12px;color:#6b7383}"
+	".legend i{display:inline-block;width:10px;height:10px;"
+	"border-radius:50%;margin-right:5px;vertical-align:-1px}"
+	"footer{color:#9aa3b2;font-size:12px;text-align:center;padding:20px}";
+
+static void card(struct strbuf *out, const char *value, const char *label)
+{
+	strbuf_addstr(out, "<div class=\"card\"><b>");
+	esc(out, value);
+	strbuf_addstr(out, "</b><span>");
+	esc(out, label);
+	strbuf_addstr(out, "</span></div>");
+}
+
+int html_render(const struct scan *s, const struct html_options *o,
+		struct strbuf *out)
+{
+	struct changepoint_result *crs;
+	long culprit = html_culprit(s);
+	size_t nr_changes = 0;
+	int ret = 0;
+
+	crs = xcalloc(s->nr_series + 1, sizeof(*crs));
+	for (size_t i = 0; i < s->nr_series && !ret; i++) {
+		ret = html_series_changes(s, i, &o->cp, &crs[i]);
+		nr_changes += crs[i].nr;
+	}
+	if (ret)
+		goto out;
+
+	strbuf_addstr(out, "<!DOCTYPE html>\n<html lang=\"en\"><head>"
+			   "<meta charset=\"utf-8\">\n<meta name=\"viewport\" "
+			   "content=\"width=device-width\">\n<title>");
+	if (o->title)
+		esc(out, o->title);
+	else {
+		strbuf_addstr(out, "iobisect: ");
+		esc(out, s->job);
+	}
+	strbuf_addf(out, "</title>\n<style>%s</style></head><body>\n", css);
+
+	strbuf_addstr(out, "<header><h1>");
+	if (o->title)
+		esc(out, o->title);
+	else {
+		strbuf_addstr(out, "iobisect report: ");
+		esc(out, s->job);
+	}
+	strbuf_addf(out, "</h1><p>%zu commits, %zu series, commit order from "
+			 "%s</p></header>\n<main>\n",
+		    s->nr_commits, s->nr_series, s->order);
+
+	/* Summary cards. */
+	strbuf_addstr(out, "<div class=\"cards\">");
+	if (s->has_state) {
+		card(out, state_status_name(s->state.status), "bisection");
+		if (culprit >= 0) {
+			const struct scan_commit *c = &s->commits[culprit];
+			strbuf_addf(out, "<div class=\"card culprit\" "
+					 "data-commit=\"%s\"><b class=\"id\">%.12s"
+					 "</b><span>culprit",
+				    c->id, c->abbrev);
+			if (c->subject) {
+				strbuf_addstr(out, ": ");
+				esc(out, c->subject);
+			}
+			strbuf_addstr(out, "</span></div>");
+		}
+		if (isfinite(s->state.confidence) && culprit >= 0) {
+			char b[32];
+			snprintf(b, sizeof(b), "%.1f%%",
+				 s->state.confidence * 100);
+			card(out, b, "confidence");
+		}
+	}
+	{
+		char b[32];
+		snprintf(b, sizeof(b), "%zu", nr_changes);
+		card(out, b, "change points");
+	}
+	strbuf_addstr(out, "</div>\n");
+
+	strbuf_addstr(out, "<h2>MB/s per commit</h2>\n<p class=\"legend\">"
+			   "<span><i style=\"background:#2e9e5b\"></i>good"
+			   "</span><span><i style=\"background:#d43d3d\"></i>"
+			   "bad</span><span><i style=\"background:#2f6fd6\">"
+			   "</i>other</span><span>dot: median of the boots, "
+			   "whisker: min-max; dashed orange: level between "
+			   "change points; dashed violet: change point</span>"
+			   "</p>\n");
+	for (size_t i = 0; i < s->nr_series; i++) {
+		const struct scan_series *ser = &s->series[i];
+		strbuf_addstr(out, "<div class=\"fig\"><h3>");
+		esc(out, ser->topology);
+		strbuf_addstr(out, " / ");
+		esc(out, ser->engine);
+		strbuf_addstr(out, " &middot; ");
+		esc(out, ser->point);
+		strbuf_addstr(out, " &middot; ");
+		esc(out, ser->metric);
+		strbuf_addstr(out, "<span class=\"sub\">");
+		for (size_t j = 0; j < crs[i].nr; j++)
+			strbuf_addf(out, "%s%s %+.1f%% at %.12s (p %.2g)",
+				    j ? "; " : "",
+				    changepoint_kind_name(crs[i].points[j].kind),
+				    crs[i].points[j].change_pct,
+				    s->commits[crs[i].points[j].index].abbrev,
+				    crs[i].points[j].p_value);
+		for (size_t j = 0; j < crs[i].nr_drifts; j++)
+			strbuf_addf(out, "%sdrift %+.1f%% from %.12s to %.12s",
+				    crs[i].nr || j ? "; " : "",
+				    crs[i].drifts[j].change_pct,
+				    s->commits[crs[i].drifts[j].first].abbrev,
+				    s->commits[crs[i].drifts[j].last].abbrev);
+		if (!crs[i].nr && !crs[i].nr_drifts)
+			strbuf_addstr(out, "no change point");
+		strbuf_addstr(out, "</span></h3>\n");
+		render_plot(out, s, i, &crs[i], culprit);
+		strbuf_addstr(out, "</div>\n");
+	}
+
+	strbuf_addstr(out, "<h2>Comparison (LKP style)</h2>\n");
+	render_lkp(out, s, crs);
+
+	if (s->has_state) {
+		strbuf_addstr(out, "<h2>Bisection history</h2>\n");
+		render_history(out, s);
+	}
+
+	strbuf_addstr(out, "<h2>Commits</h2>\n<table class=\"commits\"><thead>"
+			   "<tr><th>#</th><th>commit</th><th>role</th>"
+			   "<th>subject</th><th>first measured</th></tr>"
+			   "</thead><tbody>\n");
+	for (size_t i = 0; i < s->nr_commits; i++) {
+		const struct scan_commit *c = &s->commits[i];
+		strbuf_addf(out, "<tr class=\"%s\"><td class=\"num\">%zu</td>"
+				 "<td class=\"id\">",
+			    role_class(c->role), i + 1);
+		esc(out, c->id);
+		strbuf_addstr(out, "</td><td>");
+		esc(out, c->role);
+		strbuf_addstr(out, "</td><td>");
+		esc(out, c->subject);
+		strbuf_addstr(out, "</td><td>");
+		esc(out, c->first_seen);
+		strbuf_addstr(out, "</td></tr>\n");
+	}
+	strbuf_addstr(out, "</tbody></table>\n</main>\n<footer>iobisect");
+	if (o->generated) {
+		strbuf_addstr(out, " &middot; ");
+		esc(out, o->generated);
+	}
+	strbuf_addstr(out, " &middot; MB/s = 10<sup>6</sup> bytes/s</footer>"
+			   "\n</body></html>\n");
+out:
+	for (size_t i = 0; i < s->nr_series; i++)
+		changepoint_result_release(&crs[i]);
+	free(crs);
+	return ret;
+}
+
+static json_t *num(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+json_t *html_report_json(const struct scan *s, const struct html_options *o)
+{
+	json_t *root = json_object(), *commits = json_array();
+	json_t *series = json_array();
+	long culprit = html_culprit(s);
+
+	json_object_set_new(root, "job", json_string(s->job));
+	json_object_set_new(root, "commit_order", json_string(s->order));
+	for (size_t i = 0; i < s->nr_commits; i++) {
+		const struct scan_commit *c = &s->commits[i];
+		json_t *j = json_pack("{s:s, s:s}", "commit", c->id, "abbrev",
+				      c->abbrev);
+		if (c->subject)
+			json_object_set_new(j, "subject", json_string(c->subject));
+		if (c->role)
+			json_object_set_new(j, "role", json_string(c->role));
+		if (c->first_seen)
+			json_object_set_new(j, "first_measured",
+					    json_string(c->first_seen));
+		json_array_append_new(commits, j);
+	}
+	json_object_set_new(root, "commits", commits);
+	json_object_set_new(root, "culprit",
+			    culprit >= 0 ? json_string(s->commits[culprit].id) :
+					   json_null());
+	for (size_t i = 0; i < s->nr_series; i++) {
+		const struct scan_series *ser = &s->series[i];
+		struct changepoint_result cr;
+		json_t *js = json_pack("{s:s, s:s, s:s, s:s}", "topology",
+				       ser->topology, "engine", ser->engine,
+				       "point", ser->point, "metric",
+				       ser->metric);
+		json_t *cells = json_array(), *cps = json_array();
+		json_t *drifts = json_array();
+		for (size_t c = 0; c < s->nr_commits; c++) {
+			const struct scan_cell *cell = &ser->cells[c];
+			json_t *bw = json_array(), *boots = json_array();
+			if (!cell->nr)
+				continue;
+			for (size_t b = 0; b < cell->nr; b++) {
+				json_array_append_new(bw, json_real(cell->values[b]));
+				json_array_append_new(boots,
+						      json_integer(cell->boots[b]));
+			}
+			json_array_append_new(
+				cells,
+				json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:I}",
+					  "commit", s->commits[c].id, "boots",
+					  boots, "bw_bytes", bw, "median_mbps",
+					  num(stats_median(cell->values, cell->nr) / MB),
+					  "min_mbps",
+					  num(stats_min(cell->values, cell->nr) / MB),
+					  "max_mbps",
+					  num(stats_max(cell->values, cell->nr) / MB),
+					  "stddev_pct",
+					  num(cell->nr > 1 ? stats_pct_stddev(cell->values, cell->nr) : NAN),
+					  "ignored_documents",
+					  (json_int_t)cell->nr_ignored));
+		}
+		if (html_series_changes(s, i, &o->cp, &cr)) {
+			json_decref(cells);
+			json_decref(cps);
+			json_decref(drifts);
+			json_decref(js);
+			json_decref(root);
+			return NULL;
+		}
+		for (size_t j = 0; j < cr.nr; j++) {
+			const struct changepoint *c = &cr.points[j];
+			json_array_append_new(
+				cps,
+				json_pack("{s:s, s:s, s:s, s:o, s:o, s:o, s:o}",
+					  "commit", s->commits[c->index].id,
+					  "before_commit", s->commits[c->before].id,
+					  "kind", changepoint_kind_name(c->kind),
+					  "before_median_mbps", num(c->before_median / MB),
+					  "after_median_mbps", num(c->after_median / MB),
+					  "change_pct", num(c->change_pct),
+					  "p_value", num(c->p_value)));
+		}
+		for (size_t j = 0; j < cr.nr_drifts; j++) {
+			const struct changepoint_drift *d = &cr.drifts[j];
+			json_array_append_new(
+				drifts,
+				json_pack("{s:s, s:s, s:o, s:o}", "first_commit",
+					  s->commits[d->first].id, "last_commit",
+					  s->commits[d->last].id, "change_pct",
+					  num(d->change_pct), "p_value",
+					  num(d->p_value)));
+		}
+		long a, b;
+		html_series_pair(s, i, &cr, &a, &b);
+		if (a >= 0 && b >= 0) {
+			struct scan_compare cmp;
+			scan_compare(ser, (size_t)a, (size_t)b, &cmp);
+			json_object_set_new(
+				js, "compare",
+				json_pack("{s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:b}",
+					  "base", s->commits[a].id, "head",
+					  s->commits[b].id, "base_median_mbps",
+					  num(cmp.a_median / MB), "base_stddev_pct",
+					  num(cmp.a_stddev_pct), "head_median_mbps",
+					  num(cmp.b_median / MB), "head_stddev_pct",
+					  num(cmp.b_stddev_pct), "change_pct",
+					  num(cmp.change_pct), "p_value",
+					  num(cmp.p_value), "significant",
+					  cmp.significant));
+		}
+		changepoint_result_release(&cr);
+		json_object_set_new(js, "cells", cells);
+		json_object_set_new(js, "change_points", cps);
+		json_object_set_new(js, "drifts", drifts);
+		json_array_append_new(series, js);
+	}
+	json_object_set_new(root, "series", series);
+	if (s->has_state)
+		json_object_set_new(root, "bisect", state_to_json(&s->state));
+	return root;
+}

@@ -1,0 +1,54 @@
+/*
+ * html.h: the report of a results folder as one self-contained HTML page
+ * (inline CSS and SVG; nothing fetched from the network, no script) and
+ * the same data as JSON for programs. For each topology x point x metric:
+ * a plot of MB/s (10^6 bytes/s) per commit, median dot and min-max
+ * whisker, the levels between change points, the change points and the
+ * culprit marked; then the LKP-style tables and the bisection history.
+ *
+ * Markup a test or a scraper can rely on:
+ *   <svg class="plot" data-topology=T data-engine=E data-point=P
+ *        data-metric=M> ... one per series
+ *   <g class="changepoint" data-commit=ID data-kind=regression|improvement
+ *      data-change-pct=X> ... one per change point in a plot
+ *   <g class="culprit" data-commit=ID> ... in every plot that measured the
+ *      culprit, and <div class="culprit" data-commit=ID> in the summary
+ *   <table class="lkp">, <table class="history">
+ *
+ * Rendering is pure (the scan is data); only the caller writes the file.
+ */
+#ifndef IOBISECT_HTML_H
+#define IOBISECT_HTML_H
+
+#include "changepoint.h"
+#include "store_scan.h"
+#include "util.h"
+
+#include <jansson.h>
+
+struct html_options {
+	struct changepoint_options cp;
+	const char *title; /* NULL: "iobisect: <job>" */
+	const char *generated; /* timestamp shown in the footer, or NULL */
+};
+#define HTML_OPTIONS_INIT { CHANGEPOINT_OPTIONS_INIT, NULL, NULL }
+
+/* The culprit's index in scan->commits, or -1 (no state, not done). */
+long html_culprit(const struct scan *s);
+
+/* The change points of one series (see changepoint.h). */
+int html_series_changes(const struct scan *s, size_t series,
+			const struct changepoint_options *cp,
+			struct changepoint_result *out);
+
+/* The two commits a series' LKP row compares: around the culprit, else
+   around its first change point, else first against last. -1: none. */
+void html_series_pair(const struct scan *s, size_t series,
+		      const struct changepoint_result *cr, long *base,
+		      long *head);
+
+int html_render(const struct scan *s, const struct html_options *o,
+		struct strbuf *out);
+json_t *html_report_json(const struct scan *s, const struct html_options *o);
+
+#endif

@@ -1,0 +1,637 @@
+/*
+ * store_scan.c: the results folder read back into series (store_scan.h).
+ * Every sample document is read once into a flat list of records; the
+ * records are then grouped into cells, and each cell pools only one
+ * identity (build key, spec hash, machine), one median per boot.
+ */
+#include "store_scan.h"
+#include "results.h"
+#include "stats.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* One verified metric of one sample document. */
+struct record {
+	size_t series, commit, identity;
+	long boot;
+	double bw;
+};
+
+struct loader {
+	struct scan *s;
+	struct record *recs;
+	size_t nr_recs, alloc_recs;
+	struct strvec identities;
+	size_t alloc_commits;
+	size_t ignored_docs;
+};
+
+static int is_dir(const char *path)
+{
+	struct stat st;
+	return !stat(path, &st) && S_ISDIR(st.st_mode);
+}
+
+/* "boot-3-sample-0.json" -> 3; -1 for anything else. */
+static long sample_boot(const char *name)
+{
+	char *end;
+	size_t n = strlen(name);
+	if (strncmp(name, "boot-", 5) || n < 5 || strcmp(name + n - 5, ".json"))
+		return -1;
+	long b = strtol(name + 5, &end, 10);
+	if (end == name + 5 || b < 0 || strncmp(end, "-sample-", 8))
+		return -1;
+	return b;
+}
+
+/*
+ * Is there a boot document (boot-N.json, or boot-N-sample-I.json when
+ * `sample`) `depth` folders below `dir`?
+ */
+static int has_boot_file(const char *dir, int depth, int sample)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int found = 0;
+
+	if (!d)
+		return 0;
+	while (!found && (e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		if (!depth) {
+			found = sample ? sample_boot(e->d_name) >= 0 :
+					 !strncmp(e->d_name, "boot-", 5) &&
+						 !strstr(e->d_name, "-sample-");
+			continue;
+		}
+		char *sub = xstrfmt("%s/%s", dir, e->d_name);
+		found = has_boot_file(sub, depth - 1, sample);
+		free(sub);
+	}
+	closedir(d);
+	return found;
+}
+
+/*
+ * Does `dir` hold <commit>/<topology>-<engine>/boot-N.json (or at least
+ * <commit>/<topology>-<engine>/<point>/boot-N-sample-I.json)?
+ */
+static int looks_like_job(const char *dir)
+{
+	return has_boot_file(dir, 2, 0) || has_boot_file(dir, 3, 1);
+}
+
+static size_t find_or_add_commit(struct loader *l, const char *abbrev)
+{
+	struct scan *s = l->s;
+	for (size_t i = 0; i < s->nr_commits; i++)
+		if (!strcmp(s->commits[i].abbrev, abbrev))
+			return i;
+	ALLOC_GROW(s->commits, s->nr_commits + 1, l->alloc_commits);
+	struct scan_commit *c = &s->commits[s->nr_commits];
+	memset(c, 0, sizeof(*c));
+	results_commit_abbrev(abbrev, c->abbrev);
+	c->id = xstrdup(abbrev);
+	return s->nr_commits++;
+}
+
+static size_t find_or_add_series(struct scan *s, const char *topo,
+				 const char *engine, const char *point,
+				 const char *metric)
+{
+	for (size_t i = 0; i < s->nr_series; i++) {
+		struct scan_series *x = &s->series[i];
+		if (!strcmp(x->topology, topo) && !strcmp(x->engine, engine) &&
+		    !strcmp(x->point, point) && !strcmp(x->metric, metric))
+			return i;
+	}
+	ALLOC_GROW(s->series, s->nr_series + 1, s->alloc_series);
+	struct scan_series *x = &s->series[s->nr_series];
+	memset(x, 0, sizeof(*x));
+	x->topology = xstrdup(topo);
+	x->engine = xstrdup(engine);
+	x->point = xstrdup(point);
+	x->metric = xstrdup(metric);
+	return s->nr_series++;
+}
+
+static size_t intern(struct strvec *sv, const char *str)
+{
+	for (size_t i = 0; i < sv->nr; i++)
+		if (!strcmp(sv->v[i], str))
+			return i;
+	strvec_push(sv, str);
+	return sv->nr - 1;
+}
+
+static const char *jstr(json_t *o, const char *key)
+{
+	const char *v = json_string_value(json_object_get(o, key));
+	return v ? v : "";
+}
+
+static void read_doc(struct loader *l, const char *path, size_t commit,
+		     long boot)
+{
+	json_error_t jerr;
+	json_t *doc = json_load_file(path, 0, &jerr), *v;
+	struct scan_commit *c = &l->s->commits[commit];
+	const char *key;
+	char *machine, *ident;
+
+	if (!doc) {
+		warning("ignoring '%s': %s", path, jerr.text);
+		l->ignored_docs++;
+		return;
+	}
+	if (!json_is_true(json_object_get(doc, "complete"))) {
+		l->ignored_docs++;
+		json_decref(doc);
+		return;
+	}
+	if (!l->s->job && *jstr(doc, "job"))
+		l->s->job = xstrdup(jstr(doc, "job"));
+	if (strlen(jstr(doc, "commit")) > strlen(c->id)) {
+		free(c->id);
+		c->id = xstrdup(jstr(doc, "commit"));
+	}
+	if (*jstr(doc, "started") &&
+	    (!c->first_seen || strcmp(jstr(doc, "started"), c->first_seen) < 0)) {
+		free(c->first_seen);
+		c->first_seen = xstrdup(jstr(doc, "started"));
+	}
+	machine = json_dumps(json_object_get(doc, "machine"),
+			     JSON_SORT_KEYS | JSON_COMPACT);
+	ident = xstrfmt("%s|%s|%s", jstr(doc, "build_key"),
+			jstr(doc, "spec_hash"), machine ? machine : "");
+	json_object_foreach(doc, key, v) {
+		json_t *bw = json_object_get(v, "bw_bytes");
+		if (!json_is_object(v) || !json_is_integer(bw))
+			continue;
+		if (!json_is_true(json_object_get(v, "verified")))
+			continue;
+		ALLOC_GROW(l->recs, l->nr_recs + 1, l->alloc_recs);
+		struct record *r = &l->recs[l->nr_recs++];
+		r->series = find_or_add_series(l->s, jstr(doc, "topology"),
+					       jstr(doc, "engine"),
+					       jstr(doc, "point"), key);
+		r->commit = commit;
+		r->identity = intern(&l->identities, ident);
+		r->boot = boot;
+		r->bw = (double)json_integer_value(bw);
+	}
+	free(ident);
+	free(machine);
+	json_decref(doc);
+}
+
+static int read_commit(struct loader *l, const char *cdir, const char *name)
+{
+	DIR *d = opendir(cdir), *pd, *sd;
+	struct dirent *te, *p, *f;
+	size_t commit = find_or_add_commit(l, name);
+
+	if (!d)
+		return error("cannot open '%s': %s", cdir, strerror(errno));
+	while ((te = readdir(d))) {
+		if (te->d_name[0] == '.')
+			continue;
+		char *tdir = xstrfmt("%s/%s", cdir, te->d_name);
+		pd = opendir(tdir);
+		while (pd && (p = readdir(pd))) {
+			if (p->d_name[0] == '.')
+				continue;
+			char *pdir = xstrfmt("%s/%s", tdir, p->d_name);
+			sd = opendir(pdir);
+			while (sd && (f = readdir(sd))) {
+				long boot = sample_boot(f->d_name);
+				if (boot < 0)
+					continue;
+				char *path = xstrfmt("%s/%s", pdir, f->d_name);
+				read_doc(l, path, commit, boot);
+				free(path);
+			}
+			if (sd)
+				closedir(sd);
+			free(pdir);
+		}
+		if (pd)
+			closedir(pd);
+		free(tdir);
+	}
+	closedir(d);
+	return 0;
+}
+
+/* Reduce the records of one cell to one value per boot of one identity. */
+static void fill_cell(struct loader *l, size_t series, size_t commit,
+		      struct scan_cell *cell)
+{
+	size_t best = (size_t)-1, best_boots = 0, total = 0;
+
+	/* The identity with the most distinct boots wins. */
+	for (size_t id = 0; id < l->identities.nr; id++) {
+		size_t boots = 0;
+		for (size_t i = 0; i < l->nr_recs; i++) {
+			struct record *r = &l->recs[i];
+			if (r->series != series || r->commit != commit ||
+			    r->identity != id)
+				continue;
+			int seen = 0;
+			for (size_t j = 0; j < i && !seen; j++)
+				seen = l->recs[j].series == series &&
+				       l->recs[j].commit == commit &&
+				       l->recs[j].identity == id &&
+				       l->recs[j].boot == r->boot;
+			boots += !seen;
+		}
+		if (boots > best_boots) {
+			best_boots = boots;
+			best = id;
+		}
+	}
+	for (size_t i = 0; i < l->nr_recs; i++)
+		total += l->recs[i].series == series &&
+			 l->recs[i].commit == commit;
+	if (best == (size_t)-1)
+		return;
+	cell->values = xcalloc(best_boots, sizeof(double));
+	cell->boots = xcalloc(best_boots, sizeof(unsigned));
+	double *tmp = xcalloc(total, sizeof(double));
+	size_t used = 0;
+	for (;;) {
+		/* Take the smallest boot id not yet done. */
+		long next = -1;
+		for (size_t i = 0; i < l->nr_recs; i++) {
+			struct record *r = &l->recs[i];
+			if (r->series == series && r->commit == commit &&
+			    r->identity == best &&
+			    (!cell->nr || r->boot > (long)cell->boots[cell->nr - 1]) &&
+			    (next < 0 || r->boot < next))
+				next = r->boot;
+		}
+		if (next < 0)
+			break;
+		size_t n = 0;
+		for (size_t i = 0; i < l->nr_recs; i++) {
+			struct record *r = &l->recs[i];
+			if (r->series == series && r->commit == commit &&
+			    r->identity == best && r->boot == next)
+				tmp[n++] = r->bw;
+		}
+		used += n;
+		cell->values[cell->nr] = stats_median(tmp, n);
+		cell->boots[cell->nr++] = (unsigned)next;
+	}
+	cell->nr_ignored = total - used;
+	free(tmp);
+}
+
+static int cmp_series(const void *a, const void *b)
+{
+	const struct scan_series *x = a, *y = b;
+	int c = strcmp(x->topology, y->topology);
+	if (!c)
+		c = strcmp(x->engine, y->engine);
+	if (!c)
+		c = strcmp(x->point, y->point);
+	if (!c)
+		c = strcmp(x->metric, y->metric);
+	return c;
+}
+
+/* Move the commit named `id` (any length >= 12) to position *pos. */
+static void place(struct scan *s, const char *id, size_t *pos,
+		  const char *subject, const char *role)
+{
+	for (size_t i = *pos; i < s->nr_commits; i++) {
+		if (strncmp(s->commits[i].abbrev, id, 12))
+			continue;
+		struct scan_commit c = s->commits[i];
+		memmove(s->commits + *pos + 1, s->commits + *pos,
+			(i - *pos) * sizeof(c));
+		if (subject && !c.subject)
+			c.subject = xstrdup(subject);
+		if (role && !c.role)
+			c.role = xstrdup(role);
+		s->commits[(*pos)++] = c;
+		return;
+	}
+}
+
+static int cmp_first_seen(const void *a, const void *b)
+{
+	const struct scan_commit *x = a, *y = b;
+	const char *p = x->first_seen ? x->first_seen : "";
+	const char *q = y->first_seen ? y->first_seen : "";
+	int c = strcmp(p, q);
+	return c ? c : strcmp(x->abbrev, y->abbrev);
+}
+
+static const char *probe_subject(const struct bisect_state *st,
+				 const char *id)
+{
+	const struct state_probe *p = state_find_probe(st, id);
+	return p ? p->subject : NULL;
+}
+
+static const char *state_role(const struct bisect_state *st, const char *id)
+{
+	if (st->status == STATE_DONE && !strcmp(st->culprit, id))
+		return "culprit";
+	if (!strcmp(st->good, id))
+		return "good";
+	if (!strcmp(st->bad, id))
+		return "bad";
+	return state_find_mark(st, id);
+}
+
+static int order_commits(struct scan *s)
+{
+	size_t pos = 0;
+	char *path;
+	struct strbuf text = STRBUF_INIT;
+
+	/* Timestamps first, so anything not named below keeps that order. */
+	if (s->nr_commits)
+		qsort(s->commits, s->nr_commits, sizeof(*s->commits),
+		      cmp_first_seen);
+	s->order = "timestamps";
+
+	path = xstrfmt("%s/bisect-state.json", s->dir);
+	if (file_exists(path)) {
+		int rc = state_load(&s->state, path);
+		free(path);
+		if (rc < 0)
+			return -1;
+		s->has_state = 1;
+		const struct bisect_state *st = &s->state;
+		place(s, st->good, &pos, probe_subject(st, st->good), "good");
+		for (size_t i = st->candidates.nr; i-- > 0;) {
+			const char *id = st->candidates.v[i];
+			place(s, id, &pos, probe_subject(st, id),
+			      state_role(st, id));
+		}
+		s->order = "bisect-state";
+		return 0;
+	}
+	free(path);
+
+	path = xstrfmt("%s/sweep-state.json", s->dir);
+	if (file_exists(path) && !read_file(path, &text)) {
+		json_error_t jerr;
+		json_t *root = json_loads(text.buf, 0, &jerr), *c;
+		json_t *list = json_object_get(root, "commits");
+		size_t i;
+		json_array_foreach(list, i, c) {
+			const char *id = json_is_string(c) ?
+						 json_string_value(c) :
+						 json_string_value(json_object_get(c, "commit"));
+			const char *subj = json_string_value(
+				json_object_get(c, "subject"));
+			const char *role = json_string_value(
+				json_object_get(c, "role"));
+			if (id)
+				place(s, id, &pos, subj, role);
+		}
+		if (json_array_size(list))
+			s->order = "sweep-state";
+		json_decref(root);
+	}
+	strbuf_release(&text);
+	free(path);
+	return 0;
+}
+
+int scan_load(struct scan *out, const char *dir, const char *job)
+{
+	struct loader l = { 0 };
+	DIR *d;
+	struct dirent *e;
+	int ret = -1;
+
+	memset(out, 0, sizeof(*out));
+	state_init(&out->state);
+	l.s = out;
+	if (!is_dir(dir))
+		return error("'%s' is not a results folder", dir);
+	if (job) {
+		char *j = xstrfmt("%s/%s", dir, job);
+		if (is_dir(j) && looks_like_job(j))
+			out->dir = j;
+		else
+			free(j);
+	}
+	if (!out->dir) {
+		char *state = xstrfmt("%s/bisect-state.json", dir);
+		if (file_exists(state) || looks_like_job(dir))
+			out->dir = xstrdup(dir);
+		free(state);
+	}
+	if (!out->dir) {
+		/* A results root: find its jobs. */
+		struct strvec jobs = STRVEC_INIT;
+		d = opendir(dir);
+		while (d && (e = readdir(d))) {
+			char *j = xstrfmt("%s/%s", dir, e->d_name);
+			if (e->d_name[0] != '.' && looks_like_job(j))
+				strvec_push(&jobs, e->d_name);
+			free(j);
+		}
+		if (d)
+			closedir(d);
+		if (jobs.nr == 1)
+			out->dir = xstrfmt("%s/%s", dir, jobs.v[0]);
+		else if (!jobs.nr)
+			error("no results under '%s'", dir);
+		else if (job)
+			error("no job '%s' under '%s'", job, dir);
+		else
+			error("'%s' holds %zu jobs ('%s', '%s'...): name one "
+			      "with --job", dir, jobs.nr, jobs.v[0], jobs.v[1]);
+		strvec_clear(&jobs);
+		if (!out->dir)
+			return -1;
+	}
+
+	d = opendir(out->dir);
+	if (!d) {
+		error("cannot open '%s': %s", out->dir, strerror(errno));
+		goto out;
+	}
+	while ((e = readdir(d))) {
+		char *c = xstrfmt("%s/%s", out->dir, e->d_name);
+		if (e->d_name[0] != '.' && strcmp(e->d_name, "spool") &&
+		    is_dir(c) && read_commit(&l, c, e->d_name)) {
+			free(c);
+			closedir(d);
+			goto out;
+		}
+		free(c);
+	}
+	closedir(d);
+	if (!out->job) {
+		const char *slash = strrchr(out->dir, '/');
+		out->job = xstrdup(slash ? slash + 1 : out->dir);
+	}
+	/* Drop folders that held no sample (spool, logs, other files). */
+	for (size_t i = 0; i < out->nr_commits;) {
+		int used = 0;
+		for (size_t r = 0; r < l.nr_recs && !used; r++)
+			used = l.recs[r].commit == i;
+		if (used) {
+			i++;
+			continue;
+		}
+		free(out->commits[i].id);
+		free(out->commits[i].first_seen);
+		memmove(out->commits + i, out->commits + i + 1,
+			(out->nr_commits - i - 1) * sizeof(*out->commits));
+		out->nr_commits--;
+		for (size_t r = 0; r < l.nr_recs; r++)
+			if (l.recs[r].commit > i)
+				l.recs[r].commit--;
+	}
+	/* Records name commits by their index before ordering: remember. */
+	char (*before)[13] = xcalloc(out->nr_commits + 1, 13);
+	for (size_t i = 0; i < out->nr_commits; i++)
+		memcpy(before[i], out->commits[i].abbrev, 13);
+	if (order_commits(out)) {
+		free(before);
+		goto out;
+	}
+	size_t *map = xcalloc(out->nr_commits + 1, sizeof(*map));
+	for (size_t i = 0; i < out->nr_commits; i++)
+		for (size_t j = 0; j < out->nr_commits; j++)
+			if (!strcmp(before[i], out->commits[j].abbrev))
+				map[i] = j;
+	for (size_t r = 0; r < l.nr_recs; r++)
+		l.recs[r].commit = map[l.recs[r].commit];
+	free(map);
+	free(before);
+
+	/* Sort the series, then remap the records' series indexes. */
+	size_t *order = xcalloc(out->nr_series + 1, sizeof(*order));
+	char **keys = xcalloc(out->nr_series + 1, sizeof(*keys));
+	for (size_t i = 0; i < out->nr_series; i++)
+		keys[i] = xstrfmt("%s\x1f%s\x1f%s\x1f%s", out->series[i].topology,
+				  out->series[i].engine, out->series[i].point,
+				  out->series[i].metric);
+	if (out->nr_series)
+		qsort(out->series, out->nr_series, sizeof(*out->series),
+		      cmp_series);
+	for (size_t i = 0; i < out->nr_series; i++) {
+		char *k = xstrfmt("%s\x1f%s\x1f%s\x1f%s",
+				  out->series[i].topology, out->series[i].engine,
+				  out->series[i].point, out->series[i].metric);
+		for (size_t j = 0; j < out->nr_series; j++)
+			if (!strcmp(keys[j], k))
+				order[j] = i;
+		free(k);
+	}
+	for (size_t r = 0; r < l.nr_recs; r++)
+		l.recs[r].series = order[l.recs[r].series];
+	for (size_t i = 0; i < out->nr_series; i++)
+		free(keys[i]);
+	free(keys);
+	free(order);
+
+	for (size_t i = 0; i < out->nr_series; i++) {
+		struct scan_series *ser = &out->series[i];
+		ser->cells = xcalloc(out->nr_commits + 1, sizeof(*ser->cells));
+		for (size_t c = 0; c < out->nr_commits; c++)
+			fill_cell(&l, i, c, &ser->cells[c]);
+	}
+	ret = 0;
+out:
+	free(l.recs);
+	strvec_clear(&l.identities);
+	if (ret)
+		scan_release(out);
+	return ret;
+}
+
+void scan_release(struct scan *s)
+{
+	for (size_t i = 0; i < s->nr_series; i++) {
+		struct scan_series *x = &s->series[i];
+		for (size_t c = 0; x->cells && c < s->nr_commits; c++) {
+			free(x->cells[c].values);
+			free(x->cells[c].boots);
+		}
+		free(x->cells);
+		free(x->topology);
+		free(x->engine);
+		free(x->point);
+		free(x->metric);
+	}
+	free(s->series);
+	for (size_t i = 0; i < s->nr_commits; i++) {
+		free(s->commits[i].id);
+		free(s->commits[i].subject);
+		free(s->commits[i].first_seen);
+		free(s->commits[i].role);
+	}
+	free(s->commits);
+	free(s->dir);
+	free(s->job);
+	state_release(&s->state);
+	memset(s, 0, sizeof(*s));
+	state_init(&s->state);
+}
+
+long scan_find_commit(const struct scan *s, const char *rev)
+{
+	size_t len = strlen(rev);
+	long found = -1;
+
+	if (len < 4)
+		return -1;
+	for (size_t i = 0; i < s->nr_commits; i++) {
+		const char *id = s->commits[i].id;
+		if (!strncmp(id, rev, len) ||
+		    (len >= 12 && !strncmp(s->commits[i].abbrev, rev, 12))) {
+			if (found >= 0)
+				return -2;
+			found = (long)i;
+		}
+	}
+	return found;
+}
+
+void scan_compare(const struct scan_series *ser, size_t a, size_t b,
+		  struct scan_compare *out)
+{
+	const struct scan_cell *x = &ser->cells[a], *y = &ser->cells[b];
+	struct stats_mw mw;
+
+	memset(out, 0, sizeof(*out));
+	out->a_n = x->nr;
+	out->b_n = y->nr;
+	out->a_median = stats_median(x->values, x->nr);
+	out->b_median = stats_median(y->values, y->nr);
+	out->a_stddev_pct = x->nr > 1 ? stats_pct_stddev(x->values, x->nr) : NAN;
+	out->b_stddev_pct = y->nr > 1 ? stats_pct_stddev(y->values, y->nr) : NAN;
+	out->change_pct = (out->b_median - out->a_median) / out->a_median * 100;
+	out->p_value = NAN;
+	if (x->nr >= 2 && y->nr >= 2 &&
+	    !stats_mann_whitney(y->values, y->nr, x->values, x->nr,
+				STATS_TWO_SIDED, &mw)) {
+		out->p_value = mw.p;
+		out->significant = mw.p <= 0.05;
+	}
+}
+
+void scan_series_name(const struct scan_series *ser, struct strbuf *out)
+{
+	strbuf_addf(out, "%s/%s %s %s", ser->topology, ser->engine, ser->point,
+		    ser->metric);
+}

@@ -1,0 +1,493 @@
+/*
+ * upload.c: the spool and the POSTs (see upload.h). The spool is written
+ * before the first try, so a crash, a dead server or a wrong token never
+ * loses a document; the server's answer alone removes it.
+ */
+#include "upload.h"
+#include "util.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+int upload_curl_error(CURLcode rc, const char *errbuf, const char *url)
+{
+	return error("cannot post to '%s': %s", url,
+		     errbuf && *errbuf ? errbuf : curl_easy_strerror(rc));
+}
+
+static void curl_init_once(void)
+{
+	static int done;
+	if (!done) {
+		curl_global_init(CURL_GLOBAL_DEFAULT);
+		done = 1;
+	}
+}
+
+/* The answer body is kept (bounded) for the error message. */
+static size_t on_body(char *data, size_t size, size_t n, void *payload)
+{
+	struct strbuf *sb = payload;
+	if (sb->len < 512)
+		strbuf_add(sb, data, size * n < 512 ? size * n : 512);
+	return size * n;
+}
+
+static int retryable_curl(CURLcode rc)
+{
+	switch (rc) {
+	case CURLE_COULDNT_CONNECT:
+	case CURLE_COULDNT_RESOLVE_HOST:
+	case CURLE_COULDNT_RESOLVE_PROXY:
+	case CURLE_OPERATION_TIMEDOUT:
+	case CURLE_SEND_ERROR:
+	case CURLE_RECV_ERROR:
+	case CURLE_GOT_NOTHING:
+	case CURLE_PARTIAL_FILE:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+static void sleep_ms(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+static const char *token_of(const struct upload_options *o)
+{
+	const char *t = o->token ? o->token : getenv(UPLOAD_TOKEN_ENV);
+	return t && *t ? t : NULL;
+}
+
+enum upload_result upload_post(const struct upload_options *o,
+			       const char *url, const char *body, size_t len,
+			       const char *key, long *status)
+{
+	struct curl_slist *hdr = NULL;
+	struct strbuf answer = STRBUF_INIT;
+	char errbuf[CURL_ERROR_SIZE];
+	const char *token = token_of(o);
+	enum upload_result res = UPLOAD_FAILED;
+	long code = 0, wait = o->backoff_ms;
+	int tries = o->tries > 0 ? o->tries : 1;
+	CURL *c;
+
+	curl_init_once();
+	c = curl_easy_init();
+	if (!c) {
+		error("cannot post to '%s': libcurl could not start", url);
+		return UPLOAD_FAILED;
+	}
+	hdr = curl_slist_append(hdr, "Content-Type: application/json");
+	hdr = curl_slist_append(hdr, "Expect:"); /* no 100-continue wait */
+	if (key) {
+		char *h = xstrfmt("Idempotency-Key: %s", key);
+		hdr = curl_slist_append(hdr, h);
+		free(h);
+	}
+	if (token) {
+		char *h = xstrfmt("Authorization: Bearer %s", token);
+		hdr = curl_slist_append(hdr, h);
+		free(h);
+	}
+	curl_easy_setopt(c, CURLOPT_URL, url);
+	curl_easy_setopt(c, CURLOPT_HTTPHEADER, hdr);
+	curl_easy_setopt(c, CURLOPT_POSTFIELDS, body);
+	curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)len);
+	curl_easy_setopt(c, CURLOPT_USERAGENT, "iobisect");
+	curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+	curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS, o->connect_timeout_ms);
+	curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, o->timeout_ms);
+	curl_easy_setopt(c, CURLOPT_SSL_VERIFYPEER, 1L);
+	curl_easy_setopt(c, CURLOPT_SSL_VERIFYHOST, 2L);
+	curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
+	/* A redirect would drop the token or resend the body elsewhere. */
+	curl_easy_setopt(c, CURLOPT_FOLLOWLOCATION, 0L);
+	if (o->ca_file)
+		curl_easy_setopt(c, CURLOPT_CAINFO, o->ca_file);
+	curl_easy_setopt(c, CURLOPT_ERRORBUFFER, errbuf);
+	curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_body);
+	curl_easy_setopt(c, CURLOPT_WRITEDATA, &answer);
+
+	for (int t = 1; t <= tries; t++) {
+		CURLcode rc;
+		errbuf[0] = '\0';
+		strbuf_reset(&answer);
+		code = 0;
+		rc = curl_easy_perform(c);
+		if (rc == CURLE_OK)
+			curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &code);
+		if (rc == CURLE_OK && ((code >= 200 && code < 300) ||
+				       code == 409)) {
+			res = UPLOAD_ACCEPTED;
+			break;
+		}
+		if (rc == CURLE_OK && (code == 401 || code == 403)) {
+			error("'%s' refused the upload (HTTP %ld): check the "
+			      "token in $%s%s; the documents stay in the spool",
+			      url, code, UPLOAD_TOKEN_ENV,
+			      token ? "" : " (it is not set)");
+			res = UPLOAD_AUTH;
+			break;
+		}
+		if (rc == CURLE_OK && code >= 400 && code < 500 && code != 429 &&
+		    code != 408) {
+			strbuf_trim(&answer);
+			error("'%s' refused a document (HTTP %ld)%s%s", url,
+			      code, answer.len ? ": " : "", answer.buf);
+			res = UPLOAD_REJECTED;
+			break;
+		}
+		if (rc != CURLE_OK && !retryable_curl(rc)) {
+			upload_curl_error(rc, errbuf, url);
+			break;
+		}
+		if (t == tries) {
+			if (rc != CURLE_OK)
+				upload_curl_error(rc, errbuf, url);
+			else
+				error("cannot post to '%s': HTTP %ld after %d "
+				      "tries", url, code, tries);
+			break;
+		}
+		sleep_ms(wait);
+		wait *= 2;
+	}
+	if (status)
+		*status = code;
+	curl_slist_free_all(hdr);
+	curl_easy_cleanup(c);
+	strbuf_release(&answer);
+	return res;
+}
+
+/* ------------------------------------------------------------------ */
+/* The spool. */
+
+static const char *spool_root(const struct upload_options *o)
+{
+	static char *dflt;
+	if (o->spool)
+		return o->spool;
+	if (!dflt)
+		dflt = xstrfmt("%s/spool", cache_dir());
+	return dflt;
+}
+
+char *upload_spool_dir(const struct upload_options *o, const char *url)
+{
+	char h[41];
+	char *dir, *path;
+
+	hash_hex(url, strlen(url), h);
+	dir = xstrfmt("%s/%.16s", spool_root(o), h);
+	path = xstrfmt("%s/url", dir);
+	if (mkdir_p(dir, 0700) ||
+	    (!file_exists(path) &&
+	     write_file_atomic(path, url, strlen(url)))) {
+		free(path);
+		free(dir);
+		return NULL;
+	}
+	free(path);
+	return dir;
+}
+
+static int ledger_has(const char *dir, const char *key)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *path = xstrfmt("%s/sent", dir);
+	int found = 0;
+
+	if (file_exists(path) && !read_file(path, &sb)) {
+		for (const char *p = sb.buf; (p = strstr(p, key)); p += 40)
+			if ((p == sb.buf || p[-1] == '\n') &&
+			    (p[40] == '\n' || !p[40])) {
+				found = 1;
+				break;
+			}
+	}
+	strbuf_release(&sb);
+	free(path);
+	return found;
+}
+
+static void ledger_add(const char *dir, const char *key)
+{
+	char *path = xstrfmt("%s/sent", dir);
+	FILE *f = fopen(path, "a");
+	if (f) {
+		fprintf(f, "%s\n", key);
+		fclose(f);
+	} else
+		warning("cannot record '%s' in '%s': %s", key, path,
+			strerror(errno));
+	free(path);
+}
+
+/* Batch state: once the endpoint is down or refuses us, stop trying. */
+struct batch {
+	const struct upload_options *o;
+	const char *url;
+	char *dir;
+	struct upload_counts *c;
+	enum upload_result stop; /* UPLOAD_ACCEPTED: go on */
+};
+
+/* Send the spooled file <dir>/<key>.json; remove it when accepted. */
+static void send_spooled(struct batch *b, const char *key)
+{
+	struct strbuf doc = STRBUF_INIT;
+	char *path = xstrfmt("%s/%s.json", b->dir, key);
+	enum upload_result r;
+
+	if (b->stop != UPLOAD_ACCEPTED || read_file(path, &doc)) {
+		b->c->kept++;
+		goto out;
+	}
+	r = upload_post(b->o, b->url, doc.buf, doc.len, key, NULL);
+	if (r == UPLOAD_ACCEPTED) {
+		ledger_add(b->dir, key);
+		if (unlink(path))
+			warning("cannot remove '%s': %s", path,
+				strerror(errno));
+		b->c->sent++;
+	} else {
+		b->c->kept++;
+		if (r == UPLOAD_FAILED || r == UPLOAD_AUTH)
+			b->stop = r;
+	}
+out:
+	strbuf_release(&doc);
+	free(path);
+}
+
+/* Spool one document, then send it (unless already sent before). */
+static int spool_and_send(struct batch *b, const char *body, size_t len)
+{
+	char key[41];
+	char *path;
+
+	hash_hex(body, len, key);
+	if (ledger_has(b->dir, key)) {
+		b->c->already++;
+		return 0;
+	}
+	path = xstrfmt("%s/%s.json", b->dir, key);
+	if (!file_exists(path) && write_file_atomic(path, body, len)) {
+		free(path);
+		return -1;
+	}
+	free(path);
+	send_spooled(b, key);
+	return 0;
+}
+
+static int is_key_file(const char *name)
+{
+	size_t n = strlen(name);
+	if (n != 45 || strcmp(name + 40, ".json"))
+		return 0;
+	for (size_t i = 0; i < 40; i++)
+		if (!strchr("0123456789abcdef", name[i]))
+			return 0;
+	return 1;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Send everything spooled in b->dir, oldest name order (stable). */
+static void flush_dir(struct batch *b)
+{
+	struct strvec keys = STRVEC_INIT;
+	DIR *d = opendir(b->dir);
+	struct dirent *e;
+
+	while (d && (e = readdir(d)))
+		if (is_key_file(e->d_name)) {
+			char *k = xstrndup(e->d_name, 40);
+			strvec_push(&keys, k);
+			free(k);
+		}
+	if (d)
+		closedir(d);
+	if (keys.nr)
+		qsort(keys.v, keys.nr, sizeof(*keys.v), cmp_str);
+	for (size_t i = 0; i < keys.nr; i++)
+		send_spooled(b, keys.v[i]);
+	strvec_clear(&keys);
+}
+
+static int batch_begin(struct batch *b, const struct upload_options *o,
+		       const char *url, struct upload_counts *c)
+{
+	memset(b, 0, sizeof(*b));
+	b->o = o;
+	b->url = url;
+	b->c = c;
+	b->stop = UPLOAD_ACCEPTED;
+	b->dir = upload_spool_dir(o, url);
+	return b->dir ? 0 : -1;
+}
+
+/* Paths of the JSON documents under a job folder, summary last. */
+static void collect_docs(const char *dir, int depth, struct strvec *out)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	struct strvec names = STRVEC_INIT;
+
+	while (d && (e = readdir(d)))
+		if (e->d_name[0] != '.' && strcmp(e->d_name, "spool"))
+			strvec_push(&names, e->d_name);
+	if (d)
+		closedir(d);
+	if (names.nr)
+		qsort(names.v, names.nr, sizeof(*names.v), cmp_str);
+	for (size_t i = 0; i < names.nr; i++) {
+		const char *n = names.v[i];
+		size_t len = strlen(n);
+		char *path = xstrfmt("%s/%s", dir, n);
+		DIR *sub = depth < 4 ? opendir(path) : NULL;
+		if (sub) {
+			closedir(sub);
+			collect_docs(path, depth + 1, out);
+		} else if (depth > 0 && len > 5 &&
+			   !strcmp(n + len - 5, ".json") &&
+			   !strncmp(n, "boot-", 5)) {
+			strvec_push(out, path);
+		}
+		free(path);
+	}
+	strvec_clear(&names);
+}
+
+int upload_job(const struct upload_options *o, const char *job_dir,
+	       struct upload_counts *c)
+{
+	struct batch b;
+	struct strvec docs = STRVEC_INIT;
+	char *summary = xstrfmt("%s/summary.json", job_dir);
+	int ret = 0;
+
+	memset(c, 0, sizeof(*c));
+	if (!o->url) {
+		free(summary);
+		return error("no upload URL given");
+	}
+	if (batch_begin(&b, o, o->url, c)) {
+		free(summary);
+		return -1;
+	}
+	flush_dir(&b);
+	collect_docs(job_dir, 0, &docs);
+	if (file_exists(summary))
+		strvec_push(&docs, summary);
+	for (size_t i = 0; i < docs.nr && !ret; i++) {
+		struct strbuf sb = STRBUF_INIT;
+		ret = read_file(docs.v[i], &sb);
+		if (!ret)
+			ret = spool_and_send(&b, sb.buf, sb.len);
+		strbuf_release(&sb);
+	}
+	if (!ret && c->kept)
+		ret = error("%zu document(s) wait in '%s': run 'iobisect "
+			    "upload --flush' when '%s' is back",
+			    c->kept, b.dir, o->url);
+	strvec_clear(&docs);
+	free(summary);
+	free(b.dir);
+	return ret;
+}
+
+int upload_document(const struct upload_options *o, const char *body,
+		    size_t len, struct upload_counts *c)
+{
+	struct batch b;
+	int ret;
+
+	memset(c, 0, sizeof(*c));
+	if (!o->url)
+		return error("no upload URL given");
+	if (batch_begin(&b, o, o->url, c))
+		return -1;
+	ret = spool_and_send(&b, body, len);
+	if (!ret && c->kept)
+		ret = -1;
+	free(b.dir);
+	return ret;
+}
+
+int upload_flush(const struct upload_options *o, struct upload_counts *c)
+{
+	const char *root = spool_root(o);
+	DIR *d;
+	struct dirent *e;
+
+	memset(c, 0, sizeof(*c));
+	if (o->url) {
+		struct batch b;
+		if (batch_begin(&b, o, o->url, c))
+			return -1;
+		flush_dir(&b);
+		free(b.dir);
+		return c->kept ? -1 : 0;
+	}
+	d = opendir(root);
+	if (!d)
+		return errno == ENOENT ? 0 :
+		       error("cannot open '%s': %s", root, strerror(errno));
+	while ((e = readdir(d))) {
+		struct strbuf url = STRBUF_INIT;
+		char *path = xstrfmt("%s/%s/url", root, e->d_name);
+		if (e->d_name[0] != '.' && file_exists(path) &&
+		    !read_file(path, &url)) {
+			struct batch b;
+			strbuf_trim(&url);
+			if (!batch_begin(&b, o, url.buf, c)) {
+				flush_dir(&b);
+				free(b.dir);
+			}
+		}
+		strbuf_release(&url);
+		free(path);
+	}
+	closedir(d);
+	return c->kept ? -1 : 0;
+}
+
+int upload_notify(const struct upload_options *o, const char *url,
+		  const struct upload_notice *n)
+{
+	json_t *j = json_pack("{s:s?, s:s?, s:s?, s:s?, s:f, s:s?}", "job",
+			      n->job, "culprit", n->culprit, "subject",
+			      n->subject, "metric", n->metric, "change_pct",
+			      n->change_pct, "report", n->report);
+	char *body = j ? json_dumps(j, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
+	char key[41];
+	int ret;
+
+	json_decref(j);
+	if (!body)
+		return error("cannot build the notice for '%s'", url);
+	hash_hex(body, strlen(body), key);
+	ret = upload_post(o, url, body, strlen(body), key, NULL) ==
+			      UPLOAD_ACCEPTED ?
+		      0 :
+		      -1;
+	free(body);
+	return ret;
+}

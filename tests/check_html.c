@@ -1,0 +1,228 @@
+/*
+ * check_html.c: a results folder written in the store's layout, read back
+ * by store_scan and rendered by html.c: one plot per topology x point x
+ * metric, the change point at the step, the culprit marked, text from the
+ * documents escaped, the never-pool rule, and the JSON twin.
+ */
+#include "html.h"
+#include "stats.h"
+#include "store_scan.h"
+#include "util.h"
+
+#include <check.h>
+#include <git2.h>
+#include <math.h>
+
+static char tmp[64];
+static const char *ids[10];
+
+static void write_doc(const char *job, int c, const char *topo,
+		      const char *point, int boot, int idx, double bw,
+		      const char *build_key)
+{
+	char *dir = xstrfmt("%s/%s/%.12s/%s-rawread/%s", tmp, job, ids[c],
+			    topo, point);
+	char *path = xstrfmt("%s/boot-%d-sample-%d.json", dir, boot, idx);
+	char *doc = xstrfmt(
+		"{\"job\": \"%s\", \"commit\": \"%s\", \"build_key\": \"%s\", "
+		"\"topology\": \"%s\", \"engine\": \"rawread\", \"point\": "
+		"\"%s\", \"boot\": %d, \"complete\": true, \"spec_hash\": "
+		"\"s\", \"machine\": {\"accel\": \"tcg\"}, \"started\": "
+		"\"2026-12-02T10:%02d:00Z\", \"read\": {\"bw_bytes\": %.0f, "
+		"\"verified\": true}}",
+		job, ids[c], build_key, topo, point, boot, c, bw);
+	ck_assert_int_eq(mkdir_p(dir, 0755), 0);
+	ck_assert_int_eq(write_file_atomic(path, doc, strlen(doc)), 0);
+	free(dir);
+	free(path);
+	free(doc);
+}
+
+static size_t count(const char *hay, const char *needle)
+{
+	size_t n = 0;
+	for (const char *p = hay; (p = strstr(p, needle)); p++)
+		n++;
+	return n;
+}
+
+/* 10 commits, 2 topologies x 2 points, a 20% drop at commit 6. */
+static void setup(void)
+{
+	static char idbuf[10][41];
+	struct stats_rng r = STATS_RNG_INIT(7);
+	const char *topos[] = { "virtio", "nvme" };
+	const char *points[] = { "bs_kb=4", "bs_kb=1024" };
+
+	git_libgit2_init();
+	snprintf(tmp, sizeof(tmp), "/tmp/check_html.XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(tmp));
+	for (int c = 0; c < 10; c++) {
+		char *s = xstrfmt("commit %d", c);
+		hash_hex(s, strlen(s), idbuf[c]);
+		ids[c] = idbuf[c];
+		free(s);
+	}
+	for (int c = 0; c < 10; c++)
+		for (int t = 0; t < 2; t++)
+			for (int p = 0; p < 2; p++)
+				for (int b = 1; b <= 3; b++) {
+					double lv = (t ? 900e6 : 600e6) *
+						    (p ? 1 : 0.4) *
+						    (c >= 6 ? 0.8 : 1);
+					write_doc("j", c, topos[t], points[p], b,
+						  0,
+						  lv * (1 + 0.01 * stats_rng_normal(&r)),
+						  "k");
+				}
+	/* A boot of another build of commit 2: never pooled with "k". */
+	write_doc("j", 2, "virtio", "bs_kb=4", 9, 0, 1e6, "other-build");
+}
+
+static void teardown(void)
+{
+	remove_tree(tmp);
+}
+
+static void write_state(const char *culprit_subject)
+{
+	char *cands = xstrdup("");
+	for (int c = 9; c >= 1; c--) {
+		char *n = xstrfmt("%s\"%s\"%s", cands, ids[c], c > 1 ? ", " : "");
+		free(cands);
+		cands = n;
+	}
+	json_t *subj = json_string(culprit_subject);
+	char *sj = json_dumps(subj, JSON_ENCODE_ANY);
+	char *st = xstrfmt(
+		"{\"version\": 1, \"job_hash\": \"h\", \"job\": \"j\", "
+		"\"good\": \"%s\", \"bad\": \"%s\", \"merge_base\": \"\", "
+		"\"candidates\": [%s], \"probes\": [{\"commit\": \"%s\", "
+		"\"role\": \"step\", \"mark\": \"bad\", \"subject\": %s}], "
+		"\"marks\": [], \"status\": \"done\", \"culprit\": \"%s\", "
+		"\"suspects\": [], \"confidence\": 0.97}",
+		ids[0], ids[9], cands, ids[6], sj, ids[6]);
+	char *path = xstrfmt("%s/j/bisect-state.json", tmp);
+	ck_assert_int_eq(write_file_atomic(path, st, strlen(st)), 0);
+	json_decref(subj);
+	free(sj);
+	free(st);
+	free(path);
+	free(cands);
+}
+
+START_TEST(one_plot_per_series_with_step_and_culprit)
+{
+	struct scan s;
+	struct html_options o = HTML_OPTIONS_INIT;
+	struct strbuf out = STRBUF_INIT;
+	char *m;
+
+	write_state("block: <script>alert(1)</script> & more");
+	ck_assert_int_eq(scan_load(&s, tmp, NULL), 0);
+	ck_assert_str_eq(s.order, "bisect-state");
+	ck_assert_uint_eq(s.nr_commits, 10);
+	ck_assert_uint_eq(s.nr_series, 4);
+	/* History order: good first, then the range oldest first. */
+	for (int c = 0; c < 10; c++)
+		ck_assert_str_eq(s.commits[c].id, ids[c]);
+	ck_assert_int_eq(html_render(&s, &o, &out), 0);
+	ck_assert_uint_eq(count(out.buf, "<svg class=\"plot\""), 4);
+	ck_assert_uint_eq(count(out.buf, "data-point=\"bs_kb=4\""), 2);
+	ck_assert_uint_eq(count(out.buf, "data-topology=\"nvme\""), 2);
+	m = xstrfmt("<g class=\"culprit\" data-commit=\"%s\"", ids[6]);
+	ck_assert_uint_eq(count(out.buf, m), 4);
+	free(m);
+	m = xstrfmt("<g class=\"changepoint\" data-commit=\"%s\" "
+		    "data-kind=\"regression\"", ids[6]);
+	ck_assert_uint_eq(count(out.buf, m), 4);
+	free(m);
+	/* Nothing from the network, nothing that runs. */
+	ck_assert_ptr_null(strstr(out.buf, "<script"));
+	ck_assert_ptr_null(strstr(out.buf, "http://www.w3.org/1999"));
+	ck_assert_ptr_null(strstr(out.buf, "src="));
+	ck_assert_ptr_null(strstr(out.buf, "href="));
+	ck_assert_ptr_nonnull(strstr(out.buf, "&lt;script&gt;alert(1)"));
+	strbuf_release(&out);
+	scan_release(&s);
+}
+END_TEST
+
+START_TEST(other_build_is_not_pooled)
+{
+	struct scan s;
+	ck_assert_int_eq(scan_load(&s, tmp, "j"), 0);
+	ck_assert_str_eq(s.order, "timestamps");
+	for (size_t i = 0; i < s.nr_series; i++) {
+		const struct scan_series *ser = &s.series[i];
+		if (strcmp(ser->topology, "virtio") || strcmp(ser->point, "bs_kb=4"))
+			continue;
+		long c = scan_find_commit(&s, ids[2]);
+		ck_assert_int_ge(c, 0);
+		ck_assert_uint_eq(ser->cells[c].nr, 3);
+		ck_assert_uint_eq(ser->cells[c].nr_ignored, 1);
+		for (size_t b = 0; b < 3; b++)
+			ck_assert(ser->cells[c].values[b] > 200e6);
+	}
+	scan_release(&s);
+}
+END_TEST
+
+START_TEST(json_carries_change_points_in_mbps)
+{
+	struct scan s;
+	struct html_options o = HTML_OPTIONS_INIT;
+	json_t *j, *ser, *cp;
+
+	write_state("x");
+	ck_assert_int_eq(scan_load(&s, tmp, NULL), 0);
+	j = html_report_json(&s, &o);
+	ck_assert_ptr_nonnull(j);
+	ck_assert_str_eq(json_string_value(json_object_get(j, "culprit")),
+			 ids[6]);
+	ser = json_object_get(j, "series");
+	ck_assert_uint_eq(json_array_size(ser), 4);
+	cp = json_array_get(json_object_get(json_array_get(ser, 0),
+					    "change_points"), 0);
+	ck_assert_str_eq(json_string_value(json_object_get(cp, "commit")),
+			 ids[6]);
+	ck_assert(fabs(json_real_value(json_object_get(cp, "change_pct")) + 20) < 3);
+	json_decref(j);
+	scan_release(&s);
+}
+END_TEST
+
+START_TEST(missing_folder_is_an_error)
+{
+	struct scan s;
+	struct strbuf err = STRBUF_INIT;
+	error_capture(&err);
+	ck_assert_int_eq(scan_load(&s, "/nonexistent/results", NULL), -1);
+	error_capture(NULL);
+	ck_assert_ptr_nonnull(strstr(err.buf, "/nonexistent/results"));
+	strbuf_release(&err);
+}
+END_TEST
+
+static Suite *html_suite(void)
+{
+	Suite *s = suite_create("html");
+	TCase *tc = tcase_create("core");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_set_timeout(tc, 30);
+	tcase_add_test(tc, one_plot_per_series_with_step_and_culprit);
+	tcase_add_test(tc, other_build_is_not_pooled);
+	tcase_add_test(tc, json_carries_change_points_in_mbps);
+	tcase_add_test(tc, missing_folder_is_an_error);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(html_suite());
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

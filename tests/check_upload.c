@@ -1,0 +1,343 @@
+/*
+ * check_upload.c: upload.c against a real HTTP server on 127.0.0.1
+ * (test_httpd.h), forked by each test: accepted; 500 then accepted; the
+ * server down then back (spooled, then flushed); a wrong token (a clear
+ * error, documents kept); an answer lost after the server stored the
+ * document (the retry carries the same idempotency key: stored once).
+ */
+#include "test_httpd.h"
+#include "upload.h"
+#include "util.h"
+
+#include <check.h>
+#include <dirent.h>
+#include <git2.h>
+
+static char tmp[64];
+
+/* Strings made by the tests live until teardown (LeakSanitizer-clean). */
+static struct strvec kept;
+static char *keep(char *s)
+{
+	strvec_push(&kept, s);
+	free(s);
+	return kept.v[kept.nr - 1];
+}
+#define T(...) keep(xstrfmt(__VA_ARGS__))
+
+static void setup(void)
+{
+	snprintf(tmp, sizeof(tmp), "/tmp/check_upload.XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(tmp));
+	git_libgit2_init();
+	unsetenv(UPLOAD_TOKEN_ENV);
+}
+
+static void teardown(void)
+{
+	remove_tree(tmp);
+	strvec_clear(&kept);
+}
+
+static size_t count_files(const char *dir, const char *suffix)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	size_t n = 0;
+	while (d && (e = readdir(d))) {
+		size_t l = strlen(e->d_name);
+		n += e->d_name[0] != '.' && l > strlen(suffix) &&
+		     !strcmp(e->d_name + l - strlen(suffix), suffix);
+	}
+	if (d)
+		closedir(d);
+	return n;
+}
+
+static size_t count_lines(const char *path, const char *prefix)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t n = 0;
+	if (!file_exists(path) || read_file(path, &sb))
+		return 0;
+	for (char *p = sb.buf; *p; p = strchr(p, '\n') + 1) {
+		n += !strncmp(p, prefix, strlen(prefix));
+		if (!strchr(p, '\n'))
+			break;
+	}
+	strbuf_release(&sb);
+	return n;
+}
+
+/* A job folder with three sample documents and a summary. */
+static char *make_job(void)
+{
+	char *job = T("%s/results/demo", tmp);
+	char *p = T("%s/0123456789ab/virtio-rawread/bs_kb=128", job);
+	ck_assert_int_eq(mkdir_p(p, 0755), 0);
+	for (int i = 0; i < 3; i++) {
+		char *f = T("%s/boot-1-sample-%d.json", p, i);
+		char *doc = T("{\"index\": %d, \"read\": {\"bw_bytes\": "
+				    "%d}}\n", i, 800000000 + i);
+		ck_assert_int_eq(write_file_atomic(f, doc, strlen(doc)), 0);
+	}
+	p = T("%s/summary.json", job);
+	ck_assert_int_eq(write_file_atomic(p, "{\"status\": \"done\"}\n", 19), 0);
+	return job;
+}
+
+static void options(struct upload_options *o, int port, char **url,
+		    char **spool)
+{
+	struct upload_options d = UPLOAD_OPTIONS_INIT;
+	*o = d;
+	*url = T("http://127.0.0.1:%d/ingest", port);
+	*spool = T("%s/spool", tmp);
+	o->url = *url;
+	o->spool = *spool;
+	o->backoff_ms = 20;
+	o->tries = 3;
+	o->connect_timeout_ms = 2000;
+	o->timeout_ms = 5000;
+}
+
+START_TEST(accepted_documents_are_stored_and_unspooled)
+{
+	struct httpd h;
+	struct upload_options o;
+	struct upload_counts c;
+	char *url, *spool, *job = make_job(), *sd, *srv;
+
+	srv = T("%s/srv", tmp);
+	mkdir_p(srv, 0755);
+	setenv(UPLOAD_TOKEN_ENV, "s3cret", 1);
+	ck_assert_int_eq(httpd_start(&h, 0, srv, "s3cret", ""), 0);
+	options(&o, h.port, &url, &spool);
+	ck_assert_int_eq(upload_job(&o, job, &c), 0);
+	ck_assert_uint_eq(c.sent, 4);
+	ck_assert_uint_eq(c.kept, 0);
+	char *stored = T("%s/stored", srv);
+	ck_assert_uint_eq(count_files(stored, ".json"), 4);
+	char *req = T("%s/requests", srv);
+	ck_assert_uint_eq(count_lines(req, "201 "), 4);
+	sd = keep(upload_spool_dir(&o, url));
+	ck_assert_uint_eq(count_files(sd, ".json"), 0);
+	/* A second run sends nothing: the ledger knows. */
+	ck_assert_int_eq(upload_job(&o, job, &c), 0);
+	ck_assert_uint_eq(c.sent, 0);
+	ck_assert_uint_eq(c.already, 4);
+	ck_assert_uint_eq(count_lines(req, ""), 4);
+	httpd_stop(&h);
+}
+END_TEST
+
+START_TEST(content_type_and_key_sent)
+{
+	struct httpd h;
+	struct upload_options o;
+	struct upload_counts c;
+	char *url, *spool, *srv = T("%s/srv", tmp);
+	char key[41];
+	const char *doc = "{\"a\": 1}";
+
+	mkdir_p(srv, 0755);
+	ck_assert_int_eq(httpd_start(&h, 0, srv, NULL, ""), 0);
+	options(&o, h.port, &url, &spool);
+	ck_assert_int_eq(upload_document(&o, doc, strlen(doc), &c), 0);
+	hash_hex(doc, strlen(doc), key);
+	char *line = T("201 %s application/json", key);
+	ck_assert_uint_eq(count_lines(T("%s/requests", srv), line), 1);
+	httpd_stop(&h);
+}
+END_TEST
+
+START_TEST(server_error_then_accepted)
+{
+	struct httpd h;
+	struct upload_options o;
+	struct upload_counts c;
+	char *url, *spool, *srv = T("%s/srv", tmp);
+	const char *doc = "{\"summary\": true}";
+
+	mkdir_p(srv, 0755);
+	ck_assert_int_eq(httpd_start(&h, 0, srv, NULL, "500,503"), 0);
+	options(&o, h.port, &url, &spool);
+	ck_assert_int_eq(upload_document(&o, doc, strlen(doc), &c), 0);
+	ck_assert_uint_eq(c.sent, 1);
+	char *req = T("%s/requests", srv);
+	ck_assert_uint_eq(count_lines(req, "500 "), 1);
+	ck_assert_uint_eq(count_lines(req, "503 "), 1);
+	ck_assert_uint_eq(count_lines(req, "201 "), 1);
+	ck_assert_uint_eq(count_files(T("%s/stored", srv), ".json"), 1);
+	httpd_stop(&h);
+}
+END_TEST
+
+START_TEST(server_down_then_back_spools_then_flushes)
+{
+	struct httpd h;
+	struct upload_options o;
+	struct upload_counts c;
+	int port = httpd_free_port();
+	char *url, *spool, *job = make_job(), *srv = T("%s/srv", tmp);
+	struct strbuf err = STRBUF_INIT;
+
+	mkdir_p(srv, 0755);
+	options(&o, port, &url, &spool);
+	error_capture(&err);
+	ck_assert_int_eq(upload_job(&o, job, &c), -1);
+	error_capture(NULL);
+	ck_assert_uint_eq(c.sent, 0);
+	ck_assert_uint_eq(c.kept, 4);
+	ck_assert_ptr_nonnull(strstr(err.buf, url));
+	ck_assert_ptr_nonnull(strstr(err.buf, "--flush"));
+	char *sd = keep(upload_spool_dir(&o, url));
+	ck_assert_uint_eq(count_files(sd, ".json"), 4);
+
+	/* Back: a flush without a URL finds the endpoint in the spool. */
+	ck_assert_int_eq(httpd_start(&h, port, srv, NULL, ""), 0);
+	o.url = NULL;
+	ck_assert_int_eq(upload_flush(&o, &c), 0);
+	ck_assert_uint_eq(c.sent, 4);
+	ck_assert_uint_eq(count_files(sd, ".json"), 0);
+	ck_assert_uint_eq(count_files(T("%s/stored", srv), ".json"), 4);
+	/* And the next run has nothing new to send. */
+	o.url = url;
+	ck_assert_int_eq(upload_job(&o, job, &c), 0);
+	ck_assert_uint_eq(c.already, 4);
+	httpd_stop(&h);
+	strbuf_release(&err);
+}
+END_TEST
+
+START_TEST(wrong_token_is_a_clear_error_and_keeps_documents)
+{
+	struct httpd h;
+	struct upload_options o;
+	struct upload_counts c;
+	char *url, *spool, *job = make_job(), *srv = T("%s/srv", tmp);
+	struct strbuf err = STRBUF_INIT;
+
+	mkdir_p(srv, 0755);
+	setenv(UPLOAD_TOKEN_ENV, "wrong", 1);
+	ck_assert_int_eq(httpd_start(&h, 0, srv, "right", ""), 0);
+	options(&o, h.port, &url, &spool);
+	error_capture(&err);
+	ck_assert_int_eq(upload_job(&o, job, &c), -1);
+	error_capture(NULL);
+	ck_assert_uint_eq(c.kept, 4);
+	ck_assert_ptr_nonnull(strstr(err.buf, url));
+	ck_assert_ptr_nonnull(strstr(err.buf, UPLOAD_TOKEN_ENV));
+	ck_assert_ptr_nonnull(strstr(err.buf, "401"));
+	/* One refused request, not one per document or per retry. */
+	ck_assert_uint_eq(count_lines(T("%s/requests", srv), "401 "), 1);
+	ck_assert_uint_eq(count_files(keep(upload_spool_dir(&o, url)), ".json"), 4);
+	/* With the right token the same spool goes through. */
+	setenv(UPLOAD_TOKEN_ENV, "right", 1);
+	ck_assert_int_eq(upload_flush(&o, &c), 0);
+	ck_assert_uint_eq(c.sent, 4);
+	httpd_stop(&h);
+	strbuf_release(&err);
+}
+END_TEST
+
+START_TEST(lost_answer_retry_is_stored_once)
+{
+	struct httpd h;
+	struct upload_options o;
+	struct upload_counts c;
+	char *url, *spool, *srv = T("%s/srv", tmp);
+	const char *doc = "{\"boot\": 1}";
+	char key[41];
+
+	mkdir_p(srv, 0755);
+	ck_assert_int_eq(httpd_start(&h, 0, srv, NULL, "drop"), 0);
+	options(&o, h.port, &url, &spool);
+	ck_assert_int_eq(upload_document(&o, doc, strlen(doc), &c), 0);
+	hash_hex(doc, strlen(doc), key);
+	char *req = T("%s/requests", srv);
+	/* Two requests with the same key, one stored document. */
+	ck_assert_uint_eq(count_lines(req, T("0 %s", key)), 1);
+	ck_assert_uint_eq(count_lines(req, T("201 %s", key)), 1);
+	ck_assert_uint_eq(count_files(T("%s/stored", srv), ".json"), 1);
+	httpd_stop(&h);
+}
+END_TEST
+
+START_TEST(rejected_document_kept_others_sent)
+{
+	struct httpd h;
+	struct upload_options o;
+	struct upload_counts c;
+	char *url, *spool, *job = make_job(), *srv = T("%s/srv", tmp);
+
+	mkdir_p(srv, 0755);
+	ck_assert_int_eq(httpd_start(&h, 0, srv, NULL, "422"), 0);
+	options(&o, h.port, &url, &spool);
+	struct strbuf err = STRBUF_INIT;
+	error_capture(&err);
+	ck_assert_int_eq(upload_job(&o, job, &c), -1);
+	error_capture(NULL);
+	ck_assert_ptr_nonnull(strstr(err.buf, "422"));
+	strbuf_release(&err);
+	ck_assert_uint_eq(c.sent, 3);
+	ck_assert_uint_eq(c.kept, 1);
+	httpd_stop(&h);
+}
+END_TEST
+
+START_TEST(notify_posts_the_regression)
+{
+	struct httpd h;
+	struct upload_options o;
+	char *url, *spool, *srv = T("%s/srv", tmp);
+	struct upload_notice n = { "99ecd36e9878c0da63346ca80792c0a324775211",
+				   "block: slow path", "virtio/rawread read",
+				   -14.5, "file:///tmp/report.html", "demo" };
+	struct strbuf sb = STRBUF_INIT;
+
+	mkdir_p(srv, 0755);
+	ck_assert_int_eq(httpd_start(&h, 0, srv, NULL, ""), 0);
+	options(&o, h.port, &url, &spool);
+	ck_assert_int_eq(upload_notify(&o, url, &n), 0);
+	httpd_stop(&h);
+	DIR *d = opendir(T("%s/stored", srv));
+	ck_assert_ptr_nonnull(d);
+	struct dirent *e;
+	while ((e = readdir(d)))
+		if (e->d_name[0] != '.')
+			read_file(T("%s/stored/%s", srv, e->d_name), &sb);
+	closedir(d);
+	ck_assert_ptr_nonnull(strstr(sb.buf, "\"change_pct\":-14.5"));
+	ck_assert_ptr_nonnull(strstr(sb.buf, "\"culprit\":\"99ecd36e"));
+	ck_assert_ptr_nonnull(strstr(sb.buf, "report.html"));
+	strbuf_release(&sb);
+}
+END_TEST
+
+static Suite *upload_suite(void)
+{
+	Suite *s = suite_create("upload");
+	TCase *tc = tcase_create("core");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_set_timeout(tc, 30);
+	tcase_add_test(tc, accepted_documents_are_stored_and_unspooled);
+	tcase_add_test(tc, content_type_and_key_sent);
+	tcase_add_test(tc, server_error_then_accepted);
+	tcase_add_test(tc, server_down_then_back_spools_then_flushes);
+	tcase_add_test(tc, wrong_token_is_a_clear_error_and_keeps_documents);
+	tcase_add_test(tc, lost_answer_retry_is_stored_once);
+	tcase_add_test(tc, rejected_document_kept_others_sent);
+	tcase_add_test(tc, notify_posts_the_regression);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(upload_suite());
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
