@@ -1,10 +1,564 @@
-/* cmd_run.c: placeholder until the module lands (being written now). */
+/*
+ * cmd_run.c: `iobisect run`: boot one kernel (a given image, or a commit
+ * built through kbuild) N times on each topology of a job, store every
+ * boot in the results tree, print each sample's MB/s as it is measured and
+ * a summary per topology, point and metric at the end.
+ *
+ *   iobisect run JOB [options]
+ *   iobisect run --kernel BZIMAGE | --commit REV [--repo PATH]
+ *                --topology PRESET[,key=value...] --workload
+ * ENGINE[,key=value...]
+ *                [--boots N] [--samples N] [--warmup N] [--timeout S]
+ *                [--set key=value] [--results DIR] [--keep-images]
+ *                [--destroy-data-on DEVICE] [--force]
+ *
+ * Exit: 0 when every boot was ok, 1 when a build or a boot failed, 128 on
+ * bad input (one line naming it), 130 when interrupted.
+ */
 #include "cmd.h"
+#include "job.h"
+#include "kbuild.h"
+#include "qemu.h"
+#include "results.h"
+#include "run.h"
+#include "safety.h"
+#include "stats.h"
 #include "util.h"
+#include "vm.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char usage_text[] =
+	"usage: iobisect run JOB [--kernel BZIMAGE | --commit REV [--repo "
+	"PATH]]\n"
+	"   or: iobisect run --kernel BZIMAGE | --commit REV [--repo PATH]\n"
+	"                    --topology PRESET[,key=value...]\n"
+	"                    --workload ENGINE[,key=value...]\n"
+	"  options: --boots N  --samples N  --warmup N  --timeout SECONDS\n"
+	"           --set key=value  --results DIR  --keep-images\n"
+	"           --destroy-data-on DEVICE  --force   (passed-through "
+	"disks)\n";
+
+struct run_args {
+	const char *job_path;
+	const char *kernel, *commit, *repo;
+	int boots;
+	int keep_images;
+	int force;
+	const char *destroy_data_on;
+	struct strvec overrides;
+};
+
+/*
+ * Split "raid5-4,md0.bitmap=[0,1],chunk_kb=64" at the commas that are not
+ * inside brackets, so list values survive.
+ */
+static void split_top_level(struct strvec *out, const char *s)
+{
+	struct strbuf cur = STRBUF_INIT;
+	int depth = 0;
+	for (; *s; s++) {
+		if (*s == '[' || *s == '{')
+			depth++;
+		else if ((*s == ']' || *s == '}') && depth)
+			depth--;
+		if (*s == ',' && !depth) {
+			if (cur.len)
+				strvec_push(out, cur.buf);
+			strbuf_reset(&cur);
+			continue;
+		}
+		strbuf_addch(&cur, *s);
+	}
+	if (cur.len)
+		strvec_push(out, cur.buf);
+	strbuf_release(&cur);
+}
+
+/* "--workload seqread,threads=2" -> workload=seqread workload.threads=2 */
+static int add_compound(struct strvec *ov, const char *key, const char *arg)
+{
+	struct strvec parts = STRVEC_INIT;
+	int rc = 0;
+	split_top_level(&parts, arg);
+	if (!parts.nr || strchr(parts.v[0], '=')) {
+		rc = error("--%s: '%s' does not start with a name", key, arg);
+		goto out;
+	}
+	strvec_pushf(ov, "%s=%s", key, parts.v[0]);
+	for (size_t i = 1; i < parts.nr; i++) {
+		if (!strchr(parts.v[i], '=')) {
+			rc = error("--%s: '%s' is not key=value", key,
+				   parts.v[i]);
+			goto out;
+		}
+		strvec_pushf(ov, "%s.%s", key, parts.v[i]);
+	}
+out:
+	strvec_clear(&parts);
+	return rc;
+}
+
+static int positive(const char *opt, const char *s, int *out)
+{
+	long v;
+	if (!s || parse_long(s, &v) || v < 1 || v > 100000)
+		return error("%s: '%s' is not a positive number", opt,
+			     s ? s : "");
+	*out = (int)v;
+	return 0;
+}
+
+static int parse_args(struct run_args *a, int argc, char **argv)
+{
+	int have_topology = 0, have_workload = 0, n = 0;
+	for (int i = 1; i < argc; i++) {
+		const char *o = argv[i];
+		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+		int takes = 1;
+		if (!strcmp(o, "-h") || !strcmp(o, "--help")) {
+			fputs(usage_text, stdout);
+			exit(0);
+		} else if (!strcmp(o, "--keep-images")) {
+			a->keep_images = 1;
+			takes = 0;
+		} else if (!strcmp(o, "--force")) {
+			a->force = 1;
+			takes = 0;
+		} else if (o[0] == '-' && !v) {
+			return error("option '%s' needs a value", o);
+		} else if (!strcmp(o, "--kernel")) {
+			a->kernel = v;
+		} else if (!strcmp(o, "--commit")) {
+			a->commit = v;
+		} else if (!strcmp(o, "--repo")) {
+			a->repo = v;
+		} else if (!strcmp(o, "--destroy-data-on")) {
+			a->destroy_data_on = v;
+		} else if (!strcmp(o, "--topology")) {
+			if (add_compound(&a->overrides, "topology", v))
+				return -1;
+			have_topology = 1;
+		} else if (!strcmp(o, "--workload")) {
+			if (add_compound(&a->overrides, "workload", v))
+				return -1;
+			have_workload = 1;
+		} else if (!strcmp(o, "--boots")) {
+			if (positive(o, v, &a->boots))
+				return -1;
+		} else if (!strcmp(o, "--samples")) {
+			if (positive(o, v, &n))
+				return -1;
+			strvec_pushf(&a->overrides, "runs.samples=%d", n);
+		} else if (!strcmp(o, "--warmup")) {
+			long w;
+			if (parse_long(v, &w) || w < 0)
+				return error("--warmup: '%s' is not a count",
+					     v);
+			strvec_pushf(&a->overrides, "runs.warmup=%ld", w);
+		} else if (!strcmp(o, "--timeout")) {
+			if (positive(o, v, &n))
+				return error("--timeout: '%s' is not a number "
+					     "of seconds",
+					     v);
+			strvec_pushf(&a->overrides, "machine.timeout_s=%d", n);
+		} else if (!strcmp(o, "--set")) {
+			strvec_push(&a->overrides, v);
+		} else if (!strcmp(o, "--results")) {
+			strvec_pushf(&a->overrides, "results=%s", v);
+		} else if (o[0] == '-') {
+			return error("unknown option '%s'", o);
+		} else if (!a->job_path) {
+			a->job_path = o;
+			takes = 0;
+		} else {
+			return error("unexpected argument '%s'", o);
+		}
+		i += takes;
+	}
+	if (a->kernel && a->commit)
+		return error("--kernel and --commit: give one");
+	if (!a->job_path) {
+		if (!a->kernel && !a->commit)
+			return error("no kernel: give JOB, --kernel BZIMAGE or "
+				     "--commit REV");
+		if (!have_topology)
+			return error("no topology: give --topology PRESET");
+		if (!have_workload)
+			return error("no workload: give --workload ENGINE");
+	}
+	return 0;
+}
+
+/* What is booted: its image, the label in result paths, the build key. */
+struct kernel_pick {
+	char *image;
+	char *commit;
+	char *build_key;
+};
+
+static int pick_kernel(struct kernel_pick *k, const struct run_args *a,
+		       const struct job *job, int *exit_code)
+{
+	const char *image = a->kernel	? a->kernel
+			    : a->commit ? NULL
+					: job->kernel;
+	*exit_code = 128;
+	if (image) {
+		struct strbuf sb = STRBUF_INIT;
+		char hex[41];
+		if (!file_exists(image))
+			return error("--kernel: '%s' does not exist", image);
+		if (read_file(image, &sb))
+			return -1;
+		/*
+		 * A prebuilt image is named by its content, in the 12
+		 * characters a result path keeps of a commit.
+		 */
+		hash_hex(sb.buf, sb.len, hex);
+		strbuf_release(&sb);
+		k->image = absolute_path(image);
+		k->commit = xstrfmt("img-%.8s", hex);
+		k->build_key = xstrfmt("image:%s", hex);
+		return 0;
+	}
+	const char *rev = a->commit;
+	const char *repo = a->repo ? a->repo : job->repo;
+	if (!rev)
+		return error("%s: no kernel to run: give --kernel or --commit",
+			     job->path ? job->path : "job");
+	if (!repo)
+		return error("--commit %s: no repository: give --repo PATH",
+			     rev);
+	struct build_request req = {
+		.repo = repo,
+		.rev = rev,
+		.kconfig = &job->kconfig,
+		.toolchains = job->toolchains,
+		.nr_toolchains = job->nr_toolchains,
+	};
+	struct build_result res = BUILD_RESULT_INIT;
+	int rc = kbuild_image(&res, &req);
+	if (rc) {
+		error("build of '%s': %s%s%s", rev,
+		      res.message ? res.message : build_status_name(res.status),
+		      res.log ? " (log: " : "", res.log ? res.log : "");
+		if (res.first_error)
+			fprintf(stderr, "  %s\n", res.first_error);
+		/* A commit that does not build is the kernel's failure. */
+		if (res.status != BUILD_SETUP_ERROR)
+			*exit_code = 1;
+		build_result_release(&res);
+		return -1;
+	}
+	fprintf(stderr, "kernel %.12s: %s%s\n", res.commit, res.image,
+		res.cached ? " (cached)" : "");
+	k->image = xstrdup(res.image);
+	k->commit = xstrdup(res.commit);
+	k->build_key = xstrdup(res.key);
+	build_result_release(&res);
+	return 0;
+}
+
+/* "QEMU emulator version 7.2.22 (Debian ...)" -> "7.2.22" */
+static char *version_number(const char *line)
+{
+	const char *v = line ? strstr(line, "version ") : NULL;
+	if (!v)
+		return xstrdup("unknown");
+	v += 8;
+	return xstrndup(v, strcspn(v, " ("));
+}
+
+/* Every non-warmup sample of one (topology, point, metric) in this run. */
+struct series {
+	int topo;
+	char *point, *metric;
+	double *mbps, *cpu;
+	size_t nr, alloc, alloc_cpu;
+	/* Per boot medians, for the boot-to-boot spread. */
+	double *boot_median;
+	size_t nr_boots, alloc_boots;
+};
+
+struct summary {
+	struct series *s;
+	size_t nr, alloc;
+	double *first_sample_s;
+	size_t nr_first, alloc_first;
+};
+
+static struct series *series_get(struct summary *sum, int topo,
+				 const char *point, const char *metric)
+{
+	for (size_t i = 0; i < sum->nr; i++)
+		if (sum->s[i].topo == topo && !strcmp(sum->s[i].point, point) &&
+		    !strcmp(sum->s[i].metric, metric))
+			return &sum->s[i];
+	ALLOC_GROW(sum->s, sum->nr + 1, sum->alloc);
+	struct series *s = &sum->s[sum->nr++];
+	memset(s, 0, sizeof(*s));
+	s->topo = topo;
+	s->point = xstrdup(point);
+	s->metric = xstrdup(metric);
+	return s;
+}
+
+static void summary_release(struct summary *sum)
+{
+	for (size_t i = 0; i < sum->nr; i++) {
+		free(sum->s[i].point);
+		free(sum->s[i].metric);
+		free(sum->s[i].mbps);
+		free(sum->s[i].cpu);
+		free(sum->s[i].boot_median);
+	}
+	free(sum->s);
+	free(sum->first_sample_s);
+}
+
+/* Record one ok boot's samples; print each as it goes. */
+static void take_samples(struct summary *sum, int topo, unsigned boot,
+			 const struct proto_report *r)
+{
+	size_t first = sum->nr;
+	size_t *before = xcalloc(sum->nr + r->nr_samples + 1, sizeof(*before));
+	for (size_t i = 0; i < sum->nr; i++)
+		before[i] = sum->s[i].nr;
+	for (size_t i = 0; i < r->nr_samples; i++) {
+		const struct proto_sample *p = &r->samples[i];
+		double mbps = (double)p->bw_bytes / 1e6;
+		printf("  boot %-3u %-30s %-7s #%-2d %9.1f MB/s %5.1f%% "
+		       "cpu%s\n",
+		       boot, p->point, p->metric, p->index, mbps, p->cpu_pct,
+		       p->warmup      ? "  (warmup)"
+		       : !p->verified ? "  (NOT VERIFIED)"
+				      : "");
+		if (p->warmup || !p->verified)
+			continue;
+		struct series *s = series_get(sum, topo, p->point, p->metric);
+		ALLOC_GROW(s->mbps, s->nr + 1, s->alloc);
+		ALLOC_GROW(s->cpu, s->nr + 1, s->alloc_cpu);
+		s->mbps[s->nr] = mbps;
+		s->cpu[s->nr] = p->cpu_pct;
+		s->nr++;
+	}
+	/* The median of this boot's samples, per series it touched. */
+	for (size_t i = 0; i < sum->nr; i++) {
+		struct series *s = &sum->s[i];
+		size_t from = i < first ? before[i] : 0;
+		if (s->nr == from)
+			continue;
+		ALLOC_GROW(s->boot_median, s->nr_boots + 1, s->alloc_boots);
+		s->boot_median[s->nr_boots++] =
+			stats_median(s->mbps + from, s->nr - from);
+	}
+	free(before);
+}
+
+static void print_summary(const struct summary *sum, const struct job *job)
+{
+	if (!sum->nr) {
+		printf("\nno samples\n");
+		return;
+	}
+	int tw = 8, pw = 5;
+	for (size_t i = 0; i < sum->nr; i++) {
+		int a = (int)strlen(job->topologies[sum->s[i].topo].name);
+		int b = (int)strlen(sum->s[i].point);
+		tw = a > tw ? a : tw;
+		pw = b > pw ? b : pw;
+	}
+	printf("\n%-*s %-*s %-7s %4s %5s %9s %9s %9s %6s %7s %5s\n", tw,
+	       "topology", pw, "point", "metric", "boot", "n", "median", "min",
+	       "max", "%sd", "boot%sd", "%cpu");
+	for (size_t i = 0; i < sum->nr; i++) {
+		const struct series *s = &sum->s[i];
+		printf("%-*s %-*s %-7s %4zu %5zu %9.1f %9.1f %9.1f %6.1f "
+		       "%7.1f %5.1f\n",
+		       tw, job->topologies[s->topo].name, pw, s->point,
+		       s->metric, s->nr_boots, s->nr,
+		       stats_median(s->mbps, s->nr), stats_min(s->mbps, s->nr),
+		       stats_max(s->mbps, s->nr),
+		       s->nr > 1 ? stats_pct_stddev(s->mbps, s->nr) : 0.0,
+		       s->nr_boots > 1
+			       ? stats_pct_stddev(s->boot_median, s->nr_boots)
+			       : 0.0,
+		       stats_median(s->cpu, s->nr));
+	}
+	printf("(MB/s = 10^6 bytes/s; %%sd over samples, boot%%sd over "
+	       "per-boot medians)\n");
+	if (sum->nr_first)
+		printf("time from QEMU start to first sample: median %.2f s, "
+		       "min %.2f s, max %.2f s\n",
+		       stats_median(sum->first_sample_s, sum->nr_first),
+		       stats_min(sum->first_sample_s, sum->nr_first),
+		       stats_max(sum->first_sample_s, sum->nr_first));
+}
+
+/* The engine of topology `t`'s points (its results folder names it). */
+static const char *topo_engine(const struct job *job, int t)
+{
+	for (size_t i = 0; i < job->nr_points; i++)
+		if (job->points[i].topo == t)
+			return job->points[i].engine;
+	return NULL;
+}
+
+static int one_boot(const struct job *job, int t, const struct kernel_pick *k,
+		    const struct machine_id *m, int boot_nr, int boots,
+		    int keep, struct summary *sum, int *failed)
+{
+	const char *engine = topo_engine(job, t);
+	const struct topology *topo = &job->topologies[t];
+	unsigned id = results_next_boot_id(job->results, job->name, k->commit,
+					   topo->name, engine);
+	char *run_dir = xstrfmt("%s/%s/.run", job->results, job->name);
+	struct boot_request req = {
+		.job = job,
+		.topo = t,
+		.kernel = k->image,
+		.run_dir = run_dir,
+		.label = k->commit,
+		.boot_id = id,
+		.keep_images = keep,
+	};
+	struct boot_result br;
+	struct strbuf console = STRBUF_INIT;
+	char started[32];
+	int rc = -1;
+
+	boot_result_init(&br);
+	utc_timestamp(started, sizeof(started));
+	fprintf(stderr, "boot %d/%d on %s (boot id %u)...\n", boot_nr, boots,
+		topo->name, id);
+	if (vm_boot(&br, &req))
+		goto out;
+	if (br.console_log)
+		read_file(br.console_log, &console);
+	struct results_boot rb = RESULTS_BOOT_INIT;
+	rb.job = job;
+	rb.topo = t;
+	rb.commit = k->commit;
+	rb.build_key = k->build_key;
+	rb.boot_id = id;
+	rb.machine = m;
+	rb.report = &br.report;
+	rb.outcome = boot_status_name(br.status);
+	rb.console = console.buf;
+	rb.console_len = console.len;
+	rb.started = started;
+	rb.boot_ns = br.total_ns;
+	rb.first_sample_ns = br.first_sample_ns;
+	if (br.status != BOOT_INTERRUPTED && results_store_boot(&rb))
+		warning("boot %u was not stored", id);
+
+	printf("boot %u on %s: %s (%.1f s; hello %.2f s, first sample "
+	       "%.2f s, done %.2f s)\n",
+	       id, topo->name, boot_status_name(br.status), br.total_ns / 1e9,
+	       br.hello_ns / 1e9, br.first_sample_ns / 1e9, br.done_ns / 1e9);
+	if (br.status == BOOT_OK) {
+		take_samples(sum, t, id, &br.report);
+		ALLOC_GROW(sum->first_sample_s, sum->nr_first + 1,
+			   sum->alloc_first);
+		sum->first_sample_s[sum->nr_first++] = br.first_sample_ns / 1e9;
+	} else {
+		*failed = 1;
+		printf("  %s\n  console: %s\n", br.detail.buf,
+		       br.console_log ? br.console_log : "-");
+	}
+	fflush(stdout);
+	rc = br.status == BOOT_INTERRUPTED ? 1 : 0;
+out:
+	strbuf_release(&console);
+	boot_result_release(&br);
+	free(run_dir);
+	return rc;
+}
 
 int cmd_run(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	return error("'run' is not built yet"), 128;
+	struct run_args a = {0};
+	struct job job;
+	struct kernel_pick k = {0};
+	struct summary sum = {0};
+	struct safety_hold *holds = NULL;
+	size_t nr_holds = 0;
+	int code = 128, failed = 0, job_loaded = 0, setup_failed = 0;
+
+	if (argc < 2) {
+		fputs(usage_text, stderr);
+		goto out;
+	}
+	if (parse_args(&a, argc, argv))
+		goto out;
+	if (job_load_overrides(&job, a.job_path,
+			       (const char *const *)a.overrides.v))
+		goto out;
+	job_loaded = 1;
+	if (pick_kernel(&k, &a, &job, &code))
+		goto out;
+
+	int kvm = qemu_accel_resolve(&job.machine, qemu_kvm_usable());
+	if (kvm < 0)
+		goto out;
+	char *line = qemu_version(job.machine.qemu);
+	if (!line) {
+		error("cannot run '%s' (is qemu-system-x86 installed?)",
+		      job.machine.qemu);
+		code = 128;
+		goto out;
+	}
+	char *ver = version_number(line);
+	free(line);
+	int boots = a.boots ? a.boots : job.runs_min;
+	printf("kernel %s (%s), %zu topolog%s x %d boot(s), %d sample(s) per "
+	       "point, %s\n",
+	       k.commit, k.image, job.nr_topologies,
+	       job.nr_topologies == 1 ? "y" : "ies", boots, job.samples,
+	       kvm ? "KVM" : "TCG");
+	/* Passed-through host disks are checked and held for the whole run. */
+	if (safety_check_job(&job, a.destroy_data_on, a.force, &holds,
+			     &nr_holds)) {
+		free(ver);
+		goto out;
+	}
+	for (size_t t = 0;
+	     t < job.nr_topologies && !run_interrupted() && !setup_failed;
+	     t++) {
+		if (!topo_engine(&job, (int)t))
+			continue;
+		struct machine_id m = MACHINE_ID_INIT;
+		results_machine_fill(&m, &job, (int)t, kvm ? "kvm" : "tcg",
+				     ver);
+		for (int b = 1; b <= boots && !run_interrupted(); b++) {
+			int r = one_boot(&job, (int)t, &k, &m, b, boots,
+					 a.keep_images, &sum, &failed);
+			if (r < 0)
+				/* The run folder, an image or the spec: the
+				 * next boot would fail the same way. */
+				setup_failed = 1;
+			if (r)
+				break;
+		}
+		results_machine_release(&m);
+	}
+	free(ver);
+	print_summary(&sum, &job);
+	char abbrev[13];
+	results_commit_abbrev(k.commit, abbrev);
+	printf("results: %s/%s/%s\n", job.results, job.name, abbrev);
+	code = run_interrupted() ? 130 : setup_failed ? 128 : failed ? 1 : 0;
+out:
+	safety_release_all(holds, nr_holds);
+	summary_release(&sum);
+	free(k.image);
+	free(k.commit);
+	free(k.build_key);
+	if (job_loaded)
+		job_release(&job);
+	strvec_clear(&a.overrides);
+	return code;
 }

@@ -8,7 +8,7 @@ pkgs=(
 	musl-tools qemu-system-x86 qemu-utils
 	linux-source-6.1 bc flex bison libelf-dev libssl-dev dwarves cpio xz-utils ccache
 	git mdadm dmsetup e2fsprogs xfsprogs util-linux kmod
-	python3 chromium
+	python3 chromium jq
 )
 missing=()
 for p in "${pkgs[@]}"; do

@@ -1,0 +1,92 @@
+/*
+ * initramfs.h: the guest's root file system, written as a newc cpio archive
+ * by iobisect itself (no external cpio). The archive is built in memory,
+ * entry by entry, with every mtime, uid and gid zero and inode numbers
+ * counted from 1, so the same inputs always give the same bytes.
+ *
+ * initramfs_for_boot() builds the standard archive of a boot: /init (the
+ * static guest), /spec, the device nodes an old kernel without devtmpfs
+ * needs, and the host tools the spec asks for with their shared libraries.
+ */
+#ifndef IOBISECT_INITRAMFS_H
+#define IOBISECT_INITRAMFS_H
+
+#include "util.h"
+#include <sys/types.h>
+
+struct initramfs {
+	struct strbuf data;  /* the archive so far */
+	struct strvec names; /* paths already in it, without the leading '/' */
+	unsigned long ino;   /* last inode number handed out */
+	int finished;	     /* trailer written */
+};
+#define INITRAMFS_INIT                                                         \
+	{                                                                      \
+		STRBUF_INIT, STRVEC_INIT, 0, 0                                 \
+	}
+
+void initramfs_release(struct initramfs *ir);
+
+/*
+ * Paths are absolute in the guest ("/bin/mdadm"). Missing parent folders are
+ * added first (mode 0755), because the kernel's unpacker does not create
+ * them. Adding a path twice is not an error: the first entry stays, so a
+ * library two programs need is stored once.
+ */
+int initramfs_add_dir(struct initramfs *ir, const char *path, mode_t mode);
+int initramfs_add_data(struct initramfs *ir, const char *path, mode_t mode,
+		       const void *data, size_t len);
+/* A host file; mode 0 keeps the host file's permission bits. */
+int initramfs_add_file(struct initramfs *ir, const char *path,
+		       const char *host_path, mode_t mode);
+int initramfs_add_symlink(struct initramfs *ir, const char *path,
+			  const char *target);
+/* `type` is S_IFCHR or S_IFBLK. */
+int initramfs_add_node(struct initramfs *ir, const char *path, mode_t type,
+		       mode_t mode, unsigned major, unsigned minor);
+/*
+ * A dynamically linked host program at `path`, plus its ELF interpreter
+ * and every shared library it needs (transitively, read from PT_INTERP and
+ * DT_NEEDED), each stored at its host path. Static programs go in alone.
+ */
+int initramfs_add_program(struct initramfs *ir, const char *path,
+			  const char *host_path);
+/* Append the TRAILER!!! entry; no entries may follow. */
+void initramfs_finish(struct initramfs *ir);
+/* Finish if needed and write the archive to `path` atomically. */
+int initramfs_write(struct initramfs *ir, const char *path);
+
+/*
+ * What the ELF file in `data` asks of the dynamic linker: its interpreter
+ * (NULL for a static program; caller frees) and its DT_NEEDED names in
+ * order. Pure. Returns -1 (with an error naming `origin`) when the data is
+ * not a 64-bit little-endian ELF file.
+ */
+int initramfs_elf_deps(char **interp, struct strvec *needed, const void *data,
+		       size_t len, const char *origin);
+
+/*
+ * The host tools a spec text needs ("mdadm", "mke2fs", ...), by the
+ * methods and file systems it names. Pure.
+ */
+void initramfs_tools_for_spec(struct strvec *tools, const char *spec);
+
+/*
+ * The guest program: $IOBISECT_GUEST, else iobisect-guest in build/ beside
+ * the iobisect binary (or in the same folder), else build/iobisect-guest
+ * under the current folder. NULL when none exists; caller frees.
+ */
+char *initramfs_find_guest(void);
+
+/*
+ * Write the archive of one boot to `out_path`: /init = `guest` (NULL:
+ * initramfs_find_guest()), /spec = `spec`, /dev/console and /dev/ttyS0..1,
+ * empty /proc, /sys, /dev, /tmp, /mnt, and each tool of
+ * initramfs_tools_for_spec() found on the host in /bin with its libraries
+ * (a tool missing on the host is left out with a warning: the guest says
+ * what it could not run).
+ */
+int initramfs_for_boot(const char *out_path, const char *spec,
+		       const char *guest);
+
+#endif

@@ -1,0 +1,411 @@
+/*
+ * qemu.c: QEMU's argv for one boot (pure), the kernel command line, and the
+ * host probes the caller runs before building it (see qemu.h).
+ *
+ * Request size caps (disk_spec.max_sectors_kb) go where QEMU 7.2 has a
+ * knob: scsi-hd's max_io_size (the Block Limits VPD page the guest's sd
+ * driver honours) and nvme's mdts (2^mdts 4 KiB pages). virtio-blk and IDE
+ * have none (virtio-blk only sizes segments), so for them the cap is the
+ * guest's to apply through /sys/block/X/queue/max_sectors_kb.
+ */
+#include "qemu.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/kvm.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#define DEFAULT_QEMU "qemu-system-x86_64"
+
+/* QEMU option values double their commas. */
+static void add_escaped(struct strbuf *sb, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == ',')
+			strbuf_addch(sb, ',');
+		strbuf_addch(sb, *s);
+	}
+}
+
+static void push2(struct strvec *argv, const char *opt, const char *val)
+{
+	strvec_push(argv, opt);
+	strvec_push(argv, val);
+}
+
+char *qemu_disk_serial(size_t index)
+{
+	return xstrfmt("iob%zu", index);
+}
+
+void qemu_cmdline(struct strbuf *out, const struct machine_spec *m)
+{
+	/*
+	 * panic=-1 reboots at once on a panic, and -no-reboot turns that into
+	 * QEMU's exit, so a panic ends the boot in a second instead of at the
+	 * timeout; oops=panic does the same for an oops. The console keeps
+	 * the kernel's default log level: under TCG the boot messages cost
+	 * little and are what a failed boot is diagnosed from.
+	 */
+	strbuf_addstr(out, "console=ttyS0 panic=-1 oops=panic");
+	if (m && m->append && *m->append) {
+		strbuf_addch(out, ' ');
+		strbuf_addstr(out, m->append);
+	}
+}
+
+int qemu_accel_resolve(const struct machine_spec *m, int kvm_usable)
+{
+	const char *a = m && m->accel ? m->accel : "auto";
+	if (!strcmp(a, "auto"))
+		return kvm_usable ? 1 : 0;
+	if (!strcmp(a, "tcg"))
+		return 0;
+	if (!strcmp(a, "kvm")) {
+		if (!kvm_usable)
+			return error("machine.accel: 'kvm' asked for but "
+				     "/dev/kvm is not usable");
+		return 1;
+	}
+	return error("machine.accel: '%s' is not auto, kvm or tcg", a);
+}
+
+/*
+ * Whether the host CPU shows hardware virtualisation. A host that is itself
+ * a VM may hand out a working /dev/kvm whose guests still hang in the
+ * firmware (seen here: KVM_RUN runs a HLT, but QEMU stops after SeaBIOS's
+ * "Booting from ROM"), and such hosts hide vmx/svm from /proc/cpuinfo.
+ */
+static int cpu_has_virt(void)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int found = 0;
+	if (!read_file("/proc/cpuinfo", &sb))
+		found = strstr(sb.buf, " vmx") || strstr(sb.buf, " svm");
+	strbuf_release(&sb);
+	return found;
+}
+
+int qemu_kvm_usable(void)
+{
+	if (!cpu_has_virt())
+		return 0;
+	int fd = open("/dev/kvm", O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	int ok = ioctl(fd, KVM_GET_API_VERSION, 0) == KVM_API_VERSION;
+	if (ok) {
+		/* Opening is not enough: nested set-ups may refuse a VM. */
+		int vm = ioctl(fd, KVM_CREATE_VM, 0);
+		ok = vm >= 0;
+		if (vm >= 0)
+			close(vm);
+	}
+	close(fd);
+	return ok;
+}
+
+char *qemu_version(const char *qemu)
+{
+	char *cmd =
+		xstrfmt("%s --version 2>/dev/null", qemu ? qemu : DEFAULT_QEMU);
+	FILE *f = popen(cmd, "r");
+	free(cmd);
+	if (!f)
+		return NULL;
+	char line[256];
+	char *v = NULL;
+	if (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		v = xstrdup(line);
+	}
+	pclose(f);
+	return v;
+}
+
+struct cache_mode {
+	const char *name;
+	int direct, no_flush, write_cache;
+};
+
+static const struct cache_mode cache_modes[] = {
+	{"writeback", 0, 0, 1},	 {"none", 1, 0, 1},   {"writethrough", 0, 0, 0},
+	{"directsync", 1, 0, 0}, {"unsafe", 0, 1, 1},
+};
+
+static const struct cache_mode *find_cache(const struct disk_spec *d)
+{
+	const char *name = d->cache;
+	if (!name)
+		name = d->backing == BACKING_HOST ? "none" : "writeback";
+	for (size_t i = 0; i < ARRAY_SIZE(cache_modes); i++)
+		if (!strcmp(cache_modes[i].name, name))
+			return &cache_modes[i];
+	return NULL;
+}
+
+static const char *disk_label(const struct disk_spec *d, size_t i,
+			      struct strbuf *sb)
+{
+	strbuf_reset(sb);
+	if (d->name)
+		strbuf_addf(sb, "%s", d->name);
+	else
+		strbuf_addf(sb, "#%zu", i);
+	return sb->buf;
+}
+
+/* The protocol and raw nodes of disk `i`; the top node's name in `top`. */
+static int add_backing(struct strvec *argv, const struct qemu_config *cfg,
+		       size_t i, const struct cache_mode *cm,
+		       struct strbuf *top)
+{
+	const struct disk_spec *d = &cfg->topo->disks[i];
+	const struct qemu_disk_host *h = cfg->disks ? &cfg->disks[i] : NULL;
+	struct strbuf label = STRBUF_INIT, opt = STRBUF_INIT;
+	const char *ro = d->readonly ? ",read-only=on" : "";
+	int rc = -1;
+
+	disk_label(d, i, &label);
+	switch (d->backing) {
+	case BACKING_IMAGE:
+	case BACKING_TMPFS:
+	case BACKING_HOST: {
+		const char *path = d->backing == BACKING_HOST
+					   ? d->path
+					   : (h ? h->image : NULL);
+		if (!path || !*path) {
+			error("disk '%s': no %s to attach", label.buf,
+			      d->backing == BACKING_HOST ? "host path"
+							 : "image file");
+			goto out;
+		}
+		if (d->backing == BACKING_TMPFS && cm->direct) {
+			error("disk '%s': cache mode '%s' needs O_DIRECT, "
+			      "which tmpfs does not offer",
+			      label.buf, cm->name);
+			goto out;
+		}
+		strbuf_addf(&opt, "driver=%s,node-name=p%zu,filename=",
+			    d->backing == BACKING_HOST && h && h->host_blockdev
+				    ? "host_device"
+				    : "file",
+			    i);
+		add_escaped(&opt, path);
+		strbuf_addf(&opt, ",cache.direct=%s,cache.no-flush=%s%s",
+			    cm->direct ? "on" : "off",
+			    cm->no_flush ? "on" : "off", ro);
+		break;
+	}
+	case BACKING_NULL:
+		if (!d->size_mb) {
+			error("disk '%s': a null disk needs a size", label.buf);
+			goto out;
+		}
+		/* Reads return zeroes; latency-ns makes it behave like a disk.
+		 */
+		strbuf_addf(&opt,
+			    "driver=null-co,node-name=p%zu,size=%llu,"
+			    "read-zeroes=on",
+			    i, (unsigned long long)d->size_mb << 20);
+		if (d->latency_ns)
+			strbuf_addf(&opt, ",latency-ns=%llu",
+				    (unsigned long long)d->latency_ns);
+		strbuf_addstr(&opt, ro);
+		break;
+	default:
+		error("disk '%s': unknown backing", label.buf);
+		goto out;
+	}
+	push2(argv, "-blockdev", opt.buf);
+	strvec_pushf(argv, "-blockdev");
+	strvec_pushf(argv, "driver=raw,node-name=r%zu,file=p%zu%s", i, i, ro);
+	strbuf_reset(top);
+	strbuf_addf(top, "r%zu", i);
+
+	if (d->bps_max || d->iops_max) {
+		strbuf_reset(&opt);
+		strbuf_addf(&opt, "throttle-group,id=tg%zu", i);
+		if (d->bps_max)
+			strbuf_addf(&opt, ",x-bps-total=%llu",
+				    (unsigned long long)d->bps_max);
+		if (d->iops_max)
+			strbuf_addf(&opt, ",x-iops-total=%llu",
+				    (unsigned long long)d->iops_max);
+		push2(argv, "-object", opt.buf);
+		strvec_push(argv, "-blockdev");
+		strvec_pushf(argv,
+			     "driver=throttle,node-name=t%zu,"
+			     "throttle-group=tg%zu,file=r%zu",
+			     i, i, i);
+		strbuf_reset(top);
+		strbuf_addf(top, "t%zu", i);
+	}
+	rc = 0;
+out:
+	strbuf_release(&label);
+	strbuf_release(&opt);
+	return rc;
+}
+
+/* log2 of the largest power of two <= v. */
+static unsigned ilog2u(uint32_t v)
+{
+	unsigned r = 0;
+	while (v >>= 1)
+		r++;
+	return r;
+}
+
+static int add_device(struct strvec *argv, const struct disk_spec *d, size_t i,
+		      const char *top, const struct cache_mode *cm,
+		      int *ide_used)
+{
+	struct strbuf opt = STRBUF_INIT, label = STRBUF_INIT;
+	char *serial = qemu_disk_serial(i);
+	int rc = -1;
+
+	disk_label(d, i, &label);
+	switch (d->bus) {
+	case BUS_VIRTIO:
+		strbuf_addf(&opt, "virtio-blk-pci,drive=%s,serial=%s", top,
+			    serial);
+		break;
+	case BUS_SCSI:
+		strbuf_addf(&opt,
+			    "scsi-hd,bus=scsi0.0,channel=0,scsi-id=%zu,lun=0,"
+			    "drive=%s,serial=%s",
+			    i, top, serial);
+		if (d->max_sectors_kb)
+			strbuf_addf(&opt, ",max_io_size=%llu",
+				    (unsigned long long)d->max_sectors_kb
+					    << 10);
+		break;
+	case BUS_NVME:
+		strbuf_addf(&opt, "nvme,drive=%s,serial=%s", top, serial);
+		if (d->max_sectors_kb) {
+			/* mdts=0 means "no limit", so 8 KiB is the least. */
+			if (d->max_sectors_kb < 8) {
+				error("disk '%s': nvme cannot cap requests "
+				      "below 8 KiB",
+				      label.buf);
+				goto out;
+			}
+			strbuf_addf(&opt, ",mdts=%u",
+				    ilog2u(d->max_sectors_kb / 4));
+		}
+		break;
+	case BUS_IDE:
+		/* The pc machine's PIIX controller: two buses, two units. */
+		if (d->readonly) {
+			/* QEMU: "Block node is read-only" for ide-hd. */
+			error("disk '%s': an IDE disk cannot be read-only; "
+			      "use virtio, scsi or nvme",
+			      label.buf);
+			goto out;
+		}
+		if (*ide_used >= 4) {
+			error("disk '%s': the pc machine has four IDE slots",
+			      label.buf);
+			goto out;
+		}
+		strbuf_addf(&opt,
+			    "ide-hd,bus=ide.%d,unit=%d,drive=%s,serial=%s",
+			    *ide_used / 2, *ide_used % 2, top, serial);
+		(*ide_used)++;
+		break;
+	default:
+		error("disk '%s': unknown bus", label.buf);
+		goto out;
+	}
+	if (!cm->write_cache)
+		strbuf_addstr(&opt, ",write-cache=off");
+	push2(argv, "-device", opt.buf);
+	rc = 0;
+out:
+	free(serial);
+	strbuf_release(&opt);
+	strbuf_release(&label);
+	return rc;
+}
+
+static void add_serial(struct strvec *argv, const char *id, const char *path)
+{
+	struct strbuf sb = STRBUF_INIT;
+	strbuf_addf(&sb, "file,id=%s,path=", id);
+	add_escaped(&sb, path);
+	push2(argv, "-chardev", sb.buf);
+	strvec_push(argv, "-serial");
+	strvec_pushf(argv, "chardev:%s", id);
+	strbuf_release(&sb);
+}
+
+int qemu_argv_build(struct strvec *argv, const struct qemu_config *cfg)
+{
+	const struct machine_spec *m = cfg->machine;
+	const struct topology *t = cfg->topo;
+	struct strbuf sb = STRBUF_INIT, top = STRBUF_INIT;
+	int rc = -1, ide_used = 0;
+
+	if (!cfg->kernel || !cfg->initrd || !cfg->console_log ||
+	    !cfg->result_log)
+		return error("qemu: kernel, initrd and both serial files are "
+			     "needed");
+	strvec_push(argv, m && m->qemu && *m->qemu ? m->qemu : DEFAULT_QEMU);
+	/*
+	 * No default devices (no NIC, no VGA, no monitor, no serial we did
+	 * not ask for), no window, and a guest reboot ends QEMU.
+	 */
+	strvec_push(argv, "-nodefaults");
+	strvec_push(argv, "-nographic");
+	strvec_push(argv, "-no-reboot");
+	push2(argv, "-machine", "pc");
+	if (cfg->kvm) {
+		push2(argv, "-accel", "kvm");
+		push2(argv, "-cpu", "host");
+	} else {
+		/* One host thread per vCPU: measured faster than thread=single.
+		 */
+		push2(argv, "-accel", "tcg,thread=multi");
+	}
+	strvec_push(argv, "-smp");
+	strvec_pushf(argv, "%d", m && m->cpus > 0 ? m->cpus : 1);
+	strvec_push(argv, "-m");
+	strvec_pushf(argv, "%d", m && m->memory_mb > 0 ? m->memory_mb : 512);
+	push2(argv, "-kernel", cfg->kernel);
+	push2(argv, "-initrd", cfg->initrd);
+	qemu_cmdline(&sb, m);
+	push2(argv, "-append", sb.buf);
+	/* Serial 0 is the kernel console, serial 1 the guest's result port. */
+	add_serial(argv, "console", cfg->console_log);
+	add_serial(argv, "result", cfg->result_log);
+
+	int have_scsi = 0;
+	for (size_t i = 0; t && i < t->nr_disks; i++)
+		if (t->disks[i].bus == BUS_SCSI)
+			have_scsi = 1;
+	if (have_scsi)
+		push2(argv, "-device", "virtio-scsi-pci,id=scsi0");
+
+	for (size_t i = 0; t && i < t->nr_disks; i++) {
+		const struct disk_spec *d = &t->disks[i];
+		const struct cache_mode *cm = find_cache(d);
+		if (!cm) {
+			error("disk '%s': unknown cache mode '%s'",
+			      disk_label(d, i, &sb), d->cache);
+			goto out;
+		}
+		if (add_backing(argv, cfg, i, cm, &top) ||
+		    add_device(argv, d, i, top.buf, cm, &ide_used))
+			goto out;
+	}
+	rc = 0;
+out:
+	strbuf_release(&sb);
+	strbuf_release(&top);
+	return rc;
+}

@@ -1,0 +1,548 @@
+/*
+ * vm.c: one boot of one kernel under QEMU, from the run folder to the
+ * classified outcome (see vm.h).
+ *
+ * Both serial ports go to plain files (QEMU's file chardev) that the harness
+ * polls while QEMU runs. A file never blocks the guest when the harness is
+ * slow to read, loses nothing if the harness reads late, and is itself the
+ * record of the boot; a FIFO or socket would need a reader at all times.
+ */
+#include "vm.h"
+#include "initramfs.h"
+#include "qemu.h"
+#include "run.h"
+#include "spec.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+/* How long QEMU may take to exit after the guest said done. */
+#define DONE_GRACE_MS 10000
+/*
+ * How long QEMU may run on after a panic line: panic=-1 reboots at once,
+ * but a kernel whose append says otherwise (or whose reboot hangs) would
+ * otherwise hold the boot until the timeout.
+ */
+#define PANIC_GRACE_MS 5000
+#define POLL_MS 20
+/* Panic lines quoted in the detail, at most. */
+#define MAX_QUOTED 12
+
+const char *boot_status_name(enum boot_status s)
+{
+	switch (s) {
+	case BOOT_OK:
+		return "ok";
+	case BOOT_NO_USERSPACE:
+		return "boot-failure";
+	case BOOT_PANIC:
+		return "panic";
+	case BOOT_TIMEOUT:
+		return "timeout";
+	case BOOT_WORKLOAD_ERROR:
+		return "workload-error";
+	case BOOT_QEMU_ERROR:
+		return "qemu-error";
+	case BOOT_INTERRUPTED:
+		return "interrupted";
+	}
+	return "unknown";
+}
+
+void boot_result_init(struct boot_result *r)
+{
+	memset(r, 0, sizeof(*r));
+	strbuf_init(&r->detail);
+	proto_report_init(&r->report);
+	r->qemu_exit = -1;
+}
+
+void boot_result_release(struct boot_result *r)
+{
+	strbuf_release(&r->detail);
+	proto_report_release(&r->report);
+	free(r->console_log);
+	free(r->result_log);
+	r->console_log = r->result_log = NULL;
+}
+
+/*
+ * What the kernel prints when it is in trouble. ktest.pl and syzkaller
+ * look for the same words.
+ */
+static const char *const panic_words[] = {
+	"Kernel panic",
+	"Oops:",
+	"Oops#",
+	"BUG:",
+	"kernel BUG at",
+	"Call Trace:",
+	"general protection fault",
+	"No working init found",
+};
+
+static int is_panic_line(const char *line)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(panic_words); i++)
+		if (strstr(line, panic_words[i]))
+			return 1;
+	return 0;
+}
+
+/* Lines of `text` (CR stripped) into `lines`. */
+static void split_lines(struct strvec *lines, const char *text)
+{
+	struct strbuf sb = STRBUF_INIT;
+	for (const char *p = text; p && *p;) {
+		const char *e = strchr(p, '\n');
+		size_t n = e ? (size_t)(e - p) : strlen(p);
+		strbuf_reset(&sb);
+		strbuf_add(&sb, p, n);
+		while (sb.len && sb.buf[sb.len - 1] == '\r')
+			sb.buf[--sb.len] = '\0';
+		strvec_push(lines, sb.buf);
+		p += n;
+		if (*p)
+			p++;
+	}
+	strbuf_release(&sb);
+}
+
+static void quote_tail(struct strbuf *detail, const struct strvec *lines,
+		       size_t n)
+{
+	size_t nonempty = 0, start = lines->nr;
+	while (start > 0 && nonempty < n) {
+		start--;
+		if (*lines->v[start])
+			nonempty++;
+	}
+	for (size_t i = start; i < lines->nr; i++)
+		if (*lines->v[i])
+			strbuf_addf(detail, "\n  | %s", lines->v[i]);
+}
+
+enum boot_status vm_classify(struct strbuf *detail, const char *console,
+			     const struct proto_report *r, int timed_out,
+			     int qemu_exit)
+{
+	struct strvec lines = STRVEC_INIT;
+	enum boot_status st;
+	size_t quoted = 0;
+
+	split_lines(&lines, console);
+	for (size_t i = 0; i < lines.nr; i++) {
+		/* The echoed command line says "oops=panic"; it is no oops. */
+		if (strstr(lines.v[i], "ommand line:") ||
+		    !is_panic_line(lines.v[i]))
+			continue;
+		if (!quoted)
+			strbuf_addstr(detail,
+				      "kernel panic/oops on the console:");
+		if (quoted++ < MAX_QUOTED)
+			strbuf_addf(detail, "\n  | %s", lines.v[i]);
+	}
+	if (quoted) {
+		st = BOOT_PANIC;
+		goto out;
+	}
+	if (timed_out) {
+		st = BOOT_TIMEOUT;
+		if (!r || !r->hello)
+			strbuf_addstr(detail, "timed out before the guest "
+					      "said hello; console ends:");
+		else
+			strbuf_addf(detail,
+				    "timed out after %zu sample(s) without "
+				    "done; console ends:",
+				    r->nr_samples);
+		quote_tail(detail, &lines, 5);
+		goto out;
+	}
+	if ((!r || !r->hello) && qemu_exit != 0) {
+		st = BOOT_QEMU_ERROR;
+		strbuf_addf(detail,
+			    "QEMU failed (exit %d) before the guest "
+			    "started",
+			    qemu_exit);
+		goto out;
+	}
+	if (!r || !r->hello) {
+		st = BOOT_NO_USERSPACE;
+		strbuf_addstr(detail,
+			      "the guest never said hello; console ends:");
+		quote_tail(detail, &lines, 8);
+		goto out;
+	}
+	st = BOOT_WORKLOAD_ERROR;
+	if (r->nr_errors) {
+		for (size_t i = 0; i < r->nr_errors; i++)
+			strbuf_addf(detail, "%sguest error in %s: %s",
+				    i ? "\n" : "",
+				    r->errors[i].stage ? r->errors[i].stage
+						       : "?",
+				    r->errors[i].message ? r->errors[i].message
+							 : "");
+		goto out;
+	}
+	for (size_t i = 0; i < r->nr_samples; i++)
+		if (!r->samples[i].warmup && !r->samples[i].verified) {
+			strbuf_addf(detail,
+				    "sample %d of point '%s' failed "
+				    "verification",
+				    r->samples[i].index, r->samples[i].point);
+			goto out;
+		}
+	if (r->broken || r->nr_rejected) {
+		strbuf_addf(detail, "%u frame(s) rejected on the result port",
+			    r->nr_rejected);
+		for (size_t i = 0; i < r->rejects.nr; i++)
+			strbuf_addf(detail, "\n  %s", r->rejects.v[i]);
+		goto out;
+	}
+	if (!r->done) {
+		strbuf_addf(detail,
+			    "the guest stopped after %zu sample(s) "
+			    "without saying done",
+			    r->nr_samples);
+		goto out;
+	}
+	if (!proto_report_complete(r)) {
+		strbuf_addf(detail, "done counts %ld sample(s), %zu arrived",
+			    r->done_samples, r->nr_samples);
+		goto out;
+	}
+	st = BOOT_OK;
+out:
+	strvec_clear(&lines);
+	return st;
+}
+
+/* Sparse file of `size_mb` MiB: only what the guest writes takes space. */
+static int make_image(const char *path, uint64_t size_mb)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return error("cannot create '%s': %s", path, strerror(errno));
+	if (ftruncate(fd, (off_t)(size_mb << 20))) {
+		int e = errno;
+		close(fd);
+		unlink(path);
+		return error("cannot size '%s': %s", path, strerror(e));
+	}
+	close(fd);
+	return 0;
+}
+
+/* Read what has been appended to `fd` since the last call; feed the parser. */
+static void drain(int fd, struct proto_report *rep)
+{
+	char buf[16384];
+	for (;;) {
+		ssize_t n = read(fd, buf, sizeof(buf));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return;
+		proto_report_feed(rep, buf, (size_t)n);
+	}
+}
+
+static void note_times(struct boot_result *out, uint64_t t0)
+{
+	uint64_t t = now_ns() - t0;
+	if (!out->hello_ns && out->report.hello)
+		out->hello_ns = t;
+	if (!out->first_sample_ns && out->report.nr_samples)
+		out->first_sample_ns = t;
+	if (!out->done_ns && out->report.done)
+		out->done_ns = t;
+}
+
+/*
+ * Follow the console while QEMU runs: read what was appended since the
+ * last look and remember when a panic line first showed. Lines may be
+ * split across reads, so the unfinished tail is kept for the next look.
+ */
+struct console_watch {
+	int fd;
+	struct strbuf tail;
+	uint64_t panic_ns;
+};
+
+static void console_watch(struct console_watch *w, uint64_t t0)
+{
+	char buf[8192];
+	ssize_t n;
+	if (w->fd < 0 || w->panic_ns)
+		return;
+	while ((n = read(w->fd, buf, sizeof(buf))) > 0) {
+		strbuf_add(&w->tail, buf, (size_t)n);
+		char *nl;
+		while ((nl = memchr(w->tail.buf, '\n', w->tail.len))) {
+			*nl = '\0';
+			if (!w->panic_ns &&
+			    !strstr(w->tail.buf, "ommand line:") &&
+			    is_panic_line(w->tail.buf))
+				w->panic_ns = now_ns() - t0;
+			size_t used = (size_t)(nl - w->tail.buf) + 1;
+			memmove(w->tail.buf, nl + 1, w->tail.len - used + 1);
+			w->tail.len -= used;
+		}
+	}
+}
+
+static void sleep_ms(int ms)
+{
+	struct timespec ts = {0, (long)ms * 1000000L};
+	nanosleep(&ts, NULL);
+}
+
+/* Paths of the images vm_boot created, to remove afterwards. */
+struct images {
+	char **path;
+	struct qemu_disk_host *host;
+	size_t nr;
+};
+
+static void images_release(struct images *im, int remove)
+{
+	for (size_t i = 0; i < im->nr; i++) {
+		/* tmpfs images hold RAM: they never outlive the boot. */
+		if (im->path[i] &&
+		    (remove || !strncmp(im->path[i], "/dev/shm/", 9)))
+			unlink(im->path[i]);
+		free(im->path[i]);
+	}
+	free(im->path);
+	free(im->host);
+	memset(im, 0, sizeof(*im));
+}
+
+static int images_prepare(struct images *im, const struct topology *t,
+			  const char *run_dir, unsigned boot_id)
+{
+	im->nr = t->nr_disks;
+	im->path = xcalloc(t->nr_disks, sizeof(*im->path));
+	im->host = xcalloc(t->nr_disks, sizeof(*im->host));
+	for (size_t i = 0; i < t->nr_disks; i++) {
+		const struct disk_spec *d = &t->disks[i];
+		struct stat st;
+		switch (d->backing) {
+		case BACKING_IMAGE:
+			im->path[i] = xstrfmt("%s/d%zu.img", run_dir, i);
+			break;
+		case BACKING_TMPFS:
+			im->path[i] =
+				xstrfmt("/dev/shm/iobisect-%ld-%u-d%zu.img",
+					(long)getpid(), boot_id, i);
+			break;
+		case BACKING_HOST:
+			if (!d->path || stat(d->path, &st))
+				return error("cannot pass through '%s': %s",
+					     d->path ? d->path : "(no path)",
+					     strerror(errno));
+			im->host[i].host_blockdev = S_ISBLK(st.st_mode);
+			continue;
+		case BACKING_NULL:
+			continue;
+		}
+		if (!d->size_mb)
+			return error("disk '%s': size_mb is 0",
+				     d->name ? d->name : "?");
+		if (make_image(im->path[i], d->size_mb))
+			return -1;
+		im->host[i].image = im->path[i];
+	}
+	return 0;
+}
+
+static int create_empty(const char *path)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return error("cannot create '%s': %s", path, strerror(errno));
+	close(fd);
+	return 0;
+}
+
+/* QEMU's argv as a shell-readable line, for people rerunning a boot. */
+static void write_cmdline(const char *path, const struct strvec *argv)
+{
+	struct strbuf sb = STRBUF_INIT;
+	for (size_t i = 0; i < argv->nr; i++) {
+		strbuf_addstr(&sb, i ? " '" : "'");
+		for (const char *c = argv->v[i]; *c; c++) {
+			if (*c == '\'')
+				strbuf_addstr(&sb, "'\\''");
+			else
+				strbuf_addch(&sb, *c);
+		}
+		strbuf_addch(&sb, '\'');
+	}
+	strbuf_addch(&sb, '\n');
+	write_file_atomic(path, sb.buf, sb.len);
+	strbuf_release(&sb);
+}
+
+int vm_boot(struct boot_result *out, const struct boot_request *req)
+{
+	const struct job *job = req->job;
+	const struct topology *t;
+	struct strbuf spec = STRBUF_INIT, console = STRBUF_INIT;
+	struct strvec argv = STRVEC_INIT;
+	struct images im = {0};
+	char *initrd = NULL, *pidfile = NULL, *qlog = NULL, *cmdfile = NULL;
+	int rc = -1, fd = -1;
+
+	if (req->topo < 0 || (size_t)req->topo >= job->nr_topologies)
+		return error("topology %d is not in the job", req->topo);
+	t = &job->topologies[req->topo];
+	if (mkdir_p(req->run_dir, 0755))
+		return -1;
+	initrd = xstrfmt("%s/initramfs.cpio", req->run_dir);
+	pidfile = xstrfmt("%s/qemu.pid", req->run_dir);
+	qlog = xstrfmt("%s/qemu.log", req->run_dir);
+	cmdfile = xstrfmt("%s/qemu.cmdline", req->run_dir);
+	free(out->console_log);
+	free(out->result_log);
+	out->console_log = xstrfmt("%s/console.log", req->run_dir);
+	out->result_log = xstrfmt("%s/result.log", req->run_dir);
+
+	/* A QEMU left by a killed harness would hold the images. */
+	if (run_reap_stale(pidfile, "qemu"))
+		warning("killed a QEMU left running in '%s'", req->run_dir);
+
+	if (spec_render(job, req->topo, req->label, req->boot_id, &spec) ||
+	    initramfs_for_boot(initrd, spec.buf, req->guest) ||
+	    images_prepare(&im, t, req->run_dir, req->boot_id))
+		goto out;
+	out->kvm = qemu_accel_resolve(&job->machine, qemu_kvm_usable());
+	if (out->kvm < 0)
+		goto out;
+
+	struct qemu_config cfg = {
+		.machine = &job->machine,
+		.topo = t,
+		.disks = im.host,
+		.kvm = out->kvm,
+		.kernel = req->kernel,
+		.initrd = initrd,
+		.console_log = out->console_log,
+		.result_log = out->result_log,
+	};
+	if (qemu_argv_build(&argv, &cfg) || create_empty(out->console_log) ||
+	    create_empty(out->result_log) || create_empty(qlog))
+		goto out;
+	write_cmdline(cmdfile, &argv);
+	fd = open(out->result_log, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		error("cannot open '%s': %s", out->result_log, strerror(errno));
+		goto out;
+	}
+
+	struct run_opts ro = RUN_OPTS_INIT;
+	ro.argv = (const char *const *)argv.v;
+	ro.stdout_path = qlog;
+	ro.stderr_to_stdout = 1;
+	ro.pidfile = pidfile;
+	uint64_t t0 = now_ns();
+	pid_t pid = run_start(&ro);
+	if (pid < 0)
+		goto out;
+
+	uint64_t timeout_ns =
+		(uint64_t)(job->machine.timeout_s > 0 ? job->machine.timeout_s
+						      : 300) *
+		1000000000ull;
+	int status = 0, interrupted = 0;
+	struct console_watch cw = {-1, STRBUF_INIT, 0};
+	cw.fd = open(out->console_log, O_RDONLY | O_CLOEXEC);
+	for (;;) {
+		pid_t w = waitpid(pid, &status, WNOHANG);
+		drain(fd, &out->report);
+		note_times(out, t0);
+		console_watch(&cw, t0);
+		if (w == pid) {
+			out->qemu_exit = WIFEXITED(status) ? WEXITSTATUS(status)
+							   : RUN_SIGNALED;
+			/* Anything QEMU left in its group goes with it. */
+			kill(-pid, SIGKILL);
+			break;
+		}
+		if (w < 0 && errno != EINTR) {
+			out->qemu_exit = RUN_SIGNALED;
+			break;
+		}
+		uint64_t el = now_ns() - t0;
+		if (run_interrupted())
+			interrupted = 1;
+		else if (el > timeout_ns)
+			out->timed_out = 1;
+		else if (out->done_ns &&
+			 el > out->done_ns + DONE_GRACE_MS * 1000000ull)
+			/* Done but the guest did not reboot: enough. */
+			;
+		else if (cw.panic_ns &&
+			 el > cw.panic_ns + PANIC_GRACE_MS * 1000000ull)
+			/* Panicked and not rebooting: the console says it all.
+			 */
+			;
+		else {
+			sleep_ms(POLL_MS);
+			continue;
+		}
+		run_kill(pid);
+		out->qemu_exit = out->timed_out ? RUN_TIMEOUT : RUN_SIGNALED;
+		break;
+	}
+	out->total_ns = now_ns() - t0;
+	if (cw.fd >= 0)
+		close(cw.fd);
+	strbuf_release(&cw.tail);
+	unlink(pidfile);
+	drain(fd, &out->report);
+	proto_report_finish(&out->report);
+	note_times(out, t0);
+
+	read_file(out->console_log, &console);
+	if (interrupted) {
+		out->status = BOOT_INTERRUPTED;
+		strbuf_addstr(&out->detail, "interrupted: QEMU was killed");
+	} else {
+		out->status = vm_classify(&out->detail, console.buf,
+					  &out->report, out->timed_out,
+					  out->done_ns ? 0 : out->qemu_exit);
+		if (out->status == BOOT_QEMU_ERROR) {
+			struct strbuf ql = STRBUF_INIT;
+			if (!read_file(qlog, &ql) && ql.len) {
+				strbuf_trim(&ql);
+				strbuf_addf(&out->detail, ": %s", ql.buf);
+			}
+			strbuf_release(&ql);
+		}
+	}
+	rc = 0;
+out:
+	if (fd >= 0)
+		close(fd);
+	images_release(&im, !req->keep_images);
+	if (!req->keep_images && initrd)
+		unlink(initrd);
+	strbuf_release(&spec);
+	strbuf_release(&console);
+	strvec_clear(&argv);
+	free(initrd);
+	free(pidfile);
+	free(qlog);
+	free(cmdfile);
+	return rc;
+}

@@ -1,0 +1,76 @@
+/*
+ * vm.h: one boot. vm_boot() prepares a run folder (disk images, the
+ * initramfs with /spec), starts QEMU through run.h, follows the guest's
+ * result port and the kernel console while it runs, enforces the timeout,
+ * always reaps QEMU (timeout, interrupt or not), and classifies the outcome.
+ * vm_classify() is the pure part of that, tested on plain text.
+ */
+#ifndef IOBISECT_VM_H
+#define IOBISECT_VM_H
+
+#include "job.h"
+#include "proto.h"
+#include "util.h"
+
+#include <stdint.h>
+
+enum boot_status {
+	BOOT_OK,	     /* done frame, no error, every sample verified */
+	BOOT_NO_USERSPACE,   /* QEMU ended and the guest never said hello */
+	BOOT_PANIC,	     /* panic, oops or BUG on the console */
+	BOOT_TIMEOUT,	     /* still running at machine.timeout_s: killed */
+	BOOT_WORKLOAD_ERROR, /* error frame, verify failure, or no done */
+	BOOT_QEMU_ERROR,     /* QEMU refused to start or failed by itself */
+	BOOT_INTERRUPTED,    /* the harness was interrupted: QEMU killed */
+};
+
+/* "ok", "boot-failure", "panic", "timeout", "workload-error", ... */
+const char *boot_status_name(enum boot_status s);
+
+struct boot_request {
+	const struct job *job;
+	int topo;	     /* index into job->topologies */
+	const char *kernel;  /* bzImage */
+	const char *run_dir; /* created if missing; see vm_boot */
+	const char *label;   /* commit or label, written into the spec */
+	unsigned boot_id;
+	const char *guest; /* NULL: initramfs_find_guest() */
+	int keep_images;   /* leave disk images and initramfs behind */
+};
+
+struct boot_result {
+	enum boot_status status;
+	struct strbuf detail;	    /* one or a few lines for people */
+	struct proto_report report; /* everything the guest said */
+	char *console_log;	    /* <run_dir>/console.log */
+	char *result_log;	    /* <run_dir>/result.log (raw frames) */
+	int kvm;		    /* the accelerator used: 1 KVM, 0 TCG */
+	int timed_out;
+	int qemu_exit; /* run_wait()'s code, -1 if not started */
+	/* Times from QEMU's start; 0 when it never happened. */
+	uint64_t hello_ns, first_sample_ns, done_ns, total_ns;
+};
+
+void boot_result_init(struct boot_result *r);
+void boot_result_release(struct boot_result *r);
+
+/*
+ * Boot req->kernel on topology req->topo of req->job. The run folder holds
+ * initramfs.cpio, the disk images (dN.img; tmpfs disks go to /dev/shm),
+ * qemu.cmdline, qemu.log (QEMU's own messages), qemu.pid while QEMU runs,
+ * console.log and result.log. Images and the initramfs are removed after
+ * the boot unless keep_images. Returns 0 when QEMU ran (out->status says
+ * how it went), -1 after error() when the boot could not be set up.
+ */
+int vm_boot(struct boot_result *out, const struct boot_request *req);
+
+/*
+ * Classify a finished boot from the console text, the guest's report,
+ * whether it was killed at the timeout and QEMU's exit code (as run_wait
+ * gives it), and put the reason in `detail` (panic lines quoted). Pure.
+ */
+enum boot_status vm_classify(struct strbuf *detail, const char *console,
+			     const struct proto_report *report, int timed_out,
+			     int qemu_exit);
+
+#endif

@@ -1,0 +1,515 @@
+/*
+ * check_qemu.c: QEMU's argv for every bus, backing, cache mode, limit and
+ * accelerator, the refusals, and the kernel command line. The job data is
+ * filled by hand, as a parsed job would hold it.
+ */
+#include "qemu.h"
+#include "run.h"
+#include "util.h"
+
+#include <check.h>
+#include <unistd.h>
+#include <stdlib.h>
+#include <string.h>
+
+static struct machine_spec machine = {
+	.cpus = 2,
+	.memory_mb = 768,
+	.accel = "auto",
+	.timeout_s = 60,
+};
+
+/* argv as one string, each argument on its own line, for strstr. */
+static char *build(const struct topology *t, const struct qemu_disk_host *h,
+		   int kvm, int *rc)
+{
+	struct qemu_config cfg = {
+		.machine = &machine,
+		.topo = t,
+		.disks = h,
+		.kvm = kvm,
+		.kernel = "/k/bzImage",
+		.initrd = "/run/initramfs.cpio",
+		.console_log = "/run/console.log",
+		.result_log = "/run/result.log",
+	};
+	struct strvec argv = STRVEC_INIT;
+	struct strbuf sb = STRBUF_INIT;
+	*rc = qemu_argv_build(&argv, &cfg);
+	strbuf_addch(&sb, '\n');
+	for (size_t i = 0; i < argv.nr; i++)
+		strbuf_addf(&sb, "%s\n", argv.v[i]);
+	strvec_clear(&argv);
+	return strbuf_detach(&sb);
+}
+
+/* `opt` followed by exactly `val` somewhere in argv. */
+static int has_pair(const char *joined, const char *opt, const char *val)
+{
+	char *want = xstrfmt("\n%s\n%s\n", opt, val);
+	int found = strstr(joined, want) != NULL;
+	free(want);
+	return found;
+}
+
+#define ASSERT_PAIR(j, o, v)                                                   \
+	ck_assert_msg(has_pair(j, o, v), "missing '%s %s' in:%s", o, v, j)
+
+struct disk_case {
+	const char *what;
+	struct disk_spec disk;
+	struct qemu_disk_host host;
+	const char *want[5][2]; /* option, value pairs that must appear */
+	const char *absent;	/* a text that must not appear */
+};
+
+static const struct disk_case disk_cases[] = {
+	{"virtio image writeback",
+	 {.name = "d0",
+	  .bus = BUS_VIRTIO,
+	  .backing = BACKING_IMAGE,
+	  .size_mb = 64},
+	 {.image = "/run/d0.img"},
+	 {{"-blockdev", "driver=file,node-name=p0,filename=/run/d0.img,"
+			"cache.direct=off,cache.no-flush=off"},
+	  {"-blockdev", "driver=raw,node-name=r0,file=p0"},
+	  {"-device", "virtio-blk-pci,drive=r0,serial=iob0"}},
+	 "throttle"},
+	{"scsi tmpfs with request cap",
+	 {.name = "d0",
+	  .bus = BUS_SCSI,
+	  .backing = BACKING_TMPFS,
+	  .size_mb = 64,
+	  .max_sectors_kb = 64},
+	 {.image = "/dev/shm/x.img"},
+	 {{"-device", "virtio-scsi-pci,id=scsi0"},
+	  {"-blockdev", "driver=file,node-name=p0,filename=/dev/shm/x.img,"
+			"cache.direct=off,cache.no-flush=off"},
+	  {"-device", "scsi-hd,bus=scsi0.0,channel=0,scsi-id=0,lun=0,"
+		      "drive=r0,serial=iob0,max_io_size=65536"}},
+	 NULL},
+	{"nvme null-co with latency and mdts",
+	 {.name = "d0",
+	  .bus = BUS_NVME,
+	  .backing = BACKING_NULL,
+	  .size_mb = 1024,
+	  .latency_ns = 200000,
+	  .max_sectors_kb = 64},
+	 {0},
+	 {{"-blockdev", "driver=null-co,node-name=p0,size=1073741824,"
+			"read-zeroes=on,latency-ns=200000"},
+	  {"-blockdev", "driver=raw,node-name=r0,file=p0"},
+	  {"-device", "nvme,drive=r0,serial=iob0,mdts=4"}},
+	 "virtio-scsi"},
+	{"nvme host device read-only, cache none by default",
+	 {.name = "d0",
+	  .bus = BUS_NVME,
+	  .backing = BACKING_HOST,
+	  .path = "/dev/loop7",
+	  .readonly = 1},
+	 {.host_blockdev = 1},
+	 {{"-blockdev", "driver=host_device,node-name=p0,filename="
+			"/dev/loop7,cache.direct=on,cache.no-flush=off,"
+			"read-only=on"},
+	  {"-blockdev", "driver=raw,node-name=r0,file=p0,read-only=on"},
+	  {"-device", "nvme,drive=r0,serial=iob0"}},
+	 NULL},
+	{"ide image",
+	 {.name = "d0", .bus = BUS_IDE, .backing = BACKING_IMAGE, .size_mb = 8},
+	 {.image = "/run/d0.img"},
+	 {{"-device", "ide-hd,bus=ide.0,unit=0,drive=r0,serial=iob0"}},
+	 "read-only"},
+	{"host file writable, comma escaped, writethrough",
+	 {.name = "d0",
+	  .bus = BUS_VIRTIO,
+	  .backing = BACKING_HOST,
+	  .path = "/data/a,b.img",
+	  .cache = "writethrough"},
+	 {0},
+	 {{"-blockdev", "driver=file,node-name=p0,filename=/data/a,,b.img,"
+			"cache.direct=off,cache.no-flush=off"},
+	  {"-device", "virtio-blk-pci,drive=r0,serial=iob0,"
+		      "write-cache=off"}},
+	 "read-only"},
+	{"throttled disk: group and filter node on top of raw",
+	 {.name = "d0",
+	  .bus = BUS_VIRTIO,
+	  .backing = BACKING_IMAGE,
+	  .size_mb = 64,
+	  .bps_max = 50000000,
+	  .iops_max = 2000,
+	  .cache = "unsafe"},
+	 {.image = "/run/d0.img"},
+	 {{"-object", "throttle-group,id=tg0,x-bps-total=50000000,"
+		      "x-iops-total=2000"},
+	  {"-blockdev", "driver=throttle,node-name=t0,throttle-group=tg0,"
+			"file=r0"},
+	  {"-blockdev", "driver=file,node-name=p0,filename=/run/d0.img,"
+			"cache.direct=off,cache.no-flush=on"},
+	  {"-device", "virtio-blk-pci,drive=t0,serial=iob0"}},
+	 NULL},
+};
+
+START_TEST(test_disk_argv)
+{
+	const struct disk_case *c = &disk_cases[_i];
+	struct topology t = {.name = "x", .nr_disks = 1};
+	t.disks = (struct disk_spec *)&c->disk;
+	int rc;
+	char *j = build(&t, &c->host, 0, &rc);
+	ck_assert_msg(rc == 0, "%s: build failed", c->what);
+	for (size_t k = 0; k < 5 && c->want[k][0]; k++)
+		ck_assert_msg(has_pair(j, c->want[k][0], c->want[k][1]),
+			      "%s: missing '%s %s' in:%s", c->what,
+			      c->want[k][0], c->want[k][1], j);
+	if (c->absent)
+		ck_assert_msg(!strstr(j, c->absent), "%s: '%s' in:%s", c->what,
+			      c->absent, j);
+	free(j);
+}
+END_TEST
+
+START_TEST(test_machine_and_serials)
+{
+	struct topology t = {.name = "none"};
+	int rc;
+	machine.append = "loglevel=7 foo=bar";
+	char *j = build(&t, NULL, 0, &rc);
+	machine.append = NULL;
+	ck_assert_int_eq(rc, 0);
+	ck_assert(!strncmp(j, "\nqemu-system-x86_64\n", 20));
+	ck_assert_ptr_nonnull(strstr(j, "\n-nodefaults\n"));
+	ck_assert_ptr_nonnull(strstr(j, "\n-no-reboot\n"));
+	ck_assert_ptr_nonnull(strstr(j, "\n-nographic\n"));
+	ASSERT_PAIR(j, "-accel", "tcg,thread=multi");
+	ASSERT_PAIR(j, "-smp", "2");
+	ASSERT_PAIR(j, "-m", "768");
+	ASSERT_PAIR(j, "-kernel", "/k/bzImage");
+	ASSERT_PAIR(j, "-initrd", "/run/initramfs.cpio");
+	ASSERT_PAIR(j, "-append",
+		    "console=ttyS0 panic=-1 oops=panic loglevel=7 foo=bar");
+	/* The console is serial 0 and the result port serial 1, in order. */
+	char *con = strstr(j, "file,id=console,path=/run/console.log");
+	char *res = strstr(j, "file,id=result,path=/run/result.log");
+	ck_assert_ptr_nonnull(con);
+	ck_assert_ptr_nonnull(res);
+	ck_assert(con < res);
+	ASSERT_PAIR(j, "-serial", "chardev:console");
+	ASSERT_PAIR(j, "-serial", "chardev:result");
+	ck_assert(strstr(j, "chardev:console") < strstr(j, "chardev:result"));
+	free(j);
+
+	j = build(&t, NULL, 1, &rc);
+	ASSERT_PAIR(j, "-accel", "kvm");
+	ASSERT_PAIR(j, "-cpu", "host");
+	free(j);
+}
+END_TEST
+
+START_TEST(test_mixed_buses_serials_follow_disk_order)
+{
+	struct disk_spec disks[] = {
+		{.name = "a",
+		 .bus = BUS_NVME,
+		 .backing = BACKING_NULL,
+		 .size_mb = 8},
+		{.name = "b",
+		 .bus = BUS_SCSI,
+		 .backing = BACKING_NULL,
+		 .size_mb = 8},
+		{.name = "c",
+		 .bus = BUS_IDE,
+		 .backing = BACKING_NULL,
+		 .size_mb = 8},
+		{.name = "d",
+		 .bus = BUS_IDE,
+		 .backing = BACKING_NULL,
+		 .size_mb = 8},
+		{.name = "e",
+		 .bus = BUS_IDE,
+		 .backing = BACKING_NULL,
+		 .size_mb = 8},
+		{.name = "f",
+		 .bus = BUS_SCSI,
+		 .backing = BACKING_NULL,
+		 .size_mb = 8},
+	};
+	struct topology t = {.name = "mix", .disks = disks, .nr_disks = 6};
+	int rc;
+	char *j = build(&t, NULL, 0, &rc);
+	ck_assert_int_eq(rc, 0);
+	ASSERT_PAIR(j, "-device", "nvme,drive=r0,serial=iob0");
+	ASSERT_PAIR(j, "-device",
+		    "scsi-hd,bus=scsi0.0,channel=0,scsi-id=1,"
+		    "lun=0,drive=r1,serial=iob1");
+	ASSERT_PAIR(j, "-device",
+		    "ide-hd,bus=ide.0,unit=0,drive=r2,serial=iob2");
+	ASSERT_PAIR(j, "-device",
+		    "ide-hd,bus=ide.0,unit=1,drive=r3,serial=iob3");
+	ASSERT_PAIR(j, "-device",
+		    "ide-hd,bus=ide.1,unit=0,drive=r4,serial=iob4");
+	ASSERT_PAIR(j, "-device",
+		    "scsi-hd,bus=scsi0.0,channel=0,scsi-id=5,"
+		    "lun=0,drive=r5,serial=iob5");
+	/* One SCSI controller for all SCSI disks, before them. */
+	char *ctl = strstr(j, "virtio-scsi-pci");
+	ck_assert_ptr_nonnull(ctl);
+	ck_assert_ptr_null(strstr(ctl + 1, "virtio-scsi-pci"));
+	ck_assert(ctl < strstr(j, "scsi-hd"));
+	free(j);
+}
+END_TEST
+
+struct refusal {
+	const char *what;
+	struct disk_spec disk;
+	struct qemu_disk_host host;
+	const char *message;
+};
+
+static const struct refusal refusals[] = {
+	{"host disk without path",
+	 {.name = "h", .bus = BUS_VIRTIO, .backing = BACKING_HOST},
+	 {0},
+	 "disk 'h': no host path"},
+	{"image not prepared",
+	 {.name = "i",
+	  .bus = BUS_VIRTIO,
+	  .backing = BACKING_IMAGE,
+	  .size_mb = 8},
+	 {0},
+	 "disk 'i': no image file"},
+	{"null disk of size 0",
+	 {.name = "n", .bus = BUS_NVME, .backing = BACKING_NULL},
+	 {0},
+	 "disk 'n': a null disk needs a size"},
+	{"O_DIRECT on tmpfs",
+	 {.name = "t",
+	  .bus = BUS_VIRTIO,
+	  .backing = BACKING_TMPFS,
+	  .size_mb = 8,
+	  .cache = "none"},
+	 {.image = "/dev/shm/t.img"},
+	 "disk 't': cache mode 'none' needs O_DIRECT"},
+	{"unknown cache mode",
+	 {.name = "c",
+	  .bus = BUS_VIRTIO,
+	  .backing = BACKING_NULL,
+	  .size_mb = 8,
+	  .cache = "fast"},
+	 {0},
+	 "disk 'c': unknown cache mode 'fast'"},
+	{"read-only IDE disk",
+	 {.name = "ro",
+	  .bus = BUS_IDE,
+	  .backing = BACKING_HOST,
+	  .path = "/dev/sdz",
+	  .readonly = 1},
+	 {.host_blockdev = 1},
+	 "disk 'ro': an IDE disk cannot be read-only"},
+	{"nvme cap below 8 KiB",
+	 {.name = "v",
+	  .bus = BUS_NVME,
+	  .backing = BACKING_NULL,
+	  .size_mb = 8,
+	  .max_sectors_kb = 4},
+	 {0},
+	 "disk 'v': nvme cannot cap requests below 8 KiB"},
+};
+
+START_TEST(test_refusals_name_the_disk)
+{
+	const struct refusal *c = &refusals[_i];
+	struct topology t = {.name = "x", .nr_disks = 1};
+	t.disks = (struct disk_spec *)&c->disk;
+	struct strbuf err = STRBUF_INIT;
+	int rc;
+	error_capture(&err);
+	char *j = build(&t, &c->host, 0, &rc);
+	error_capture(NULL);
+	ck_assert_msg(rc == -1, "%s: accepted", c->what);
+	ck_assert_msg(strstr(err.buf, c->message), "%s: got '%s'", c->what,
+		      err.buf);
+	strbuf_release(&err);
+	free(j);
+}
+END_TEST
+
+START_TEST(test_five_ide_disks_refused)
+{
+	struct disk_spec d[5];
+	memset(d, 0, sizeof(d));
+	for (int i = 0; i < 5; i++) {
+		d[i].bus = BUS_IDE;
+		d[i].backing = BACKING_NULL;
+		d[i].size_mb = 8;
+	}
+	d[4].name = "fifth";
+	struct topology t = {.name = "ide", .disks = d, .nr_disks = 5};
+	struct strbuf err = STRBUF_INIT;
+	int rc;
+	error_capture(&err);
+	free(build(&t, NULL, 0, &rc));
+	error_capture(NULL);
+	ck_assert_int_eq(rc, -1);
+	ck_assert_ptr_nonnull(strstr(err.buf, "disk 'fifth'"));
+	strbuf_release(&err);
+}
+END_TEST
+
+static const struct {
+	const char *accel;
+	int kvm_usable, want;
+} accels[] = {
+	{"auto", 1, 1}, {"auto", 0, 0}, {NULL, 1, 1},	{"tcg", 1, 0},
+	{"kvm", 1, 1},	{"kvm", 0, -1}, {"hvf", 1, -1},
+};
+
+START_TEST(test_accel_resolve)
+{
+	struct machine_spec m = {.accel = (char *)accels[_i].accel};
+	struct strbuf err = STRBUF_INIT;
+	error_capture(&err);
+	int got = qemu_accel_resolve(&m, accels[_i].kvm_usable);
+	error_capture(NULL);
+	ck_assert_int_eq(got, accels[_i].want);
+	if (got < 0)
+		ck_assert_ptr_nonnull(strstr(err.buf, "machine.accel"));
+	strbuf_release(&err);
+}
+END_TEST
+
+START_TEST(test_qemu_accepts_every_bus_and_backing)
+{
+	/*
+	 * QEMU itself is the judge of the option syntax: build one argv with
+	 * every bus, backing, limit and cache mode, drop the kernel (there is
+	 * none in a unit test) and start QEMU stopped (-S). QEMU still up
+	 * after a second means it accepted every option; otherwise its
+	 * message says which one it refused.
+	 */
+	char *qemu = run_which("qemu-system-x86_64");
+	if (!qemu)
+		return;
+	free(qemu);
+	char dir[] = "/tmp/check_qemu.XXXXXX";
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	char *img = xstrfmt("%s/d0.img", dir),
+	     *shm = xstrfmt("/dev/shm/check_qemu.%d.img", getpid());
+	char *hostf = xstrfmt("%s/host.img", dir),
+	     *log = xstrfmt("%s/qemu.log", dir);
+	ck_assert_int_eq(write_file_atomic(img, "", 0), 0);
+	ck_assert_int_eq(truncate(img, 8 << 20), 0);
+	char *img2 = xstrfmt("%s/d3.img", dir);
+	ck_assert_int_eq(write_file_atomic(img2, "", 0), 0);
+	ck_assert_int_eq(truncate(img2, 8 << 20), 0);
+	ck_assert_int_eq(write_file_atomic(shm, "", 0), 0);
+	ck_assert_int_eq(truncate(shm, 8 << 20), 0);
+	ck_assert_int_eq(write_file_atomic(hostf, "", 0), 0);
+	ck_assert_int_eq(truncate(hostf, 8 << 20), 0);
+	struct disk_spec disks[] = {
+		{.name = "a",
+		 .bus = BUS_VIRTIO,
+		 .backing = BACKING_IMAGE,
+		 .size_mb = 8,
+		 .bps_max = 10000000,
+		 .iops_max = 100},
+		{.name = "b",
+		 .bus = BUS_SCSI,
+		 .backing = BACKING_TMPFS,
+		 .size_mb = 8,
+		 .max_sectors_kb = 64,
+		 .cache = "writethrough"},
+		{.name = "c",
+		 .bus = BUS_NVME,
+		 .backing = BACKING_NULL,
+		 .size_mb = 8,
+		 .latency_ns = 100000,
+		 .max_sectors_kb = 128},
+		{.name = "d",
+		 .bus = BUS_IDE,
+		 .backing = BACKING_IMAGE,
+		 .size_mb = 8,
+		 .cache = "unsafe"},
+		{.name = "e",
+		 .bus = BUS_VIRTIO,
+		 .backing = BACKING_HOST,
+		 .path = hostf,
+		 .readonly = 1},
+		{.name = "f",
+		 .bus = BUS_SCSI,
+		 .backing = BACKING_HOST,
+		 .path = hostf,
+		 .readonly = 1,
+		 .cache = "directsync"},
+	};
+	struct qemu_disk_host hosts[] = {
+		{.image = img}, {.image = shm}, {0}, {.image = img2}, {0}, {0},
+	};
+	struct topology t = {.name = "all", .disks = disks, .nr_disks = 6};
+	struct qemu_config cfg = {
+		.machine = &machine,
+		.topo = &t,
+		.disks = hosts,
+		.kernel = "/k",
+		.initrd = "/i",
+		.console_log = log,
+		.result_log = log,
+	};
+	struct strvec argv = STRVEC_INIT, cut = STRVEC_INIT;
+	ck_assert_int_eq(qemu_argv_build(&argv, &cfg), 0);
+	for (size_t i = 0; i < argv.nr; i++) {
+		if (!strcmp(argv.v[i], "-kernel") ||
+		    !strcmp(argv.v[i], "-initrd") ||
+		    !strcmp(argv.v[i], "-append")) {
+			i++;
+			continue;
+		}
+		/* Two chardevs on one file is fine; ids must differ. */
+		strvec_push(&cut, argv.v[i]);
+	}
+	strvec_push(&cut, "-S");
+	struct run_opts ro = RUN_OPTS_INIT;
+	ro.argv = (const char *const *)cut.v;
+	ro.stdout_path = log;
+	ro.stderr_to_stdout = 1;
+	pid_t pid = run_start(&ro);
+	ck_assert_int_gt(pid, 0);
+	int rc = run_wait(pid, 1500);
+	struct strbuf out = STRBUF_INIT;
+	read_file(log, &out);
+	ck_assert_msg(rc == RUN_TIMEOUT, "QEMU refused our argv (rc %d): %s",
+		      rc, out.buf);
+	strbuf_release(&out);
+	strvec_clear(&argv);
+	strvec_clear(&cut);
+	unlink(shm);
+	remove_tree(dir);
+	free(img);
+	free(img2);
+	free(shm);
+	free(hostf);
+	free(log);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("qemu");
+	TCase *tc = tcase_create("argv");
+	tcase_set_timeout(tc, 20);
+	tcase_add_loop_test(tc, test_disk_argv, 0, ARRAY_SIZE(disk_cases));
+	tcase_add_test(tc, test_machine_and_serials);
+	tcase_add_test(tc, test_mixed_buses_serials_follow_disk_order);
+	tcase_add_loop_test(tc, test_refusals_name_the_disk, 0,
+			    ARRAY_SIZE(refusals));
+	tcase_add_test(tc, test_five_ide_disks_refused);
+	tcase_add_loop_test(tc, test_accel_resolve, 0, ARRAY_SIZE(accels));
+	tcase_add_test(tc, test_qemu_accepts_every_bus_and_backing);
+	suite_add_tcase(s, tc);
+	SRunner *sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
