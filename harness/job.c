@@ -784,8 +784,19 @@ static int disk_set(struct ctx *c, struct disk_spec *d, const char *key,
 		free(d->cache);
 		d->cache = xstrdup(caches[i]);
 	} else if (!strcmp(key, "max_sectors_kb")) {
+		/*
+		 * Any bus: QEMU caps scsi and nvme requests, the guest writes
+		 * queue/max_sectors_kb for all. The kernel takes no value
+		 * below one page.
+		 */
 		if (get_int(c, v, 0, 65536, &x))
 			goto out;
+		if (x > 0 && x < 4) {
+			fail(c, "%lld is below one 4 KiB page (0 leaves the "
+				"kernel's cap)",
+			     x);
+			goto out;
+		}
 		d->max_sectors_kb = (uint32_t)x;
 	} else {
 		pop(c, old);

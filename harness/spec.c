@@ -1,7 +1,8 @@
 /*
  * spec.c: renders the /spec text of workloads/PROTOCOL.md from a job's
  * topology and points. Pure. The guest refuses unknown keys, so only keys
- * of the protocol are written, and every value must be one word.
+ * of the protocol are written, and every value must be one word. Optional
+ * disk keys (ro, max_sectors_kb) are written only when set.
  */
 #include "spec.h"
 
@@ -36,10 +37,23 @@ int spec_render_topology(const struct job *job, int topo, struct strbuf *out)
 				     t->name, i);
 		strbuf_addf(out,
 			    "disk name=%s bus=%s serial=iob%zu size_mb=%llu "
-			    "null=%d\n",
+			    "null=%d",
 			    d->name, bus_names[d->bus], i,
 			    (unsigned long long)d->size_mb,
 			    d->backing == BACKING_NULL);
+		/*
+		 * Only a passed-through disk is read-only on purpose: the
+		 * guest must then read it as it is (no pattern, no writes).
+		 * Keys are left out when unset, so the specs (and result
+		 * hashes) of other topologies stay as they were.
+		 */
+		if (d->backing == BACKING_HOST && d->readonly)
+			strbuf_addstr(out, " ro=1");
+		/* QEMU 7.2's virtio-blk has no request cap: the guest sets it. */
+		if (d->max_sectors_kb)
+			strbuf_addf(out, " max_sectors_kb=%u",
+				    (unsigned)d->max_sectors_kb);
+		strbuf_addch(out, '\n');
 	}
 	for (size_t i = 0; i < t->nr_layers; i++) {
 		const struct layer_spec *l = &t->layers[i];

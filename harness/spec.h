@@ -12,9 +12,10 @@
 /*
  * Append the whole spec for topology `topo` of `job` to `out`: the version
  * and boot lines, one disk line per disk (serials iob0, iob1, ... in the
- * order of topology.disks, which is also the order qemu.c attaches them),
- * the layer lines in order, and a point line for every point whose
- * point.topo == topo. `boot_label` is the commit (or any label; characters
+ * order of topology.disks, which is also the order qemu.c attaches them;
+ * ro=1 for a read-only passed-through disk, max_sectors_kb=N when the disk
+ * has a request cap), the layer lines in order, and a point line for every
+ * point whose point.topo == topo. `boot_label` is the commit (or any label; characters
  * that cannot stand in a spec word become '_'); NULL gives "none".
  * Returns 0, or -1 after error() when the job holds a value that cannot be
  * written as one spec word (it should have been refused by job.c).

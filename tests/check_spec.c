@@ -1,8 +1,9 @@
 /*
  * check_spec.c: the /spec text (spec.c) is exactly what
  * workloads/PROTOCOL.md says the guest reads: disk lines with serials in
- * attach order, layer lines in order with name= first, and only the points
- * of the topology being booted.
+ * attach order (with ro=1 for a read-only passed-through disk and the
+ * max_sectors_kb cap when set), layer lines in order with name= first, and
+ * only the points of the topology being booted.
  */
 #include "job.h"
 #include "spec.h"
@@ -78,7 +79,7 @@ START_TEST(renders_only_the_booted_topology)
 		"disk name=d2 bus=virtio serial=iob2 size_mb=1024 null=0\n"
 		"disk name=d3 bus=virtio serial=iob3 size_mb=1024 null=0\n"
 		"md name=md0 level=5 chunk_kb=64 layout=left-symmetric "
-		"metadata=1.0 bitmap=1 members=d0,d1,d2,d3 "
+		"metadata=1.0 bitmap=1 members=d0,d1,d2,d3 method=mdadm "
 		"bitmap_chunk_kb=65536 stripe_cache=256\n"
 		"fs name=fs0 on=md0 type=xfs mount=/mnt\n"
 		"point id=default engine=bonnie target=/mnt/bonnie.dat "
@@ -115,6 +116,85 @@ START_TEST(boot_label_is_one_word)
 }
 END_TEST
 
+static void parse(struct job *job, const char *text)
+{
+	struct strbuf err = STRBUF_INIT;
+	error_capture(&err);
+	int r = job_parse(job, text, "job.json");
+	error_capture(NULL);
+	ck_assert_msg(r == 0, "%s", err.buf);
+	strbuf_release(&err);
+}
+
+/*
+ * A passed-through disk left read-only must say so (the guest cannot
+ * write its pattern there, and QEMU's nvme cannot tell it); a writable
+ * one and the image/null disks carry no ro key at all.
+ */
+START_TEST(read_only_passthrough_says_ro)
+{
+	struct job job;
+	struct strbuf out = STRBUF_INIT;
+	parse(&job, "{\"topology\": {\"preset\": \"passthrough\", "
+		    "\"path\": \"/dev/loop7\"}, \"workload\": \"rawread\"}");
+	ck_assert_int_eq(spec_render_topology(&job, 0, &out), 0);
+	ck_assert_str_eq(out.buf, "disk name=d0 bus=virtio serial=iob0 "
+				  "size_mb=0 null=0 ro=1\n");
+	job_release(&job);
+
+	strbuf_reset(&out);
+	parse(&job, "{\"topology\": {\"preset\": \"passthrough\", "
+		    "\"path\": \"/dev/loop7\", \"d0\": {\"readonly\": "
+		    "false, \"bus\": \"nvme\"}}, \"workload\": \"rawread\"}");
+	ck_assert_int_eq(spec_render_topology(&job, 0, &out), 0);
+	ck_assert_str_eq(out.buf, "disk name=d0 bus=nvme serial=iob0 "
+				  "size_mb=0 null=0\n");
+	job_release(&job);
+
+	/* readonly on a null disk is QEMU's business, not the guest's. */
+	strbuf_reset(&out);
+	parse(&job, "{\"topology\": {\"preset\": \"virtio\", \"d0\": "
+		    "{\"readonly\": true}}, \"workload\": \"rawread\"}");
+	ck_assert_int_eq(spec_render_topology(&job, 0, &out), 0);
+	ck_assert_ptr_null(strstr(out.buf, "ro="));
+	job_release(&job);
+	strbuf_release(&out);
+}
+END_TEST
+
+/* The request cap reaches the guest on every bus, and only when set. */
+START_TEST(max_sectors_kb_reaches_the_guest)
+{
+	struct job job;
+	struct strbuf out = STRBUF_INIT;
+	parse(&job, "{\"topology\": {\"preset\": \"raid0-4\", \"d1\": "
+		    "{\"max_sectors_kb\": 4, \"bus\": \"virtio\"}, \"d2\": "
+		    "{\"max_sectors_kb\": 64}}, \"workload\": \"rawread\"}");
+	ck_assert_int_eq(spec_render_topology(&job, 0, &out), 0);
+	ck_assert_msg(strstr(out.buf, "disk name=d0 bus=nvme serial=iob0 "
+				      "size_mb=1024 null=1\n"
+				      "disk name=d1 bus=virtio serial=iob1 "
+				      "size_mb=1024 null=1 max_sectors_kb=4\n"
+				      "disk name=d2 bus=nvme serial=iob2 "
+				      "size_mb=1024 null=1 max_sectors_kb=64\n"
+				      "disk name=d3 bus=nvme serial=iob3 "
+				      "size_mb=1024 null=1\n"),
+		      "got:\n%s", out.buf);
+	job_release(&job);
+
+	/* Both keys on one line: ro first, as PROTOCOL.md lists them. */
+	strbuf_reset(&out);
+	parse(&job, "{\"topology\": {\"preset\": \"passthrough\", "
+		    "\"path\": \"/dev/loop7\", \"d0\": "
+		    "{\"max_sectors_kb\": 128}}, \"workload\": \"rawread\"}");
+	ck_assert_int_eq(spec_render_topology(&job, 0, &out), 0);
+	ck_assert_str_eq(out.buf, "disk name=d0 bus=virtio serial=iob0 "
+				  "size_mb=0 null=0 ro=1 max_sectors_kb=128\n");
+	job_release(&job);
+	strbuf_release(&out);
+}
+END_TEST
+
 /* A hand-built job with a value the guest would split: refused, not sent. */
 START_TEST(refuses_values_that_are_not_words)
 {
@@ -144,6 +224,8 @@ static Suite *spec_suite(void)
 	tcase_add_test(tc, renders_only_the_booted_topology);
 	tcase_add_test(tc, boot_label_is_one_word);
 	tcase_add_test(tc, refuses_values_that_are_not_words);
+	tcase_add_test(tc, read_only_passthrough_says_ro);
+	tcase_add_test(tc, max_sectors_kb_reaches_the_guest);
 	suite_add_tcase(s, tc);
 	return s;
 }

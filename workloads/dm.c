@@ -2,7 +2,8 @@
  * dm.c: a dm-linear device over an earlier layer. method=ioctl speaks to
  * /dev/mapper/control (DM_DEV_CREATE, DM_TABLE_LOAD with one "linear"
  * target, DM_DEV_SUSPEND without the suspend flag to resume);
- * method=dmsetup runs a packed dmsetup.
+ * method=dmsetup runs a packed dmsetup. Over a read-only layer the table
+ * is loaded read-only (DM_READONLY_FLAG, dmsetup --readonly).
  */
 #include "layers.h"
 #include "report.h"
@@ -43,7 +44,7 @@ static void dm_init(struct dm_ioctl *io, size_t size, const char *name)
 }
 
 static int dm_by_ioctl(struct layer *l, unsigned ma, unsigned mi,
-		       uint64_t sectors)
+		       uint64_t sectors, int ro)
 {
 	static union {
 		struct dm_ioctl io;
@@ -67,6 +68,12 @@ static int dm_by_ioctl(struct layer *l, unsigned ma, unsigned mi,
 
 	dm_init(io, sizeof(u.buf), l->name);
 	io->target_count = 1;
+	/*
+	 * A read-only table opens the device below for reading only, and
+	 * the resume marks the mapped device read-only.
+	 */
+	if (ro)
+		io->flags |= DM_READONLY_FLAG;
 	struct dm_target_spec *t =
 		(struct dm_target_spec *)(u.buf + sizeof(*io));
 	char *params = (char *)(t + 1);
@@ -109,7 +116,7 @@ out:
 }
 
 static int dm_by_dmsetup(struct layer *l, unsigned ma, unsigned mi,
-			 uint64_t sectors)
+			 uint64_t sectors, int ro)
 {
 	const char *tool = layers_tool("dmsetup");
 	char table[128];
@@ -120,8 +127,17 @@ static int dm_by_dmsetup(struct layer *l, unsigned ma, unsigned mi,
 	snprintf(table, sizeof(table), "0 %llu linear %u:%u 0",
 		 (unsigned long long)sectors, ma, mi);
 	/* No udev here: do not wait for its cookie. */
-	char *argv[] = {(char *)tool, "--noudevsync", "create", l->name,
-			"--table",    table,	      NULL};
+	char *argv[8];
+	int argc = 0;
+	argv[argc++] = (char *)tool;
+	argv[argc++] = "--noudevsync";
+	if (ro)
+		argv[argc++] = "--readonly";
+	argv[argc++] = "create";
+	argv[argc++] = l->name;
+	argv[argc++] = "--table";
+	argv[argc++] = table;
+	argv[argc] = NULL;
 	int rc = sys_run(argv, 120);
 	if (rc != 0)
 		return report_error("dm", "dmsetup create '%s' failed: %s",
@@ -163,9 +179,9 @@ int dm_create(struct layer *l, const struct layer *on)
 		return report_error("dm", "cannot query '%s': %s", on->path,
 				    strerror(errno));
 	if (!method || !strcmp(method, "ioctl"))
-		rc = dm_by_ioctl(l, ma, mi, bytes >> 9);
+		rc = dm_by_ioctl(l, ma, mi, bytes >> 9, on->ro);
 	else if (!strcmp(method, "dmsetup"))
-		rc = dm_by_dmsetup(l, ma, mi, bytes >> 9);
+		rc = dm_by_dmsetup(l, ma, mi, bytes >> 9, on->ro);
 	else
 		return report_error("dm", "'%s': unknown method '%s'", l->name,
 				    method);
@@ -179,5 +195,6 @@ int dm_create(struct layer *l, const struct layer *on)
 	l->root = on->root;
 	l->base = on->base;
 	l->null = on->null;
+	l->ro = on->ro;
 	return 0;
 }

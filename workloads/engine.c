@@ -130,6 +130,14 @@ int engine_fill(struct point_ctx *ctx, uint64_t size)
 	}
 	if (ctx->null)
 		return 0;
+	/*
+	 * A read-only disk is read as it is: its contents are whatever the
+	 * host holds, so there is no pattern to write or to check.
+	 */
+	if (ctx->ro) {
+		ctx->gen = 0;
+		return 0;
+	}
 	struct layer *r = ctx->root;
 	uint64_t need = ctx->base + size;
 	if (r->filled >= need) {
@@ -162,6 +170,16 @@ int engine_fill(struct point_ctx *ctx, uint64_t size)
 	r->filled = need;
 	r->gen = ctx->gen = 0;
 	return 0;
+}
+
+int engine_writable(struct point_ctx *ctx, const char *engine)
+{
+	if (!ctx->ro)
+		return 0;
+	return report_error("workload",
+			    "disk '%s' is read-only: point '%s' (%s) would "
+			    "write to '%s'",
+			    ctx->root->name, ctx->id, engine, ctx->target);
 }
 
 void engine_wrote(struct point_ctx *ctx, uint64_t size, uint32_t gen)
@@ -215,7 +233,8 @@ static void *worker_run(void *arg)
 				 got < 0 ? strerror(errno) : "short transfer");
 			break;
 		}
-		if (w->dir == ENGINE_READ && w->bad == PATTERN_OK) {
+		if (w->dir == ENGINE_READ && !c->unchecked &&
+		    w->bad == PATTERN_OK) {
 			uint64_t bad =
 				pattern_check(w->buf, n, c->base + off, w->gen,
 					      c->null, c->skip_below);
@@ -304,6 +323,7 @@ int engine_seq_io(struct point_ctx *ctx, int dir, uint64_t size, uint32_t gen,
 	res->usr_ns = u1 - u0;
 	res->sys_ns = s1 - s0;
 	res->verified = dir == ENGINE_READ;
+	res->unchecked = dir == ENGINE_READ && ctx->unchecked;
 	for (int i = 0; i < n; i++) {
 		res->io_bytes += ws[i].done;
 		if (ws[i].err[0]) {
@@ -392,6 +412,8 @@ static int resolve_target(struct point_ctx *ctx)
 	ctx->root = &layers[l->root];
 	ctx->base = l->base;
 	ctx->null = l->null;
+	ctx->ro = l->ro;
+	ctx->unchecked = l->ro && !l->null;
 	ctx->skip_below = ctx->root->has_mbr ? 512 : 0;
 	snprintf(ctx->path, sizeof(ctx->path), "%s", l->path);
 	snprintf(ctx->blkdev, sizeof(ctx->blkdev), "%s", l->path);
@@ -486,10 +508,18 @@ static int send_sample(struct point_ctx *ctx, const struct sample_result *r,
 	json_u64(&j, "sys_ns", r->sys_ns);
 	json_double(&j, "cpu_pct",
 		    100.0 * (double)(r->usr_ns + r->sys_ns) / (double)rt);
+	/*
+	 * verified stays true for a read-only disk (its bytes were read in
+	 * full and nothing contradicts them), so results keep the sample;
+	 * verify says that no pattern was compared.
+	 */
 	json_bool(&j, "verified", r->verified);
+	if (r->unchecked)
+		json_str(&j, "verify", "skipped-readonly");
 	json_end(&j);
-	say("%s %s%s %d: %.1f MB/s", ctx->id, r->metric,
-	    warmup ? " (warmup)" : "", index, bw / 1e6);
+	say("%s %s%s %d: %.1f MB/s%s", ctx->id, r->metric,
+	    warmup ? " (warmup)" : "", index, bw / 1e6,
+	    r->unchecked ? " (read-only: not checked)" : "");
 	return report_frame(&j);
 }
 

@@ -18,6 +18,8 @@ struct sample_result {
 	uint64_t runtime_ns;
 	uint64_t usr_ns, sys_ns;
 	int verified;
+	/* Read as it was on a read-only disk: nothing known to check against. */
+	int unchecked;
 };
 
 enum engine_fadvise {
@@ -39,6 +41,8 @@ struct point_ctx {
 	uint64_t base;	     /* pattern offset of the target's byte 0 */
 	uint64_t skip_below; /* pattern offsets not checked (partition table) */
 	int null;	     /* reads zeroes */
+	int ro;		     /* on a read-only disk: never filled or written */
+	int unchecked;	     /* ro and not null: data read is not checked */
 	uint32_t gen;	     /* generation the target holds */
 
 	/* Engine keys, with defaults applied. */
@@ -72,7 +76,8 @@ int engine_run_point(const struct spec_line *line, uint64_t mem_total_kb);
 /* Shared by the engines (engine.c). */
 
 /* Make the target hold the pattern over [0, size): fill a file or the
- * target's root device. stage "workload". */
+ * target's root device; a read-only target is left as it is. stage
+ * "workload". */
 int engine_fill(struct point_ctx *ctx, uint64_t size);
 /* Record that [0, size) of the target now holds generation gen. */
 void engine_wrote(struct point_ctx *ctx, uint64_t size, uint32_t gen);
@@ -86,6 +91,8 @@ enum { ENGINE_READ = 0, ENGINE_WRITE = 1 };
  */
 int engine_seq_io(struct point_ctx *ctx, int dir, uint64_t size, uint32_t gen,
 		  struct sample_result *res);
+/* For write engines: -1 after an error frame when the target is read-only. */
+int engine_writable(struct point_ctx *ctx, const char *engine);
 /* Drop caches before a sample; -1 after an error frame. */
 int engine_drop_caches(struct point_ctx *ctx);
 /* Read back a 4 KiB block every MiB and check it; -1 after an error. */

@@ -23,6 +23,8 @@ static int bonnie_prepare(struct point_ctx *ctx)
 				    "'%s' is a null disk: writes "
 				    "are dropped",
 				    ctx->target);
+	if (ctx->layer && engine_writable(ctx, "bonnie"))
+		return -1;
 	if (ctx->root && ctx->root->busy)
 		return report_error("workload",
 				    "'%s' holds md metadata or a "

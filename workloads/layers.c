@@ -80,6 +80,10 @@ static int part_create(struct layer *l, struct layer *disk)
 				    (unsigned long long)start_mb, disk->name,
 				    (unsigned long long)disk_bytes);
 
+	/*
+	 * A read-only disk keeps whatever sector 0 holds: the partition
+	 * exists in the kernel only (BLKPG needs no write access).
+	 */
 	unsigned char *e = disk->mbr + 446 + 16 * (pno - 1);
 	e[0] = 0;
 	e[1] = 0xfe, e[2] = 0xff, e[3] = 0xff; /* CHS: use LBA */
@@ -89,13 +93,13 @@ static int part_create(struct layer *l, struct layer *disk)
 	put_le32(e + 12, (uint32_t)(len >> 9));
 	disk->mbr[510] = 0x55;
 	disk->mbr[511] = 0xaa;
-	disk->has_mbr = 1;
+	disk->has_mbr = !disk->ro;
 
-	fd = open(disk->path, O_RDWR | O_CLOEXEC);
+	fd = open(disk->path, (disk->ro ? O_RDONLY : O_RDWR) | O_CLOEXEC);
 	if (fd < 0)
 		return report_error("disk", "cannot open '%s': %s", disk->path,
 				    strerror(errno));
-	if (!disk->null) {
+	if (!disk->null && !disk->ro) {
 		/* Keep any boot code; only the table and signature are ours. */
 		unsigned char old[512];
 		if (pread(fd, old, 512, 0) == 512 && pno == 1)
@@ -143,6 +147,7 @@ static int part_create(struct layer *l, struct layer *disk)
 	l->root = disk->root;
 	l->base = disk->base + start;
 	l->null = disk->null;
+	l->ro = disk->ro;
 	rc = 0;
 out:
 	close(fd);
@@ -184,6 +189,11 @@ static int fs_create(struct layer *l, struct layer *on)
 				    "fs '%s' needs type= and mount=", l->name);
 	if (!strcmp(on->kind, "fs"))
 		return report_error("fs", "fs '%s' cannot sit on fs '%s'",
+				    l->name, on->name);
+	if (on->ro)
+		return report_error("fs",
+				    "fs '%s': '%s' is read-only and mkfs "
+				    "writes",
 				    l->name, on->name);
 	if (!strcmp(type, "xfs")) {
 		if (!(tool = layers_tool("mkfs.xfs")))
@@ -316,6 +326,17 @@ int layers_report(void)
 			json_u64(&j, "size_bytes", size);
 		if (sys_ra_get(l->path, &ra) == 0)
 			json_u64(&j, "ra_kb", ra);
+		/* What the kernel says, next to what the guest decided. */
+		int kro = 0;
+		if (sys_blk_ro(l->path, &kro) == 0)
+			json_bool(&j, "ro", kro || l->ro);
+		else
+			json_bool(&j, "ro", l->ro);
+		/* Whole devices only: partitions have no queue of their own. */
+		unsigned long msk;
+		if (strcmp(l->kind, "part") && strcmp(l->kind, "fs") &&
+		    sys_max_sectors_get(l->dev, &msk) == 0)
+			json_u64(&j, "max_sectors_kb", msk);
 		if (!strcmp(l->kind, "disk")) {
 			json_str(&j, "bus", l->bus);
 			json_bool(&j, "null", l->null);

@@ -28,6 +28,11 @@ struct layer {
 	int root; /* index of the layer whose byte offsets the pattern uses */
 	uint64_t base; /* byte offset of this layer inside its root */
 	int null;      /* reads zeroes, drops writes (QEMU null-co) */
+	/*
+	 * Read-only (spec ro=1 or BLKROGET on a disk; inherited by what is
+	 * stacked on it): read as it is, never filled, checked or written.
+	 */
+	int ro;
 	int busy;     /* carries md metadata or a file system: never raw data */
 	int nr_parts; /* partitions made on this disk */
 	int has_mbr;  /* disk: sector 0 holds our partition table */

@@ -5,7 +5,8 @@
  * LOOP_CONFIGURE (5.8+) or LOOP_SET_FD + LOOP_SET_STATUS64;
  * method=ioctl-setfd skips LOOP_CONFIGURE, so the fallback for kernels
  * before 5.8 can be tested on a new one; method=losetup runs a packed
- * losetup.
+ * losetup. Over a read-only layer the loop device is read-only too
+ * (LO_FLAGS_READ_ONLY, a read-only backing fd, losetup -r).
  */
 #include "layers.h"
 #include "report.h"
@@ -23,7 +24,7 @@
 
 /* Bind `backing` to /dev/loopN; 0, or -1 with errno (EBUSY: taken). */
 static int loop_bind(int n, int backing, const char *file, struct layer *l,
-		     int legacy)
+		     int legacy, int ro)
 {
 	char name[16];
 	snprintf(name, sizeof(name), "loop%d", n);
@@ -40,6 +41,12 @@ static int loop_bind(int n, int backing, const char *file, struct layer *l,
 	memset(&cfg, 0, sizeof(cfg));
 	cfg.fd = (uint32_t)backing;
 	snprintf((char *)cfg.info.lo_file_name, LO_NAME_SIZE, "%s", file);
+	/*
+	 * LOOP_CONFIGURE takes the flag; LOOP_SET_FD makes the device
+	 * read-only by itself because the backing fd is not writable.
+	 */
+	if (ro)
+		cfg.info.lo_flags |= LO_FLAGS_READ_ONLY;
 	int rc = legacy ? -1 : ioctl(fd, LOOP_CONFIGURE, &cfg);
 	const char *how = "LOOP_CONFIGURE";
 	if (legacy || (rc < 0 && (errno == EINVAL || errno == ENOTTY))) {
@@ -62,9 +69,10 @@ static int loop_bind(int n, int backing, const char *file, struct layer *l,
 	return rc;
 }
 
-static int loop_by_ioctl(struct layer *l, const char *file, int legacy)
+static int loop_by_ioctl(struct layer *l, const char *file, int legacy,
+			 int ro)
 {
-	int backing = open(file, O_RDWR | O_CLOEXEC);
+	int backing = open(file, (ro ? O_RDONLY : O_RDWR) | O_CLOEXEC);
 	int rc = -1;
 	if (backing < 0)
 		return report_error("loop", "cannot open '%s': %s", file,
@@ -78,14 +86,14 @@ static int loop_by_ioctl(struct layer *l, const char *file, int legacy)
 			int n = ioctl(ctl, LOOP_CTL_GET_FREE);
 			if (n < 0)
 				break;
-			rc = loop_bind(n, backing, file, l, legacy);
+			rc = loop_bind(n, backing, file, l, legacy, ro);
 			if (rc < 0 && errno != EBUSY)
 				break;
 		}
 		close(ctl);
 	} else {
 		for (int n = 0; n < 8 && rc < 0; n++) {
-			rc = loop_bind(n, backing, file, l, legacy);
+			rc = loop_bind(n, backing, file, l, legacy, ro);
 			if (rc < 0 && errno != EBUSY && errno != ENXIO)
 				break;
 		}
@@ -100,13 +108,18 @@ static int loop_by_ioctl(struct layer *l, const char *file, int legacy)
 	return 0;
 }
 
-static int loop_by_losetup(struct layer *l, const char *file)
+static int loop_by_losetup(struct layer *l, const char *file, int ro)
 {
 	const char *tool = layers_tool("losetup");
 	if (!tool)
 		return report_error("loop", "method=losetup but losetup is not "
 					    "in the initramfs");
-	char *argv[] = {(char *)tool, "-f", (char *)file, NULL};
+	char *argv[] = {(char *)tool, "-f", (char *)file, NULL, NULL};
+	if (ro) {
+		argv[1] = "-r";
+		argv[2] = "-f";
+		argv[3] = (char *)file;
+	}
 	int rc = sys_run(argv, 60);
 	if (rc != 0)
 		return report_error("loop", "losetup -f '%s' failed: %s", file,
@@ -171,7 +184,7 @@ int loop_create(struct layer *l, const char *on)
 	const char *method = spec_get(l->line, "method");
 	const char *file;
 	const struct layer *under = NULL;
-	int rc;
+	int rc, ro = 0;
 
 	if (!strncmp(on, "file:", 5)) {
 		file = on + 5;
@@ -185,13 +198,14 @@ int loop_create(struct layer *l, const char *on)
 					    "it is in use",
 					    l->name, on);
 		file = under->path;
+		ro = under->ro;
 	}
 	if (!method || !strcmp(method, "ioctl"))
-		rc = loop_by_ioctl(l, file, 0);
+		rc = loop_by_ioctl(l, file, 0, ro);
 	else if (!strcmp(method, "ioctl-setfd"))
-		rc = loop_by_ioctl(l, file, 1);
+		rc = loop_by_ioctl(l, file, 1, ro);
 	else if (!strcmp(method, "losetup"))
-		rc = loop_by_losetup(l, file);
+		rc = loop_by_losetup(l, file, ro);
 	else
 		return report_error("loop", "'%s': unknown method '%s'",
 				    l->name, method);
@@ -201,6 +215,7 @@ int loop_create(struct layer *l, const char *on)
 		l->root = under->root;
 		l->base = under->base;
 		l->null = under->null;
+		l->ro = under->ro;
 	}
 	return 0;
 }

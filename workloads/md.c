@@ -267,6 +267,13 @@ int md_create(struct layer *l, int nr_md)
 					    "'%s': member '%s' is already "
 					    "in use",
 					    l->name, tok);
+		/* Creating an array writes a superblock on every member. */
+		if (m[n]->ro)
+			return report_error("md",
+					    "'%s': member '%s' is read-only "
+					    "and creating an array writes its "
+					    "superblock",
+					    l->name, tok);
 		n++;
 	}
 	if (n < (level[0] == '5' ? 3 : 2))

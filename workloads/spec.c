@@ -19,7 +19,7 @@ struct keyset {
 
 static const struct keyset directives[] = {
 	{"boot", " id commit reboot "},
-	{"disk", " name bus serial size_mb null "},
+	{"disk", " name bus serial size_mb null ro max_sectors_kb "},
 	{"part", " name on start_mb size_mb "},
 	{"md", " name level chunk_kb members metadata layout bitmap "
 	       "bitmap_chunk_kb stripe_cache method "},

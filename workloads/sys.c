@@ -156,6 +156,40 @@ int sys_blk_size(const char *path, uint64_t *bytes)
 	return blk_ioctl(path, BLKGETSIZE64, bytes, 0, 0);
 }
 
+int sys_blk_ro(const char *path, int *ro)
+{
+	int v = 0;
+	if (blk_ioctl(path, BLKROGET, &v, 0, 0) < 0)
+		return -1;
+	*ro = v != 0;
+	return 0;
+}
+
+int sys_max_sectors_get(const char *name, unsigned long *kb)
+{
+	char path[128], buf[32], *end;
+	snprintf(path, sizeof(path), "/sys/block/%s/queue/max_sectors_kb",
+		 name);
+	if (sys_read(path, buf, sizeof(buf)) < 0)
+		return -1;
+	errno = 0;
+	*kb = strtoul(buf, &end, 10);
+	if (errno || end == buf || *end) {
+		errno = EINVAL;
+		return -1;
+	}
+	return 0;
+}
+
+int sys_max_sectors_set(const char *name, unsigned long kb)
+{
+	char path[128], buf[32];
+	snprintf(path, sizeof(path), "/sys/block/%s/queue/max_sectors_kb",
+		 name);
+	snprintf(buf, sizeof(buf), "%lu", kb);
+	return sys_write(path, buf);
+}
+
 int sys_ra_get(const char *path, unsigned long *ra_kb)
 {
 	long sectors = 0;

@@ -30,6 +30,11 @@ int sys_blk_name(const char *path, char *name, size_t size);
 int sys_blk_devt(const char *path, unsigned *major, unsigned *minor);
 
 int sys_blk_size(const char *path, uint64_t *bytes);
+/* 1 when the kernel holds the device read-only (BLKROGET). */
+int sys_blk_ro(const char *path, int *ro);
+/* /sys/block/<name>/queue/max_sectors_kb; -1 with errno set. */
+int sys_max_sectors_get(const char *name, unsigned long *kb);
+int sys_max_sectors_set(const char *name, unsigned long kb);
 /* Readahead in KiB (BLKRAGET / 2); -1 with errno set. */
 int sys_ra_get(const char *path, unsigned long *ra_kb);
 int sys_ra_set(const char *path, unsigned long ra_kb);

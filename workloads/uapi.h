@@ -13,6 +13,9 @@
 #include <sys/mount.h>
 
 /* <linux/fs.h> (musl's <sys/mount.h> has most of them) */
+#ifndef BLKROGET
+#define BLKROGET _IO(0x12, 94)
+#endif
 #ifndef BLKRRPART
 #define BLKRRPART _IO(0x12, 95)
 #endif
@@ -104,6 +107,7 @@ struct mdu_param {
 #define DM_NAME_LEN 128
 #define DM_UUID_LEN 129
 #define DM_MAX_TYPE_NAME 16
+#define DM_READONLY_FLAG (1 << 0)
 #define DM_SUSPEND_FLAG (1 << 1)
 struct dm_ioctl {
 	uint32_t version[3];
@@ -135,6 +139,7 @@ struct dm_target_spec {
 /* <linux/loop.h> */
 #define LO_NAME_SIZE 64
 #define LO_KEY_SIZE 32
+#define LO_FLAGS_READ_ONLY 1
 #define LO_FLAGS_AUTOCLEAR 4
 struct loop_info64 {
 	uint64_t lo_device;
