@@ -538,8 +538,7 @@ static int confirm(struct bisect_run *b, const char *culprit,
 		ret = 0;
 		goto out;
 	}
-	if (probe_fill(&b->ctx, pi, b->job.runs_max, &pr) ||
-	    probe_fill(&b->ctx, ci, b->job.runs_max, &cr))
+	if (probe_fill_pair(&b->ctx, pi, ci, b->job.runs_max, &pr, &cr))
 		goto stop;
 	if (pr.outcome != PROBE_FAST || cr.outcome != PROBE_FAST) {
 		b->message = xstrfmt("confirmation could not boot %.12s: %s",

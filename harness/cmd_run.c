@@ -118,6 +118,17 @@ static int parse_args(struct run_args *a, int argc, char **argv)
 		const char *o = argv[i];
 		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
 		int takes = 1;
+		/* "--opt=value" is "--opt value" in one word. */
+		char name[64];
+		const char *eq = strchr(o, '=');
+		if (!strncmp(o, "--", 2) && eq &&
+		    (size_t)(eq - o) < sizeof(name)) {
+			memcpy(name, o, (size_t)(eq - o));
+			name[eq - o] = '\0';
+			o = name;
+			v = eq + 1;
+			takes = 0;
+		}
 		if (!strcmp(o, "-h") || !strcmp(o, "--help")) {
 			fputs(usage_text, stdout);
 			exit(0);
@@ -498,6 +509,15 @@ int cmd_run(int argc, char **argv)
 			       (const char *const *)a.overrides.v))
 		goto out;
 	job_loaded = 1;
+	/*
+	 * Passed-through host disks are checked and held for the whole run,
+	 * before anything is built: a refused disk costs nothing. QEMU then
+	 * opens the very device that was checked, not a symlink's new target.
+	 */
+	if (safety_check_job(&job, a.destroy_data_on, a.force, &holds,
+			     &nr_holds))
+		goto out;
+	safety_pin_paths(&job, holds, nr_holds);
 	if (pick_kernel(&k, &a, &job, &code))
 		goto out;
 
@@ -519,12 +539,6 @@ int cmd_run(int argc, char **argv)
 	       k.commit, k.image, job.nr_topologies,
 	       job.nr_topologies == 1 ? "y" : "ies", boots, job.samples,
 	       kvm ? "KVM" : "TCG");
-	/* Passed-through host disks are checked and held for the whole run. */
-	if (safety_check_job(&job, a.destroy_data_on, a.force, &holds,
-			     &nr_holds)) {
-		free(ver);
-		goto out;
-	}
 	for (size_t t = 0;
 	     t < job.nr_topologies && !run_interrupted() && !setup_failed;
 	     t++) {

@@ -8,7 +8,7 @@ pkgs=(
 	musl-tools qemu-system-x86 qemu-utils
 	linux-source-6.1 bc flex bison libelf-dev libssl-dev dwarves cpio xz-utils ccache
 	git mdadm dmsetup e2fsprogs xfsprogs util-linux kmod
-	python3 chromium jq
+	python3 chromium jq clang-14 libclang-rt-14-dev
 )
 missing=()
 for p in "${pkgs[@]}"; do

@@ -1,0 +1,625 @@
+/*
+ * cmd_sweep.c: `iobisect sweep JOB --range A..B [--every N | --tags
+ * PATTERN] [--bisect-improvements] [--results DIR]`. Measures a sample of
+ * the commits of a range (runs.min boots each, at the job's metric point),
+ * keeps results/<job>/sweep-state.json up to date after every commit, finds
+ * the change points of the series, and bisects each regression past the
+ * job's threshold between the two tested commits around it, as a derived
+ * job run by cmd_bisect in this process.
+ *
+ * The results store is the cache: a commit whose boots are stored with the
+ * same build key, spec hash and machine is not measured again, so a rerun
+ * (or a resumed, killed run) measures only what is missing.
+ *
+ * Exit codes: 0 no regression, 1 regressions found (culprits named when
+ * the bisections found them), 128 bad input or abort, 130 interrupted.
+ */
+#include "changepoint.h"
+#include "cmd.h"
+#include "job.h"
+#include "probe.h"
+#include "progress.h"
+#include "repo.h"
+#include "results.h"
+#include "run.h"
+#include "state.h"
+#include "stats.h"
+#include "sweep.h"
+#include "util.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+enum {
+	EXIT_NO_REGRESSION = 0,
+	EXIT_REGRESSION = 1,
+	EXIT_ABORT = 128,
+	EXIT_INTERRUPTED = 130,
+};
+
+/* One commit of the sample and what the sweep got from it. */
+struct sweep_row {
+	char id[41];
+	char *describe, *subject;
+	const char *outcome; /* "ok", "build-failure", ... */
+	struct sample_set set;
+};
+
+struct sweep_run {
+	struct job job;
+	int job_loaded;
+	const char *job_path;
+	struct repo *repo;
+	struct progress progress;
+	struct probe_ctx ctx;
+	int ctx_ready;
+	struct state_lock lock;
+	char *dir; /* results/<job> */
+	struct sweep_state st;
+	struct sweep_row *rows;
+	size_t nr_rows;
+	unsigned boots_before; /* boots of the sweep's own measurements */
+};
+
+static int usage(void)
+{
+	fprintf(stderr, "usage: iobisect sweep JOB --range A..B [--every N | "
+			"--tags PATTERN] [--bisect-improvements] "
+			"[--results DIR]\n");
+	return EXIT_ABORT;
+}
+
+static void run_release(struct sweep_run *s)
+{
+	for (size_t i = 0; i < s->nr_rows; i++) {
+		free(s->rows[i].describe);
+		free(s->rows[i].subject);
+		sample_set_release(&s->rows[i].set);
+	}
+	free(s->rows);
+	if (s->ctx_ready)
+		probe_ctx_release(&s->ctx);
+	if (s->repo)
+		repo_free(s->repo);
+	progress_release(&s->progress);
+	state_unlock(&s->lock);
+	sweep_state_release(&s->st);
+	if (s->job_loaded)
+		job_release(&s->job);
+	free(s->dir);
+}
+
+static const char *outcome_name(enum probe_outcome o)
+{
+	switch (o) {
+	case PROBE_BUILD_FAILED:
+		return "build-failure";
+	case PROBE_BOOT_FAILED:
+		return "boot-failure";
+	case PROBE_PANIC:
+		return "panic";
+	case PROBE_TIMEOUT:
+		return "timeout";
+	case PROBE_WORKLOAD_ERROR:
+		return "workload-error";
+	case PROBE_FAST:
+	case PROBE_SLOW:
+	case PROBE_UNDECIDED:
+		break;
+	}
+	return "ok";
+}
+
+/*
+ * Resolve "A..B" into full ids. Any problem is one line naming the
+ * range and what is wrong with it.
+ */
+static int resolve_range(struct sweep_run *s, const char *range, char a[41],
+			 char b[41])
+{
+	const char *dots = strstr(range, "..");
+	struct strbuf why = STRBUF_INIT;
+	char *ra = NULL;
+	int ret = -1;
+
+	if (!dots || dots == range || !dots[2] || strstr(dots + 2, ".."))
+		return error("bad range '%s': expected A..B", range);
+	ra = xstrndup(range, dots - range);
+	error_capture(&why);
+	if (!repo_resolve(s->repo, ra, a) &&
+	    !repo_resolve(s->repo, dots + 2, b))
+		ret = 0;
+	error_capture(NULL);
+	if (ret)
+		error("bad range '%s': %s", range, why.buf);
+	else if (repo_is_ancestor(s->repo, a, b) != 1)
+		ret = error("bad range '%s': '%s' is not an ancestor of '%s'",
+			    range, ra, dots + 2);
+	free(ra);
+	strbuf_release(&why);
+	return ret;
+}
+
+/* The sample: every Nth first-parent commit, or the matching tags. */
+static int choose(struct sweep_run *s, const char *range, const char *a,
+		  const char *b, unsigned every, const char *tags,
+		  struct strvec *out)
+{
+	struct strvec hist = STRVEC_INIT;
+	struct sweep_tags all = SWEEP_TAGS_INIT;
+	int ret = -1;
+
+	if (tags) {
+		if (sweep_range_commits(&hist, s->job.repo, a, b) ||
+		    sweep_list_tags(&all, s->job.repo))
+			goto out;
+		sweep_pick_tags(out, NULL, &all, tags, &hist);
+		if (!out->nr) {
+			error("bad range '%s': no tag matching '%s' in it",
+			      range, tags);
+			goto out;
+		}
+	} else {
+		if (sweep_first_parents(&hist, s->job.repo, a, b))
+			goto out;
+		sweep_pick_every(out, &hist, every);
+	}
+	ret = 0;
+out:
+	strvec_clear(&hist);
+	sweep_tags_release(&all);
+	return ret;
+}
+
+/* Measure one commit (runs.min boots) and keep its per-boot values. */
+static int measure(struct sweep_run *s, struct sweep_row *row, size_t k,
+		   size_t n)
+{
+	const struct probe_image *img;
+	struct probe_result r = {0};
+	char *label = xstrfmt("sweep %zu/%zu", k + 1, n);
+	int ret = -1;
+
+	progress_commit(&s->progress, label, (int)k + 1, (int)n, row->id,
+			row->subject);
+	free(label);
+	img = probe_build(&s->ctx, row->id);
+	if (!img)
+		goto out;
+	if (probe_fill(&s->ctx, img, (unsigned)s->job.runs_min, &r))
+		goto out;
+	row->outcome = outcome_name(r.outcome);
+	if (r.outcome != PROBE_FAST)
+		progress_note(&s->progress, "[sweep] %.12s: %s%s%s%s%s",
+			      row->id, row->outcome, r.first_error ? ": " : "",
+			      r.first_error ? r.first_error : "",
+			      r.log ? ", log: " : "", r.log ? r.log : "");
+	/* What failed still leaves its good boots: keep those as evidence. */
+	if (!img->failed && probe_load(&s->ctx, img, &row->set))
+		goto out;
+	progress_commit_done(&s->progress);
+	ret = 0;
+out:
+	probe_result_release(&r);
+	return ret;
+}
+
+static void print_table(struct sweep_run *s)
+{
+	printf("%-12s  %-24s  %10s  %8s  %5s\n", "commit", "describe", "MB/s",
+	       "%stddev", "boots");
+	for (size_t i = 0; i < s->nr_rows; i++) {
+		const struct sweep_row *r = &s->rows[i];
+		printf("%.12s  %-24s  ", r->id, r->describe ? r->describe : "");
+		if (r->set.nr)
+			printf("%10.1f  %7.1f%%  %5zu",
+			       stats_median(r->set.values, r->set.nr) / 1e6,
+			       stats_pct_stddev(r->set.values, r->set.nr),
+			       r->set.nr);
+		else
+			printf("%10s  %8s  %5zu", r->outcome, "-", r->set.nr);
+		if (r->set.nr && strcmp(r->outcome, "ok"))
+			printf("  (%s)", r->outcome);
+		putchar('\n');
+	}
+}
+
+/* Hard links (copies across file systems) of a tree, missing files only. */
+static int link_tree(const char *from, const char *to)
+{
+	DIR *d = opendir(from);
+	struct dirent *e;
+	int ret = 0;
+
+	if (!d)
+		return errno == ENOENT ? 0
+				       : error("cannot open '%s': %s", from,
+					       strerror(errno));
+	if (mkdir_p(to, 0755)) {
+		closedir(d);
+		return -1;
+	}
+	while (!ret && (e = readdir(d))) {
+		char *f, *t;
+		struct stat st;
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		f = xstrfmt("%s/%s", from, e->d_name);
+		t = xstrfmt("%s/%s", to, e->d_name);
+		if (stat(f, &st))
+			ret = error("cannot stat '%s': %s", f, strerror(errno));
+		else if (S_ISDIR(st.st_mode))
+			ret = link_tree(f, t);
+		else if (S_ISREG(st.st_mode) && !file_exists(t) && link(f, t) &&
+			 copy_file(f, t, st.st_mode & 07777))
+			ret = -1;
+		free(f);
+		free(t);
+	}
+	closedir(d);
+	return ret;
+}
+
+/*
+ * The derived bisection's results folder starts with the boots the sweep
+ * already stored of its two endpoints: the store pools by build key, spec
+ * hash and machine, not by job, so they count as its evidence and the
+ * endpoints are not booted again.
+ */
+static int seed_endpoint(struct sweep_run *s, const char *derived,
+			 const char *commit)
+{
+	char ab[13];
+	char *from, *to;
+	int ret;
+
+	results_commit_abbrev(commit, ab);
+	from = xstrfmt("%s/%s", s->dir, ab);
+	to = xstrfmt("%s/%s/%s", s->job.results, derived, ab);
+	ret = link_tree(from, to);
+	free(from);
+	free(to);
+	return ret;
+}
+
+/* Run cmd_bisect on argv with its report going to `out_path`. */
+static int bisect_quietly(char **argv, int argc, const char *out_path)
+{
+	int fd, saved, rc;
+
+	fflush(stdout);
+	fd = open(out_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		error("cannot open '%s': %s", out_path, strerror(errno));
+		return EXIT_ABORT;
+	}
+	saved = dup(STDOUT_FILENO);
+	dup2(fd, STDOUT_FILENO);
+	close(fd);
+	rc = cmd_bisect(argc, argv);
+	fflush(stdout);
+	dup2(saved, STDOUT_FILENO);
+	close(saved);
+	return rc;
+}
+
+/*
+ * Bisect the step between tested commits good and bad. Prints what came
+ * of it; *culprit gets the culprit's id ("" when none). Returns
+ * cmd_bisect's exit code, or EXIT_ABORT.
+ */
+static int bisect_step(struct sweep_run *s, const char *good, const char *bad,
+		       char culprit[41])
+{
+	char *name = sweep_bisect_job_name(s->job.name, good, bad);
+	char *job_file = xstrfmt("%s/%s.json", s->dir, name);
+	char *out_file = NULL, *root = absolute_path(s->job.results);
+	char *state_file = state_path(s->job.results, name);
+	struct strbuf orig = STRBUF_INIT, text = STRBUF_INIT;
+	struct bisect_state st;
+	char *argv[5];
+	int rc = EXIT_ABORT, r;
+
+	culprit[0] = '\0';
+	state_init(&st);
+	if (!root || read_file(s->job_path, &orig) ||
+	    sweep_bisect_job_text(&text, orig.buf, s->job_path, name, good, bad,
+				  root) ||
+	    write_file_atomic(job_file, text.buf, text.len))
+		goto out;
+
+	/* A bisection this sweep already finished is read, not rerun. */
+	r = state_load(&st, state_file);
+	if (r < 0)
+		goto out;
+	if (r == 0 && st.status == STATE_DONE && st.culprit[0]) {
+		rc = 0;
+		goto found;
+	}
+	state_release(&st);
+	state_init(&st);
+
+	if (seed_endpoint(s, name, good) || seed_endpoint(s, name, bad))
+		goto out;
+	out_file = xstrfmt("%s/%s/bisect.txt", s->job.results, name);
+	progress_note(&s->progress,
+		      "[sweep] bisecting %.12s..%.12s as job "
+		      "'%s' (%s)",
+		      good, bad, name, job_file);
+	argv[0] = "bisect";
+	argv[1] = job_file;
+	argv[2] = "--results";
+	argv[3] = root;
+	argv[4] = NULL;
+	rc = bisect_quietly(argv, 4, out_file);
+	if (state_load(&st, state_file))
+		goto out;
+found:
+	if (st.status == STATE_DONE && st.culprit[0])
+		memcpy(culprit, st.culprit, 41);
+out:
+	free(name);
+	free(job_file);
+	free(out_file);
+	free(root);
+	free(state_file);
+	strbuf_release(&orig);
+	strbuf_release(&text);
+	state_release(&st);
+	return rc;
+}
+
+static const char *bisect_outcome(int rc)
+{
+	switch (rc) {
+	case 0:
+		return "culprit found";
+	case 1:
+		return "inconclusive";
+	case 2:
+		return "not separated";
+	case 130:
+		return "interrupted";
+	default:
+		return "aborted";
+	}
+}
+
+static int analyse(struct sweep_run *s, int bisect_improvements)
+{
+	struct changepoint_commit *series;
+	struct changepoint_options opt = CHANGEPOINT_OPTIONS_INIT;
+	struct changepoint_result cps = CHANGEPOINT_RESULT_INIT;
+	int regressions = 0, ret = EXIT_ABORT;
+
+	/* A threshold below the detector's floor lowers the floor too. */
+	if (s->job.threshold.kind == THRESHOLD_PERCENT &&
+	    s->job.threshold.value < opt.min_effect_pct)
+		opt.min_effect_pct = s->job.threshold.value;
+	series = xcalloc(s->nr_rows + 1, sizeof(*series));
+	for (size_t i = 0; i < s->nr_rows; i++) {
+		series[i].values = s->rows[i].set.values;
+		series[i].n = s->rows[i].set.nr;
+	}
+	if (changepoint_detect(&cps, series, s->nr_rows, &opt))
+		goto out;
+
+	printf("\nchange points (%s at %s, threshold %s%g%s):\n", s->job.metric,
+	       s->ctx.point->id,
+	       s->job.threshold.kind == THRESHOLD_AUTO ? "auto" : "",
+	       s->job.threshold.kind == THRESHOLD_AUTO ? 0.0
+						       : s->job.threshold.value,
+	       s->job.threshold.kind == THRESHOLD_PERCENT ? "%"
+	       : s->job.threshold.kind == THRESHOLD_MBPS  ? " MB/s"
+							  : "");
+	if (!cps.nr)
+		printf("  none\n");
+	for (size_t i = 0; i < cps.nr; i++) {
+		const struct changepoint *cp = &cps.points[i];
+		int past = sweep_past_threshold(&s->job.threshold, cp);
+		int bisect = past && (cp->kind == CHANGEPOINT_REGRESSION ||
+				      bisect_improvements);
+		printf("  %-11s %.12s..%.12s  %.1f -> %.1f MB/s  %+.1f%%  "
+		       "p=%.4f  %s\n",
+		       changepoint_kind_name(cp->kind), s->rows[cp->before].id,
+		       s->rows[cp->index].id, cp->before_median / 1e6,
+		       cp->after_median / 1e6, cp->change_pct, cp->p_value,
+		       !past	? "below the threshold"
+		       : bisect ? "bisect"
+				: "reported");
+		free(s->st.v[cp->index].role);
+		s->st.v[cp->index].role = xstrdup(
+			cp->kind == CHANGEPOINT_REGRESSION ? "step"
+							   : "improvement");
+	}
+	for (size_t i = 0; i < cps.nr_drifts; i++) {
+		const struct changepoint_drift *d = &cps.drifts[i];
+		printf("  drift       %.12s..%.12s  %.1f -> %.1f MB/s  %+.1f%% "
+		       " "
+		       "p=%.4f  reported\n",
+		       s->rows[d->first].id, s->rows[d->last].id,
+		       d->first_median / 1e6, d->last_median / 1e6,
+		       d->change_pct, d->p_value);
+	}
+	if (sweep_state_save(&s->st, s->dir))
+		goto out;
+	fflush(stdout);
+
+	for (size_t i = 0; i < cps.nr; i++) {
+		const struct changepoint *cp = &cps.points[i];
+		const char *good = s->rows[cp->before].id;
+		const char *bad = s->rows[cp->index].id;
+		char culprit[41];
+		int rc;
+
+		if (!sweep_past_threshold(&s->job.threshold, cp))
+			continue;
+		if (cp->kind == CHANGEPOINT_IMPROVEMENT) {
+			if (bisect_improvements)
+				printf("improvement %.12s..%.12s: not "
+				       "bisected: the bisection looks for the "
+				       "first slow commit only\n",
+				       good, bad);
+			continue;
+		}
+		regressions++;
+		if (run_interrupted()) {
+			ret = EXIT_INTERRUPTED;
+			goto out;
+		}
+		rc = bisect_step(s, good, bad, culprit);
+		if (culprit[0]) {
+			struct commit_info ci = COMMIT_INFO_INIT;
+			repo_describe(s->repo, culprit, &ci);
+			printf("regression %.12s..%.12s: culprit %s %s "
+			       "\"%s\"\n",
+			       good, bad, culprit,
+			       ci.describe ? ci.describe : "",
+			       ci.subject ? ci.subject : "");
+			commit_info_release(&ci);
+		} else {
+			printf("regression %.12s..%.12s: no culprit: bisection "
+			       "%s (exit %d); see %s/%s-bisect-%.12s-%.12s\n",
+			       good, bad, bisect_outcome(rc), rc,
+			       s->job.results, s->job.name, good, bad);
+		}
+		fflush(stdout);
+		if (rc == EXIT_INTERRUPTED) {
+			ret = EXIT_INTERRUPTED;
+			goto out;
+		}
+	}
+	ret = regressions ? EXIT_REGRESSION : EXIT_NO_REGRESSION;
+out:
+	free(series);
+	changepoint_result_release(&cps);
+	return ret;
+}
+
+static int interrupted_or_abort(struct sweep_run *s)
+{
+	if (s->ctx.interrupted || run_interrupted()) {
+		progress_note(&s->progress,
+			      "[sweep] interrupted; what was measured is "
+			      "stored: run the same command to resume");
+		return EXIT_INTERRUPTED;
+	}
+	return EXIT_ABORT;
+}
+
+int cmd_sweep(int argc, char **argv)
+{
+	struct sweep_run s;
+	struct strvec sample = STRVEC_INIT;
+	const char *range = NULL, *tags = NULL, *results = NULL;
+	unsigned every = 0;
+	int bisect_improvements = 0, ret = EXIT_ABORT;
+	char a[41], b[41], took[32];
+	uint64_t t0 = now_ns();
+
+	memset(&s, 0, sizeof(s));
+	s.lock.fd = -1;
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--range") && i + 1 < argc) {
+			range = argv[++i];
+		} else if (!strcmp(argv[i], "--every") && i + 1 < argc) {
+			long n;
+			if (parse_long(argv[++i], &n) || n < 1) {
+				error("--every: expected a positive integer, "
+				      "not '%s'",
+				      argv[i]);
+				return EXIT_ABORT;
+			}
+			every = (unsigned)n;
+		} else if (!strcmp(argv[i], "--tags") && i + 1 < argc) {
+			tags = argv[++i];
+		} else if (!strcmp(argv[i], "--bisect-improvements")) {
+			bisect_improvements = 1;
+		} else if (!strcmp(argv[i], "--results") && i + 1 < argc) {
+			results = argv[++i];
+		} else if (argv[i][0] == '-' || s.job_path) {
+			return usage();
+		} else {
+			s.job_path = argv[i];
+		}
+	}
+	if (!s.job_path || !range)
+		return usage();
+	if (every && tags) {
+		error("--every and --tags choose the sample two ways: give "
+		      "one");
+		return EXIT_ABORT;
+	}
+	if (!every)
+		every = 1;
+
+	progress_init(&s.progress, stderr);
+	if (job_load(&s.job, s.job_path))
+		goto out;
+	s.job_loaded = 1;
+	if (!s.job.repo) {
+		error("%s: a sweep needs \"repo\"", s.job_path);
+		goto out;
+	}
+	if (results) {
+		free(s.job.results);
+		s.job.results = xstrdup(results);
+	}
+	if (repo_open(&s.repo, s.job.repo) || resolve_range(&s, range, a, b) ||
+	    choose(&s, range, a, b, every, tags, &sample))
+		goto out;
+
+	s.dir = xstrfmt("%s/%s", s.job.results, s.job.name);
+	if (mkdir_p(s.dir, 0755) || state_lock(&s.lock, s.dir))
+		goto out;
+	if (probe_ctx_init(&s.ctx, &s.job, s.job.repo, &s.progress))
+		goto out;
+	s.ctx_ready = 1;
+	progress_note(&s.progress,
+		      "[sweep] %s: %zu commits of %s, %d boots "
+		      "each",
+		      s.job.name, sample.nr, range, s.job.runs_min);
+
+	s.rows = xcalloc(sample.nr + 1, sizeof(*s.rows));
+	for (size_t i = 0; i < sample.nr; i++) {
+		struct sweep_row *row = &s.rows[s.nr_rows++];
+		struct commit_info ci = COMMIT_INFO_INIT;
+
+		snprintf(row->id, sizeof(row->id), "%s", sample.v[i]);
+		row->outcome = "ok";
+		if (!repo_describe(s.repo, row->id, &ci)) {
+			row->describe =
+				ci.describe ? xstrdup(ci.describe) : NULL;
+			row->subject = ci.subject ? xstrdup(ci.subject) : NULL;
+		}
+		commit_info_release(&ci);
+		if (measure(&s, row, i, sample.nr)) {
+			ret = interrupted_or_abort(&s);
+			sweep_state_save(&s.st, s.dir);
+			goto out;
+		}
+		sweep_state_add(&s.st, row->id, row->subject, "sweep");
+		if (sweep_state_save(&s.st, s.dir))
+			goto out;
+	}
+	progress_clear(&s.progress);
+
+	print_table(&s);
+	format_duration(took, sizeof(took), (now_ns() - t0) / 1e9);
+	printf("measured %u new boots (%zu commits; kernels: %u built, %u "
+	       "from the build cache) in %s\n",
+	       s.ctx.boots, s.nr_rows, s.ctx.builds, s.ctx.builds_cached, took);
+	fflush(stdout);
+	ret = analyse(&s, bisect_improvements);
+out:
+	strvec_clear(&sample);
+	run_release(&s);
+	return ret;
+}

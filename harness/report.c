@@ -1,0 +1,287 @@
+/*
+ * report.c: the end report of a bisection (see report.h): the culprit and
+ * how sure we are, an LKP-style table per metric, the cost of the run and
+ * where every log is; the same as JSON for programs.
+ */
+#include "report.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+void report_init(struct report *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->confidence = NAN;
+}
+
+void report_commit_release(struct report_commit *c)
+{
+	free(c->describe);
+	free(c->subject);
+	free(c->author);
+	free(c->date);
+	memset(c, 0, sizeof(*c));
+}
+
+void report_release(struct report *r)
+{
+	free(r->job);
+	report_commit_release(&r->culprit);
+	for (size_t i = 0; i < r->nr_suspects; i++)
+		report_commit_release(&r->suspects[i]);
+	free(r->suspects);
+	free(r->message);
+	for (size_t i = 0; i < r->nr_rows; i++) {
+		free(r->rows[i].metric);
+		free(r->rows[i].unit);
+	}
+	free(r->rows);
+	strvec_clear(&r->logs);
+	free(r->state_file);
+	report_init(r);
+}
+
+struct report_row *report_add_row(struct report *r, const char *metric,
+				  const char *unit)
+{
+	struct report_row *row;
+
+	ALLOC_GROW(r->rows, r->nr_rows + 1, r->alloc_rows);
+	row = &r->rows[r->nr_rows++];
+	memset(row, 0, sizeof(*row));
+	row->metric = xstrdup(metric);
+	row->unit = xstrdup(unit);
+	row->good_median = row->bad_median = NAN;
+	row->good_stddev_pct = row->bad_stddev_pct = NAN;
+	return row;
+}
+
+/* "± 2%" column; blank when unknown. */
+static void add_stddev(struct strbuf *out, double pct)
+{
+	if (isfinite(pct))
+		strbuf_addf(out, "  ±%4.0f%%", pct);
+	else
+		strbuf_addstr(out, "        ");
+}
+
+static void add_value(struct strbuf *out, double v)
+{
+	if (isfinite(v))
+		strbuf_addf(out, "%12.2f", v);
+	else
+		strbuf_addf(out, "%12s", "-");
+}
+
+static void render_table(const struct report *r, struct strbuf *out)
+{
+	/* The columns of LKP's comparison: base, %stddev, %change, head. */
+	strbuf_addf(out, "%12s%8s%11s %13s%8s  %s\n", "good-median", "%stddev",
+		    "%change", "bad-median", "%stddev", "metric");
+	for (size_t i = 0; i < r->nr_rows; i++) {
+		const struct report_row *row = &r->rows[i];
+		double change = (row->bad_median - row->good_median) /
+				row->good_median * 100;
+		add_value(out, row->good_median);
+		add_stddev(out, row->good_stddev_pct);
+		if (isfinite(change))
+			strbuf_addf(out, "  %+8.1f%%%c", change,
+				    row->significant ? '*' : ' ');
+		else
+			strbuf_addf(out, "  %9s ", "-");
+		strbuf_addch(out, ' ');
+		add_value(out, row->bad_median);
+		add_stddev(out, row->bad_stddev_pct);
+		strbuf_addf(out, "  %s %s\n", row->metric, row->unit);
+	}
+}
+
+static void render_commit(struct strbuf *out, const struct report_commit *c)
+{
+	strbuf_addf(out, "  commit   %s\n", c->id);
+	if (c->subject)
+		strbuf_addf(out, "  subject  %s\n", c->subject);
+	if (c->describe)
+		strbuf_addf(out, "  describe %s\n", c->describe);
+	if (c->author)
+		strbuf_addf(out, "  author   %s\n", c->author);
+	if (c->date)
+		strbuf_addf(out, "  date     %s\n", c->date);
+}
+
+void report_render_text(const struct report *r, struct strbuf *out)
+{
+	char took[32];
+
+	switch (r->status) {
+	case STATE_DONE:
+		strbuf_addf(out, "%s: first slow commit found\n\n",
+			    r->job ? r->job : "bisect");
+		render_commit(out, &r->culprit);
+		if (isfinite(r->confidence))
+			strbuf_addf(out,
+				    "  confidence %.1f%% (chance that no "
+				    "verdict on the path was wrong)\n",
+				    r->confidence * 100);
+		if (r->identical_image)
+			strbuf_addf(out,
+				    "  warning: its kernel image is byte-identical "
+				    "to its parent's (%.12s): the result is "
+				    "probably noise\n",
+				    r->parent);
+		break;
+	case STATE_INCONCLUSIVE:
+		strbuf_addf(out, "%s: inconclusive: the first bad commit is "
+				 "one of:\n",
+			    r->job ? r->job : "bisect");
+		for (size_t i = 0; i < r->nr_suspects; i++)
+			strbuf_addf(out, "  %s %s\n", r->suspects[i].id,
+				    r->suspects[i].subject
+					    ? r->suspects[i].subject
+					    : "");
+		break;
+	case STATE_NOT_SEPARATED:
+	case STATE_ABORTED:
+	case STATE_RUNNING:
+		strbuf_addf(out, "%s: %s\n", r->job ? r->job : "bisect",
+			    r->status == STATE_RUNNING ? "interrupted"
+			    : r->status == STATE_ABORTED ? "aborted"
+							 : "endpoints not "
+							   "separated");
+		break;
+	}
+	if (r->message)
+		strbuf_addf(out, "  %s\n", r->message);
+	if (r->nr_rows) {
+		strbuf_addch(out, '\n');
+		if (r->status == STATE_DONE)
+			strbuf_addf(out, "  %.12s (parent) against %.12s "
+					 "(culprit), medians per boot:\n",
+				    r->parent, r->culprit.id);
+		render_table(r, out);
+	}
+	format_duration(took, sizeof(took), r->seconds);
+	strbuf_addf(out,
+		    "\n  %u steps, %u builds done, %u served from cache, %u "
+		    "boots, %u samples, %s\n",
+		    r->steps, r->builds, r->builds_cached, r->boots,
+		    r->samples, took);
+	if (r->state_file)
+		strbuf_addf(out, "  history: %s (iobisect bisect JOB --log)\n",
+			    r->state_file);
+	if (r->logs.nr) {
+		strbuf_addstr(out, "  logs:\n");
+		for (size_t i = 0; i < r->logs.nr; i++)
+			strbuf_addf(out, "    %s\n", r->logs.v[i]);
+	}
+}
+
+static json_t *num(double d)
+{
+	return isfinite(d) ? json_real(d) : json_null();
+}
+
+static json_t *commit_json(const struct report_commit *c)
+{
+	json_t *o = json_object();
+	json_object_set_new(o, "id", json_string(c->id));
+	if (c->describe)
+		json_object_set_new(o, "describe", json_string(c->describe));
+	if (c->subject)
+		json_object_set_new(o, "subject", json_string(c->subject));
+	if (c->author)
+		json_object_set_new(o, "author", json_string(c->author));
+	if (c->date)
+		json_object_set_new(o, "date", json_string(c->date));
+	return o;
+}
+
+json_t *report_to_json(const struct report *r)
+{
+	json_t *o = json_object(), *rows = json_array(), *a;
+
+	json_object_set_new(o, "job", json_string(r->job ? r->job : ""));
+	json_object_set_new(o, "status",
+			    json_string(state_status_name(r->status)));
+	if (r->status == STATE_DONE) {
+		json_object_set_new(o, "culprit", commit_json(&r->culprit));
+		json_object_set_new(o, "parent", json_string(r->parent));
+		json_object_set_new(o, "confidence", num(r->confidence));
+		json_object_set_new(o, "identical_image",
+				    json_boolean(r->identical_image));
+	}
+	a = json_array();
+	for (size_t i = 0; i < r->nr_suspects; i++)
+		json_array_append_new(a, commit_json(&r->suspects[i]));
+	json_object_set_new(o, "suspects", a);
+	if (r->message)
+		json_object_set_new(o, "message", json_string(r->message));
+	for (size_t i = 0; i < r->nr_rows; i++) {
+		const struct report_row *row = &r->rows[i];
+		json_t *j = json_object();
+		double change = (row->bad_median - row->good_median) /
+				row->good_median * 100;
+		json_object_set_new(j, "metric", json_string(row->metric));
+		json_object_set_new(j, "unit", json_string(row->unit));
+		json_object_set_new(j, "good_median", num(row->good_median));
+		json_object_set_new(j, "good_stddev_pct",
+				    num(row->good_stddev_pct));
+		json_object_set_new(j, "bad_median", num(row->bad_median));
+		json_object_set_new(j, "bad_stddev_pct",
+				    num(row->bad_stddev_pct));
+		json_object_set_new(j, "change_pct", num(change));
+		json_object_set_new(j, "significant",
+				    json_boolean(row->significant));
+		json_array_append_new(rows, j);
+	}
+	json_object_set_new(o, "metrics", rows);
+	json_object_set_new(o, "steps", json_integer(r->steps));
+	json_object_set_new(o, "builds", json_integer(r->builds));
+	json_object_set_new(o, "builds_cached",
+			    json_integer(r->builds_cached));
+	json_object_set_new(o, "boots", json_integer(r->boots));
+	json_object_set_new(o, "samples", json_integer(r->samples));
+	json_object_set_new(o, "total_seconds", num(r->seconds));
+	a = json_array();
+	for (size_t i = 0; i < r->logs.nr; i++)
+		json_array_append_new(a, json_string(r->logs.v[i]));
+	json_object_set_new(o, "logs", a);
+	if (r->state_file)
+		json_object_set_new(o, "state_file",
+				    json_string(r->state_file));
+	return o;
+}
+
+int report_write(const struct report *r, const char *dir)
+{
+	struct strbuf text = STRBUF_INIT;
+	char *path = NULL, *dump = NULL;
+	json_t *j;
+	int ret = -1;
+
+	if (mkdir_p(dir, 0777))
+		return -1;
+	report_render_text(r, &text);
+	path = xstrfmt("%s/report.txt", dir);
+	if (write_file_atomic(path, text.buf, text.len))
+		goto out;
+	free(path);
+	j = report_to_json(r);
+	dump = json_dumps(j, JSON_INDENT(2) | JSON_SORT_KEYS);
+	json_decref(j);
+	path = xstrfmt("%s/summary.json", dir);
+	if (!dump) {
+		error("cannot render '%s'", path);
+		goto out;
+	}
+	strbuf_reset(&text);
+	strbuf_addstr(&text, dump);
+	strbuf_addch(&text, '\n');
+	ret = write_file_atomic(path, text.buf, text.len);
+out:
+	free(path);
+	free(dump);
+	strbuf_release(&text);
+	return ret;
+}

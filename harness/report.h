@@ -1,0 +1,67 @@
+/*
+ * report.h: the report at the end of a bisection, as plain data filled by
+ * cmd_bisect.c, rendered for people (results/<job>/report.txt, also
+ * printed) and for programs (results/<job>/summary.json). Rendering is
+ * pure; report_write is the only function that touches files.
+ */
+#ifndef IOBISECT_REPORT_H
+#define IOBISECT_REPORT_H
+
+#include "state.h"
+#include "util.h"
+
+#include <jansson.h>
+
+/* One row of the LKP-style table: one metric, good side against bad. */
+struct report_row {
+	char *metric;  /* "read MB/s seqread bs_kb=4" */
+	char *unit;    /* "MB/s", "%CPU": figures are in this unit */
+	double good_median, good_stddev_pct;
+	double bad_median, bad_stddev_pct;
+	int significant; /* the verdict separated them: mark with '*' */
+};
+
+/* A commit as the report names it (strings owned). */
+struct report_commit {
+	char id[41];
+	char *describe, *subject, *author, *date;
+};
+
+struct report {
+	char *job;
+	enum state_status status;
+	struct report_commit culprit; /* STATE_DONE */
+	char parent[41];              /* the culprit's (first) parent */
+	double confidence;            /* NAN: not known */
+	int identical_image;   /* the culprit's bzImage equals its parent's */
+	struct report_commit *suspects; /* STATE_INCONCLUSIVE */
+	size_t nr_suspects;
+	char *message; /* one line: why it stopped (not separated, aborted) */
+	struct report_row *rows;
+	size_t nr_rows, alloc_rows;
+	unsigned steps;         /* bisection probes (endpoints excluded) */
+	unsigned builds;        /* builds done: make ran */
+	unsigned builds_cached; /* images served from the cache */
+	unsigned boots, samples;
+	double seconds;
+	struct strvec logs; /* "what: path" */
+	char *state_file;   /* for --log */
+};
+
+void report_init(struct report *r);
+void report_release(struct report *r);
+void report_commit_release(struct report_commit *c);
+
+/* Append a row; the strings are copied. */
+struct report_row *report_add_row(struct report *r, const char *metric,
+				  const char *unit);
+
+/* The text report. */
+void report_render_text(const struct report *r, struct strbuf *out);
+/* The JSON summary (units in key names: *_mbps, *_pct, *_seconds). */
+json_t *report_to_json(const struct report *r);
+
+/* Write <dir>/report.txt and <dir>/summary.json atomically. */
+int report_write(const struct report *r, const char *dir);
+
+#endif

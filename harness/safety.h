@@ -1,0 +1,143 @@
+/*
+ * safety.h: the checks a host block device or file must pass before it is
+ * handed to QEMU, and the hold that keeps it ours for the whole run.
+ *
+ * A passed-through disk may be someone's data. It is refused when it is
+ * mounted (itself or any partition of it), held by md/dm/loop (sysfs
+ * holders), part of the disk that holds /, or carries a file-system, RAID,
+ * LVM, swap or partition-table signature; and it is written only when the
+ * user named that exact device with --destroy-data-on. What passes is held
+ * open with O_EXCL (block devices: nobody can mount it or build md/dm on it
+ * meanwhile), read-only unless writing was allowed.
+ *
+ * The signature scan and the decision are pure (tested on plain bytes and
+ * plain facts); safety_gather() and safety_check_passthrough() read the
+ * system (realpath, stat, /proc/self/mountinfo, /sys/dev/block).
+ */
+#ifndef IOBISECT_SAFETY_H
+#define IOBISECT_SAFETY_H
+
+#include "util.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct job;
+
+/*
+ * The bytes of a device the signature scan looks at: its start and its
+ * end (md 0.90 and 1.0 superblocks live near the end). Either part may be
+ * shorter than asked for on small devices; the scan only trusts bytes it
+ * has.
+ */
+struct safety_view {
+	const unsigned char *head; /* bytes [0, head_len) */
+	size_t head_len;
+	const unsigned char *tail; /* bytes [tail_off, tail_off + tail_len) */
+	uint64_t tail_off;
+	size_t tail_len;
+	uint64_t size; /* the device's size in bytes */
+};
+
+/* How much of the start and end safety_read_view() reads. */
+#define SAFETY_HEAD_BYTES (72 * 1024)
+#define SAFETY_TAIL_BYTES (192 * 1024)
+
+struct safety_signature {
+	const char *name; /* "ext2/3/4 file system", "md RAID 0.90 member" */
+	uint64_t offset;  /* where the magic was found, in bytes */
+};
+
+/*
+ * The first signature found in `v`, or 0 when none (blank as far as we
+ * can tell). Pure.
+ */
+int safety_find_signature(const struct safety_view *v,
+			  struct safety_signature *out);
+
+/* Read the head and tail of an open device or file into `v` (malloc'd). */
+int safety_read_view(int fd, const char *path, struct safety_view *v);
+void safety_view_release(struct safety_view *v);
+
+/* What the system says about a path, gathered by safety_gather(). */
+struct safety_facts {
+	char *path;	 /* realpath of what was given */
+	int is_blockdev; /* else a regular file */
+	unsigned major, minor;
+	struct strvec mounts;  /* "/dev/loop3p1 on /mnt" for each mount */
+	struct strvec holders; /* "dm-0 (holds loop3)", "md0 (holds loop3p1)" */
+	int root_disk;	       /* it is, or is part of, the disk holding / */
+	char *root_why;	       /* "/ is on sda2, a partition of sda" */
+	int have_signature;
+	struct safety_signature signature;
+};
+#define SAFETY_FACTS_INIT                                                      \
+	{                                                                      \
+		NULL, 0, 0, 0, STRVEC_INIT, STRVEC_INIT, 0, NULL, 0,           \
+		{                                                              \
+			NULL, 0                                                \
+		}                                                              \
+	}
+void safety_facts_release(struct safety_facts *f);
+
+/*
+ * Decide from the facts: 0 when the device may be passed through, -1 with
+ * the reason in `why` (one line, naming the device and the cure) when not.
+ * `destroy_data_on` is already resolved (realpath), or NULL. --force lets
+ * a signature or the root disk pass, never a mount or a holder (the kernel
+ * would refuse the exclusive open anyway). Pure.
+ */
+int safety_decide(const struct safety_facts *f, int want_write,
+		  const char *destroy_data_on, int force, struct strbuf *why);
+
+/*
+ * Fill `f` for `path`: resolve it (a block device or regular file only),
+ * find its mounts, its holders and its partitions' (sysfs), and whether it
+ * is on the root disk. The signature is not read here (see
+ * safety_check_passthrough, which reads it through the exclusive fd).
+ */
+int safety_gather(const char *path, struct safety_facts *f);
+
+/* A device we checked and hold. */
+struct safety_hold {
+	int fd;	      /* O_EXCL (block device) or flock'd (file); -1: none */
+	char *path;   /* realpath: what QEMU must open */
+	int writable; /* opened read-write: --destroy-data-on allowed it */
+	int is_blockdev;
+};
+#define SAFETY_HOLD_INIT                                                       \
+	{                                                                      \
+		-1, NULL, 0, 0                                                 \
+	}
+
+/*
+ * The whole check for one device: gather, open exclusively (read-only
+ * unless want_write), read the signature through that fd, decide. On 0 `out`
+ * holds the device until safety_release(); on -1 an error() said why
+ * (naming the device) and nothing is held. The device's bytes are never
+ * written here.
+ */
+int safety_check_passthrough(const char *path, int want_write,
+			     const char *destroy_data_on, int force,
+			     struct safety_hold *out);
+void safety_release(struct safety_hold *h);
+
+/*
+ * Every host disk of every topology of `job`: check and hold each (a disk
+ * is written when its spec is not readonly). On success the caller owns
+ * `*out` (`*nr` holds) and frees it with safety_release_all(); the QEMU
+ * side should open holds[i].path. On failure nothing is held.
+ */
+int safety_check_job(const struct job *job, const char *destroy_data_on,
+		     int force, struct safety_hold **out, size_t *nr);
+void safety_release_all(struct safety_hold *holds, size_t nr);
+
+/*
+ * Point every host disk of `job` at the resolved path of its hold, so
+ * QEMU opens the device that was checked and held (not a by-id link that
+ * could be re-pointed meanwhile). Disks with no hold are left alone.
+ */
+void safety_pin_paths(struct job *job, const struct safety_hold *holds,
+		      size_t nr);
+
+#endif

@@ -1,0 +1,637 @@
+/*
+ * state.c: the bisection state (see state.h): its JSON form, the atomic
+ * save that keeps the previous copy, the load that refuses a corrupt file
+ * without touching it, the results folder lock, and the bisect log.
+ */
+#include "state.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#define STATE_VERSION 1
+
+static const char *const status_names[] = {
+	[STATE_RUNNING] = "running",
+	[STATE_DONE] = "done",
+	[STATE_INCONCLUSIVE] = "inconclusive",
+	[STATE_NOT_SEPARATED] = "not-separated",
+	[STATE_ABORTED] = "aborted",
+};
+
+const char *state_status_name(enum state_status st)
+{
+	if ((size_t)st < ARRAY_SIZE(status_names))
+		return status_names[st];
+	return "unknown";
+}
+
+void state_init(struct bisect_state *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->confidence = NAN;
+}
+
+static void verdict_release(struct state_verdict *v)
+{
+	free(v->verdict);
+	v->verdict = NULL;
+}
+
+static void probe_release(struct state_probe *p)
+{
+	free(p->subject);
+	free(p->role);
+	free(p->build_key);
+	free(p->outcome);
+	free(p->mark);
+	verdict_release(&p->v);
+	free(p->log);
+	free(p->first_error);
+	free(p->started);
+	free(p->ended);
+}
+
+void state_release(struct bisect_state *s)
+{
+	free(s->job_hash);
+	free(s->job_name);
+	free(s->good_rev);
+	free(s->bad_rev);
+	strvec_clear(&s->candidates);
+	for (size_t i = 0; i < s->nr_probes; i++)
+		probe_release(&s->probes[i]);
+	free(s->probes);
+	for (size_t i = 0; i < s->nr_marks; i++)
+		free(s->marks[i].mark);
+	free(s->marks);
+	strvec_clear(&s->suspects);
+	free(s->started);
+	free(s->updated);
+	state_init(s);
+}
+
+static void copy_id(char dst[41], const char *src)
+{
+	snprintf(dst, 41, "%s", src ? src : "");
+}
+
+struct state_probe *state_add_probe(struct bisect_state *s,
+				    const char *commit, const char *role)
+{
+	struct state_probe *p;
+
+	ALLOC_GROW(s->probes, s->nr_probes + 1, s->alloc_probes);
+	p = &s->probes[s->nr_probes++];
+	memset(p, 0, sizeof(*p));
+	copy_id(p->commit, commit);
+	p->role = xstrdup(role);
+	p->v.good_median = p->v.median = NAN;
+	p->v.good_stddev_pct = p->v.stddev_pct = NAN;
+	p->v.effect_pct = p->v.p_value = p->v.error = NAN;
+	return p;
+}
+
+void state_add_mark(struct bisect_state *s, const char *commit,
+		    const char *mark)
+{
+	ALLOC_GROW(s->marks, s->nr_marks + 1, s->alloc_marks);
+	copy_id(s->marks[s->nr_marks].commit, commit);
+	s->marks[s->nr_marks].mark = xstrdup(mark);
+	s->nr_marks++;
+}
+
+const struct state_probe *state_find_probe(const struct bisect_state *s,
+					   const char *commit)
+{
+	for (size_t i = s->nr_probes; i-- > 0;)
+		if (!strcmp(s->probes[i].commit, commit))
+			return &s->probes[i];
+	return NULL;
+}
+
+const char *state_find_mark(const struct bisect_state *s, const char *commit)
+{
+	for (size_t i = s->nr_marks; i-- > 0;)
+		if (!strcmp(s->marks[i].commit, commit))
+			return s->marks[i].mark;
+	return NULL;
+}
+
+/* JSON has no NaN: a figure that was not measured is null. */
+static json_t *num(double d)
+{
+	return isfinite(d) ? json_real(d) : json_null();
+}
+
+static void set_str(json_t *o, const char *key, const char *v)
+{
+	if (v)
+		json_object_set_new(o, key, json_string(v));
+}
+
+static json_t *strvec_json(const struct strvec *sv)
+{
+	json_t *a = json_array();
+	for (size_t i = 0; i < sv->nr; i++)
+		json_array_append_new(a, json_string(sv->v[i]));
+	return a;
+}
+
+json_t *state_to_json(const struct bisect_state *s)
+{
+	json_t *root = json_object(), *probes = json_array(),
+	       *marks = json_array();
+
+	json_object_set_new(root, "version", json_integer(STATE_VERSION));
+	set_str(root, "job_hash", s->job_hash);
+	set_str(root, "job", s->job_name);
+	set_str(root, "good_rev", s->good_rev);
+	set_str(root, "bad_rev", s->bad_rev);
+	json_object_set_new(root, "good", json_string(s->good));
+	json_object_set_new(root, "bad", json_string(s->bad));
+	json_object_set_new(root, "merge_base", json_string(s->merge_base));
+	json_object_set_new(root, "candidates", strvec_json(&s->candidates));
+	for (size_t i = 0; i < s->nr_probes; i++) {
+		const struct state_probe *p = &s->probes[i];
+		json_t *o = json_object();
+		json_object_set_new(o, "commit", json_string(p->commit));
+		set_str(o, "subject", p->subject);
+		set_str(o, "role", p->role);
+		set_str(o, "build_key", p->build_key);
+		json_object_set_new(o, "cached", json_boolean(p->cached));
+		set_str(o, "outcome", p->outcome);
+		set_str(o, "mark", p->mark);
+		if (p->v.verdict) {
+			json_t *v = json_object();
+			set_str(v, "verdict", p->v.verdict);
+			json_object_set_new(v, "good_median_bw_bytes",
+					    num(p->v.good_median));
+			json_object_set_new(v, "good_stddev_pct",
+					    num(p->v.good_stddev_pct));
+			json_object_set_new(v, "median_bw_bytes",
+					    num(p->v.median));
+			json_object_set_new(v, "stddev_pct",
+					    num(p->v.stddev_pct));
+			json_object_set_new(v, "effect_pct",
+					    num(p->v.effect_pct));
+			json_object_set_new(v, "p_value", num(p->v.p_value));
+			json_object_set_new(v, "error", num(p->v.error));
+			json_object_set_new(v, "good_boots",
+					    json_integer(p->v.good_boots));
+			json_object_set_new(v, "boots",
+					    json_integer(p->v.boots));
+			json_object_set_new(o, "verdict", v);
+		}
+		json_object_set_new(o, "boots_run", json_integer(p->boots));
+		json_object_set_new(o, "samples", json_integer(p->samples));
+		set_str(o, "log", p->log);
+		set_str(o, "first_error", p->first_error);
+		set_str(o, "started", p->started);
+		set_str(o, "ended", p->ended);
+		json_object_set_new(o, "seconds", num(p->seconds));
+		json_array_append_new(probes, o);
+	}
+	json_object_set_new(root, "probes", probes);
+	for (size_t i = 0; i < s->nr_marks; i++) {
+		json_t *o = json_object();
+		json_object_set_new(o, "commit",
+				    json_string(s->marks[i].commit));
+		json_object_set_new(o, "mark", json_string(s->marks[i].mark));
+		json_array_append_new(marks, o);
+	}
+	json_object_set_new(root, "marks", marks);
+	json_object_set_new(root, "status",
+			    json_string(state_status_name(s->status)));
+	json_object_set_new(root, "culprit", json_string(s->culprit));
+	json_object_set_new(root, "suspects", strvec_json(&s->suspects));
+	json_object_set_new(root, "confidence", num(s->confidence));
+	json_object_set_new(root, "builds", json_integer(s->builds));
+	json_object_set_new(root, "builds_cached",
+			    json_integer(s->builds_cached));
+	json_object_set_new(root, "boots", json_integer(s->boots));
+	json_object_set_new(root, "samples", json_integer(s->samples));
+	json_object_set_new(root, "seconds", num(s->seconds));
+	set_str(root, "started", s->started);
+	set_str(root, "updated", s->updated);
+	return root;
+}
+
+/* Readers: each says which key is wrong; -1 after error(). */
+static int get_str(const json_t *o, const char *key, int required,
+		   char **out, const char *origin)
+{
+	json_t *v = json_object_get(o, key);
+	if (!v || json_is_null(v)) {
+		if (required)
+			return error("%s: missing '%s'", origin, key);
+		return 0;
+	}
+	if (!json_is_string(v))
+		return error("%s: '%s' is not a string", origin, key);
+	*out = xstrdup(json_string_value(v));
+	return 0;
+}
+
+static int get_id(const json_t *o, const char *key, char out[41],
+		  int allow_empty, const char *origin)
+{
+	json_t *v = json_object_get(o, key);
+	const char *s;
+	size_t n;
+
+	if (!json_is_string(v))
+		return error("%s: '%s' is not a commit id", origin, key);
+	s = json_string_value(v);
+	n = strlen(s);
+	if ((n == 0 && !allow_empty) || (n != 0 && n != 40) ||
+	    strspn(s, "0123456789abcdef") != n)
+		return error("%s: '%s' is not a commit id", origin, key);
+	memcpy(out, s, n + 1);
+	return 0;
+}
+
+static double get_num(const json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+static unsigned get_uint(const json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+	return json_is_integer(v) && json_integer_value(v) >= 0
+		       ? (unsigned)json_integer_value(v)
+		       : 0;
+}
+
+static int get_strvec(const json_t *o, const char *key, struct strvec *sv,
+		      const char *origin)
+{
+	json_t *a = json_object_get(o, key), *v;
+	size_t i;
+
+	if (!a)
+		return 0;
+	if (!json_is_array(a))
+		return error("%s: '%s' is not a list", origin, key);
+	json_array_foreach(a, i, v) {
+		if (!json_is_string(v))
+			return error("%s: '%s' holds a non-string", origin,
+				      key);
+		strvec_push(sv, json_string_value(v));
+	}
+	return 0;
+}
+
+static int probe_from_json(struct bisect_state *s, const json_t *o,
+			   const char *origin)
+{
+	char id[41];
+	char *role = NULL;
+	struct state_probe *p;
+	json_t *v;
+
+	if (!json_is_object(o))
+		return error("%s: a probe is not an object", origin);
+	if (get_id(o, "commit", id, 0, origin) ||
+	    get_str(o, "role", 1, &role, origin))
+		return -1;
+	p = state_add_probe(s, id, role);
+	free(role);
+	if (get_str(o, "subject", 0, &p->subject, origin) ||
+	    get_str(o, "build_key", 0, &p->build_key, origin) ||
+	    get_str(o, "outcome", 0, &p->outcome, origin) ||
+	    get_str(o, "mark", 0, &p->mark, origin) ||
+	    get_str(o, "log", 0, &p->log, origin) ||
+	    get_str(o, "first_error", 0, &p->first_error, origin) ||
+	    get_str(o, "started", 0, &p->started, origin) ||
+	    get_str(o, "ended", 0, &p->ended, origin))
+		return -1;
+	p->cached = json_is_true(json_object_get(o, "cached"));
+	p->boots = get_uint(o, "boots_run");
+	p->samples = get_uint(o, "samples");
+	p->seconds = get_num(o, "seconds");
+	v = json_object_get(o, "verdict");
+	if (v) {
+		if (!json_is_object(v) ||
+		    get_str(v, "verdict", 1, &p->v.verdict, origin))
+			return error("%s: probe of %s has a bad verdict",
+				     origin, id);
+		p->v.good_median = get_num(v, "good_median_bw_bytes");
+		p->v.good_stddev_pct = get_num(v, "good_stddev_pct");
+		p->v.median = get_num(v, "median_bw_bytes");
+		p->v.stddev_pct = get_num(v, "stddev_pct");
+		p->v.effect_pct = get_num(v, "effect_pct");
+		p->v.p_value = get_num(v, "p_value");
+		p->v.error = get_num(v, "error");
+		p->v.good_boots = get_uint(v, "good_boots");
+		p->v.boots = get_uint(v, "boots");
+	}
+	return 0;
+}
+
+static int is_mark(const char *m)
+{
+	return !strcmp(m, "good") || !strcmp(m, "bad") || !strcmp(m, "skip");
+}
+
+int state_from_json(struct bisect_state *s, const json_t *root,
+		    const char *origin)
+{
+	json_t *a, *v;
+	char *status = NULL;
+	size_t i;
+	int ret = -1;
+
+	state_init(s);
+	if (!json_is_object(root)) {
+		error("%s: not a bisection state (not a JSON object)", origin);
+		goto out;
+	}
+	if (get_uint(root, "version") != STATE_VERSION) {
+		error("%s: unknown state version", origin);
+		goto out;
+	}
+	if (get_str(root, "job_hash", 1, &s->job_hash, origin) ||
+	    get_str(root, "job", 0, &s->job_name, origin) ||
+	    get_str(root, "good_rev", 0, &s->good_rev, origin) ||
+	    get_str(root, "bad_rev", 0, &s->bad_rev, origin) ||
+	    get_id(root, "good", s->good, 0, origin) ||
+	    get_id(root, "bad", s->bad, 0, origin) ||
+	    get_id(root, "merge_base", s->merge_base, 1, origin) ||
+	    get_strvec(root, "candidates", &s->candidates, origin) ||
+	    get_strvec(root, "suspects", &s->suspects, origin) ||
+	    get_str(root, "started", 0, &s->started, origin) ||
+	    get_str(root, "updated", 0, &s->updated, origin) ||
+	    get_str(root, "status", 1, &status, origin) ||
+	    get_id(root, "culprit", s->culprit, 1, origin))
+		goto out;
+	for (i = 0; i < ARRAY_SIZE(status_names); i++)
+		if (!strcmp(status, status_names[i]))
+			break;
+	if (i == ARRAY_SIZE(status_names)) {
+		error("%s: unknown status '%s'", origin, status);
+		goto out;
+	}
+	s->status = (enum state_status)i;
+	s->confidence = get_num(root, "confidence");
+	s->builds = get_uint(root, "builds");
+	s->builds_cached = get_uint(root, "builds_cached");
+	s->boots = get_uint(root, "boots");
+	s->samples = get_uint(root, "samples");
+	s->seconds = get_num(root, "seconds");
+	if (!isfinite(s->seconds))
+		s->seconds = 0;
+
+	a = json_object_get(root, "probes");
+	if (!json_is_array(a)) {
+		error("%s: 'probes' is not a list", origin);
+		goto out;
+	}
+	json_array_foreach(a, i, v)
+		if (probe_from_json(s, v, origin))
+			goto out;
+
+	a = json_object_get(root, "marks");
+	if (!json_is_array(a)) {
+		error("%s: 'marks' is not a list", origin);
+		goto out;
+	}
+	json_array_foreach(a, i, v) {
+		char id[41];
+		json_t *m = json_object_get(v, "mark");
+		if (get_id(v, "commit", id, 0, origin))
+			goto out;
+		if (!json_is_string(m) || !is_mark(json_string_value(m))) {
+			error("%s: mark of %s is not good, bad or skip",
+			      origin, id);
+			goto out;
+		}
+		state_add_mark(s, id, json_string_value(m));
+	}
+	ret = 0;
+out:
+	free(status);
+	if (ret)
+		state_release(s);
+	return ret;
+}
+
+char *state_path(const char *root, const char *job)
+{
+	return xstrfmt("%s/%s/bisect-state.json", root, job);
+}
+
+int state_load(struct bisect_state *s, const char *path)
+{
+	struct strbuf sb = STRBUF_INIT;
+	json_error_t jerr;
+	json_t *root;
+	int ret;
+
+	state_init(s);
+	if (!file_exists(path))
+		return 1;
+	if (read_file(path, &sb))
+		return -1;
+	root = json_loadb(sb.buf, sb.len, 0, &jerr);
+	strbuf_release(&sb);
+	if (!root)
+		return error("'%s' is corrupt (line %d: %s); the previous "
+			     "state is in '%s.prev'",
+			     path, jerr.line, jerr.text, path);
+	ret = state_from_json(s, root, path);
+	json_decref(root);
+	if (ret)
+		return error("'%s' is not a valid bisection state; the "
+			     "previous state is in '%s.prev'",
+			     path, path);
+	return 0;
+}
+
+int state_save(struct bisect_state *s, const char *path)
+{
+	char ts[32];
+	char *text, *prev;
+	int ret;
+
+	utc_timestamp(ts, sizeof(ts));
+	free(s->updated);
+	s->updated = xstrdup(ts);
+	if (!s->started)
+		s->started = xstrdup(ts);
+	{
+		const char *slash = strrchr(path, '/');
+		if (slash) {
+			char *dir = xstrndup(path, slash - path);
+			ret = mkdir_p(dir, 0777);
+			free(dir);
+			if (ret)
+				return -1;
+		}
+	}
+
+	/*
+	 * The copy of the last good state is itself written atomically, so
+	 * a crash at any point leaves at least one readable state.
+	 */
+	if (file_exists(path)) {
+		struct strbuf old = STRBUF_INIT;
+		prev = xstrfmt("%s.prev", path);
+		ret = read_file(path, &old);
+		if (!ret)
+			ret = write_file_atomic(prev, old.buf, old.len);
+		strbuf_release(&old);
+		free(prev);
+		if (ret)
+			return -1;
+	}
+	json_t *root = state_to_json(s);
+	text = json_dumps(root, JSON_INDENT(1) | JSON_SORT_KEYS);
+	json_decref(root);
+	if (!text)
+		return error("cannot render the state for '%s'", path);
+	struct strbuf sb = STRBUF_INIT;
+	strbuf_addstr(&sb, text);
+	strbuf_addch(&sb, '\n');
+	free(text);
+	ret = write_file_atomic(path, sb.buf, sb.len);
+	strbuf_release(&sb);
+	return ret;
+}
+
+static void log_mark_line(struct strbuf *out, const char *mark,
+			  const char *id, const char *subject)
+{
+	strbuf_addf(out, "# %s: [%s] %s\n", mark, id, subject ? subject : "");
+	strbuf_addf(out, "git bisect %s %s\n", mark, id);
+}
+
+static void log_verdict(struct strbuf *out, const struct state_probe *p)
+{
+	const struct state_verdict *v = &p->v;
+
+	if (p->outcome && strcmp(p->outcome, "ok")) {
+		strbuf_addf(out, "#   %s", p->outcome);
+		if (p->first_error)
+			strbuf_addf(out, ": %s", p->first_error);
+		if (p->log)
+			strbuf_addf(out, " (log: %s)", p->log);
+		strbuf_addch(out, '\n');
+		return;
+	}
+	if (!v->verdict)
+		return;
+	strbuf_addf(out,
+		    "#   %s: %.1f MB/s ±%.0f%% (%u boots) vs %s %.1f MB/s "
+		    "±%.0f%% (%u boots): %+.1f%%, p=%.3g\n",
+		    v->verdict, v->median / 1e6, v->stddev_pct, v->boots,
+		    p->role && !strcmp(p->role, "confirm") ? "parent" : "good",
+		    v->good_median / 1e6, v->good_stddev_pct, v->good_boots,
+		    v->effect_pct, v->p_value);
+}
+
+void state_log(const struct bisect_state *s, struct strbuf *out)
+{
+	strbuf_addf(out, "git bisect start '%s' '%s'\n", s->bad, s->good);
+	for (size_t i = 0; i < s->nr_marks; i++) {
+		const struct state_mark *m = &s->marks[i];
+		const struct state_probe *p = state_find_probe(s, m->commit);
+		log_mark_line(out, m->mark, m->commit,
+			      p ? p->subject : NULL);
+		if (p)
+			log_verdict(out, p);
+	}
+	switch (s->status) {
+	case STATE_DONE: {
+		const struct state_probe *p = state_find_probe(s, s->culprit);
+		strbuf_addf(out, "# first bad commit: [%s] %s\n", s->culprit,
+			    p && p->subject ? p->subject : "");
+		if (isfinite(s->confidence))
+			strbuf_addf(out, "# confidence: %.1f%%\n",
+				    s->confidence * 100);
+		break;
+	}
+	case STATE_INCONCLUSIVE:
+		strbuf_addstr(out, "# only skipped commits left to test\n");
+		for (size_t i = 0; i < s->suspects.nr; i++) {
+			const struct state_probe *p =
+				state_find_probe(s, s->suspects.v[i]);
+			strbuf_addf(out, "# possible first bad commit: [%s] %s\n",
+				    s->suspects.v[i],
+				    p && p->subject ? p->subject : "");
+		}
+		break;
+	case STATE_NOT_SEPARATED:
+		strbuf_addstr(out, "# the endpoints are not separated by the "
+				   "threshold\n");
+		break;
+	case STATE_ABORTED:
+		strbuf_addstr(out, "# aborted: an endpoint could not be "
+				   "measured\n");
+		break;
+	case STATE_RUNNING:
+		break;
+	}
+}
+
+int state_lock(struct state_lock *l, const char *dir)
+{
+	struct strbuf path = STRBUF_INIT, pid = STRBUF_INIT;
+	int fd, ret = -1;
+
+	if (mkdir_p(dir, 0777))
+		return -1;
+	strbuf_addf(&path, "%s/.lock", dir);
+	fd = open(path.buf, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+	if (fd < 0) {
+		error("cannot open '%s': %s", path.buf, strerror(errno));
+		goto out;
+	}
+	if (flock(fd, LOCK_EX | LOCK_NB)) {
+		long holder = 0;
+		if (errno != EWOULDBLOCK) {
+			error("cannot lock '%s': %s", path.buf,
+			      strerror(errno));
+			close(fd);
+			goto out;
+		}
+		if (!read_file(path.buf, &pid)) {
+			strbuf_trim(&pid);
+			parse_long(pid.buf, &holder);
+		}
+		close(fd);
+		if (holder > 0)
+			error("%s is in use by pid %ld", dir, holder);
+		else
+			error("%s is in use by another iobisect", dir);
+		ret = -2;
+		goto out;
+	}
+	/* The pid is for the message above; the lock itself is the flock. */
+	strbuf_addf(&pid, "%ld\n", (long)getpid());
+	if (ftruncate(fd, 0) || pwrite(fd, pid.buf, pid.len, 0) < 0) {
+		error("cannot write '%s': %s", path.buf, strerror(errno));
+		close(fd);
+		goto out;
+	}
+	l->fd = fd;
+	ret = 0;
+out:
+	strbuf_release(&path);
+	strbuf_release(&pid);
+	return ret;
+}
+
+void state_unlock(struct state_lock *l)
+{
+	if (l->fd >= 0)
+		close(l->fd);
+	l->fd = -1;
+}

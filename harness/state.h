@@ -1,0 +1,146 @@
+/*
+ * state.h: a bisection's state as data, its JSON form in
+ * results/<job>/bisect-state.json (rewritten atomically after every probe,
+ * the previous copy kept as bisect-state.json.prev), the lock that keeps two
+ * runs out of one results folder, and the `git bisect log`-style history.
+ * The conversions to and from JSON and the log are pure; only state_load,
+ * state_save and the lock touch the file system.
+ */
+#ifndef IOBISECT_STATE_H
+#define IOBISECT_STATE_H
+
+#include "util.h"
+
+#include <jansson.h>
+#include <stddef.h>
+
+/* The figures a verdict rests on, copied from stats so state stays plain. */
+struct state_verdict {
+	char *verdict;          /* "good", "bad", "undecided"; NULL: none */
+	double good_median;     /* bytes/s, the baseline's median per boot */
+	double good_stddev_pct; /* relative stddev of the baseline, percent */
+	double median;          /* bytes/s, this commit's median per boot */
+	double stddev_pct;
+	double effect_pct; /* (median - good_median) / good_median * 100 */
+	double p_value;
+	/* Probability that this verdict is wrong (struct verdict.error). */
+	double error;
+	unsigned good_boots, boots;
+};
+
+/* One commit measured (or failed to be measured). */
+struct state_probe {
+	char commit[41];
+	char *subject;
+	char *role;      /* "good", "bad", "merge-base", "step", "confirm" */
+	char *build_key; /* NULL when the build failed */
+	int cached;      /* the image came from the build cache */
+	/* "ok", "build-failure", "boot-failure", "panic", "timeout",
+	   "workload-error" */
+	char *outcome;
+	char *mark; /* "good", "bad", "skip" as the engine was told */
+	struct state_verdict v;
+	unsigned boots;     /* boots this probe ran (not re-used ones) */
+	unsigned samples;   /* sample documents behind the verdict */
+	char *log;          /* build or console log of a failure */
+	char *first_error;  /* first error or panic line */
+	char *started, *ended;
+	double seconds;
+};
+
+/* A mark handed to the bisect engine, in order; replayed on resume. */
+struct state_mark {
+	char commit[41];
+	char *mark; /* "good", "bad", "skip" */
+};
+
+enum state_status {
+	STATE_RUNNING,
+	STATE_DONE,          /* culprit found */
+	STATE_INCONCLUSIVE,  /* skips block it */
+	STATE_NOT_SEPARATED, /* endpoints do not differ by the threshold */
+	STATE_ABORTED,       /* an endpoint could not be measured */
+};
+
+struct bisect_state {
+	char *job_hash; /* hash_hex of the job file's bytes */
+	char *job_name;
+	char *good_rev, *bad_rev; /* as the job says them */
+	char good[41], bad[41];
+	char merge_base[41]; /* "" when good is an ancestor of bad */
+	struct strvec candidates; /* the range, full ids, bad first */
+	struct state_probe *probes;
+	size_t nr_probes, alloc_probes;
+	struct state_mark *marks;
+	size_t nr_marks, alloc_marks;
+	enum state_status status;
+	char culprit[41];       /* STATE_DONE */
+	struct strvec suspects; /* STATE_INCONCLUSIVE: the possible culprits */
+	double confidence;      /* STATE_DONE: see verdict_path_confidence */
+	/* Totals over every run of this bisection (resumes add up). */
+	unsigned builds, builds_cached, boots, samples;
+	double seconds;
+	char *started, *updated;
+};
+
+void state_init(struct bisect_state *s);
+void state_release(struct bisect_state *s);
+
+/* Append a probe (returned for filling; strings in it become owned). */
+struct state_probe *state_add_probe(struct bisect_state *s,
+				    const char *commit, const char *role);
+void state_add_mark(struct bisect_state *s, const char *commit,
+		    const char *mark);
+/* The last probe of `commit`, or NULL. */
+const struct state_probe *state_find_probe(const struct bisect_state *s,
+					   const char *commit);
+/* The mark of `commit`, or NULL when it was never marked. */
+const char *state_find_mark(const struct bisect_state *s, const char *commit);
+
+const char *state_status_name(enum state_status st);
+
+/*
+ * Pure conversions. state_from_json initialises `s` (left empty on error)
+ * and returns -1 after an error() naming `origin` and the key.
+ */
+json_t *state_to_json(const struct bisect_state *s);
+int state_from_json(struct bisect_state *s, const json_t *root,
+		    const char *origin);
+
+/* <root>/<job>/bisect-state.json (caller frees). */
+char *state_path(const char *root, const char *job);
+
+/*
+ * Read the state file. Returns 1 when there is none (a fresh start), 0
+ * when loaded, -1 after an error that names the file when it is not a valid
+ * state (the file is left where it is, and so is its .prev copy).
+ */
+int state_load(struct bisect_state *s, const char *path);
+/*
+ * Write the state: the current file is first copied to <path>.prev, then
+ * the new text replaces it atomically. Sets s->updated.
+ */
+int state_save(struct bisect_state *s, const char *path);
+
+/*
+ * The history as `git bisect log` prints it, so `git bisect replay` can
+ * read it: "git bisect start", then per mark "# <mark>: [id] subject" and
+ * "git bisect <mark> id", with the verdict figures as comment lines, and
+ * the end ("# first bad commit: [id] subject").
+ */
+void state_log(const struct bisect_state *s, struct strbuf *out);
+
+/*
+ * The results folder lock: flock() on <dir>/.lock, held until
+ * state_unlock or exit, with the holder's pid written into the file.
+ * Returns 0 when taken, -1 after an error. When another process holds it:
+ * -2 after "'<dir>' is in use by pid N".
+ */
+struct state_lock {
+	int fd;
+};
+#define STATE_LOCK_INIT { -1 }
+int state_lock(struct state_lock *l, const char *dir);
+void state_unlock(struct state_lock *l);
+
+#endif

@@ -1,0 +1,255 @@
+/*
+ * check_report.c: the end report (report.c) and the progress output
+ * (progress.c): what a user reads after a bisection, the JSON a program
+ * reads, and that a log (not a terminal) gets plain lines and no noise.
+ */
+#include "progress.h"
+#include "report.h"
+#include "util.h"
+
+#include <check.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CULPRIT "984e84ab9b318edc73eda17ec0d6a33a1f8658eb"
+#define PARENT "5ca50121b814f60ac88635c761d2ddb2dbbd8518"
+
+static void fill(struct report *r)
+{
+	struct report_row *row;
+
+	report_init(r);
+	r->job = xstrdup("demo");
+	r->status = STATE_DONE;
+	strcpy(r->culprit.id, CULPRIT);
+	r->culprit.subject = xstrdup("block: shrink the default readahead window");
+	r->culprit.describe = xstrdup("v6.1-9-g984e84ab9b31");
+	r->culprit.author = xstrdup("iobisect demo <demo@iobisect.invalid>");
+	r->culprit.date = xstrdup("2022-12-12T10:09:00+00:00");
+	strcpy(r->parent, PARENT);
+	r->confidence = 0.9812;
+	row = report_add_row(r, "read parent/culprit", "MB/s");
+	row->good_median = 320.4;
+	row->good_stddev_pct = 1.4;
+	row->bad_median = 32.1;
+	row->bad_stddev_pct = 3.2;
+	row->significant = 1;
+	row = report_add_row(r, "read parent/culprit", "%CPU");
+	row->good_median = 50;
+	row->good_stddev_pct = 2;
+	row->bad_median = 75;
+	row->bad_stddev_pct = 4;
+	r->steps = 4;
+	r->builds = 13;
+	r->builds_cached = 4;
+	r->boots = 42;
+	r->samples = 126;
+	r->seconds = 1392;
+	strvec_push(&r->logs, "build of 8d13afe31a1d: /tmp/build.log");
+}
+
+START_TEST(text_names_the_culprit_and_the_table)
+{
+	struct report r;
+	struct strbuf out = STRBUF_INIT;
+
+	fill(&r);
+	report_render_text(&r, &out);
+	ck_assert_msg(strstr(out.buf, CULPRIT), "%s", out.buf);
+	ck_assert(strstr(out.buf, "block: shrink the default readahead window"));
+	ck_assert(strstr(out.buf, "v6.1-9-g984e84ab9b31"));
+	ck_assert(strstr(out.buf, "iobisect demo <demo@iobisect.invalid>"));
+	ck_assert(strstr(out.buf, "2022-12-12T10:09:00+00:00"));
+	ck_assert(strstr(out.buf, "confidence 98.1%"));
+	/* The LKP columns, in their order, and the figures with units. */
+	ck_assert(strstr(out.buf, " good-median %stddev    %change    bad-median %stddev  metric\n"));
+	ck_assert_msg(strstr(out.buf, "      320.40  ±   1%     -90.0%*        32.10  ±   3%  read parent/culprit MB/s\n"),
+		      "%s", out.buf);
+	ck_assert(strstr(out.buf, "+50.0%"));
+	ck_assert(strstr(out.buf, "4 steps, 13 builds done, 4 served from cache, 42 boots, 126 samples, 23m12s"));
+	ck_assert(strstr(out.buf, "/tmp/build.log"));
+	ck_assert(!strstr(out.buf, "noise"));
+	report_release(&r);
+	strbuf_release(&out);
+}
+END_TEST
+
+START_TEST(identical_image_is_called_noise)
+{
+	struct report r;
+	struct strbuf out = STRBUF_INIT;
+
+	fill(&r);
+	r.identical_image = 1;
+	report_render_text(&r, &out);
+	ck_assert_msg(strstr(out.buf, "byte-identical") &&
+			      strstr(out.buf, "probably noise"),
+		      "%s", out.buf);
+	report_release(&r);
+	strbuf_release(&out);
+}
+END_TEST
+
+START_TEST(inconclusive_lists_every_suspect)
+{
+	struct report r;
+	struct strbuf out = STRBUF_INIT;
+
+	report_init(&r);
+	r.job = xstrdup("demo");
+	r.status = STATE_INCONCLUSIVE;
+	r.suspects = xcalloc(2, sizeof(*r.suspects));
+	r.nr_suspects = 2;
+	strcpy(r.suspects[0].id, CULPRIT);
+	r.suspects[0].subject = xstrdup("one");
+	strcpy(r.suspects[1].id, PARENT);
+	report_render_text(&r, &out);
+	ck_assert(strstr(out.buf, "inconclusive: the first bad commit is one of:"));
+	ck_assert(strstr(out.buf, CULPRIT " one"));
+	ck_assert(strstr(out.buf, PARENT));
+	ck_assert(!strstr(out.buf, "first slow commit found"));
+	report_release(&r);
+	strbuf_release(&out);
+}
+END_TEST
+
+START_TEST(json_summary_carries_units_and_figures)
+{
+	struct report r;
+	json_t *j, *m;
+
+	fill(&r);
+	j = report_to_json(&r);
+	ck_assert_str_eq(json_string_value(json_object_get(j, "status")), "done");
+	ck_assert_str_eq(json_string_value(json_object_get(
+				 json_object_get(j, "culprit"), "id")),
+			 CULPRIT);
+	ck_assert_int_eq(json_integer_value(json_object_get(j, "builds_cached")), 4);
+	ck_assert_int_eq(json_integer_value(json_object_get(j, "boots")), 42);
+	m = json_array_get(json_object_get(j, "metrics"), 0);
+	ck_assert(fabs(json_real_value(json_object_get(m, "change_pct")) -
+		       (32.1 - 320.4) / 320.4 * 100) < 1e-9);
+	ck_assert(json_is_true(json_object_get(m, "significant")));
+	ck_assert(fabs(json_real_value(json_object_get(j, "total_seconds")) - 1392) < 1e-9);
+	json_decref(j);
+	report_release(&r);
+}
+END_TEST
+
+START_TEST(write_puts_both_files_beside_each_other)
+{
+	char dir[] = "/tmp/check_report.XXXXXX";
+	struct report r;
+	struct strbuf sb = STRBUF_INIT;
+	char *txt, *js;
+	json_t *j;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	fill(&r);
+	ck_assert_int_eq(report_write(&r, dir), 0);
+	txt = xstrfmt("%s/report.txt", dir);
+	js = xstrfmt("%s/summary.json", dir);
+	ck_assert_int_eq(read_file(txt, &sb), 0);
+	ck_assert(strstr(sb.buf, CULPRIT));
+	strbuf_reset(&sb);
+	ck_assert_int_eq(read_file(js, &sb), 0);
+	j = json_loads(sb.buf, 0, NULL);
+	ck_assert_ptr_nonnull(j);
+	json_decref(j);
+	remove_tree(dir);
+	free(txt);
+	free(js);
+	strbuf_release(&sb);
+	report_release(&r);
+}
+END_TEST
+
+static const struct {
+	size_t candidates;
+	int steps;
+} step_table[] = {
+	{ 0, 1 }, { 1, 1 }, { 2, 2 }, { 3, 2 }, { 4, 3 }, { 12, 4 }, { 15, 4 }, { 16, 5 }, { 1000, 10 },
+};
+
+START_TEST(steps_are_about_log2)
+{
+	ck_assert_int_eq(progress_estimate_steps(step_table[_i].candidates),
+			 step_table[_i].steps);
+}
+END_TEST
+
+START_TEST(status_line_has_step_commit_samples_and_time_left)
+{
+	struct progress p;
+	struct strbuf out = STRBUF_INIT;
+	FILE *f = tmpfile();
+
+	progress_init(&p, f);
+	p.start_ns = 1000000000ull;
+	progress_commit(&p, "step", 2, 4, CULPRIT, "block: shrink");
+	p.step_start_ns = 61000000000ull; /* 60 s after the start */
+	p.steps_done = 1;
+	p.step_seconds = 120;
+	p.samples = 42;
+	progress_format(&p, 91000000000ull, &out);
+	/* 120 s per step, 3 steps to go (2, 3, 4), 30 s into this one. */
+	ck_assert_msg(!strcmp(out.buf, "step 2/4 984e84ab9b31 block: shrink | "
+				       "42 samples | 1m30s, ~5m30s left"),
+		      "got '%s'", out.buf);
+	progress_release(&p);
+	fclose(f);
+	strbuf_release(&out);
+}
+END_TEST
+
+START_TEST(log_gets_plain_lines_and_no_noise)
+{
+	struct progress p;
+	FILE *f = tmpfile();
+	char buf[4096];
+	size_t n;
+
+	progress_init(&p, f);
+	ck_assert_int_eq(p.tty, 0);
+	progress_commit(&p, "step", 2, 4, CULPRIT, "block: shrink");
+	progress_phase(&p, "boot %d/%d", 3, 8);
+	progress_add_samples(&p, 3);
+	progress_commit(&p, "good", 0, 0, PARENT, "fs: debug");
+	progress_release(&p);
+	rewind(f);
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	buf[n] = '\0';
+	ck_assert_str_eq(buf, "[bisect] step 2/4 testing 984e84ab9b31 block: shrink\n"
+			      "[bisect] good: testing 5ca50121b814 fs: debug\n");
+	fclose(f);
+}
+END_TEST
+
+static Suite *report_suite(void)
+{
+	Suite *s = suite_create("report");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, text_names_the_culprit_and_the_table);
+	tcase_add_test(tc, identical_image_is_called_noise);
+	tcase_add_test(tc, inconclusive_lists_every_suspect);
+	tcase_add_test(tc, json_summary_carries_units_and_figures);
+	tcase_add_test(tc, write_puts_both_files_beside_each_other);
+	tcase_add_loop_test(tc, steps_are_about_log2, 0, ARRAY_SIZE(step_table));
+	tcase_add_test(tc, status_line_has_step_commit_samples_and_time_left);
+	tcase_add_test(tc, log_gets_plain_lines_and_no_noise);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(report_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

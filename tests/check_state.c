@@ -1,0 +1,312 @@
+/*
+ * check_state.c: the bisection state (state.c): what a resumed run reads
+ * back is what the killed run wrote, a corrupt file is refused by name and
+ * left in place with its previous copy, a second run is kept out by the
+ * lock, and the log reads like `git bisect log`.
+ */
+#include "state.h"
+#include "util.h"
+
+#include <check.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static char tmpdir[] = "/tmp/check_state.XXXXXX";
+
+static void setup(void)
+{
+	strcpy(tmpdir, "/tmp/check_state.XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(tmpdir));
+}
+
+static void teardown(void)
+{
+	remove_tree(tmpdir);
+}
+
+#define ID_GOOD "1111111111111111111111111111111111111111"
+#define ID_A "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+#define ID_B "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb"
+#define ID_BAD "9999999999999999999999999999999999999999"
+
+/* A state as a run leaves it after the endpoints and two steps. */
+static void fill(struct bisect_state *s)
+{
+	struct state_probe *p;
+
+	state_init(s);
+	s->job_hash = xstrdup("0123456789abcdef0123456789abcdef01234567");
+	s->job_name = xstrdup("demo");
+	s->good_rev = xstrdup("v6.1");
+	s->bad_rev = xstrdup("demo-large");
+	strcpy(s->good, ID_GOOD);
+	strcpy(s->bad, ID_BAD);
+	strvec_push(&s->candidates, ID_BAD);
+	strvec_push(&s->candidates, ID_B);
+	strvec_push(&s->candidates, ID_A);
+
+	p = state_add_probe(s, ID_GOOD, "good");
+	p->subject = xstrdup("Linux 6.1");
+	p->build_key = xstrdup("key-good");
+	p->outcome = xstrdup("ok");
+	p->boots = 3;
+	p->samples = 9;
+	p = state_add_probe(s, ID_BAD, "bad");
+	p->subject = xstrdup("virtio_blk: comment");
+	p->build_key = xstrdup("key-bad");
+	p->cached = 1;
+	p->outcome = xstrdup("ok");
+	p->mark = xstrdup("bad");
+	p->v.verdict = xstrdup("bad");
+	p->v.good_median = 205e6;
+	p->v.good_stddev_pct = 1.5;
+	p->v.median = 21e6;
+	p->v.stddev_pct = 2.5;
+	p->v.effect_pct = -89.76;
+	p->v.p_value = 0.0022;
+	p->v.good_boots = 5;
+	p->v.boots = 4;
+	state_add_mark(s, ID_BAD, "bad");
+	state_add_mark(s, ID_GOOD, "good");
+	p = state_add_probe(s, ID_A, "step");
+	p->subject = xstrdup("block: does not build");
+	p->outcome = xstrdup("build-failure");
+	p->mark = xstrdup("skip");
+	p->log = xstrdup("/tmp/build.log");
+	p->first_error = xstrdup("block/foo.c:3: error: expected ';'");
+	state_add_mark(s, ID_A, "skip");
+}
+
+START_TEST(json_round_trip_keeps_every_probe_and_mark)
+{
+	struct bisect_state s, back;
+	json_t *j;
+
+	fill(&s);
+	j = state_to_json(&s);
+	ck_assert_int_eq(state_from_json(&back, j, "test"), 0);
+	json_decref(j);
+
+	ck_assert_str_eq(back.job_hash, s.job_hash);
+	ck_assert_str_eq(back.good, ID_GOOD);
+	ck_assert_str_eq(back.bad, ID_BAD);
+	ck_assert_str_eq(back.merge_base, "");
+	ck_assert_uint_eq(back.candidates.nr, 3);
+	ck_assert_str_eq(back.candidates.v[2], ID_A);
+	ck_assert_uint_eq(back.nr_probes, 3);
+	ck_assert_uint_eq(back.nr_marks, 3);
+	for (size_t i = 0; i < 3; i++) {
+		ck_assert_str_eq(back.marks[i].commit, s.marks[i].commit);
+		ck_assert_str_eq(back.marks[i].mark, s.marks[i].mark);
+		ck_assert_str_eq(back.probes[i].commit, s.probes[i].commit);
+		ck_assert_str_eq(back.probes[i].role, s.probes[i].role);
+	}
+	/* Verdict figures come back exactly; a probe without one has none. */
+	ck_assert_ptr_null(back.probes[0].v.verdict);
+	ck_assert_str_eq(back.probes[1].v.verdict, "bad");
+	ck_assert(back.probes[1].v.median == 21e6);
+	ck_assert(back.probes[1].v.p_value == 0.0022);
+	ck_assert_uint_eq(back.probes[1].v.good_boots, 5);
+	ck_assert_int_eq(back.probes[1].cached, 1);
+	ck_assert_str_eq(back.probes[2].first_error,
+			 "block/foo.c:3: error: expected ';'");
+	ck_assert_ptr_null(back.probes[2].build_key);
+	ck_assert_int_eq(back.status, STATE_RUNNING);
+	ck_assert(isnan(back.confidence));
+	state_release(&s);
+	state_release(&back);
+}
+END_TEST
+
+START_TEST(save_keeps_previous_copy_and_load_reads_last)
+{
+	struct bisect_state s, back;
+	char *path = state_path(tmpdir, "demo");
+	char *prev = xstrfmt("%s.prev", path);
+	struct bisect_state p;
+
+	fill(&s);
+	ck_assert_int_eq(state_load(&back, path), 1); /* fresh start */
+	state_release(&back);
+	ck_assert_int_eq(mkdir_p(tmpdir, 0777), 0);
+	ck_assert_int_eq(state_save(&s, path), 0);
+	ck_assert(!file_exists(prev));
+	state_add_mark(&s, ID_B, "good");
+	s.status = STATE_DONE;
+	strcpy(s.culprit, ID_BAD);
+	s.confidence = 0.97;
+	ck_assert_int_eq(state_save(&s, path), 0);
+
+	ck_assert_int_eq(state_load(&back, path), 0);
+	ck_assert_uint_eq(back.nr_marks, 4);
+	ck_assert_int_eq(back.status, STATE_DONE);
+	ck_assert_str_eq(back.culprit, ID_BAD);
+	ck_assert(fabs(back.confidence - 0.97) < 1e-12);
+	ck_assert_ptr_nonnull(back.updated);
+
+	/* The .prev copy is the state before the last save. */
+	ck_assert_int_eq(state_load(&p, prev), 0);
+	ck_assert_uint_eq(p.nr_marks, 3);
+	ck_assert_int_eq(p.status, STATE_RUNNING);
+	state_release(&p);
+	state_release(&s);
+	state_release(&back);
+	free(path);
+	free(prev);
+}
+END_TEST
+
+/* Files a crash, a disk error or a hand edit can leave. */
+static const char *const corrupt[] = {
+	"",
+	"{\"version\": 1, \"job_hash\": \"x\", \"probes\": [",
+	"[1, 2]",
+	"{\"version\": 7}",
+	/* A mark that the engine cannot take. */
+	"{\"version\":1,\"job_hash\":\"h\",\"good\":\"" ID_GOOD "\",\"bad\":\"" ID_BAD
+	"\",\"merge_base\":\"\",\"status\":\"running\",\"culprit\":\"\","
+	"\"probes\":[],\"marks\":[{\"commit\":\"" ID_A "\",\"mark\":\"maybe\"}]}",
+	/* A commit id that is not one. */
+	"{\"version\":1,\"job_hash\":\"h\",\"good\":\"v6.1\",\"bad\":\"" ID_BAD
+	"\",\"merge_base\":\"\",\"status\":\"running\",\"culprit\":\"\","
+	"\"probes\":[],\"marks\":[]}",
+};
+
+START_TEST(corrupt_file_is_refused_by_name_and_kept)
+{
+	char *path = state_path(tmpdir, "demo");
+	struct strbuf err = STRBUF_INIT, after = STRBUF_INIT;
+	struct bisect_state s;
+	const char *text = corrupt[_i];
+
+	ck_assert_int_eq(mkdir_p(tmpdir, 0777), 0);
+	{
+		char *dir = xstrfmt("%s/demo", tmpdir);
+		ck_assert_int_eq(mkdir_p(dir, 0777), 0);
+		free(dir);
+	}
+	ck_assert_int_eq(write_file_atomic(path, text, strlen(text)), 0);
+	error_capture(&err);
+	ck_assert_int_eq(state_load(&s, path), -1);
+	error_capture(NULL);
+	ck_assert_msg(strstr(err.buf, path), "message '%s' names no file",
+		      err.buf);
+	ck_assert_int_eq(read_file(path, &after), 0);
+	ck_assert_str_eq(after.buf, text);
+	ck_assert_uint_eq(s.nr_probes, 0);
+	state_release(&s);
+	strbuf_release(&err);
+	strbuf_release(&after);
+	free(path);
+}
+END_TEST
+
+START_TEST(second_run_is_locked_out_with_the_holders_pid)
+{
+	struct state_lock a = STATE_LOCK_INIT, b = STATE_LOCK_INIT;
+	struct strbuf err = STRBUF_INIT;
+	char *dir = xstrfmt("%s/results/demo", tmpdir);
+	char *want = xstrfmt("in use by pid %ld", (long)getpid());
+
+	ck_assert_int_eq(state_lock(&a, dir), 0);
+	error_capture(&err);
+	ck_assert_int_eq(state_lock(&b, dir), -2);
+	error_capture(NULL);
+	ck_assert_msg(strstr(err.buf, want), "got '%s'", err.buf);
+	ck_assert(strstr(err.buf, dir));
+	state_unlock(&a);
+	/* Released: the next run gets in. */
+	ck_assert_int_eq(state_lock(&b, dir), 0);
+	state_unlock(&b);
+	strbuf_release(&err);
+	free(dir);
+	free(want);
+}
+END_TEST
+
+START_TEST(log_reads_like_git_bisect_log)
+{
+	struct bisect_state s;
+	struct strbuf out = STRBUF_INIT;
+	const char *bad, *good, *skip;
+
+	fill(&s);
+	s.status = STATE_DONE;
+	strcpy(s.culprit, ID_BAD);
+	state_log(&s, &out);
+	ck_assert_msg(!strncmp(out.buf, "git bisect start '" ID_BAD "' '" ID_GOOD
+				     "'\n",
+			       strlen("git bisect start '" ID_BAD "' '" ID_GOOD
+				      "'\n")),
+		      "%s", out.buf);
+	bad = strstr(out.buf, "# bad: [" ID_BAD "] virtio_blk: comment\n"
+			      "git bisect bad " ID_BAD "\n");
+	good = strstr(out.buf, "# good: [" ID_GOOD "] Linux 6.1\n"
+			       "git bisect good " ID_GOOD "\n");
+	skip = strstr(out.buf, "git bisect skip " ID_A "\n");
+	ck_assert_msg(bad && good && skip, "%s", out.buf);
+	/* In the order the marks were given. */
+	ck_assert(bad < good && good < skip);
+	/* The figures behind the bad mark, and why A was skipped. */
+	ck_assert_msg(strstr(out.buf, "21.0 MB/s") &&
+			      strstr(out.buf, "205.0 MB/s") &&
+			      strstr(out.buf, "-89.8%"),
+		      "%s", out.buf);
+	ck_assert(strstr(out.buf, "build-failure: block/foo.c:3"));
+	ck_assert(strstr(out.buf, "# first bad commit: [" ID_BAD "]"));
+	/* Every line is a command git bisect replay takes, or a comment. */
+	for (char *l = out.buf; *l; l = strchr(l, '\n') + 1)
+		ck_assert(!strncmp(l, "# ", 2) || !strncmp(l, "git bisect ", 11));
+	state_release(&s);
+	strbuf_release(&out);
+}
+END_TEST
+
+START_TEST(inconclusive_log_lists_the_suspects)
+{
+	struct bisect_state s;
+	struct strbuf out = STRBUF_INIT;
+
+	fill(&s);
+	s.status = STATE_INCONCLUSIVE;
+	strvec_push(&s.suspects, ID_A);
+	strvec_push(&s.suspects, ID_B);
+	state_log(&s, &out);
+	ck_assert(strstr(out.buf, "possible first bad commit: [" ID_A "] "
+				  "block: does not build"));
+	ck_assert(strstr(out.buf, "possible first bad commit: [" ID_B "]"));
+	ck_assert(!strstr(out.buf, "# first bad commit"));
+	state_release(&s);
+	strbuf_release(&out);
+}
+END_TEST
+
+static Suite *state_suite(void)
+{
+	Suite *s = suite_create("state");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, json_round_trip_keeps_every_probe_and_mark);
+	tcase_add_test(tc, save_keeps_previous_copy_and_load_reads_last);
+	tcase_add_loop_test(tc, corrupt_file_is_refused_by_name_and_kept, 0,
+			    ARRAY_SIZE(corrupt));
+	tcase_add_test(tc, second_run_is_locked_out_with_the_holders_pid);
+	tcase_add_test(tc, log_reads_like_git_bisect_log);
+	tcase_add_test(tc, inconclusive_log_lists_the_suspects);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(state_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# End-to-end bisection on the kernel fixture (tests/fixture/demo-series.sh):
+#  - the large slowdown: `iobisect bisect` names the commit that shrinks the
+#    readahead window; the commit that does not build is tested and
+#    skipped; the commit with no effect on I/O is never blamed; the report
+#    and summary are written, and --log reads like git bisect log;
+#  - the moderate (~25%) slowdown on the second branch: named too.
+# Results go to a temporary folder; builds use (and warm) the build cache.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+repo=$(fixture_repo)
+series=$("$IOB_ROOT/tests/fixture/demo-series.sh" 2>/dev/null)
+field() { awk -v a="$1" -v b="$2" '$1 == a && (b == "" || $2 == b) { print $NF; exit }' <<<"$series"; }
+large=$(field culprit iobisect-demo-large)
+moderate=$(field culprit iobisect-demo-moderate)
+broken=$(field broken "")
+noeffect=$(field noeffect "")
+[ -n "$large" ] && [ -n "$moderate" ] && [ -n "$broken" ] || fail "demo-series printed no ids"
+
+tmp=$(mktemp -d /tmp/iobisect-40.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+make_job() { # NAME BAD
+	sed -e "s|\"~/.cache/iobisect/fixture/linux\"|\"$repo\"|" \
+	    -e "s|\"name\": \"demo\"|\"name\": \"$1\"|" \
+	    -e "s|\"bad\": \"iobisect-demo-large\"|\"bad\": \"$2\"|" \
+	    "$IOB_ROOT/tests/jobs/demo.json" >"$tmp/$1.json"
+}
+
+# --- large slowdown
+make_job e2e-large iobisect-demo-large
+start=$(date +%s)
+rc=0
+iob bisect "$tmp/e2e-large.json" --results "$tmp/results" >"$tmp/large.out" 2>"$tmp/large.err" || rc=$?
+echo "large: exit $rc in $(( $(date +%s) - start ))s"
+cat "$tmp/large.out"
+[ $rc -eq 0 ] || { tail -20 "$tmp/large.err" >&2; fail "bisect of the large slowdown exited $rc"; }
+grep -q "commit   $large" "$tmp/large.out" || fail "culprit is not $large"
+grep -q "\"id\": \"$large\"" "$tmp/results/e2e-large/summary.json" || fail "summary.json does not name $large"
+[ -s "$tmp/results/e2e-large/report.txt" ] || fail "no report.txt"
+
+iob bisect "$tmp/e2e-large.json" --results "$tmp/results" --log >"$tmp/large.log"
+grep -q "^git bisect skip $broken\$" "$tmp/large.log" || { cat "$tmp/large.log"; fail "the broken commit $broken was not tested and skipped"; }
+grep -q "^#   build-failure" "$tmp/large.log" || fail "the log does not say why $broken was skipped"
+grep -q "^git bisect bad $noeffect\$" "$tmp/large.log" && fail "the no-effect commit $noeffect was marked slow"
+grep -q "^# first bad commit: \[$large\]" "$tmp/large.log" || fail "--log does not end with the culprit"
+grep -q "$noeffect" "$tmp/large.out" && grep -q "commit   $noeffect" "$tmp/large.out" && fail "blamed the no-effect commit"
+
+# --- moderate slowdown (about 25%): the statistics, not a cliff
+make_job e2e-moderate iobisect-demo-moderate
+start=$(date +%s)
+rc=0
+iob bisect "$tmp/e2e-moderate.json" --results "$tmp/results" >"$tmp/moderate.out" 2>"$tmp/moderate.err" || rc=$?
+echo "moderate: exit $rc in $(( $(date +%s) - start ))s"
+cat "$tmp/moderate.out"
+[ $rc -eq 0 ] || { tail -20 "$tmp/moderate.err" >&2; fail "bisect of the moderate slowdown exited $rc"; }
+grep -q "commit   $moderate" "$tmp/moderate.out" || fail "culprit is not $moderate"
+grep -q "commit   $noeffect" "$tmp/moderate.out" && fail "blamed the no-effect commit"
+echo "40-bisect: ok (large $large, moderate $moderate)"
