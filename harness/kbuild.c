@@ -222,6 +222,31 @@ static int write_key_json(const char *dir, const struct build_result *res,
 	return rc;
 }
 
+/* imgdir/failed holds the first compiler error of a failed build. */
+static const char *failed_path(const char *imgdir)
+{
+	static char *path;
+	free(path);
+	path = xstrfmt("%s/failed", imgdir);
+	return path;
+}
+
+/* A build of this key failed before with a compiler error: say so again. */
+static int cached_failure(const char *imgdir, struct build_result *out)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *path = failed_path(imgdir);
+	if (!file_exists(path) || read_file(path, &sb)) {
+		strbuf_release(&sb);
+		return 0;
+	}
+	out->cached = 1;
+	out->first_error = strbuf_detach(&sb);
+	error("build of %.12s failed (cached result): %s", out->commit,
+	      out->first_error);
+	return 1;
+}
+
 static struct kconfig_spec default_spec(void)
 {
 	struct kconfig_spec s = {0};
@@ -301,6 +326,10 @@ int kbuild_image(struct build_result *out, const struct build_request *req)
 	if (!(req->flags & BUILD_NO_CACHE) && file_exists(out->image)) {
 		out->cached = 1;
 		status = BUILD_OK;
+		goto out;
+	}
+	if (!(req->flags & BUILD_NO_CACHE) && cached_failure(imgdir, out)) {
+		status = BUILD_FAILED;
 		goto out;
 	}
 
@@ -413,6 +442,16 @@ int kbuild_image(struct build_result *out, const struct build_request *req)
 			memmove(out->first_error, out->first_error + sl + 1,
 				strlen(out->first_error + sl + 1) + 1);
 		strbuf_release(&text);
+		/*
+		 * A compiler error in the tree is the commit's own and comes
+		 * back the same every time (builds are reproducible): remember
+		 * it, so a bisection that meets the commit again skips it
+		 * without running make. Anything else (killed, interrupted, no
+		 * error line) may be the machine's fault and is not kept.
+		 */
+		if (out->first_error && rc > 0 && !run_interrupted())
+			write_file_atomic(failed_path(imgdir), out->first_error,
+					  strlen(out->first_error));
 		if (out->first_error)
 			error("build of %.12s failed: %s", out->commit,
 			      out->first_error);

@@ -6,7 +6,7 @@
 set -u
 cd "$(dirname "$0")/.."
 pass=0 fail=0 failed=()
-for t in tests/integration/*.sh; do
+for t in tests/integration/[0-9]*.sh; do
 	name=$(basename "$t" .sh)
 	[ -n "${IOBISECT_TESTS:-}" ] && [[ $name != *${IOBISECT_TESTS}* ]] && continue
 	start=$(date +%s)
