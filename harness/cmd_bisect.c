@@ -20,6 +20,7 @@
 #include "repo.h"
 #include "report.h"
 #include "run.h"
+#include "safety.h"
 #include "state.h"
 #include "stats.h"
 #include "util.h"
@@ -60,7 +61,8 @@ struct bisect_run {
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: iobisect bisect JOB [--log] [--results DIR]\n");
+	fprintf(stderr, "usage: iobisect bisect JOB [--log] [--results DIR] "
+			"[--destroy-data-on DEV] [--force]\n");
 	return EXIT_ABORT;
 }
 
@@ -713,9 +715,11 @@ int cmd_bisect(int argc, char **argv)
 {
 	struct bisect_run b;
 	struct report rep;
-	const char *job_path = NULL, *results = NULL;
-	int show_log = 0, ret = EXIT_ABORT;
+	const char *job_path = NULL, *results = NULL, *destroy = NULL;
+	int show_log = 0, force = 0, ret = EXIT_ABORT;
 	size_t culprit;
+	struct safety_hold *holds = NULL;
+	size_t nr_holds = 0;
 
 	memset(&b, 0, sizeof(b));
 	b.lock.fd = -1;
@@ -725,6 +729,12 @@ int cmd_bisect(int argc, char **argv)
 			show_log = 1;
 		else if (!strcmp(argv[i], "--results") && i + 1 < argc)
 			results = argv[++i];
+		else if (!strcmp(argv[i], "--force"))
+			force = 1;
+		else if (!strcmp(argv[i], "--destroy-data-on") && i + 1 < argc)
+			destroy = argv[++i];
+		else if (!strncmp(argv[i], "--destroy-data-on=", 18))
+			destroy = argv[i] + 18;
 		else if (argv[i][0] == '-' || job_path)
 			return usage();
 		else
@@ -749,6 +759,10 @@ int cmd_bisect(int argc, char **argv)
 		ret = print_log(&b);
 		goto out;
 	}
+	/* Passed-through host disks are checked and held for the whole run. */
+	if (safety_check_job(&b.job, destroy, force, &holds, &nr_holds))
+		goto out;
+	safety_pin_paths(&b.job, holds, nr_holds);
 	if (state_lock(&b.lock, b.dir))
 		goto out;
 	if (start(&b, job_path))
@@ -792,6 +806,7 @@ report:
 		goto out;
 	finish_report(&b, &rep);
 out:
+	safety_release_all(holds, nr_holds);
 	report_release(&rep);
 	run_release(&b);
 	return ret;

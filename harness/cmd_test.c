@@ -19,6 +19,7 @@
 #include "progress.h"
 #include "repo.h"
 #include "run.h"
+#include "safety.h"
 #include "state.h"
 #include "util.h"
 #include "verdict.h"
@@ -62,14 +63,23 @@ int cmd_test(int argc, char **argv)
 	const char *job_path = NULL, *repo_arg = NULL, *results = NULL;
 	const char *build_repo;
 	char head[41], good[41], bad[41], *dir = NULL;
-	int ret = 128, job_ok = 0, ctx_ok = 0;
+	int ret = 128, job_ok = 0, ctx_ok = 0, force = 0;
 	enum bisect_mark mark;
+	const char *destroy = NULL;
+	struct safety_hold *holds = NULL;
+	size_t nr_holds = 0;
 
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--repo") && i + 1 < argc)
 			repo_arg = argv[++i];
 		else if (!strcmp(argv[i], "--results") && i + 1 < argc)
 			results = argv[++i];
+		else if (!strcmp(argv[i], "--force"))
+			force = 1;
+		else if (!strcmp(argv[i], "--destroy-data-on") && i + 1 < argc)
+			destroy = argv[++i];
+		else if (!strncmp(argv[i], "--destroy-data-on=", 18))
+			destroy = argv[i] + 18;
 		else if (argv[i][0] == '-' || job_path)
 			return usage();
 		else
@@ -81,6 +91,10 @@ int cmd_test(int argc, char **argv)
 	if (job_load(&job, job_path))
 		goto out;
 	job_ok = 1;
+	/* Passed-through host disks are checked and held for the whole run. */
+	if (safety_check_job(&job, destroy, force, &holds, &nr_holds))
+		goto out;
+	safety_pin_paths(&job, holds, nr_holds);
 	if (!job.good) {
 		error("%s: missing key 'good' (the baseline)", job.path);
 		goto out;
@@ -202,6 +216,7 @@ int cmd_test(int argc, char **argv)
 abort:
 	ret = ctx.interrupted || run_interrupted() ? 130 : 128;
 out:
+	safety_release_all(holds, nr_holds);
 	probe_result_release(&r);
 	probe_result_release(&gr);
 	probe_result_release(&br);
