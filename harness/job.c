@@ -376,7 +376,9 @@ static const char *const md_layouts[] = { "left-symmetric", "right-symmetric",
 static const char *const bool01[] = { "0", "1", NULL };
 static const char *const md_methods[] = { "ioctl", "mdadm", NULL };
 static const char *const dm_methods[] = { "ioctl", "dmsetup", NULL };
-static const char *const loop_methods[] = { "ioctl", "losetup", NULL };
+/* ioctl-setfd forces the pre-5.8 LOOP_SET_FD route, to test it on new kernels. */
+static const char *const loop_methods[] = { "ioctl", "ioctl-setfd", "losetup",
+					      NULL };
 static const char *const fs_types[] = { "ext4", "ext3", "xfs", NULL };
 
 #define MB_MAX (1LL << 24)

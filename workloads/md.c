@@ -185,7 +185,8 @@ static int md_by_mdadm(struct layer *l, const char *level, int chunk_kb,
 				 "--bitmap-chunk=%sK", bchunk);
 			argv[argc++] = a_bchunk;
 		}
-	} else {
+	} else if (strcmp(level, "0")) {
+		/* mdadm refuses any --bitmap on RAID0, even "none". */
 		argv[argc++] = "--bitmap=none";
 	}
 	for (int i = 0; i < n; i++)
