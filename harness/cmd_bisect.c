@@ -22,6 +22,7 @@
 #include "run.h"
 #include "safety.h"
 #include "state.h"
+#include "upload.h"
 #include "stats.h"
 #include "util.h"
 #include "verdict.h"
@@ -62,7 +63,8 @@ struct bisect_run {
 static int usage(void)
 {
 	fprintf(stderr, "usage: iobisect bisect JOB [--log] [--results DIR] "
-			"[--destroy-data-on DEV] [--force]\n");
+			"[--destroy-data-on DEV] [--force] [--upload URL] "
+			"[--notify URL]\n");
 	return EXIT_ABORT;
 }
 
@@ -711,11 +713,50 @@ static int start(struct bisect_run *b, const char *job_path)
 	return 0;
 }
 
+/*
+ * --upload: every document of the job folder and the summary go to the
+ * endpoint (what cannot be sent waits in the spool for the next run or
+ * `iobisect upload --flush`); --notify: a short webhook message when a
+ * culprit was found. Neither changes the exit code: the result stands.
+ */
+static void publish(struct bisect_run *b, const struct report *rep,
+		    const char *upload_url, const char *notify_url)
+{
+	struct upload_options o = UPLOAD_OPTIONS_INIT;
+	if (upload_url) {
+		struct upload_counts c = { 0 };
+		o.url = upload_url;
+		upload_job(&o, b->dir, &c);
+		printf("upload: %zu sent, %zu already there, %zu spooled\n",
+		       c.sent, c.already, c.kept);
+	}
+	if (notify_url && rep->status == STATE_DONE) {
+		char *report = xstrfmt("%s/report.txt", b->dir);
+		struct upload_notice n = {
+			.culprit = rep->culprit.id,
+			.subject = rep->culprit.subject,
+			.metric = rep->nr_rows ? rep->rows[0].metric
+					       : b->job.metric,
+			.change_pct = rep->nr_rows && rep->rows[0].good_median
+				? (rep->rows[0].bad_median /
+					   rep->rows[0].good_median -
+				   1) * 100
+				: 0,
+			.report = report,
+			.job = b->job.name,
+		};
+		if (!upload_notify(&o, notify_url, &n))
+			printf("notified %s\n", notify_url);
+		free(report);
+	}
+}
+
 int cmd_bisect(int argc, char **argv)
 {
 	struct bisect_run b;
 	struct report rep;
 	const char *job_path = NULL, *results = NULL, *destroy = NULL;
+	const char *upload_url = NULL, *notify_url = NULL;
 	int show_log = 0, force = 0, ret = EXIT_ABORT;
 	size_t culprit;
 	struct safety_hold *holds = NULL;
@@ -731,6 +772,10 @@ int cmd_bisect(int argc, char **argv)
 			results = argv[++i];
 		else if (!strcmp(argv[i], "--force"))
 			force = 1;
+		else if (!strcmp(argv[i], "--upload") && i + 1 < argc)
+			upload_url = argv[++i];
+		else if (!strcmp(argv[i], "--notify") && i + 1 < argc)
+			notify_url = argv[++i];
 		else if (!strcmp(argv[i], "--destroy-data-on") && i + 1 < argc)
 			destroy = argv[++i];
 		else if (!strncmp(argv[i], "--destroy-data-on=", 18))
@@ -805,6 +850,7 @@ report:
 	if (ret == EXIT_INTERRUPTED)
 		goto out;
 	finish_report(&b, &rep);
+	publish(&b, &rep, upload_url, notify_url);
 out:
 	safety_release_all(holds, nr_holds);
 	report_release(&rep);

@@ -46,6 +46,24 @@ grep -q "^git bisect bad $noeffect\$" "$tmp/large.log" && fail "the no-effect co
 grep -q "^# first bad commit: \[$large\]" "$tmp/large.log" || fail "--log does not end with the culprit"
 grep -q "$noeffect" "$tmp/large.out" && grep -q "commit   $noeffect" "$tmp/large.out" && fail "blamed the no-effect commit"
 
+# --upload and --notify on the finished bisection (it resumes instantly):
+# every document and the summary reach a real HTTP server on loopback, and
+# the webhook names the culprit.
+cc -std=c11 -D_GNU_SOURCE -O2 -Wall -Wextra -Werror -o "$tmp/httpd" "$IOB_ROOT/tests/httpd/httpd.c"
+mkdir -p "$tmp/srv"
+"$tmp/httpd" "$tmp/srv" 0 >"$tmp/port" &
+httpd_pid=$!
+for _ in $(seq 50); do [ -s "$tmp/port" ] && break; sleep 0.1; done
+port=$(cat "$tmp/port")
+iob bisect "$tmp/e2e-large.json" --results "$tmp/results" \
+	--upload "http://127.0.0.1:$port/ingest" --notify "http://127.0.0.1:$port/hook" >"$tmp/upload.out" 2>&1 ||
+	{ cat "$tmp/upload.out"; kill "$httpd_pid"; fail "bisect --upload failed"; }
+kill "$httpd_pid"; wait "$httpd_pid" 2>/dev/null || true
+grep -q "^upload: [1-9][0-9]* sent" "$tmp/upload.out" || { cat "$tmp/upload.out"; fail "nothing uploaded"; }
+grep -q "^notified " "$tmp/upload.out" || fail "no webhook sent"
+grep -l "\"culprit\": *\"$large\"" "$tmp"/srv/stored/*.json >/dev/null || fail "the webhook does not name $large"
+echo "upload: $(ls "$tmp"/srv/stored | wc -l) documents stored by the server, webhook names the culprit"
+
 # --- moderate slowdown (about 25%): the statistics, not a cliff
 make_job e2e-moderate iobisect-demo-moderate
 start=$(date +%s)
