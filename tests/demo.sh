@@ -6,7 +6,7 @@
 # built-in job tests/jobs/demo.json. The report is printed at the end and
 # kept in results/demo/report.txt (summary.json beside it).
 #
-# The first run builds v6.1 cold (~15-25 min on 2 cores); the commits after
+# The first run builds v6.1 cold (~4-6 min on 2 cores); the commits after
 # it are incremental builds. Running it again resumes or, when done,
 # answers at once from the stored results and the build cache.
 set -euo pipefail
