@@ -293,6 +293,27 @@ int bisect_exit_code(enum bisect_mark mark)
 	}
 }
 
+const char *probe_outcome_name(enum probe_outcome o)
+{
+	switch (o) {
+	case PROBE_BUILD_FAILED:
+		return "build-failure";
+	case PROBE_BOOT_FAILED:
+		return "boot-failure";
+	case PROBE_PANIC:
+		return "panic";
+	case PROBE_TIMEOUT:
+		return "timeout";
+	case PROBE_WORKLOAD_ERROR:
+		return "workload-error";
+	case PROBE_FAST:
+	case PROBE_SLOW:
+	case PROBE_UNDECIDED:
+		break;
+	}
+	return "ok";
+}
+
 const char *bisect_mark_name(enum bisect_mark mark)
 {
 	switch (mark) {

@@ -108,6 +108,10 @@ enum bisect_mark bisect_classify(enum bisect_type type,
 /* The `git bisect run` exit code of a mark: 0 good, 1 bad, 125 skip. */
 int bisect_exit_code(enum bisect_mark mark);
 const char *bisect_mark_name(enum bisect_mark mark); /* "good", ... */
+/* How a probe ended, as the state and reports name it: "build-failure",
+ * "boot-failure", "panic", "timeout", "workload-error", or "ok" for a
+ * commit that was measured (fast, slow or undecided). */
+const char *probe_outcome_name(enum probe_outcome o);
 
 /*
  * The oracle probes one commit and says what came of it, or returns a

@@ -107,27 +107,6 @@ static char *subject_of(struct bisect_run *b, const char *id)
 	return s ? s : xstrdup("");
 }
 
-static const char *outcome_name(enum probe_outcome o)
-{
-	switch (o) {
-	case PROBE_BUILD_FAILED:
-		return "build-failure";
-	case PROBE_BOOT_FAILED:
-		return "boot-failure";
-	case PROBE_PANIC:
-		return "panic";
-	case PROBE_TIMEOUT:
-		return "timeout";
-	case PROBE_WORKLOAD_ERROR:
-		return "workload-error";
-	case PROBE_FAST:
-	case PROBE_SLOW:
-	case PROBE_UNDECIDED:
-		break;
-	}
-	return "ok";
-}
-
 /* Record a probe in the state (replacing an earlier one of this role). */
 static void note_probe(struct bisect_run *b, const char *commit,
 		       const char *role, const struct probe_result *r,
@@ -152,7 +131,7 @@ static void note_probe(struct bisect_run *b, const char *commit,
 	p->build_key = img && img->key[0] ? xstrdup(img->key) : NULL;
 	p->cached = img ? img->cached : 0;
 	free(p->outcome);
-	p->outcome = xstrdup(outcome_name(r->outcome));
+	p->outcome = xstrdup(probe_outcome_name(r->outcome));
 	free(p->mark);
 	p->mark = mark ? xstrdup(mark) : NULL;
 	free(p->v.verdict);
@@ -186,7 +165,7 @@ static void note_probe(struct bisect_run *b, const char *commit,
 
 static const char *failure_text(const struct probe_result *r)
 {
-	return r->first_error ? r->first_error : outcome_name(r->outcome);
+	return r->first_error ? r->first_error : probe_outcome_name(r->outcome);
 }
 
 static void say_verdict(struct bisect_run *b, const char *commit,
@@ -205,7 +184,7 @@ static void say_verdict(struct bisect_run *b, const char *commit,
 			      r->v.pct_change, r->v.n_cand);
 	else
 		progress_note(&b->progress, "[bisect] %.12s: %s -> %s%s%s",
-			      commit, outcome_name(r->outcome), mark,
+			      commit, probe_outcome_name(r->outcome), mark,
 			      r->log ? ", log: " : "", r->log ? r->log : "");
 }
 
@@ -256,8 +235,8 @@ static int endpoints(struct bisect_run *b)
 				"good %.12s %s, bad %.12s %s",
 				b->job.bisect_type == BISECT_BUILD ? "build"
 								   : "boot",
-				b->st.good, outcome_name(gr.outcome), b->st.bad,
-				outcome_name(br.outcome));
+				b->st.good, probe_outcome_name(gr.outcome), b->st.bad,
+				probe_outcome_name(br.outcome));
 			b->st.status = STATE_NOT_SEPARATED;
 			ret = EXIT_NOT_SEPARATED;
 		} else {
@@ -296,7 +275,7 @@ static int endpoints(struct bisect_run *b)
 			"the %s endpoint %.12s cannot be measured: %s: %s%s%s",
 			good ? "good" : "bad",
 			good ? b->st.good : b->st.bad,
-			outcome_name(r->outcome), failure_text(r),
+			probe_outcome_name(r->outcome), failure_text(r),
 			r->log ? "; log: " : "", r->log ? r->log : "");
 		b->st.status = STATE_ABORTED;
 		ret = EXIT_ABORT;

@@ -96,27 +96,6 @@ static void run_release(struct sweep_run *s)
 	free(s->dir);
 }
 
-static const char *outcome_name(enum probe_outcome o)
-{
-	switch (o) {
-	case PROBE_BUILD_FAILED:
-		return "build-failure";
-	case PROBE_BOOT_FAILED:
-		return "boot-failure";
-	case PROBE_PANIC:
-		return "panic";
-	case PROBE_TIMEOUT:
-		return "timeout";
-	case PROBE_WORKLOAD_ERROR:
-		return "workload-error";
-	case PROBE_FAST:
-	case PROBE_SLOW:
-	case PROBE_UNDECIDED:
-		break;
-	}
-	return "ok";
-}
-
 /*
  * Resolve "A..B" into full ids. Any problem is one line naming the
  * range and what is wrong with it.
@@ -195,7 +174,7 @@ static int measure(struct sweep_run *s, struct sweep_row *row, size_t k,
 		goto out;
 	if (probe_fill(&s->ctx, img, (unsigned)s->job.runs_min, &r))
 		goto out;
-	row->outcome = outcome_name(r.outcome);
+	row->outcome = probe_outcome_name(r.outcome);
 	if (r.outcome != PROBE_FAST)
 		progress_note(&s->progress, "[sweep] %.12s: %s%s%s%s%s",
 			      row->id, row->outcome, r.first_error ? ": " : "",
