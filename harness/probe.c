@@ -443,10 +443,26 @@ int probe_commit(struct probe_ctx *ctx, const char *commit,
 			recent_window(ctx, &base, &win);
 			probe_verdict_input(ctx, &in, &win, &cand,
 					    ctx->bad ? &bad : NULL);
-			if (stats_verdict(&out->v, &in))
-				goto out;
-			out->have_verdict = 1;
-			next = verdict_more_boots(&out->v, job->runs_max);
+			/*
+			 * With the auto threshold the line is halfway to the
+			 * bad endpoint; when the recent good window has drifted
+			 * below the bad median there is no line to judge by.
+			 * That is no reason to stop the whole run: boot more,
+			 * and call the commit undecided if it stays so.
+			 */
+			struct strbuf why = STRBUF_INIT;
+			error_capture(&why);
+			int bad_input = stats_verdict(&out->v, &in);
+			error_capture(NULL);
+			if (!bad_input) {
+				out->have_verdict = 1;
+				next = verdict_more_boots(&out->v,
+							  job->runs_max);
+			} else if (ctx->progress) {
+				progress_note(ctx->progress, "no verdict yet: %s",
+					      why.buf);
+			}
+			strbuf_release(&why);
 		}
 		if (next == VERDICT_NEXT_DONE) {
 			out->outcome = out->v.kind == VERDICT_BAD ? PROBE_SLOW
