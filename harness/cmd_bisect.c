@@ -736,7 +736,7 @@ int cmd_bisect(int argc, char **argv)
 	struct report rep;
 	const char *job_path = NULL, *results = NULL, *destroy = NULL;
 	const char *upload_url = NULL, *notify_url = NULL;
-	int show_log = 0, force = 0, ret = EXIT_ABORT;
+	int show_log = 0, force = 0, used, ret = EXIT_ABORT;
 	size_t culprit;
 	struct safety_hold *holds = NULL;
 	size_t nr_holds = 0;
@@ -749,16 +749,13 @@ int cmd_bisect(int argc, char **argv)
 			show_log = 1;
 		else if (!strcmp(argv[i], "--results") && i + 1 < argc)
 			results = argv[++i];
-		else if (!strcmp(argv[i], "--force"))
-			force = 1;
 		else if (!strcmp(argv[i], "--upload") && i + 1 < argc)
 			upload_url = argv[++i];
 		else if (!strcmp(argv[i], "--notify") && i + 1 < argc)
 			notify_url = argv[++i];
-		else if (!strcmp(argv[i], "--destroy-data-on") && i + 1 < argc)
-			destroy = argv[++i];
-		else if (!strncmp(argv[i], "--destroy-data-on=", 18))
-			destroy = argv[i] + 18;
+		else if ((used = safety_parse_option(argc, argv, i, &destroy,
+						     &force)))
+			i += used - 1;
 		else if (argv[i][0] == '-' || job_path)
 			return usage();
 		else

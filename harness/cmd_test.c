@@ -63,7 +63,7 @@ int cmd_test(int argc, char **argv)
 	const char *job_path = NULL, *repo_arg = NULL, *results = NULL;
 	const char *build_repo;
 	char head[41], good[41], bad[41], *dir = NULL;
-	int ret = 128, job_ok = 0, ctx_ok = 0, force = 0;
+	int ret = 128, job_ok = 0, ctx_ok = 0, force = 0, used;
 	enum bisect_mark mark;
 	const char *destroy = NULL;
 	struct safety_hold *holds = NULL;
@@ -74,12 +74,9 @@ int cmd_test(int argc, char **argv)
 			repo_arg = argv[++i];
 		else if (!strcmp(argv[i], "--results") && i + 1 < argc)
 			results = argv[++i];
-		else if (!strcmp(argv[i], "--force"))
-			force = 1;
-		else if (!strcmp(argv[i], "--destroy-data-on") && i + 1 < argc)
-			destroy = argv[++i];
-		else if (!strncmp(argv[i], "--destroy-data-on=", 18))
-			destroy = argv[i] + 18;
+		else if ((used = safety_parse_option(argc, argv, i, &destroy,
+						     &force)))
+			i += used - 1;
 		else if (argv[i][0] == '-' || job_path)
 			return usage();
 		else

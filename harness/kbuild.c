@@ -223,20 +223,16 @@ static int write_key_json(const char *dir, const struct build_result *res,
 }
 
 /* imgdir/failed holds the first compiler error of a failed build. */
-static const char *failed_path(const char *imgdir)
-{
-	static char *path;
-	free(path);
-	path = xstrfmt("%s/failed", imgdir);
-	return path;
-}
+#define FAILED_FILE "failed"
 
 /* A build of this key failed before with a compiler error: say so again. */
 static int cached_failure(const char *imgdir, struct build_result *out)
 {
 	struct strbuf sb = STRBUF_INIT;
-	const char *path = failed_path(imgdir);
-	if (!file_exists(path) || read_file(path, &sb)) {
+	char *path = xstrfmt("%s/" FAILED_FILE, imgdir);
+	int found = file_exists(path) && !read_file(path, &sb);
+	free(path);
+	if (!found) {
 		strbuf_release(&sb);
 		return 0;
 	}
@@ -449,9 +445,12 @@ int kbuild_image(struct build_result *out, const struct build_request *req)
 		 * without running make. Anything else (killed, interrupted, no
 		 * error line) may be the machine's fault and is not kept.
 		 */
-		if (out->first_error && rc > 0 && !run_interrupted())
-			write_file_atomic(failed_path(imgdir), out->first_error,
+		if (out->first_error && rc > 0 && !run_interrupted()) {
+			char *failed = xstrfmt("%s/" FAILED_FILE, imgdir);
+			write_file_atomic(failed, out->first_error,
 					  strlen(out->first_error));
+			free(failed);
+		}
 		if (out->first_error)
 			error("build of %.12s failed: %s", out->commit,
 			      out->first_error);

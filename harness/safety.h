@@ -140,4 +140,12 @@ void safety_release_all(struct safety_hold *holds, size_t nr);
 void safety_pin_paths(struct job *job, const struct safety_hold *holds,
 		      size_t nr);
 
+/*
+ * The passthrough options every command that boots takes:
+ * `--destroy-data-on DEV`, `--destroy-data-on=DEV` and `--force`.
+ * Returns how many of argv[i], argv[i + 1] it used (0: not one of them).
+ */
+int safety_parse_option(int argc, char **argv, int i, const char **destroy,
+			int *force);
+
 #endif
