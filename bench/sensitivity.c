@@ -1,36 +1,40 @@
 /*
- * sensitivity.c: how small a slowdown iobisect's verdicts see, and how
- * often they blame an unchanged commit, by resampling pooled boots.
+ * sensitivity.c: how small a slowdown iobisect finds, how often it blames
+ * an unchanged commit, and how many boots it spends, by running whole
+ * bisections through the harness's own driver (driver.c, linked from
+ * libharness.a) over operations that resample measured boots.
  *
- * Input (stdin or a file): one line per sample, "<level> <boot> <bw_bytes>",
+ * Input (a file or stdin): one line per sample, "<level> <boot> <bw_bytes>",
  * where <level> names an injected slowdown ("ra128", "ra64", ...; the first
  * level met, or the one given with -b, is the baseline), <boot> identifies
  * the boot within the level and <bw_bytes> is one sample in bytes/s. Each
- * boot is reduced to the median of its samples, as the store does
- * (results_load_samples): boots are the unit of evidence.
+ * boot is reduced to the median of its samples, as the results store does:
+ * boots are the unit of evidence. Without a file, -g PCT makes synthetic
+ * levels instead: log-normal boots with PCT% noise at the drops of -l.
  *
- * For each level, many trials replay what a bisection does (probe.c), with
- * boots drawn with replacement from the pools: the good endpoint gets
- * runs_max boots and the bad one (the slowed level) runs_min, then
- * verdict_endpoints() decides whether they are separated, adding one boot of
- * each while undecided (good up to twice runs_max); then a slowed candidate
- * and an unchanged one are probed as probe_commit() does: one interleaved
- * good boot before every candidate boot, the verdict from runs_min
- * candidate boots on, against the most recent runs_max good boots, until
- * stats_verdict() decides or runs_max is reached (skip). The statistics
- * are the harness's own (libharness.a: stats_verdict, verdict_endpoints,
- * stats_median), with probe.c's alpha of 0.02 and the job's threshold.
+ * For each level, each trial is one bisection of a linear range of -r
+ * commits (16) whose culprit sits at a position drawn per trial: commits
+ * before it (and the good endpoint) boot from the baseline's pool, the
+ * culprit and later ones (and the bad endpoint) from the level's pool,
+ * each boot drawn with replacement. The driver does everything else as it
+ * does for `iobisect bisect`: endpoints, steps, top-up, verdicts, the
+ * baseline refresh; the job's settings are the demo job's unless -t, -M,
+ * -c say otherwise.
  *
- * "Right" for a level is: endpoints separated, the slowed candidate BAD and
- * the unchanged one GOOD. With the baseline level as the "slowed" one
- * (no slowdown), any BAD verdict is a false blame.
+ * Per level it reports: the culprit found (right commit, at the job's
+ * confidence), a wrong commit named, the step verdicts on slowed and on
+ * unchanged commits (bad, good, skipped), and the boots per probed commit.
+ * The baseline level against itself measures false blame: any culprit
+ * named there blames a commit that changed nothing.
  *
- * usage: sensitivity [-b LEVEL] [-n TRIALS] [-t auto|P%] [-m MIN] [-M MAX]
- *                    [-s SEED] [FILE]
+ * usage: sensitivity [-b LEVEL] [-n TRIALS] [-t auto|P%] [-M MAX]
+ *                    [-c CONFIDENCE] [-r COMMITS] [-s SEED]
+ *                    [-g NOISE_PCT [-l DROPS]] [-v] [FILE]
+ * (-v prints the bisect log of every bisection that named a wrong commit)
  */
+#include "driver.h"
 #include "stats.h"
 #include "util.h"
-#include "verdict.h"
 
 #include <errno.h>
 #include <math.h>
@@ -39,15 +43,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#define SENS_ALPHA 0.02 /* probe.c's PROBE_ALPHA */
-
-/*
- * Verdict calls that fail (an auto threshold whose bad endpoint is not
- * slower than the current good window): probe_commit() would stop the
- * bisection with that error. Counted, and their messages kept quiet.
- */
-static long sens_errors;
-static struct strbuf sens_errbuf = STRBUF_INIT;
+#define MAX_COMMITS 64
+#define MAX_BOOTS 512
 
 struct level {
 	char *name;
@@ -124,115 +121,214 @@ static int pool_read(struct pool *p, FILE *f, const char *path)
 	return 0;
 }
 
-static double draw(const struct level *l, struct stats_rng *rng)
+/* Synthetic levels: 400 log-normal boots each, 200 MB/s less the drop. */
+static void pool_synthetic(struct pool *p, double noise_pct, const char *drops,
+			   uint64_t seed)
 {
-	size_t i = (size_t)(stats_rng_uniform(rng) * (double)l->nr);
-	return l->boots[i < l->nr ? i : l->nr - 1];
+	struct stats_rng rng = STATS_RNG_INIT(seed ^ 0x5eed);
+	struct strvec dv = STRVEC_INIT;
+
+	strvec_split(&dv, drops, ',');
+	for (size_t k = 0; k < dv.nr; k++) {
+		char *name = xstrfmt("drop%s", dv.v[k]);
+		struct level *l = pool_level(p, name);
+		double mb = 200 * (1 - atof(dv.v[k]) / 100);
+		free(name);
+		l->nr = 400;
+		l->boots = xcalloc(l->nr, sizeof(double));
+		for (size_t b = 0; b < l->nr; b++)
+			l->boots[b] = mb * 1e6 *
+				      exp(noise_pct / 100 *
+					  stats_rng_normal(&rng));
+	}
+	strvec_clear(&dv);
 }
 
-struct sim {
-	const struct level *good, *bad;
-	struct threshold threshold;
-	int runs_min, runs_max;
-	/* state of one trial */
-	double base[256], badv[256];
-	size_t n_base, n_bad;
+/* One trial: a range whose commits boot from one of two pools. */
+struct trial {
+	const struct level *fast, *slow;
+	size_t n;      /* commits in the range */
+	int culprit;   /* first slow position (1..n; n + 1: none) */
+	struct commit_graph g;
+	char good[41];
+	struct stats_rng *rng;
+	double values[MAX_COMMITS + 1][MAX_BOOTS];
+	size_t nr[MAX_COMMITS + 1];
+	unsigned boots, probed;
 };
 
-static void sim_input(struct sim *s, struct verdict_input *in,
-		      const double *base, size_t n_base, const double *cand,
-		      size_t n_cand)
+static int position(const struct trial *t, const char *commit)
 {
-	memset(in, 0, sizeof(*in));
-	in->base = base;
-	in->n_base = n_base;
-	in->cand = cand;
-	in->n_cand = n_cand;
-	in->bad = s->badv;
-	in->n_bad = s->n_bad;
-	in->threshold = s->threshold;
-	in->runs_min = s->runs_min;
-	in->runs_max = s->runs_max;
-	in->alpha = SENS_ALPHA;
+	if (!strcmp(commit, t->good))
+		return 0;
+	for (size_t i = 0; i < t->n; i++)
+		if (!strcmp(commit, t->g.nodes[i].id))
+			return (int)(t->n - i);
+	return -1;
 }
 
-/* probe_endpoints(): 1 separated, 0 not, -1 error. */
-static int sim_endpoints(struct sim *s, struct stats_rng *rng)
+static int trial_build(void *payload, const char *commit,
+		       struct driver_build *out)
 {
-	size_t cap = 2 * (size_t)s->runs_max;
+	struct trial *t = payload;
 
-	s->n_base = s->n_bad = 0;
-	while (s->n_base < (size_t)s->runs_max)
-		s->base[s->n_base++] = draw(s->good, rng);
-	while (s->n_bad < (size_t)s->runs_min)
-		s->badv[s->n_bad++] = draw(s->bad, rng);
-	for (;;) {
-		struct verdict_input in;
-		struct verdict v;
+	snprintf(out->key, sizeof(out->key), "%040x", position(t, commit));
+	return 0;
+}
 
-		sim_input(s, &in, s->base, s->n_base, NULL, 0);
-		if (verdict_endpoints(&v, &in)) {
-			/*
-			 * auto threshold, bad not slower than good: the
-			 * bisection stops before any probe (exit 2).
-			 */
-			strbuf_reset(&sens_errbuf);
-			return 0;
-		}
-		if (v.kind == VERDICT_BAD)
-			return 1;
-		if (v.kind == VERDICT_GOOD || s->n_bad >= (size_t)s->runs_max)
-			return 0;
-		if (s->n_base < cap)
-			s->base[s->n_base++] = draw(s->good, rng);
-		s->badv[s->n_bad++] = draw(s->bad, rng);
+static int trial_boot(void *payload, const char *commit,
+		      struct driver_boot *out)
+{
+	struct trial *t = payload;
+	int p = position(t, commit);
+	const struct level *l = p >= t->culprit ? t->slow : t->fast;
+	size_t i = (size_t)(stats_rng_uniform(t->rng) * (double)l->nr);
+
+	if (p < 0 || t->nr[p] >= MAX_BOOTS)
+		return error("trial: %s booted too often", commit);
+	if (!t->nr[p])
+		t->probed++;
+	t->values[p][t->nr[p]++] = l->boots[i < l->nr ? i : l->nr - 1];
+	t->boots++;
+	out->ok = 1;
+	out->samples = 1;
+	return 0;
+}
+
+static int trial_load(void *payload, const char *commit,
+		      struct sample_set *out)
+{
+	struct trial *t = payload;
+	int p = position(t, commit);
+
+	sample_set_release(out);
+	if (p < 0)
+		return error("trial: unknown commit %s", commit);
+	out->nr = t->nr[p];
+	out->values = xmalloc((out->nr + 1) * sizeof(double));
+	memcpy(out->values, t->values[p], out->nr * sizeof(double));
+	out->nr_samples = out->nr;
+	return 0;
+}
+
+static const struct driver_ops trial_ops = {
+	.build = trial_build,
+	.boot = trial_boot,
+	.load = trial_load,
+};
+
+static void trial_init(struct trial *t, size_t n, int culprit,
+		       const struct level *fast, const struct level *slow,
+		       struct stats_rng *rng)
+{
+	memset(t, 0, sizeof(*t));
+	t->n = n;
+	t->culprit = culprit;
+	t->fast = fast;
+	t->slow = slow;
+	t->rng = rng;
+	snprintf(t->good, sizeof(t->good), "%040x", 0xffff);
+	t->g.nr = n;
+	t->g.nodes = xcalloc(n, sizeof(*t->g.nodes));
+	for (size_t i = 0; i < n; i++) {
+		struct commit_node *c = &t->g.nodes[i];
+		snprintf(c->id, sizeof(c->id), "%040zx", i + 1);
+		c->parents = xcalloc(1, sizeof(*c->parents));
+		if (i + 1 < n)
+			c->parents[c->nr_parents++] = i + 1;
+		else
+			c->outside_parents = 1;
 	}
 }
 
-/*
- * probe_commit(): the verdict kind (UNDECIDED: skipped at runs_max) and
- * the boots it took, the candidate's and the interleaved good ones.
- */
-static enum verdict_kind sim_probe(struct sim *s, const struct level *cand_l,
-				   struct stats_rng *rng, int *boots)
+/* What the trials of one level came to. */
+struct tally {
+	long trials, found, wrong, not_separated, inconclusive, other;
+	/* step verdicts: on slowed and on unchanged commits */
+	long slow_bad, slow_good, slow_skip, fast_bad, fast_good, fast_skip;
+	long boots, probed;
+};
+
+static void count_steps(struct tally *y, const struct trial *t,
+			const struct bisect_state *st)
 {
-	double cand[64];
-	size_t n_cand = 0;
-
-	*boots = 0;
-	for (;;) {
-		if (n_cand >= (size_t)s->runs_min) {
-			struct verdict_input in;
-			struct verdict v;
-			size_t w = (size_t)s->runs_max;
-			const double *base = s->base;
-			size_t nb = s->n_base;
-
-			if (nb > w) {
-				base += nb - w;
-				nb = w;
-			}
-			sim_input(s, &in, base, nb, cand, n_cand);
-			if (stats_verdict(&v, &in)) {
-				sens_errors++;
-				strbuf_reset(&sens_errbuf);
-				return VERDICT_UNDECIDED;
-			}
-			switch (verdict_more_boots(&v, s->runs_max)) {
-			case VERDICT_NEXT_DONE:
-				return v.kind;
-			case VERDICT_NEXT_SKIP:
-				return VERDICT_UNDECIDED;
-			case VERDICT_NEXT_BOOT:
-				break;
-			}
-		}
-		if (n_cand >= (size_t)s->runs_max + 2 || s->n_base >= 250)
-			return VERDICT_UNDECIDED;
-		s->base[s->n_base++] = draw(s->good, rng);
-		cand[n_cand++] = draw(cand_l, rng);
-		*boots += 2;
+	for (size_t i = 0; i < st->nr_probes; i++) {
+		const struct state_probe *p = &st->probes[i];
+		int pos = position(t, p->commit), slowed;
+		if (strcmp(p->role, "step") || !p->mark || pos < 0)
+			continue;
+		slowed = pos >= t->culprit;
+		if (!strcmp(p->mark, "bad"))
+			slowed ? y->slow_bad++ : y->fast_bad++;
+		else if (!strcmp(p->mark, "good"))
+			slowed ? y->slow_good++ : y->fast_good++;
+		else
+			slowed ? y->slow_skip++ : y->fast_skip++;
 	}
+}
+
+static int verbose; /* -v: the log of every bisection that named wrong */
+
+static void run_level(struct tally *y, const struct job *job,
+		      const struct level *fast, const struct level *slow,
+		      size_t commits, long trials, uint64_t seed)
+{
+	struct stats_rng rng = STATS_RNG_INIT(seed);
+	struct strbuf quiet = STRBUF_INIT;
+
+	memset(y, 0, sizeof(*y));
+	error_capture(&quiet);
+	for (long k = 0; k < trials; k++) {
+		struct trial *t = xmalloc(sizeof(*t));
+		struct bisect_state st;
+		struct driver d;
+		struct driver_result res;
+		/* Anywhere but the bad end: at least one step to take. */
+		int culprit = 1 + (int)(stats_rng_uniform(&rng) *
+					(double)(commits - 1));
+		enum driver_status s;
+
+		trial_init(t, commits, fast == slow ? (int)commits + 1 : culprit,
+			   fast, slow, &rng);
+		state_init(&st);
+		memcpy(st.good, t->good, 41);
+		memcpy(st.bad, t->g.nodes[0].id, 41);
+		driver_init(&d, job, &trial_ops, t, &t->g, &st);
+		s = driver_bisect(&d, &res);
+		y->trials++;
+		if (s == DRIVER_CULPRIT) {
+			if (position(t, res.culprit) == t->culprit) {
+				y->found++;
+			} else {
+				y->wrong++;
+				if (verbose) {
+					struct strbuf sb = STRBUF_INIT;
+					state_log(&st, &sb);
+					printf("culprit %d, named %d\n%s",
+					       t->culprit,
+					       position(t, res.culprit), sb.buf);
+					strbuf_release(&sb);
+				}
+			}
+		} else if (s == DRIVER_NOT_SEPARATED) {
+			y->not_separated++;
+		} else if (s == DRIVER_INCONCLUSIVE) {
+			y->inconclusive++;
+		} else {
+			y->other++;
+		}
+		count_steps(y, t, &st);
+		y->boots += t->boots;
+		y->probed += t->probed;
+		strbuf_reset(&quiet);
+		driver_result_release(&res);
+		driver_release(&d);
+		state_release(&st);
+		graph_release(&t->g);
+		free(t);
+	}
+	error_capture(NULL);
+	strbuf_release(&quiet);
 }
 
 static int parse_threshold(const char *arg, struct threshold *t)
@@ -251,48 +347,70 @@ static int parse_threshold(const char *arg, struct threshold *t)
 	return 0;
 }
 
+static double pct(long a, long b)
+{
+	return b ? 100.0 * (double)a / (double)b : NAN;
+}
+
 int main(int argc, char **argv)
 {
 	struct pool pool = { 0 };
-	struct threshold threshold = { THRESHOLD_AUTO, 0 };
-	const char *base_name = NULL, *path = "-";
-	long trials = 4000;
-	int runs_min = 3, runs_max = 8, opt;
+	struct job job;
+	const char *base_name = NULL, *path = NULL, *drops = "0,3,5,7,10,25,85";
+	long trials = 2000, commits = 16;
+	double noise = 0;
+	int opt;
 	uint64_t seed = 7;
 	const struct level *good;
-	FILE *f = stdin;
 
-	while ((opt = getopt(argc, argv, "b:n:t:m:M:s:")) != -1) {
+	memset(&job, 0, sizeof(job));
+	job.runs_min = 1;
+	job.runs_max = 8;
+	job.threshold.kind = THRESHOLD_AUTO;
+	job.confidence = 0.95;
+	job.bisect_type = BISECT_PERF;
+	while ((opt = getopt(argc, argv, "b:n:t:M:c:r:s:g:l:v")) != -1) {
 		switch (opt) {
+		case 'v': verbose = 1; break;
 		case 'b': base_name = optarg; break;
 		case 'n': trials = atol(optarg); break;
 		case 't':
-			if (parse_threshold(optarg, &threshold))
+			if (parse_threshold(optarg, &job.threshold))
 				return 2;
 			break;
-		case 'm': runs_min = atoi(optarg); break;
-		case 'M': runs_max = atoi(optarg); break;
+		case 'M': job.runs_max = atoi(optarg); break;
+		case 'c': job.confidence = atof(optarg); break;
+		case 'r': commits = atol(optarg); break;
 		case 's': seed = strtoull(optarg, NULL, 0); break;
+		case 'g': noise = atof(optarg); break;
+		case 'l': drops = optarg; break;
 		default:
 			fprintf(stderr, "usage: sensitivity [-b LEVEL] [-n TRIALS] "
-					"[-t auto|P%%] [-m MIN] [-M MAX] [-s SEED] [FILE]\n");
+					"[-t auto|P%%] [-M MAX] [-c CONFIDENCE] "
+					"[-r COMMITS] [-s SEED] [-g NOISE_PCT "
+					"[-l DROPS]] [-v] [FILE]\n");
 			return 2;
 		}
 	}
-	if (trials < 1 || runs_min < 1 || runs_max < runs_min || runs_max > 32)
-		die("bad -n, -m or -M");
-	if (optind < argc) {
+	if (trials < 1 || job.runs_max < 1 || job.runs_max > 32 ||
+	    commits < 2 || commits > MAX_COMMITS ||
+	    !(job.confidence >= 0.5 && job.confidence < 1))
+		die("bad -n, -M, -r or -c");
+	if (optind < argc)
 		path = argv[optind];
-		if (!(f = fopen(path, "r")))
+	if (noise > 0) {
+		pool_synthetic(&pool, noise, drops, seed);
+	} else {
+		FILE *f = stdin;
+		if (path && strcmp(path, "-") && !(f = fopen(path, "r")))
 			die("cannot open '%s': %s", path, strerror(errno));
+		if (pool_read(&pool, f, path ? path : "-"))
+			return 1;
+		if (f != stdin)
+			fclose(f);
 	}
-	error_capture(&sens_errbuf);
-	if (pool_read(&pool, f, path))
-		return 1;
-	if (f != stdin)
-		fclose(f);
 	if (!pool.nr)
-		die("no samples in '%s'", path);
+		die("no samples in '%s'", path ? path : "-");
 	good = &pool.levels[0];
 	if (base_name) {
 		good = NULL;
@@ -300,98 +418,52 @@ int main(int argc, char **argv)
 			if (!strcmp(pool.levels[i].name, base_name))
 				good = &pool.levels[i];
 		if (!good)
-			die("no level '%s' in '%s'", base_name, path);
+			die("no level '%s'", base_name);
 	}
 
-	printf("# %ld trials per level, runs %d..%d, alpha %.2f, threshold %s\n",
-	       trials, runs_min, runs_max, SENS_ALPHA,
-	       threshold.kind == THRESHOLD_AUTO ? "auto" : "percent");
-	printf("%-10s %5s %9s %8s %7s | %9s %9s %9s %9s | %8s %8s %8s %8s %6s | %7s\n",
-	       "level", "boots", "MB/s", "%stddev", "drop%", "separated",
-	       "slow=BAD", "fast=GOOD", "right", "boots/s", "boots/f",
-	       "falseBAD", "slowGOOD", "errors", "1boot");
+	printf("# %ld bisections per level over %ld commits, runs.max %d, "
+	       "threshold %s, confidence %.2f; baseline %s: %zu boots, "
+	       "%.1f MB/s, %.2f%% stddev\n",
+	       trials, commits, job.runs_max,
+	       job.threshold.kind == THRESHOLD_AUTO ? "auto" : "percent",
+	       job.confidence, good->name, good->nr,
+	       stats_median(good->boots, good->nr) / 1e6,
+	       stats_pct_stddev(good->boots, good->nr));
+	printf("%-9s %7s | %6s %6s %6s %6s | %7s %7s %7s | %7s %7s %7s | "
+	       "%6s\n",
+	       "level", "drop%", "found", "wrong", "notsep", "incon", "slowBAD",
+	       "slowGD", "slowSK", "fastGD", "fastBAD", "fastSK", "boots");
 	for (size_t li = 0; li < pool.nr; li++) {
 		const struct level *l = &pool.levels[li];
-		struct stats_rng rng = STATS_RNG_INIT(seed + li);
-		struct sim s = { 0 };
-		long errors0 = sens_errors, script_right = 0;
-		/*
-		 * The hand-written script: one boot per commit against a
-		 * fixed number, put halfway between the two medians (a
-		 * user who knows both figures).
-		 */
-		double script_line;
-		long sep = 0, slow_bad = 0, fast_good = 0, right = 0,
-		     fast_bad = 0, slow_good = 0, boots_slow = 0, boots_fast = 0;
 		double gm = stats_median(good->boots, good->nr);
 		double lm = stats_median(l->boots, l->nr);
+		struct tally y;
+		long slow = 0, fast = 0;
 
-		script_line = (stats_median(good->boots, good->nr) +
-			       stats_median(l->boots, l->nr)) / 2;
-		s.good = good;
-		s.bad = l;
-		s.threshold = threshold;
-		s.runs_min = runs_min;
-		s.runs_max = runs_max;
-		for (long t = 0; t < trials; t++) {
-			int b1 = 0, b2 = 0, is_sep, ok;
-			enum verdict_kind ks = VERDICT_UNDECIDED, kf;
-
-			/*
-			 * With a fixed threshold there is no endpoint test
-			 * to pass; count the probes only.
-			 */
-			script_right += draw(l, &rng) < script_line &&
-					draw(good, &rng) >= script_line;
-			is_sep = sim_endpoints(&s, &rng);
-			sep += is_sep;
-			if (threshold.kind == THRESHOLD_AUTO && !is_sep) {
-				/* no bisection: nothing is probed */
-				boots_slow += 0;
-				continue;
-			}
-			ks = sim_probe(&s, l, &rng, &b1);
-			kf = sim_probe(&s, good, &rng, &b2);
-			slow_bad += ks == VERDICT_BAD;
-			slow_good += ks == VERDICT_GOOD;
-			fast_good += kf == VERDICT_GOOD;
-			fast_bad += kf == VERDICT_BAD;
-			boots_slow += b1;
-			boots_fast += b2;
-			ok = is_sep && ks == VERDICT_BAD && kf == VERDICT_GOOD;
-			right += ok;
-		}
-		{
-			long probed = threshold.kind == THRESHOLD_AUTO ? sep
-								       : trials;
-			printf("%-10s %5zu %9.1f %8.2f %7.1f | %8.1f%% %8.1f%% "
-			       "%8.1f%% %8.1f%% | %8.2f %8.2f %7.2f%% %7.2f%% %6ld | %6.1f%%\n",
-			       l->name, l->nr, lm / 1e6,
-			       stats_pct_stddev(l->boots, l->nr),
-			       100.0 * (lm - gm) / gm, 100.0 * sep / trials,
-			       100.0 * slow_bad / trials,
-			       100.0 * fast_good / trials,
-			       100.0 * right / trials,
-			       probed ? (double)boots_slow / probed : 0,
-			       probed ? (double)boots_fast / probed : 0,
-			       probed ? 100.0 * fast_bad / probed : 0,
-			       probed ? 100.0 * slow_good / probed : 0,
-			       sens_errors - errors0,
-			       100.0 * script_right / trials);
-		}
+		run_level(&y, &job, good, l, (size_t)commits, trials, seed + li);
+		slow = y.slow_bad + y.slow_good + y.slow_skip;
+		fast = y.fast_bad + y.fast_good + y.fast_skip;
+		printf("%-9s %+7.1f | %5.1f%% %5.2f%% %5.1f%% %5.1f%% | %6.1f%% "
+		       "%6.2f%% %6.1f%% | %6.1f%% %6.2f%% %6.1f%% | %6.2f\n",
+		       l->name, 100 * (lm - gm) / gm, pct(y.found, y.trials),
+		       pct(y.wrong, y.trials), pct(y.not_separated, y.trials),
+		       pct(y.inconclusive, y.trials), pct(y.slow_bad, slow),
+		       pct(y.slow_good, slow), pct(y.slow_skip, slow),
+		       pct(y.fast_good, fast), pct(y.fast_bad, fast),
+		       pct(y.fast_skip, fast),
+		       y.probed ? (double)y.boots / (double)y.probed : 0);
+		fflush(stdout);
 	}
-	printf("# separated: endpoint test says bad is slower; slow=BAD: the "
-	       "slowed candidate marked bad (counted over all trials);\n"
-	       "# fast=GOOD: an unchanged candidate marked good; right: all "
-	       "three; boots/s, boots/f: boots per probe, slowed and unchanged\n"
-	       "# (candidate + interleaved good); falseBAD: unchanged candidate "
-	       "marked bad, per probed trial; slowGOOD: the slowed candidate "
-	       "marked good (a missed regression), per probed trial;\n"
-	       "# errors: probes whose verdict failed (auto threshold, bad "
-	       "endpoint not slower than the good window: the bisection "
-	       "would stop);\n"
-	       "# 1boot: a one-boot-per-commit script with a fixed line "
-	       "halfway between the medians gets both a slowed and an "
-	       "unchanged commit right\n");
+	printf("# found: the right culprit named at the job's confidence; "
+	       "wrong: another commit named (for the baseline level against "
+	       "itself, any culprit: false blame);\n"
+	       "# notsep: the endpoints were not shown apart; incon: "
+	       "inconclusive (skips, or the culprit below the confidence "
+	       "target);\n"
+	       "# slowBAD/slowGD/slowSK: step verdicts on slowed commits "
+	       "(bad, good, skipped); fastGD/fastBAD/fastSK: on unchanged "
+	       "commits;\n"
+	       "# boots: boots per probed commit, endpoints, steps, top-up "
+	       "and interleaved baseline boots included\n");
 	return 0;
 }

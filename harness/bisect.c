@@ -1,9 +1,10 @@
 /*
  * bisect.c: the bisection engine over a commit graph (see bisect.h): the
  * candidates derived from the marks, git's choice of the next commit
- * (closest to halving the candidates, away from skipped ones), the mapping
- * of probe outcomes to marks per bisect type, and a driver loop over an
- * oracle. Pure: no I/O except error() on invalid input.
+ * (closest to halving the candidates, away from skipped ones) and the
+ * mapping of probe outcomes to marks per bisect type. The loop over probes
+ * is the driver's (driver.c). Pure: no I/O except error() on invalid
+ * input.
  */
 #include "bisect.h"
 #include "util.h"
@@ -325,51 +326,5 @@ const char *bisect_mark_name(enum bisect_mark mark)
 		return "skip";
 	default:
 		return "untested";
-	}
-}
-
-void bisect_result_release(struct bisect_result *r)
-{
-	free(r->candidates);
-	memset(r, 0, sizeof(*r));
-}
-
-enum bisect_status bisect_run(struct bisect_result *res,
-			      struct bisect_engine *e, enum bisect_type type,
-			      bisect_oracle_fn oracle, void *payload)
-{
-	memset(res, 0, sizeof(*res));
-	for (;;) {
-		size_t node = 0;
-		enum bisect_status st = bisect_next(e, &node);
-		int outcome;
-
-		res->status = st;
-		switch (st) {
-		case BISECT_DONE:
-			res->culprit = node;
-			return st;
-		case BISECT_INCONCLUSIVE:
-			res->nr_candidates =
-				bisect_candidates(e, &res->candidates);
-			return st;
-		case BISECT_ERROR:
-			return st;
-		default:
-			break;
-		}
-		outcome = oracle(node, &e->graph->nodes[node], payload);
-		res->probes++;
-		if (outcome < 0)
-			return res->status = BISECT_ERROR;
-		if (outcome > PROBE_UNDECIDED) {
-			error("probe of '%s' gave unknown outcome %d",
-			      e->graph->nodes[node].id, outcome);
-			return res->status = BISECT_ERROR;
-		}
-		if (bisect_mark(e, node,
-				bisect_classify(type,
-						(enum probe_outcome)outcome)) < 0)
-			return res->status = BISECT_ERROR;
 	}
 }

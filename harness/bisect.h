@@ -113,31 +113,4 @@ const char *bisect_mark_name(enum bisect_mark mark); /* "good", ... */
  * commit that was measured (fast, slow or undecided). */
 const char *probe_outcome_name(enum probe_outcome o);
 
-/*
- * The oracle probes one commit and says what came of it, or returns a
- * negative number to abort (bisect_run then returns BISECT_ERROR without a
- * message of its own; the oracle said what failed).
- */
-typedef int (*bisect_oracle_fn)(size_t node, const struct commit_node *commit,
-				void *payload);
-
-struct bisect_result {
-	enum bisect_status status; /* DONE, INCONCLUSIVE or ERROR */
-	size_t culprit;            /* DONE */
-	size_t *candidates;        /* INCONCLUSIVE: possible first bad commits */
-	size_t nr_candidates;
-	size_t probes; /* oracle calls this run */
-};
-void bisect_result_release(struct bisect_result *r);
-
-/*
- * Drive the engine to the end: ask bisect_next, call the oracle, classify
- * its outcome (an int holding an enum probe_outcome) by `type`, mark,
- * repeat. Starts from whatever marks `e` already holds, so a resumed run
- * replays its marks first and then calls this.
- */
-enum bisect_status bisect_run(struct bisect_result *res,
-			      struct bisect_engine *e, enum bisect_type type,
-			      bisect_oracle_fn oracle, void *payload);
-
 #endif

@@ -4,8 +4,9 @@
  * the commits of a range (runs.min boots each, at the job's metric point),
  * keeps results/<job>/sweep-state.json up to date after every commit, finds
  * the change points of the series, and bisects each regression past the
- * job's threshold between the two tested commits around it, as a derived
- * job run by cmd_bisect in this process.
+ * job's threshold between the two tested commits around it (and with
+ * --bisect-improvements each improvement, for the commit that made it
+ * faster) as a derived job, through the same driver as `iobisect bisect`.
  *
  * The results store is the cache: a commit whose boots are stored with the
  * same build key, spec hash and machine is not measured again, so a rerun
@@ -16,6 +17,7 @@
  */
 #include "changepoint.h"
 #include "cmd.h"
+#include "driver_job.h"
 #include "job.h"
 #include "probe.h"
 #include "progress.h"
@@ -29,7 +31,6 @@
 
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,6 +61,8 @@ struct sweep_run {
 	struct progress progress;
 	struct probe_ctx ctx;
 	int ctx_ready;
+	struct driver d; /* measures the sample (driver_measure) */
+	struct bisect_state scratch; /* the driver's; a sweep has none */
 	struct state_lock lock;
 	char *dir; /* results/<job> */
 	struct sweep_state st;
@@ -84,8 +87,11 @@ static void run_release(struct sweep_run *s)
 		sample_set_release(&s->rows[i].set);
 	}
 	free(s->rows);
-	if (s->ctx_ready)
+	if (s->ctx_ready) {
+		driver_release(&s->d);
 		probe_ctx_release(&s->ctx);
+	}
+	state_release(&s->scratch);
 	if (s->repo)
 		repo_free(s->repo);
 	progress_release(&s->progress);
@@ -161,32 +167,29 @@ out:
 static int measure(struct sweep_run *s, struct sweep_row *row, size_t k,
 		   size_t n)
 {
-	const struct probe_image *img;
-	struct probe_result r = {0};
+	struct driver_boot r = { 0 };
 	char *label = xstrfmt("sweep %zu/%zu", k + 1, n);
 	int ret = -1;
 
 	progress_commit(&s->progress, label, (int)k + 1, (int)n, row->id,
 			row->subject);
 	free(label);
-	img = probe_build(&s->ctx, row->id);
-	if (!img)
+	if (driver_measure(&s->d, row->id, (unsigned)s->job.runs_min, &r))
 		goto out;
-	if (probe_fill(&s->ctx, img, (unsigned)s->job.runs_min, &r))
-		goto out;
-	row->outcome = probe_outcome_name(r.outcome);
-	if (r.outcome != PROBE_FAST)
+	row->outcome = r.ok ? "ok" : probe_outcome_name(r.outcome);
+	if (!r.ok)
 		progress_note(&s->progress, "[sweep] %.12s: %s%s%s%s%s",
 			      row->id, row->outcome, r.first_error ? ": " : "",
 			      r.first_error ? r.first_error : "",
 			      r.log ? ", log: " : "", r.log ? r.log : "");
 	/* What failed still leaves its good boots: keep those as evidence. */
-	if (!img->failed && probe_load(&s->ctx, img, &row->set))
+	if (!(!r.ok && r.outcome == PROBE_BUILD_FAILED) &&
+	    probe_ops.load(&s->ctx, row->id, &row->set))
 		goto out;
 	progress_commit_done(&s->progress);
 	ret = 0;
 out:
-	probe_result_release(&r);
+	driver_boot_release(&r);
 	return ret;
 }
 
@@ -268,49 +271,34 @@ static int seed_endpoint(struct sweep_run *s, const char *derived,
 	return ret;
 }
 
-/* Run cmd_bisect on argv with its report going to `out_path`. */
-static int bisect_quietly(char **argv, int argc, const char *out_path)
-{
-	int fd, saved, rc;
-
-	fflush(stdout);
-	fd = open(out_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0) {
-		error("cannot open '%s': %s", out_path, strerror(errno));
-		return EXIT_ABORT;
-	}
-	saved = dup(STDOUT_FILENO);
-	dup2(fd, STDOUT_FILENO);
-	close(fd);
-	rc = cmd_bisect(argc, argv);
-	fflush(stdout);
-	dup2(saved, STDOUT_FILENO);
-	close(saved);
-	return rc;
-}
-
 /*
- * Bisect the step between tested commits good and bad. Prints what came
- * of it; *culprit gets the culprit's id ("" when none). Returns
- * cmd_bisect's exit code, or EXIT_ABORT.
+ * Bisect the step between tested commits good and bad (a rise when
+ * `faster`), as the job the sweep derives for it: its file is written
+ * beside the sweep's state so `iobisect bisect FILE` resumes it by hand.
+ * *culprit gets the culprit's id ("" when none). Returns the bisection's
+ * status.
  */
 static int bisect_step(struct sweep_run *s, const char *good, const char *bad,
-		       char culprit[41])
+		       int faster, char culprit[41])
 {
 	char *name = sweep_bisect_job_name(s->job.name, good, bad);
 	char *job_file = xstrfmt("%s/%s.json", s->dir, name);
-	char *out_file = NULL, *root = absolute_path(s->job.results);
+	char *root = absolute_path(s->job.results);
 	char *state_file = state_path(s->job.results, name);
 	struct strbuf orig = STRBUF_INIT, text = STRBUF_INIT;
 	struct bisect_state st;
-	char *argv[5];
-	int rc = EXIT_ABORT, r;
+	struct job job;
+	struct report rep;
+	struct driver_job_opts o = { 0 };
+	char hash[41];
+	int rc = DRIVER_ABORT, r, job_ok = 0;
 
 	culprit[0] = '\0';
 	state_init(&st);
+	report_init(&rep);
 	if (!root || read_file(s->job_path, &orig) ||
 	    sweep_bisect_job_text(&text, orig.buf, s->job_path, name, good, bad,
-				  root) ||
+				  root, faster) ||
 	    write_file_atomic(job_file, text.buf, text.len))
 		goto out;
 
@@ -325,28 +313,28 @@ static int bisect_step(struct sweep_run *s, const char *good, const char *bad,
 	state_release(&st);
 	state_init(&st);
 
-	if (seed_endpoint(s, name, good) || seed_endpoint(s, name, bad))
+	if (seed_endpoint(s, name, good) || seed_endpoint(s, name, bad) ||
+	    job_load(&job, job_file))
 		goto out;
-	out_file = xstrfmt("%s/%s/bisect.txt", s->job.results, name);
+	job_ok = 1;
 	progress_note(&s->progress,
-		      "[sweep] bisecting %.12s..%.12s as job "
-		      "'%s' (%s)",
-		      good, bad, name, job_file);
-	argv[0] = "bisect";
-	argv[1] = job_file;
-	argv[2] = "--results";
-	argv[3] = root;
-	argv[4] = NULL;
-	rc = bisect_quietly(argv, 4, out_file);
+		      "[sweep] bisecting %.12s..%.12s as job '%s' (%s)", good,
+		      bad, name, job_file);
+	hash_hex(text.buf, text.len, hash);
+	o.job_hash = hash;
+	o.progress = &s->progress;
+	rc = driver_job_bisect(&job, &o, &rep);
 	if (state_load(&st, state_file))
 		goto out;
 found:
 	if (st.status == STATE_DONE && st.culprit[0])
 		memcpy(culprit, st.culprit, 41);
 out:
+	if (job_ok)
+		job_release(&job);
+	report_release(&rep);
 	free(name);
 	free(job_file);
-	free(out_file);
 	free(root);
 	free(state_file);
 	strbuf_release(&orig);
@@ -438,35 +426,31 @@ static int analyse(struct sweep_run *s, int bisect_improvements)
 		char culprit[41];
 		int rc;
 
-		if (!sweep_past_threshold(&s->job.threshold, cp))
+		int faster = cp->kind == CHANGEPOINT_IMPROVEMENT;
+		const char *what = faster ? "improvement" : "regression";
+
+		if (!sweep_past_threshold(&s->job.threshold, cp) ||
+		    (faster && !bisect_improvements))
 			continue;
-		if (cp->kind == CHANGEPOINT_IMPROVEMENT) {
-			if (bisect_improvements)
-				printf("improvement %.12s..%.12s: not "
-				       "bisected: the bisection looks for the "
-				       "first slow commit only\n",
-				       good, bad);
-			continue;
-		}
-		regressions++;
+		regressions += !faster;
 		if (run_interrupted()) {
 			ret = EXIT_INTERRUPTED;
 			goto out;
 		}
-		rc = bisect_step(s, good, bad, culprit);
+		/* An improvement is bisected for the commit that sped it up. */
+		rc = bisect_step(s, good, bad, faster, culprit);
 		if (culprit[0]) {
 			struct commit_info ci = COMMIT_INFO_INIT;
 			repo_describe(s->repo, culprit, &ci);
-			printf("regression %.12s..%.12s: culprit %s %s "
-			       "\"%s\"\n",
+			printf("%s %.12s..%.12s: culprit %s %s \"%s\"\n", what,
 			       good, bad, culprit,
 			       ci.describe ? ci.describe : "",
 			       ci.subject ? ci.subject : "");
 			commit_info_release(&ci);
 		} else {
-			printf("regression %.12s..%.12s: no culprit: bisection "
-			       "%s (exit %d); see %s/%s-bisect-%.12s-%.12s\n",
-			       good, bad, bisect_outcome(rc), rc,
+			printf("%s %.12s..%.12s: no culprit: bisection %s "
+			       "(exit %d); see %s/%s-bisect-%.12s-%.12s\n",
+			       what, good, bad, bisect_outcome(rc), rc,
 			       s->job.results, s->job.name, good, bad);
 		}
 		fflush(stdout);
@@ -505,6 +489,7 @@ int cmd_sweep(int argc, char **argv)
 
 	memset(&s, 0, sizeof(s));
 	s.lock.fd = -1;
+	state_init(&s.scratch);
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--range") && i + 1 < argc) {
 			range = argv[++i];
@@ -561,6 +546,8 @@ int cmd_sweep(int argc, char **argv)
 	if (probe_ctx_init(&s.ctx, &s.job, s.job.repo, &s.progress))
 		goto out;
 	s.ctx_ready = 1;
+	driver_init(&s.d, &s.job, &probe_ops, &s.ctx, NULL, &s.scratch);
+	s.d.progress = &s.progress;
 	progress_note(&s.progress,
 		      "[sweep] %s: %zu commits of %s, %d boots "
 		      "each",
@@ -594,7 +581,7 @@ int cmd_sweep(int argc, char **argv)
 	format_duration(took, sizeof(took), (now_ns() - t0) / 1e9);
 	printf("measured %u new boots (%zu commits; kernels: %u built, %u "
 	       "from the build cache) in %s\n",
-	       s.ctx.boots, s.nr_rows, s.ctx.builds, s.ctx.builds_cached, took);
+	       s.d.boots, s.nr_rows, s.d.builds, s.d.builds_cached, took);
 	fflush(stdout);
 	ret = analyse(&s, bisect_improvements);
 out:

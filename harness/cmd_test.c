@@ -2,9 +2,10 @@
  * cmd_test.c: `iobisect test JOB [--repo PATH] [--results DIR]`, the
  * script for `git bisect run`. It tests the commit checked out (HEAD) in
  * the repository of the current directory (else --repo, else the job's),
- * builds it in iobisect's own tree (never the user's), measures it
- * against the good endpoint's baseline and answers as git bisect run
- * wants: 0 fast (good/old), 1 slow (bad/new), 125 untestable (skip),
+ * builds it in iobisect's own tree (never the user's), judges it against
+ * the good endpoint's baseline (driver_test: the same verdicts as
+ * `iobisect bisect`, at DRIVER_TEST_ERROR since no top-up follows) and
+ * answers as git bisect run wants: 0 fast (good/old), 1 slow (bad/new), 125 untestable (skip),
  * 128 abort (broken job, missing QEMU, an endpoint that cannot be
  * measured), 130 interrupted. Everything measured is stored, so a commit
  * already measured (by this or by `iobisect bisect`) answers at once.
@@ -14,15 +15,12 @@
  */
 #include "bisect.h"
 #include "cmd.h"
+#include "driver_job.h"
 #include "job.h"
-#include "probe.h"
 #include "progress.h"
 #include "repo.h"
-#include "run.h"
 #include "safety.h"
-#include "state.h"
 #include "util.h"
-#include "verdict.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -56,15 +54,14 @@ int cmd_test(int argc, char **argv)
 {
 	struct job job;
 	struct repo *repo = NULL, *job_repo = NULL;
-	struct probe_ctx ctx;
 	struct progress progress;
-	struct state_lock lock = STATE_LOCK_INIT;
-	struct probe_result r = { 0 }, gr = { 0 }, br = { 0 };
+	struct driver_result res;
 	const char *job_path = NULL, *repo_arg = NULL, *results = NULL;
 	const char *build_repo;
-	char head[41], good[41], bad[41], *dir = NULL;
-	int ret = 128, job_ok = 0, ctx_ok = 0, force = 0, used;
+	char head[41], good[41], bad[41];
+	int ret = 128, job_ok = 0, force = 0, used, auto_line;
 	enum bisect_mark mark;
+	enum driver_status st;
 	const char *destroy = NULL;
 	struct safety_hold *holds = NULL;
 	size_t nr_holds = 0;
@@ -84,6 +81,7 @@ int cmd_test(int argc, char **argv)
 	}
 	if (!job_path)
 		return usage();
+	driver_result_init(&res);
 	progress_init(&progress, stderr);
 	if (job_load(&job, job_path))
 		goto out;
@@ -135,6 +133,16 @@ int cmd_test(int argc, char **argv)
 	if (repo_resolve(job_repo ? job_repo : repo, job.good, good))
 		goto out;
 
+	/* The auto line sits halfway: only then is bad measured. */
+	auto_line = job.threshold.kind == THRESHOLD_AUTO;
+	if (auto_line && job.bisect_type == BISECT_PERF) {
+		if (!job.bad) {
+			error("%s: threshold 'auto' needs 'bad'", job.path);
+			goto out;
+		}
+		if (repo_resolve(job_repo ? job_repo : repo, job.bad, bad))
+			goto out;
+	}
 	if (results) {
 		free(job.results);
 		job.results = xstrdup(results);
@@ -143,83 +151,21 @@ int cmd_test(int argc, char **argv)
 		free(job.results);
 		job.results = xstrfmt("%s/results", cache_dir());
 	}
-	dir = xstrfmt("%s/%s", job.results, job.name);
-	if (state_lock(&lock, dir))
-		goto out;
-	if (probe_ctx_init(&ctx, &job, build_repo, &progress))
-		goto out;
-	ctx_ok = 1;
-
-	if (job.bisect_type == BISECT_PERF) {
-		enum probe_endpoints_status es;
-		struct verdict sep;
-		if (job.threshold.kind == THRESHOLD_AUTO) {
-			/* The auto line sits halfway: bad must be measured. */
-			if (!job.bad ||
-			    repo_resolve(job_repo ? job_repo : repo, job.bad,
-					 bad))
-				goto out;
-			if (probe_endpoints(&ctx, good, NULL, bad, NULL, &gr, &br,
-					    &sep, &es))
-				goto abort;
-			if (es == ENDPOINTS_NOT_SEPARATED) {
-				error("endpoints not separated: %s", sep.reason);
-				goto out;
-			}
-		} else {
-			const struct probe_image *g = probe_build(&ctx, good);
-			progress_commit(&progress, "good", 0, 0, good, NULL);
-			if (!g || probe_fill(&ctx, g, job.runs_max, &gr))
-				goto abort;
-			es = gr.outcome == PROBE_FAST ? ENDPOINTS_SEPARATED
-						      : ENDPOINTS_GOOD_FAILED;
-			ctx.good = g;
-		}
-		if (es == ENDPOINTS_GOOD_FAILED || es == ENDPOINTS_BAD_FAILED) {
-			const struct probe_result *f =
-				es == ENDPOINTS_GOOD_FAILED ? &gr : &br;
-			error("the %s endpoint cannot be measured: %s%s%s",
-			      es == ENDPOINTS_GOOD_FAILED ? "good" : "bad",
-			      f->first_error ? f->first_error : "failed",
-			      f->log ? "; log: " : "", f->log ? f->log : "");
-			goto out;
-		}
-	}
-
-	progress_commit(&progress, "test", 0, 0, head, NULL);
-	if (probe_commit(&ctx, head, &r))
-		goto abort;
-	mark = bisect_classify(job.bisect_type, r.outcome);
+	st = driver_job_test(&job, build_repo, good, auto_line ? bad : NULL,
+			     head, &progress, &res, &mark);
 	progress_clear(&progress);
-	if (r.have_verdict && r.v.n_cand)
-		printf("%s: %.12s %.1f MB/s ±%.0f%% vs good %.1f MB/s ±%.0f%% "
-		       "(%+.1f%%, %zu boots)\n",
-		       mark == BISECT_GOOD  ? "fast"
-		       : mark == BISECT_BAD ? "slow"
-					    : "untestable",
-		       head, r.v.cand_median / 1e6, r.v.cand_pct_stddev,
-		       r.v.base_median / 1e6, r.v.base_pct_stddev,
-		       r.v.pct_change, r.v.n_cand);
-	else
-		printf("%s: %.12s %s%s%s\n",
-		       mark == BISECT_GOOD  ? "fast"
-		       : mark == BISECT_BAD ? "slow"
-					    : "untestable",
-		       head, r.first_error ? r.first_error : "",
-		       r.log ? " log: " : "", r.log ? r.log : "");
-	fflush(stdout);
-	ret = bisect_exit_code(mark);
-	goto out;
-abort:
-	ret = ctx.interrupted || run_interrupted() ? 130 : 128;
+	if (st == DRIVER_CULPRIT) {
+		printf("%s\n", res.message ? res.message : "");
+		fflush(stdout);
+		ret = bisect_exit_code(mark);
+	} else {
+		if (res.message)
+			error("%s", res.message);
+		ret = st == DRIVER_INTERRUPTED ? 130 : 128;
+	}
 out:
 	safety_release_all(holds, nr_holds);
-	probe_result_release(&r);
-	probe_result_release(&gr);
-	probe_result_release(&br);
-	if (ctx_ok)
-		probe_ctx_release(&ctx);
-	state_unlock(&lock);
+	driver_result_release(&res);
 	progress_release(&progress);
 	if (repo)
 		repo_free(repo);
@@ -227,6 +173,5 @@ out:
 		repo_free(job_repo);
 	if (job_ok)
 		job_release(&job);
-	free(dir);
 	return ret;
 }

@@ -6,8 +6,13 @@
 
 void graph_release(struct commit_graph *g)
 {
-	for (size_t i = 0; i < g->nr; i++)
+	for (size_t i = 0; i < g->nr; i++) {
 		free(g->nodes[i].parents);
+		if (g->nodes[i].outside)
+			for (int k = 0; k < g->nodes[i].outside_parents; k++)
+				free(g->nodes[i].outside[k]);
+		free(g->nodes[i].outside);
+	}
 	free(g->nodes);
 	g->nodes = NULL;
 	g->nr = 0;

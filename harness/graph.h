@@ -13,6 +13,11 @@ struct commit_node {
 	size_t *parents;  /* indexes into graph.nodes of parents in the range */
 	size_t nr_parents;
 	int outside_parents; /* parents not in the range (the good side) */
+	/*
+	 * Their full ids, outside_parents of them (owned); NULL in graphs
+	 * built by hand, where an outside parent is the good endpoint.
+	 */
+	char **outside;
 };
 
 /*

@@ -331,7 +331,7 @@ static void render_history(struct strbuf *out, const struct scan *s)
 			   "<th>commit</th><th>role</th><th>mark</th>"
 			   "<th>outcome</th><th class=\"num\">MB/s</th>"
 			   "<th class=\"num\">vs good</th><th class=\"num\">"
-			   "boots</th><th class=\"num\">p</th><th>subject</th>"
+			   "boots</th><th class=\"num\">error</th><th>subject</th>"
 			   "</tr></thead><tbody>\n");
 	for (size_t i = 0; i < st->nr_probes; i++) {
 		const struct state_probe *p = &st->probes[i];
@@ -352,9 +352,11 @@ static void render_history(struct strbuf *out, const struct scan *s)
 		else
 			strbuf_addstr(out, "<td></td>");
 		strbuf_addf(out, "<td class=\"num\">%u</td>", p->v.boots);
-		if (isfinite(p->v.p_value) && p->v.verdict)
+		/* The verdict's chance of being wrong (older states: p). */
+		if (isfinite(p->v.error) && p->v.verdict)
 			strbuf_addf(out, "<td class=\"num\">%.2g</td>",
-				    p->v.p_value);
+				    isfinite(p->v.llr) ? p->v.error
+						       : p->v.p_value);
 		else
 			strbuf_addstr(out, "<td></td>");
 		strbuf_addstr(out, "<td>");

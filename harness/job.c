@@ -1799,11 +1799,43 @@ bad:
 		    s);
 }
 
+/*
+ * The confidence a bisection's answer must reach: 0.95 or "95%". Below one
+ * half it would name a coin toss; at 1 no number of boots reaches it.
+ */
+static int parse_confidence(struct ctx *c, json_t *v, double *out)
+{
+	double x;
+
+	if (json_is_string(v)) {
+		const char *s = json_string_value(v);
+		char *end;
+		errno = 0;
+		x = strtod(s, &end);
+		if (end == s || errno || strcmp(end, "%") ||
+		    !isdigit((unsigned char)*s))
+			return fail(c, "'%s' is not a confidence (0.95 or "
+				       "\"95%%\")",
+				    s);
+		x /= 100;
+	} else if (json_is_number(v)) {
+		x = json_number_value(v);
+	} else {
+		return fail(c, "expected a number (0.95) or a percentage "
+			       "(\"95%%\")");
+	}
+	if (!(x >= 0.5 && x <= 0.9999))
+		return fail(c, "%g is not a confidence between 0.5 and 0.9999",
+			    x);
+	*out = x;
+	return 0;
+}
+
 static const char *const job_keys[] = {
 	"name",      "description", "repo",     "good",	   "bad",
 	"kernel",    "kconfig",	    "toolchain", "machine",     "topology",
 	"workload",  "runs",	    "metric",	 "metric_point", "threshold",
-	"bisect_type", "results",   NULL
+	"bisect_type", "results",   "direction", "confidence", NULL
 };
 
 static void job_defaults(struct job *job)
@@ -1819,8 +1851,13 @@ static void job_defaults(struct job *job)
 	job->machine.timeout_s = 300;
 	job->samples = 3;
 	job->warmup = 1;
-	job->runs_min = 3;
+	/*
+	 * Verdicts are sequential: a boot is judged as it arrives, so one
+	 * boot is the floor and evidence, not a count, sets how many follow.
+	 */
+	job->runs_min = 1;
 	job->runs_max = 8;
+	job->confidence = 0.95;
 	job->metric = xstrdup("read");
 	job->threshold.kind = THRESHOLD_AUTO;
 	job->bisect_type = BISECT_PERF;
@@ -1896,6 +1933,18 @@ static int job_parse_json(struct job *job, json_t *root, const char *origin)
 	SECTION("machine", parse_machine(&c, v, &job->machine));
 	SECTION("runs", parse_runs(&c, v, job));
 	SECTION("threshold", parse_threshold(&c, v, &job->threshold));
+
+	if ((v = json_object_get(root, "direction"))) {
+		static const char *const dirs[] = { "slower", "faster", NULL };
+		int i;
+		old = push(&c, "direction");
+		int r = get_enum(&c, v, dirs, "direction", &i);
+		pop(&c, old);
+		if (r)
+			goto out;
+		job->faster = i == 1;
+	}
+	SECTION("confidence", parse_confidence(&c, v, &job->confidence));
 #undef SECTION
 
 	if ((v = json_object_get(root, "bisect_type"))) {

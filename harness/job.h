@@ -130,6 +130,10 @@ struct job {
 	char *metric;
 	char *metric_point; /* the point id it is taken from; NULL: the first */
 	struct threshold threshold;
+	/* "direction": "faster" looks for the commit that made it faster. */
+	int faster;
+	/* The confidence a bisection's culprit must reach (0.95). */
+	double confidence;
 	enum bisect_type bisect_type;
 	char *results; /* results root, default "results" */
 };

@@ -1,11 +1,13 @@
 /*
- * probe.c: measuring one commit for a bisection (see probe.h): the build,
- * the boots, the store, the interleaved baseline, the verdict.
+ * probe.c: the real operations under the bisection driver (see probe.h):
+ * builds through kbuild, boots through vm, per-boot values from the
+ * results store.
  */
 #include "probe.h"
 
 #include "kbuild.h"
 #include "progress.h"
+#include "repo.h"
 #include "qemu.h"
 #include "run.h"
 #include "vm.h"
@@ -68,12 +70,6 @@ int probe_ctx_init(struct probe_ctx *ctx, struct job *job,
 	if (run_reap_stale(pidfile, "qemu"))
 		warning("killed a QEMU left running by an earlier run");
 	free(pidfile);
-	/*
-	 * The baseline grows with interleaved good boots, up to twice the
-	 * boots a commit may get: enough for the test to reach its floor,
-	 * not so many that the good kernel eats the run.
-	 */
-	ctx->good_boots_cap = 2 * (unsigned)job->runs_max;
 	return 0;
 }
 
@@ -91,16 +87,8 @@ void probe_ctx_release(struct probe_ctx *ctx)
 		image_release(&ctx->images[i]);
 	free(ctx->images);
 	results_machine_release(&ctx->machine);
-	strvec_clear(&ctx->logs);
 	ctx->images = NULL;
 	ctx->nr_images = 0;
-}
-
-void probe_result_release(struct probe_result *r)
-{
-	free(r->log);
-	free(r->first_error);
-	memset(r, 0, sizeof(*r));
 }
 
 const struct probe_image *probe_build(struct probe_ctx *ctx,
@@ -150,9 +138,6 @@ const struct probe_image *probe_build(struct probe_ctx *ctx,
 	} else {
 		/* A compile error or a dropped option: the commit's fault. */
 		img->failed = 1;
-		if (img->log)
-			strvec_pushf(&ctx->logs, "build of %.12s: %s", commit,
-				     img->log);
 	}
 	build_result_release(&res);
 	return img;
@@ -239,9 +224,6 @@ int probe_boot(struct probe_ctx *ctx, const struct probe_image *img,
 	if (br.status != BOOT_OK) {
 		*first_error = first_line(br.detail.buf);
 		*log = xstrfmt("%s/boot-%u.console.log", dir, id);
-		strvec_pushf(&ctx->logs, "%s boot %u of %.12s: %s",
-			     boot_status_name(br.status), id, img->commit,
-			     *log);
 	}
 	ret = 0;
 out:
@@ -250,6 +232,7 @@ out:
 	boot_result_release(&br);
 	return ret;
 }
+
 
 static enum probe_outcome boot_outcome(int status)
 {
@@ -265,342 +248,80 @@ static enum probe_outcome boot_outcome(int status)
 	}
 }
 
-/* One boot of `img`; *failed tells whether it went wrong. */
-static int boot_and_note(struct probe_ctx *ctx, const struct probe_image *img,
-			 struct probe_result *out, int *failed)
+static int ops_build(void *payload, const char *commit,
+		     struct driver_build *out)
 {
-	int status = BOOT_OK;
-	char *err = NULL, *log = NULL;
+	struct probe_ctx *ctx = payload;
+	const struct probe_image *img = probe_build(ctx, commit);
 
-	if (probe_boot(ctx, img, &status, &err, &log))
+	if (!img)
 		return -1;
-	out->boots_run++;
-	*failed = status != BOOT_OK;
-	if (*failed) {
-		out->outcome = boot_outcome(status);
-		free(out->first_error);
-		free(out->log);
-		out->first_error = err;
-		out->log = log;
-	} else {
-		free(err);
-		free(log);
-	}
-	return 0;
-}
-
-int probe_fill(struct probe_ctx *ctx, const struct probe_image *img,
-	       unsigned want, struct probe_result *out)
-{
-	struct sample_set set = SAMPLE_SET_INIT;
-	uint64_t t0 = now_ns();
-	unsigned tries = 0;
-	int ret = -1, failed = 0;
-
-	out->outcome = PROBE_FAST; /* "measured": the caller decides */
+	memcpy(out->key, img->key, sizeof(out->key));
+	out->cached = img->cached;
+	out->failed = img->failed;
 	if (img->failed) {
-		out->outcome = PROBE_BUILD_FAILED;
 		out->log = img->log ? xstrdup(img->log) : NULL;
 		out->first_error = xstrdup(img->first_error ? img->first_error
-				    : img->message ? img->message
-						   : "build failed");
-		ret = 0;
-		goto out;
-	}
-	for (;;) {
-		if (probe_load(ctx, img, &set))
-			goto out;
-		if (set.nr >= want)
-			break;
-		/* A boot that stores nothing usable must not loop forever. */
-		if (tries++ > want + 2) {
-			out->outcome = PROBE_WORKLOAD_ERROR;
-			out->first_error = xstrdup("boots complete but no "
-						   "sample could be used");
-			break;
-		}
-		if (ctx->progress)
-			progress_phase(ctx->progress, "boot %zu/%u",
-				       set.nr + 1, want);
-		if (boot_and_note(ctx, img, out, &failed))
-			goto out;
-		if (failed)
-			break;
-	}
-	out->boots = set.nr;
-	out->samples = set.nr_samples;
-	ret = 0;
-out:
-	out->seconds = (now_ns() - t0) / 1e9;
-	sample_set_release(&set);
-	return ret;
-}
-
-void probe_verdict_input(const struct probe_ctx *ctx,
-			 struct verdict_input *in,
-			 const struct sample_set *base,
-			 const struct sample_set *cand,
-			 const struct sample_set *bad)
-{
-	memset(in, 0, sizeof(*in));
-	in->base = base->values;
-	in->n_base = base->nr;
-	in->cand = cand->values;
-	in->n_cand = cand->nr;
-	if (bad) {
-		in->bad = bad->values;
-		in->n_bad = bad->nr;
-	}
-	in->threshold = ctx->job->threshold;
-	in->runs_min = ctx->job->runs_min;
-	in->runs_max = ctx->job->runs_max;
-	/*
-	 * 2% per verdict, not 5%: a bisection makes about log2(n) + 2
-	 * verdicts and one wrong one names the wrong commit.
-	 */
-	in->alpha = PROBE_ALPHA;
-}
-
-/*
- * The baseline a candidate is judged against: the most recent good boots
- * only (a window of runs_max), which the 1:1 interleaving keeps measured
- * next to the candidate's, so a machine that slows down for a while (other
- * work on the host) slows both sides alike.
- */
-static void recent_window(const struct probe_ctx *ctx,
-			  const struct sample_set *all, struct sample_set *win)
-{
-	size_t w = (size_t)ctx->job->runs_max;
-
-	*win = *all;
-	if (all->nr > w) {
-		win->values = all->values + (all->nr - w);
-		win->cpu_pct = all->cpu_pct ? all->cpu_pct + (all->nr - w)
-					    : NULL;
-		win->boots = all->boots ? all->boots + (all->nr - w) : NULL;
-		win->nr = w;
-	}
-}
-
-/* Bisect types build and boot ask less than a measurement. */
-static int probe_typed(struct probe_ctx *ctx, const struct probe_image *img,
-		       struct probe_result *out)
-{
-	struct sample_set set = SAMPLE_SET_INIT;
-	int failed = 0, ret = -1;
-
-	/* Built: that is all "build" asks; "boot" asks for one boot. */
-	out->outcome = PROBE_FAST;
-	if (ctx->job->bisect_type == BISECT_BUILD)
-		return 0;
-	if (probe_load(ctx, img, &set))
-		goto out;
-	if (!set.nr && boot_and_note(ctx, img, out, &failed))
-		goto out;
-	ret = 0;
-out:
-	sample_set_release(&set);
-	return ret;
-}
-
-int probe_commit(struct probe_ctx *ctx, const char *commit,
-		 struct probe_result *out)
-{
-	const struct probe_image *img;
-	struct sample_set base = SAMPLE_SET_INIT, cand = SAMPLE_SET_INIT,
-			  bad = SAMPLE_SET_INIT;
-	const struct job *job = ctx->job;
-	uint64_t t0 = now_ns();
-	unsigned tries = 0;
-	int ret = -1, failed = 0;
-
-	memset(out, 0, sizeof(*out));
-	img = probe_build(ctx, commit);
-	if (!img)
-		goto out;
-	if (img->failed) {
-		ret = probe_fill(ctx, img, 0, out);
-		goto out;
-	}
-	if (job->bisect_type != BISECT_PERF) {
-		ret = probe_typed(ctx, img, out);
-		goto out;
-	}
-	if (!ctx->good) {
-		error("no baseline: the good endpoint was not measured");
-		goto out;
-	}
-	for (;;) {
-		struct verdict_input in;
-		enum verdict_next next = VERDICT_NEXT_BOOT;
-
-		if (probe_load(ctx, img, &cand) ||
-		    probe_load(ctx, ctx->good, &base) ||
-		    (ctx->bad && probe_load(ctx, ctx->bad, &bad)))
-			goto out;
-		if (cand.nr >= (size_t)job->runs_min) {
-			struct sample_set win;
-			recent_window(ctx, &base, &win);
-			probe_verdict_input(ctx, &in, &win, &cand,
-					    ctx->bad ? &bad : NULL);
-			/*
-			 * With the auto threshold the line is halfway to the
-			 * bad endpoint; when the recent good window has drifted
-			 * below the bad median there is no line to judge by.
-			 * That is no reason to stop the whole run: boot more,
-			 * and call the commit undecided if it stays so.
-			 */
-			struct strbuf why = STRBUF_INIT;
-			error_capture(&why);
-			int bad_input = stats_verdict(&out->v, &in);
-			error_capture(NULL);
-			if (!bad_input) {
-				out->have_verdict = 1;
-				next = verdict_more_boots(&out->v,
-							  job->runs_max);
-			} else if (ctx->progress) {
-				progress_note(ctx->progress, "no verdict yet: %s",
-					      why.buf);
-			}
-			strbuf_release(&why);
-		}
-		if (next == VERDICT_NEXT_DONE) {
-			out->outcome = out->v.kind == VERDICT_BAD ? PROBE_SLOW
-								   : PROBE_FAST;
-			break;
-		}
-		if (next == VERDICT_NEXT_SKIP ||
-		    tries++ > (unsigned)job->runs_max + 2) {
-			out->outcome = PROBE_UNDECIDED;
-			break;
-		}
-		/*
-		 * One good boot before every boot of the candidate, so the
-		 * baseline window is measured at the same time as the commit
-		 * it judges (see recent_window).
-		 */
-		{
-			struct probe_result gr = { 0 };
-			if (ctx->progress)
-				progress_phase(ctx->progress,
-					       "baseline boot %zu", base.nr + 1);
-			if (boot_and_note(ctx, ctx->good, &gr, &failed)) {
-				probe_result_release(&gr);
-				goto out;
-			}
-			if (failed)
-				warning("a boot of the good kernel failed: %s",
-					gr.first_error ? gr.first_error : "?");
-			probe_result_release(&gr);
-		}
-		if (ctx->progress)
-			progress_phase(ctx->progress, "boot %zu/%d", cand.nr + 1,
-				       job->runs_max);
-		if (boot_and_note(ctx, img, out, &failed))
-			goto out;
-		if (failed)
-			break;
-	}
-	out->boots = cand.nr;
-	out->samples = cand.nr_samples;
-	ret = 0;
-out:
-	out->seconds = (now_ns() - t0) / 1e9;
-	sample_set_release(&base);
-	sample_set_release(&cand);
-	sample_set_release(&bad);
-	return ret;
-}
-
-int probe_endpoints(struct probe_ctx *ctx, const char *good,
-		    const char *good_subject, const char *bad,
-		    const char *bad_subject, struct probe_result *gr,
-		    struct probe_result *br, struct verdict *sep,
-		    enum probe_endpoints_status *status)
-{
-	const struct job *job = ctx->job;
-	const struct probe_image *g, *b;
-	struct sample_set gs = SAMPLE_SET_INIT, bs = SAMPLE_SET_INIT;
-	int ret = -1;
-
-	memset(sep, 0, sizeof(*sep));
-	if (ctx->progress)
-		progress_commit(ctx->progress, "good", 0, 0, good, good_subject);
-	g = probe_build(ctx, good);
-	if (!g || probe_fill(ctx, g, job->runs_max, gr))
-		goto out;
-	if (gr->outcome != PROBE_FAST) {
-		*status = ENDPOINTS_GOOD_FAILED;
-		ret = 0;
-		goto out;
-	}
-	ctx->good = g;
-
-	if (ctx->progress)
-		progress_commit(ctx->progress, "bad", 0, 0, bad, bad_subject);
-	b = probe_build(ctx, bad);
-	if (!b || probe_fill(ctx, b, job->runs_min, br))
-		goto out;
-	if (br->outcome != PROBE_FAST) {
-		*status = ENDPOINTS_BAD_FAILED;
-		ret = 0;
-		goto out;
-	}
-	ctx->bad = b;
-	for (;;) {
-		struct verdict_input in;
-
-		if (probe_load(ctx, g, &gs) || probe_load(ctx, b, &bs))
-			goto out;
-		probe_verdict_input(ctx, &in, &gs, &bs, &bs);
-		if (verdict_endpoints(sep, &in))
-			goto out;
-		br->have_verdict = 1;
-		br->v = *sep;
-		br->boots = bs.nr;
-		br->samples = bs.nr_samples;
-		if (sep->kind == VERDICT_BAD) {
-			*status = ENDPOINTS_SEPARATED;
-			break;
-		}
-		if (sep->kind == VERDICT_GOOD ||
-		    bs.nr >= (size_t)job->runs_max) {
-			*status = ENDPOINTS_NOT_SEPARATED;
-			break;
-		}
-		/* Undecided: one more of each, the baseline interleaved. */
-		if (gs.nr < ctx->good_boots_cap &&
-		    probe_fill(ctx, g, gs.nr + 1, gr))
-			goto out;
-		if (probe_fill(ctx, b, bs.nr + 1, br))
-			goto out;
-		if (gr->outcome != PROBE_FAST) {
-			*status = ENDPOINTS_GOOD_FAILED;
-			break;
-		}
-		if (br->outcome != PROBE_FAST) {
-			*status = ENDPOINTS_BAD_FAILED;
-			break;
-		}
-	}
-	gr->boots = gs.nr;
-	gr->samples = gs.nr_samples;
-	ret = 0;
-out:
-	sample_set_release(&gs);
-	sample_set_release(&bs);
-	return ret;
-}
-
-int probe_fill_pair(struct probe_ctx *ctx, const struct probe_image *a,
-		    const struct probe_image *b, unsigned want,
-		    struct probe_result *ra, struct probe_result *rb)
-{
-	for (unsigned n = 1; n <= want; n++) {
-		if (probe_fill(ctx, a, n, ra) || probe_fill(ctx, b, n, rb))
-			return -1;
-		if (ra->outcome != PROBE_FAST || rb->outcome != PROBE_FAST)
-			break;
+					   : img->message   ? img->message
+							    : "build failed");
 	}
 	return 0;
 }
+
+/* The image built for `commit` in this run (ops_build came first). */
+static const struct probe_image *image_of(struct probe_ctx *ctx,
+					  const char *commit)
+{
+	for (size_t i = 0; i < ctx->nr_images; i++)
+		if (!strcmp(ctx->images[i].commit, commit))
+			return &ctx->images[i];
+	error("%.12s was not built in this run", commit);
+	return NULL;
+}
+
+static int ops_boot(void *payload, const char *commit, struct driver_boot *out)
+{
+	struct probe_ctx *ctx = payload;
+	const struct probe_image *img = image_of(ctx, commit);
+	unsigned samples = ctx->samples;
+	int status = BOOT_OK;
+
+	if (!img || !img->image)
+		return img ? error("%.12s has no image", commit) : -1;
+	if (ctx->progress)
+		progress_phase(ctx->progress, "booting");
+	if (probe_boot(ctx, img, &status, &out->first_error, &out->log))
+		return -1;
+	out->ok = status == BOOT_OK;
+	if (!out->ok)
+		out->outcome = boot_outcome(status);
+	out->samples = ctx->samples - samples;
+	return 0;
+}
+
+static int ops_load(void *payload, const char *commit, struct sample_set *out)
+{
+	struct probe_ctx *ctx = payload;
+	const struct probe_image *img = image_of(ctx, commit);
+
+	return img ? probe_load(ctx, img, out) : -1;
+}
+
+static char *ops_subject(void *payload, const char *commit)
+{
+	struct probe_ctx *ctx = payload;
+	struct commit_info ci = COMMIT_INFO_INIT;
+	char *s = NULL;
+
+	if (ctx->repo && !repo_describe(ctx->repo, commit, &ci) && ci.subject)
+		s = xstrdup(ci.subject);
+	commit_info_release(&ci);
+	return s;
+}
+
+const struct driver_ops probe_ops = {
+	.build = ops_build,
+	.boot = ops_boot,
+	.load = ops_load,
+	.subject = ops_subject,
+};

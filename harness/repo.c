@@ -209,10 +209,15 @@ int repo_range(struct repo *r, const char *good, const char *bad,
 			struct oid_index key = {*git_commit_parent_id(c, p), 0};
 			struct oid_index *hit = bsearch(
 				&key, index, nr, sizeof(*index), oid_index_cmp);
-			if (hit)
+			char id[41];
+			if (hit) {
 				n->parents[n->nr_parents++] = hit->node;
-			else
-				n->outside_parents++;
+				continue;
+			}
+			if (!n->outside)
+				n->outside = xcalloc(np, sizeof(*n->outside));
+			git_oid_tostr(id, sizeof(id), git_commit_parent_id(c, p));
+			n->outside[n->outside_parents++] = xstrdup(id);
 		}
 		git_commit_free(c);
 	}

@@ -93,7 +93,7 @@ struct state_probe *state_add_probe(struct bisect_state *s,
 	p->role = xstrdup(role);
 	p->v.good_median = p->v.median = NAN;
 	p->v.good_stddev_pct = p->v.stddev_pct = NAN;
-	p->v.effect_pct = p->v.p_value = p->v.error = NAN;
+	p->v.effect_pct = p->v.p_value = p->v.error = p->v.llr = NAN;
 	return p;
 }
 
@@ -180,13 +180,25 @@ json_t *state_to_json(const struct bisect_state *s)
 					    num(p->v.stddev_pct));
 			json_object_set_new(v, "effect_pct",
 					    num(p->v.effect_pct));
-			json_object_set_new(v, "p_value", num(p->v.p_value));
+			if (isfinite(p->v.p_value))
+				json_object_set_new(v, "p_value",
+						    num(p->v.p_value));
+			json_object_set_new(v, "llr", num(p->v.llr));
 			json_object_set_new(v, "error", num(p->v.error));
 			json_object_set_new(v, "good_boots",
 					    json_integer(p->v.good_boots));
 			json_object_set_new(v, "boots",
 					    json_integer(p->v.boots));
 			json_object_set_new(o, "verdict", v);
+		}
+		/* The commit's own level, with or without a verdict. */
+		if (!p->v.verdict && p->v.boots) {
+			json_object_set_new(o, "median_bw_bytes",
+					    num(p->v.median));
+			json_object_set_new(o, "stddev_pct",
+					    num(p->v.stddev_pct));
+			json_object_set_new(o, "boots",
+					    json_integer(p->v.boots));
 		}
 		json_object_set_new(o, "boots_run", json_integer(p->boots));
 		json_object_set_new(o, "samples", json_integer(p->samples));
@@ -329,9 +341,14 @@ static int probe_from_json(struct bisect_state *s, const json_t *o,
 		p->v.stddev_pct = get_num(v, "stddev_pct");
 		p->v.effect_pct = get_num(v, "effect_pct");
 		p->v.p_value = get_num(v, "p_value");
+		p->v.llr = get_num(v, "llr");
 		p->v.error = get_num(v, "error");
 		p->v.good_boots = get_uint(v, "good_boots");
 		p->v.boots = get_uint(v, "boots");
+	} else if (json_object_get(o, "boots")) {
+		p->v.median = get_num(o, "median_bw_bytes");
+		p->v.stddev_pct = get_num(o, "stddev_pct");
+		p->v.boots = get_uint(o, "boots");
 	}
 	return 0;
 }
@@ -526,15 +543,24 @@ static void log_verdict(struct strbuf *out, const struct state_probe *p)
 		strbuf_addch(out, '\n');
 		return;
 	}
-	if (!v->verdict)
+	if (!v->verdict) {
+		if (v->boots && isfinite(v->median))
+			strbuf_addf(out, "#   measured: %.1f MB/s ±%.0f%% (%u "
+					 "boots)\n",
+				    v->median / 1e6, v->stddev_pct, v->boots);
 		return;
+	}
 	strbuf_addf(out,
-		    "#   %s: %.1f MB/s ±%.0f%% (%u boots) vs %s %.1f MB/s "
-		    "±%.0f%% (%u boots): %+.1f%%, p=%.3g\n",
+		    "#   %s: %.1f MB/s ±%.0f%% (%u boots) vs good %.1f MB/s "
+		    "±%.0f%% (%u boots): %+.1f%%, ",
 		    v->verdict, v->median / 1e6, v->stddev_pct, v->boots,
-		    p->role && !strcmp(p->role, "confirm") ? "parent" : "good",
 		    v->good_median / 1e6, v->good_stddev_pct, v->good_boots,
-		    v->effect_pct, v->p_value);
+		    v->effect_pct);
+	/* States written before the sequential verdicts carry a p-value. */
+	if (isfinite(v->llr))
+		strbuf_addf(out, "llr %+.1f, error %.2g\n", v->llr, v->error);
+	else
+		strbuf_addf(out, "p=%.3g\n", v->p_value);
 }
 
 void state_log(const struct bisect_state *s, struct strbuf *out)
@@ -542,7 +568,17 @@ void state_log(const struct bisect_state *s, struct strbuf *out)
 	strbuf_addf(out, "git bisect start '%s' '%s'\n", s->bad, s->good);
 	for (size_t i = 0; i < s->nr_marks; i++) {
 		const struct state_mark *m = &s->marks[i];
-		const struct state_probe *p = state_find_probe(s, m->commit);
+		const struct state_probe *p = NULL;
+		/*
+		 * The probe that gave this mark (a top-up can re-mark a
+		 * commit a step marked), else the commit's last one.
+		 */
+		for (size_t k = 0; k < s->nr_probes && !p; k++)
+			if (!strcmp(s->probes[k].commit, m->commit) &&
+			    s->probes[k].mark && !strcmp(s->probes[k].mark, m->mark))
+				p = &s->probes[k];
+		if (!p)
+			p = state_find_probe(s, m->commit);
 		log_mark_line(out, m->mark, m->commit,
 			      p ? p->subject : NULL);
 		if (p)

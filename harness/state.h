@@ -22,7 +22,8 @@ struct state_verdict {
 	double median;          /* bytes/s, this commit's median per boot */
 	double stddev_pct;
 	double effect_pct; /* (median - good_median) / good_median * 100 */
-	double p_value;
+	double p_value;    /* old states' Mann-Whitney p; NAN in new ones */
+	double llr;        /* ln of the ratio slow : fast (verdict.h) */
 	/* Probability that this verdict is wrong (struct verdict.error). */
 	double error;
 	unsigned good_boots, boots;

@@ -339,6 +339,22 @@ double stats_hodges_lehmann(const double *x, size_t nx, const double *y,
 	return m;
 }
 
+double stats_pseudo_median(const double *x, size_t n)
+{
+	double *w, m;
+	size_t k = 0;
+
+	if (!n)
+		return NAN;
+	w = xmalloc(n * (n + 1) / 2 * sizeof(*w));
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = i; j < n; j++)
+			w[k++] = (x[i] + x[j]) / 2;
+	m = stats_median(w, k);
+	free(w);
+	return m;
+}
+
 double stats_cliff_delta(const double *x, size_t nx, const double *y,
 			 size_t ny)
 {

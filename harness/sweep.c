@@ -210,7 +210,7 @@ char *sweep_bisect_job_name(const char *job, const char *good, const char *bad)
 int sweep_bisect_job_text(struct strbuf *out, const char *job_text,
 			  const char *origin, const char *name,
 			  const char *good, const char *bad,
-			  const char *results)
+			  const char *results, int faster)
 {
 	json_error_t jerr;
 	json_t *root = json_loads(job_text, 0, &jerr);
@@ -226,6 +226,8 @@ int sweep_bisect_job_text(struct strbuf *out, const char *job_text,
 	json_object_set_new(root, "good", json_string(good));
 	json_object_set_new(root, "bad", json_string(bad));
 	json_object_set_new(root, "results", json_string(results));
+	json_object_set_new(root, "direction",
+			    json_string(faster ? "faster" : "slower"));
 	text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 	strbuf_addstr(out, text);
 	strbuf_addch(out, '\n');

@@ -108,13 +108,14 @@ char *sweep_bisect_job_name(const char *job, const char *good, const char *bad);
 
 /*
  * The job file of that bisection: the sweep's job file text with "name",
- * "good", "bad" and "results" replaced. Returns 0, or -1 after error()
- * when `job_text` is not a JSON object. Pure.
+ * "good", "bad" and "results" replaced, and "direction" set to "faster"
+ * for an improvement (`faster`), "slower" for a regression. Returns 0, or -1 after error() when `job_text`
+ * is not a JSON object. Pure.
  */
 int sweep_bisect_job_text(struct strbuf *out, const char *job_text,
 			  const char *origin, const char *name,
 			  const char *good, const char *bad,
-			  const char *results);
+			  const char *results, int faster);
 
 /* sweep_commits.c: the repository's side, through libgit2. */
 

@@ -1,47 +1,48 @@
 /*
- * verdict.c: good / bad / undecided from per-boot values (see verdict.h),
- * and the confidence of a bisection path. Pure: no I/O except error() on
- * invalid input.
+ * verdict.c: fast / slow / undecided from per-boot values (see verdict.h),
+ * the endpoint test, and the confidence of a result. Pure: no I/O except
+ * error() on invalid input.
  *
- * Why these rules.
+ * Why a sequential probability ratio test. The question asked of a commit
+ * is "does it sit at the good level or at the slow one?", and the cost is
+ * boots. Wald's test answers it with the fewest boots on average for the
+ * errors asked, at any size of drop: a drop twenty noise scales deep is
+ * decided by one boot, a drop of two scales by a handful. Its bounds hold
+ * for the whole sequence of looks, which a fixed-size test split over
+ * looks (Bonferroni) only buys by asking every look for far more.
  *
- * Evidence. One value per boot. Samples within a boot share the page cache,
- * the host's load at that minute and the guest's memory layout, so they are
- * not independent; counting them as such would make any two kernels look
- * "significantly" different. Between boots the noise is what it is.
+ * The statistic. On the log scale, the candidate's location m_c (the mean
+ * of its boots, or the pseudo-median from three on) is compared with the
+ * fast level m_g (the baseline's location) and the slow level m_s (the
+ * line, or the bad endpoint's location for auto). Each comparison has the
+ * spread of the difference of two locations: sigma * sqrt(1/n_c + 1/n_g)
+ * against the baseline, sigma * sqrt(1/n_c + 1/n_b) against a bad level
+ * that is itself estimated. So a baseline of two boots weighs less than one
+ * of sixteen, and the evidence cannot grow faster than the baseline allows.
+ * The ratio uses a Student-t law with the noise model's degrees of freedom
+ * (at most NOISE_MAX_NU): an unknown sigma and the odd wild boot make tails
+ * heavier than normal, and under t a wild value moves the ratio by a
+ * bounded amount instead of deciding on its own.
  *
- * The line. The threshold defines a line below the baseline median: a
- * percentage of it, an absolute MB/s, or (auto) halfway between the good and
- * bad endpoints' medians. "Slow" means below the line, "fast" above it.
+ * Composite sides. Under t, a commit far outside both levels would be
+ * explained almost equally badly by each (the log density flattens), and a
+ * -90% cliff tested against a 10% line would never be decided. So each
+ * side is the half-line beyond its level: the distance counted against
+ * "slow" is how far the commit sits above the slow level (0 below it), the
+ * distance against "fast" how far below the baseline (0 above it). Between
+ * the levels this is Wald's ratio of the two points; outside, the side the
+ * commit is on explains it perfectly, as a generalized likelihood ratio
+ * would. The error rates hold at the levels, where they matter most, and
+ * are smaller beyond them.
  *
- * BAD needs two things: the candidate's median is past the line (the drop is
- * as large as the user cares about), and the candidate is statistically
- * separated from the baseline (one-sided Mann-Whitney, candidate slower,
- * p <= the per-look alpha). The second is what keeps noise from being
- * blamed: for a commit that changes nothing, the chance of that p is at most
- * the per-look alpha, whatever the noise looks like (the test needs no
- * normality), and the first only makes BAD rarer.
- *
- * GOOD needs the candidate to be shown above the line: the one-sided
- * Mann-Whitney test of the candidate against the baseline shifted down by
- * the drop, p <= the per-look alpha. This is the equivalence-style half of
- * the decision: with too few boots the p cannot get small, so a handful of
- * noisy boots never passes for good; a commit that really is slow (below the
- * line) passes with probability at most the per-look alpha.
- *
- * Looks. The caller looks after every boot from runs_min to runs_max and
- * stops at the first verdict, so each look gets alpha / (runs_max - runs_min
- * + 1) (Bonferroni): over all looks the chance of a wrong BAD for an
- * unchanged commit, or a wrong GOOD for a commit past the line, stays below
- * alpha. The split is fixed by the plan, not by the data, which is what makes
- * the bound hold. Bonferroni is conservative for correlated looks; the cost
- * is a boot or two, the gain is a bound that holds with any noise.
- *
- * The floor. With nx against ny boots the smallest one-sided p Mann-Whitney
- * can give is 1 / C(nx + ny, nx): 0.05 for 3 against 3, 1/70 for 4 against 4.
- * When that is above the per-look alpha no data can decide, and the verdict
- * says so instead of pretending; the cure is more boots on either side (the
- * interleaved baseline boots count).
+ * The auto endpoint test. Before the endpoints are known to differ, "slow"
+ * has no level to test against. The test used is a mixture ratio (Robbins):
+ * "no drop" against "a drop, of a size spread as a half-Cauchy of scale
+ * VERDICT_MIXTURE_TAU". With a known noise scale its ratio is a martingale
+ * under "no drop", so by Ville's inequality it passes 1/e with probability
+ * at most e, at any look; the scale being estimated, the ratio is taken
+ * under the same Student-t law as the verdicts, which keeps a lucky quiet
+ * pair of boots from passing for a difference.
  */
 #include "verdict.h"
 #include "stats.h"
@@ -54,15 +55,6 @@
 #include <string.h>
 
 #define MB 1e6
-
-/*
- * p <= alpha with room for rounding: 1/20 computed as a count over a count
- * must still reach an alpha of 0.05 given as a decimal.
- */
-static int reaches(double p, double alpha)
-{
-	return p <= alpha * (1 + 1e-9);
-}
 
 /*
  * Reasons are made of numbers and fixed words only, so a fixed buffer is
@@ -90,205 +82,355 @@ const char *verdict_name(enum verdict_kind k)
 	}
 }
 
-static void describe_threshold(char *buf, size_t size,
-			       const struct threshold *t)
-{
-	switch (t->kind) {
-	case THRESHOLD_PERCENT:
-		fmt_fixed(buf, size, "%g%% drop", t->value);
-		break;
-	case THRESHOLD_MBPS:
-		fmt_fixed(buf, size, "%g MB/s drop", t->value);
-		break;
-	default:
-		fmt_fixed(buf, size, "halfway to bad");
-	}
-}
+/* The boots of one side on the log scale, the change sought downwards. */
+struct side {
+	double *y;
+	size_t n;
+	double loc; /* location of y */
+};
 
-static int check_plan(const struct verdict_input *in)
+static int side_make(struct side *s, const double *v, size_t n, int faster,
+		     const char *what)
 {
-	if (!in->n_base || !in->base)
-		return error("no baseline boots to compare with");
-	if (in->runs_min < 1 || in->runs_max < in->runs_min)
-		return error("runs.min %d and runs.max %d do not make a plan",
-			     in->runs_min, in->runs_max);
-	if (in->threshold.kind != THRESHOLD_AUTO && !(in->threshold.value > 0))
-		return error("threshold must be above 0, not %g",
-			     in->threshold.value);
+	memset(s, 0, sizeof(*s));
+	if (!n || !v)
+		return error("no %s boots to compare", what);
+	s->y = xmalloc(n * sizeof(*s->y));
+	noise_log(s->y, v, n);
+	for (size_t i = 0; i < n; i++) {
+		if (!isfinite(s->y[i])) {
+			free(s->y);
+			s->y = NULL;
+			return error("a %s boot has %g bytes/s", what, v[i]);
+		}
+		if (faster)
+			s->y[i] = -s->y[i];
+	}
+	s->n = n;
+	/*
+	 * Two boots have no median better than their mean; from three on
+	 * the pseudo-median keeps one wild boot from moving the level far.
+	 */
+	s->loc = n < 3 ? stats_mean(s->y, n) : stats_pseudo_median(s->y, n);
 	return 0;
 }
 
-/*
- * The core: fill `out` for candidate values `cand` against the baseline with
- * the drop already in bytes/s. `label_base` and `label_cand` name the two
- * sides in the reason.
- */
-static void decide(struct verdict *out, const struct verdict_input *in,
-		   const double *cand, size_t n_cand, double drop,
-		   const char *label_base, const char *label_cand)
+static void side_release(struct side *s)
 {
-	double alpha = in->alpha > 0 ? in->alpha : 0.05;
-	int looks = in->runs_max - in->runs_min + 1;
-	double *shifted;
-	struct stats_mw mw;
-	char head[200], thr[48];
-	const char *r = head;
-
-	memset(out, 0, sizeof(*out));
-	out->kind = VERDICT_UNDECIDED;
-	out->error = 1;
-	out->n_base = in->n_base;
-	out->n_cand = n_cand;
-	out->base_median = stats_median(in->base, in->n_base);
-	out->base_pct_stddev = stats_pct_stddev(in->base, in->n_base);
-	out->cand_median = stats_median(cand, n_cand);
-	out->cand_pct_stddev = stats_pct_stddev(cand, n_cand);
-	out->pct_change =
-		(out->cand_median - out->base_median) / out->base_median * 100;
-	out->shift = stats_hodges_lehmann(cand, n_cand, in->base, in->n_base);
-	out->cliff_delta = stats_cliff_delta(cand, n_cand, in->base, in->n_base);
-	out->drop = drop;
-	out->line = out->base_median - drop;
-	out->alpha_look = alpha / looks;
-	out->p_floor = stats_mw_floor(n_cand, in->n_base);
-	out->p_slower = out->p_fast = 1;
-
-	if (!stats_mann_whitney(cand, n_cand, in->base, in->n_base, STATS_LESS,
-				&mw))
-		out->p_slower = mw.p;
-	shifted = xmalloc(in->n_base * sizeof(*shifted));
-	for (size_t i = 0; i < in->n_base; i++)
-		shifted[i] = in->base[i] - drop;
-	if (!stats_mann_whitney(cand, n_cand, shifted, in->n_base,
-				STATS_GREATER, &mw))
-		out->p_fast = mw.p;
-	free(shifted);
-
-	describe_threshold(thr, sizeof(thr), &in->threshold);
-	fmt_fixed(head, sizeof(head),
-		 "%s %.1f MB/s (%.1f%%, %zu boots), %s %.1f MB/s (%.1f%%, "
-		 "%zu boots): %+.1f%%",
-		 label_base, out->base_median / MB, out->base_pct_stddev,
-		 out->n_base, label_cand, out->cand_median / MB,
-		 out->cand_pct_stddev, n_cand, out->pct_change);
-
-	if (n_cand < (size_t)in->runs_min) {
-		fmt_fixed(out->reason, sizeof(out->reason),
-			 "%s; %zu of %d boots so far", r, n_cand, in->runs_min);
-		return;
-	}
-	if (!reaches(out->p_floor, out->alpha_look)) {
-		fmt_fixed(out->reason, sizeof(out->reason),
-			 "%s; %zu against %zu boots cannot reach p %.4f "
-			 "(smallest p %.4f)",
-			 r, n_cand, out->n_base, out->alpha_look, out->p_floor);
-		return;
-	}
-	if (out->cand_median < out->line && reaches(out->p_slower, out->alpha_look)) {
-		out->kind = VERDICT_BAD;
-		out->error = fmin(1, out->p_slower * looks);
-		fmt_fixed(out->reason, sizeof(out->reason),
-			 "%s, below the line %.1f MB/s (%s), slower with p "
-			 "%.4f <= %.4f",
-			 r, out->line / MB, thr, out->p_slower, out->alpha_look);
-		return;
-	}
-	if (out->cand_median >= out->line && reaches(out->p_fast, out->alpha_look)) {
-		out->kind = VERDICT_GOOD;
-		out->error = fmin(1, out->p_fast * looks);
-		fmt_fixed(out->reason, sizeof(out->reason),
-			 "%s, above the line %.1f MB/s (%s) with p %.4f <= "
-			 "%.4f",
-			 r, out->line / MB, thr, out->p_fast, out->alpha_look);
-		return;
-	}
-	fmt_fixed(out->reason, sizeof(out->reason),
-		 "%s, line %.1f MB/s (%s): slower p %.4f, above-line p %.4f, "
-		 "need <= %.4f",
-		 r, out->line / MB, thr, out->p_slower, out->p_fast,
-		 out->alpha_look);
+	free(s->y);
+	s->y = NULL;
 }
 
-int stats_verdict(struct verdict *out, const struct verdict_input *in)
+/* Back from the log scale (and the direction) to bytes/s. */
+static double level_bps(double y, int faster)
 {
-	double base_median, drop;
+	return exp(faster ? -y : y);
+}
+
+static void noise_of(struct noise_model *out, const struct verdict_input *in,
+		     const struct side *base, const struct side *bad,
+		     const struct side *cand)
+{
+	struct noise_group g[3];
+	size_t n = 0;
+
+	if (in->noise) {
+		*out = *in->noise;
+		return;
+	}
+	g[n++] = (struct noise_group){ base->y, base->n };
+	if (bad && bad->n)
+		g[n++] = (struct noise_group){ bad->y, bad->n };
+	if (cand && cand->n)
+		g[n++] = (struct noise_group){ cand->y, cand->n };
+	noise_estimate(out, g, n);
+}
+
+/* The figures every verdict reports, whatever it decides. */
+static void describe_sides(struct verdict *out, const double *base,
+			   size_t nb, const double *cand, size_t nc)
+{
+	out->n_base = nb;
+	out->n_cand = nc;
+	out->base_median = stats_median(base, nb);
+	out->base_pct_stddev = stats_pct_stddev(base, nb);
+	out->cand_median = stats_median(cand, nc);
+	out->cand_pct_stddev = stats_pct_stddev(cand, nc);
+	out->pct_change =
+		(out->cand_median - out->base_median) / out->base_median * 100;
+	out->shift = stats_hodges_lehmann(cand, nc, base, nb);
+	out->cliff_delta = stats_cliff_delta(cand, nc, base, nb);
+}
+
+static double error_bound(double e)
+{
+	if (!(e > 0 && e < 0.5))
+		e = VERDICT_ERROR_DEFAULT;
+	return log((1 - e) / e);
+}
+
+/*
+ * The most evidence `n` boots of the thinnest side can carry (see
+ * VERDICT_HICCUP), applied to a ratio.
+ */
+static double cap_evidence(double llr, size_t n)
+{
+	double cap = (double)n * log((1 - VERDICT_HICCUP) / VERDICT_HICCUP);
+
+	return llr > cap ? cap : llr < -cap ? -cap : llr;
+}
+
+static size_t min_size(size_t a, size_t b)
+{
+	return a < b ? a : b;
+}
+
+/* 1 / (1 + e^|llr|), without overflow. */
+static double posterior_error(double llr)
+{
+	double a = fabs(llr);
+	return a > 700 ? 0 : 1 / (1 + exp(a));
+}
+
+/*
+ * The slow level on the log scale (direction applied), from the baseline's
+ * location `g` (and its level in bytes/s), or -1 after error().
+ */
+static int slow_level(double *out, const struct threshold *t, double g,
+		      int faster, const struct side *bad)
+{
+	double fast_bps = level_bps(g, faster), v;
+
+	switch (t->kind) {
+	case THRESHOLD_PERCENT:
+		if (!(t->value > 0) || (!faster && !(t->value < 100)))
+			return error("threshold %g%% does not draw a line", t->value);
+		*out = g - (faster ? log1p(t->value / 100)
+				   : -log1p(-t->value / 100));
+		return 0;
+	case THRESHOLD_MBPS:
+		v = t->value * MB;
+		if (!(v > 0))
+			return error("threshold %g MB/s does not draw a line",
+				     t->value);
+		if (!faster && !(v < fast_bps))
+			return error("threshold %g MB/s is not below the "
+				     "baseline's %.1f MB/s",
+				     t->value, fast_bps / MB);
+		*out = faster ? -log(fast_bps + v) : log(fast_bps - v);
+		return 0;
+	default:
+		if (!bad || !bad->n)
+			return error("threshold 'auto' needs the bad "
+				     "endpoint's boots");
+		if (!(bad->loc < g))
+			return error("threshold 'auto' needs bad (%.1f MB/s) "
+				     "%s than good (%.1f MB/s)",
+				     level_bps(bad->loc, faster) / MB,
+				     faster ? "faster" : "slower",
+				     fast_bps / MB);
+		*out = bad->loc;
+		return 0;
+	}
+}
+
+/*
+ * The test of `cand` between the fast level (base) and the slow one.
+ * `check_last`: a last boot that fits neither level holds the verdict back
+ * (for a commit under test; an endpoint's level is what it measures).
+ */
+static int decide(struct verdict *out, const struct verdict_input *in,
+		  const struct side *base, const struct side *bad,
+		  const struct side *cand, const char *label, int check_last)
+{
+	struct noise_model nm;
+	double s, c1 = 0, se0, se1, z0, z1, p0, p1, last;
+	int is_auto = in->threshold.kind == THRESHOLD_AUTO;
+	char head[220];
+
+	if (slow_level(&c1, &in->threshold, base->loc, in->faster, bad))
+		return -1;
+	noise_of(&nm, in, base, bad, cand);
+	s = nm.sigma;
+	out->fast_level = level_bps(base->loc, in->faster);
+	out->slow_level = level_bps(c1, in->faster);
+	out->sigma_pct = s * 100;
+	out->nu = nm.nu;
+	out->bound = error_bound(in->error);
+
+	se0 = s * sqrt(1.0 / (double)cand->n + 1.0 / (double)base->n);
+	se1 = is_auto ? s * sqrt(1.0 / (double)cand->n + 1.0 / (double)bad->n)
+		      : se0;
+	/*
+	 * "Fast" is the baseline's level or above, "slow" the slow level or
+	 * below: each side is explained as well as its nearest point allows,
+	 * so a commit far past the line (a -90% cliff against a 10% line)
+	 * is all the more slow, instead of being explained by neither.
+	 */
+	z0 = fmax(0, base->loc - cand->loc) / se0;
+	z1 = fmax(0, cand->loc - c1) / se1;
+	out->llr = noise_t_logpdf(z1, nm.nu) - log(se1) -
+		   (noise_t_logpdf(z0, nm.nu) - log(se0));
+	out->llr = cap_evidence(out->llr,
+				min_size(min_size(cand->n, base->n),
+					 is_auto ? bad->n : base->n));
+	out->error = posterior_error(out->llr);
+
+	/* The newest boot, alone: between the levels, far from both? */
+	last = cand->y[cand->n - 1];
+	p0 = s * sqrt(1 + 1.0 / (double)base->n);
+	p1 = is_auto ? s * sqrt(1 + 1.0 / (double)bad->n) : p0;
+	out->implausible = check_last &&
+			   (base->loc - last) / p0 > VERDICT_IMPLAUSIBLE_Z &&
+			   (last - c1) / p1 > VERDICT_IMPLAUSIBLE_Z;
+
+	fmt_fixed(head, sizeof(head),
+		  "good %.1f MB/s (%.1f%%, %zu boots), %s %.1f MB/s (%.1f%%, "
+		  "%zu boots): %+.1f%%; slow level %.1f MB/s, noise %.1f%%",
+		  out->base_median / MB, out->base_pct_stddev, out->n_base,
+		  label, out->cand_median / MB, out->cand_pct_stddev,
+		  out->n_cand, out->pct_change, out->slow_level / MB,
+		  out->sigma_pct);
+	if (cand->n < (size_t)in->runs_min) {
+		fmt_fixed(out->reason, sizeof(out->reason),
+			  "%s; %zu of %d boots so far", head, cand->n,
+			  in->runs_min);
+	} else if (out->implausible) {
+		fmt_fixed(out->reason, sizeof(out->reason),
+			  "%s; the last boot (%.1f MB/s) fits neither level: "
+			  "one more",
+			  head, level_bps(last, in->faster) / MB);
+	} else if (out->llr >= out->bound) {
+		out->kind = VERDICT_BAD;
+		fmt_fixed(out->reason, sizeof(out->reason),
+			  "%s: llr %+.1f >= %.1f: slow", head, out->llr,
+			  out->bound);
+	} else if (out->llr <= -out->bound) {
+		out->kind = VERDICT_GOOD;
+		fmt_fixed(out->reason, sizeof(out->reason),
+			  "%s: llr %+.1f <= -%.1f: fast", head, out->llr,
+			  out->bound);
+	} else {
+		fmt_fixed(out->reason, sizeof(out->reason),
+			  "%s: llr %+.1f within ±%.1f: one more", head,
+			  out->llr, out->bound);
+	}
+	return 0;
+}
+
+int verdict_decide(struct verdict *out, const struct verdict_input *in)
+{
+	struct side base, bad = { 0 }, cand;
+	int ret = -1;
 
 	memset(out, 0, sizeof(*out));
-	if (check_plan(in) < 0)
+	if (side_make(&base, in->base, in->n_base, in->faster, "baseline"))
 		return -1;
-	if (!in->n_cand || !in->cand)
-		return error("no candidate boots to decide on");
-	base_median = stats_median(in->base, in->n_base);
-	switch (in->threshold.kind) {
-	case THRESHOLD_PERCENT:
-		drop = base_median * in->threshold.value / 100;
-		break;
-	case THRESHOLD_MBPS:
-		drop = in->threshold.value * MB;
-		break;
-	default: {
-		double bad_median;
-		if (!in->n_bad || !in->bad)
-			return error("threshold 'auto' needs the bad endpoint's boots");
-		bad_median = stats_median(in->bad, in->n_bad);
-		if (!(bad_median < base_median))
-			return error("threshold 'auto' needs bad (%.1f MB/s) slower than good (%.1f MB/s)",
-				     bad_median / MB, base_median / MB);
-		drop = (base_median - bad_median) / 2;
+	if (side_make(&cand, in->cand, in->n_cand, in->faster, "candidate"))
+		goto out_base;
+	/* The bad endpoint's boots: the auto level, and noise data. */
+	if (in->n_bad &&
+	    side_make(&bad, in->bad, in->n_bad, in->faster, "bad endpoint"))
+		goto out;
+	describe_sides(out, in->base, in->n_base, in->cand, in->n_cand);
+	ret = decide(out, in, &base, &bad, &cand, "this", 1);
+out:
+	side_release(&bad);
+	side_release(&cand);
+out_base:
+	side_release(&base);
+	return ret;
+}
+
+/*
+ * ln of the one-sided mixture ratio for a drop estimate d (< 0: bad below
+ * good) with scale `se` under Student-t with nu degrees of freedom: the
+ * likelihood of d averaged over drops spread as a half-Cauchy of scale
+ * tau, against its likelihood with no drop. The spread of drops has a tail
+ * as heavy as the likelihood's: with a normal one, a -85% cliff would sit
+ * where the spread says drops never are, and the ratio would stay near 1.
+ * Integrated on a grid of the drop in units of tau (the t law has no
+ * closed form for this), wide enough to hold the likelihood's peak.
+ */
+static double log_mixture_ratio(double d, double se, double nu, double tau)
+{
+	enum { STEPS = 800 };
+	double umax = fmax(20, (-d + 20 * se) / tau), du = umax / STEPS;
+	double l[STEPS + 1], top = -INFINITY, sum = 0;
+
+	for (int k = 0; k <= STEPS; k++) {
+		double u = k * du, w = k == 0 || k == STEPS ? 0.5 : 1;
+		/* 2 / (pi (1 + u^2)) du: the half-Cauchy of the drop -tau u. */
+		l[k] = noise_t_logpdf((d + tau * u) / se, nu) - log1p(u * u) +
+		       log(2 / M_PI * du * w);
+		top = fmax(top, l[k]);
 	}
+	for (int k = 0; k <= STEPS; k++)
+		sum += exp(l[k] - top);
+	return top + log(sum) - noise_t_logpdf(d / se, nu);
+}
+
+static int endpoints_auto(struct verdict *out, const struct verdict_input *in,
+			  const struct side *good, const struct side *bad)
+{
+	struct noise_model nm;
+	double se, d;
+	char head[200];
+
+	noise_of(&nm, in, good, bad, NULL);
+	out->sigma_pct = nm.sigma * 100;
+	out->nu = nm.nu;
+	out->fast_level = level_bps(good->loc, in->faster);
+	out->slow_level = level_bps(bad->loc, in->faster);
+	/* The same bound as Wald's, so one decisive boot of each can pass. */
+	out->bound = error_bound(in->error);
+	d = bad->loc - good->loc;
+	se = nm.sigma * sqrt(1.0 / (double)good->n + 1.0 / (double)bad->n);
+	out->llr = cap_evidence(log_mixture_ratio(d, se, nm.nu,
+						  VERDICT_MIXTURE_TAU),
+				min_size(good->n, bad->n));
+	out->error = out->llr > 0 ? exp(-out->llr) : 1;
+	fmt_fixed(head, sizeof(head),
+		  "good %.1f MB/s (%.1f%%, %zu boots), bad %.1f MB/s (%.1f%%, "
+		  "%zu boots): %+.1f%%, noise %.1f%%",
+		  out->base_median / MB, out->base_pct_stddev, out->n_base,
+		  out->cand_median / MB, out->cand_pct_stddev, out->n_cand,
+		  out->pct_change, out->sigma_pct);
+	if (out->llr >= out->bound) {
+		out->kind = VERDICT_BAD;
+		fmt_fixed(out->reason, sizeof(out->reason),
+			  "%s: ratio e^%.1f >= e^%.1f: separated", head,
+			  out->llr, out->bound);
+	} else {
+		fmt_fixed(out->reason, sizeof(out->reason),
+			  "%s: ratio e^%.1f < e^%.1f: not separated (yet)",
+			  head, out->llr, out->bound);
 	}
-	decide(out, in, in->cand, in->n_cand, drop, "good", "this");
 	return 0;
 }
 
 int verdict_endpoints(struct verdict *out, const struct verdict_input *in)
 {
-	struct verdict_input v = *in;
-	double base_median, bad_median;
+	struct side good, bad;
+	int ret = -1;
 
 	memset(out, 0, sizeof(*out));
-	if (check_plan(in) < 0)
+	if (side_make(&good, in->base, in->n_base, in->faster, "good endpoint"))
 		return -1;
-	if (!in->n_bad || !in->bad)
-		return error("no boots of the bad endpoint");
-	base_median = stats_median(in->base, in->n_base);
-	bad_median = stats_median(in->bad, in->n_bad);
-	if (in->threshold.kind == THRESHOLD_AUTO && !(bad_median < base_median)) {
-		/*
-		 * Auto puts the line halfway between the endpoints; with bad at
-		 * or above good there is no line, and nothing to bisect.
-		 */
-		decide(out, in, in->bad, in->n_bad, 0, "good", "bad");
-		out->kind = VERDICT_GOOD;
-		out->error = 1;
-		fmt_fixed(out->reason, sizeof(out->reason),
-			 "good %.1f MB/s (%.1f%%), bad %.1f MB/s (%.1f%%): "
-			 "bad is not slower than good",
-			 out->base_median / MB, out->base_pct_stddev,
-			 out->cand_median / MB, out->cand_pct_stddev);
-		return 0;
+	if (side_make(&bad, in->bad, in->n_bad, in->faster, "bad endpoint"))
+		goto out_good;
+	describe_sides(out, in->base, in->n_base, in->bad, in->n_bad);
+	if (in->threshold.kind == THRESHOLD_AUTO) {
+		ret = endpoints_auto(out, in, &good, &bad);
+	} else {
+		struct verdict_input v = *in;
+		v.runs_min = 1;
+		ret = decide(out, &v, &good, NULL, &bad, "bad", 0);
 	}
-	v.cand = in->bad;
-	v.n_cand = in->n_bad;
-	if (stats_verdict(out, &v) < 0)
-		return -1;
-	/* Same figures, told from the endpoints' point of view. */
-	decide(out, &v, in->bad, in->n_bad, out->drop, "good", "bad");
-	if (out->kind == VERDICT_GOOD) {
-		size_t len = strlen(out->reason);
-		fmt_fixed(out->reason + len, sizeof(out->reason) - len,
-			 ": bad is not slow");
-	}
-	return 0;
-}
-
-enum verdict_next verdict_more_boots(const struct verdict *v, int runs_max)
-{
-	if (v->kind != VERDICT_UNDECIDED)
-		return VERDICT_NEXT_DONE;
-	if (v->n_cand < (size_t)(runs_max > 0 ? runs_max : 0))
-		return VERDICT_NEXT_BOOT;
-	return VERDICT_NEXT_SKIP;
+	side_release(&bad);
+out_good:
+	side_release(&good);
+	return ret;
 }
 
 double verdict_path_confidence(const double *errors, size_t n)
@@ -297,10 +439,10 @@ double verdict_path_confidence(const double *errors, size_t n)
 
 	for (size_t i = 0; i < n; i++) {
 		double e = errors[i];
+		if (isnan(e) || e > 1) /* unknown: no confidence in it */
+			e = 1;
 		if (e < 0)
 			e = 0;
-		if (e > 1)
-			e = 1;
 		c *= 1 - e;
 	}
 	return c;

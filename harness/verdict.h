@@ -1,17 +1,27 @@
 /*
- * verdict.h: turning per-boot numbers into good / bad / undecided, soundly.
+ * verdict.h: turning per-boot numbers into fast / slow / undecided, as a
+ * sequential test that stops as soon as the boots so far are decisive.
  *
- * The unit of evidence is the boot: each boot contributes one value, the
- * median of its samples (struct sample_set), in bytes/s, higher is faster.
- * The candidate is compared with the good endpoint's boots (the baseline),
- * which the caller keeps topping up with interleaved good-kernel boots; pass
- * the current baseline on every call, it is just data.
+ * The unit of evidence is the boot: each boot is one value, the median of
+ * its samples in bytes/s (struct sample_set), taken as y = ln(bytes/s)
+ * (noise.h says why). The candidate is judged against two levels:
+ *  - fast: the good endpoint's boots (the baseline);
+ *  - slow: the line the threshold draws below the baseline (a percentage
+ *    or MB/s), or with "auto" the bad endpoint's own level.
+ * After each boot the ratio of how well each level explains the
+ * candidate's boots (a likelihood ratio under the run's noise model,
+ * Student-t, with the uncertainty of the baseline's and the bad level's
+ * own estimates in it) is compared with Wald's bounds for the error asked:
+ * at ln((1 - e) / e) it is slow, at -ln((1 - e) / e) fast, in between one
+ * more boot. The bounds hold however many looks are taken, so there is no
+ * split of alpha over looks: a -85% cliff is decided by its first boot, a
+ * -5% drop at 2% noise in a few, and high noise simply asks for more.
  *
- * Error control across adaptive looks: a commit is looked at after each of
- * its boots from runs_min to runs_max, and alpha (0.05 by default) is split
- * evenly over those looks (Bonferroni), so the chance that noise alone ever
- * makes a verdict, at any look, stays below alpha. A look whose sample sizes
- * cannot reach the per-look alpha (see stats_mw_floor) never decides.
+ * Each side is composite: fast is the baseline's level or above it, slow
+ * the slow level or below it, each explained as well as its nearest point
+ * allows, so a -90% cliff against a 10% line is plainly slow. A boot that
+ * neither side explains (between the levels, four scales from both)
+ * decides nothing: it earns another boot.
  *
  * Pure: no I/O; invalid input returns -1 after error().
  */
@@ -19,23 +29,40 @@
 #define IOBISECT_VERDICT_H
 
 #include "job.h"
+#include "noise.h"
 
 #include <stddef.h>
 
 enum verdict_kind { VERDICT_UNDECIDED, VERDICT_GOOD, VERDICT_BAD };
+
+/* Wald's error per verdict when the caller gives none. */
+#define VERDICT_ERROR_DEFAULT 0.01
+/* A boot between the levels, this many scales from both, fits neither. */
+#define VERDICT_IMPLAUSIBLE_Z 4.0
+/*
+ * A boot can be a hiccup that reads anything (a neighbour's burst, a
+ * stalled host): one in VERDICT_HICCUP. So one boot is worth odds of at
+ * most (1 - h) / h, and the evidence of a verdict at most that per boot of
+ * its thinnest side: a single boot never makes a verdict surer than 99%.
+ */
+#define VERDICT_HICCUP 0.01
+/* The spread of drops the endpoint test (auto) is tuned for, ln units. */
+#define VERDICT_MIXTURE_TAU 0.2
 
 struct verdict_input {
 	const double *base; /* good endpoint, one value per boot, bytes/s */
 	size_t n_base;
 	const double *cand; /* the commit under test, one value per boot */
 	size_t n_cand;
-	/* Bad endpoint, per boot: needed for THRESHOLD_AUTO only. */
+	/* Bad endpoint, per boot: the slow level of THRESHOLD_AUTO. */
 	const double *bad;
 	size_t n_bad;
-	/* Percent of the baseline median, MB/s (10^6 bytes/s), or auto. */
 	struct threshold threshold;
-	int runs_min, runs_max; /* the look plan: boots per commit */
-	double alpha;           /* total error rate per verdict; 0: 0.05 */
+	int faster; /* the change sought is a rise (job "direction") */
+	/* NULL: estimated from base, bad and cand (noise_estimate). */
+	const struct noise_model *noise;
+	double error;  /* Wald's alpha = beta; 0: VERDICT_ERROR_DEFAULT */
+	int runs_min;  /* no verdict before this many candidate boots */
 };
 
 struct verdict {
@@ -46,57 +73,50 @@ struct verdict {
 	double pct_change; /* (cand_median - base_median) / base_median * 100 */
 	double shift;      /* Hodges-Lehmann shift cand - base, bytes/s */
 	double cliff_delta; /* cand against base, in [-1, 1] */
-	double drop;       /* the threshold as a drop in bytes/s */
-	double line;       /* base_median - drop: "slow" is below it */
-	/* One-sided Mann-Whitney p that cand is slower than base. */
-	double p_slower;
-	/* One-sided p that cand is above the line (base shifted down by drop). */
-	double p_fast;
-	double alpha_look; /* the alpha of this look (alpha / looks) */
-	double p_floor;    /* smallest p reachable with n_base and n_cand */
+	double fast_level;  /* bytes/s: the baseline's level */
+	double slow_level;  /* bytes/s: the line, or the bad endpoint's level */
+	double sigma_pct;   /* the noise model's spread of one boot, percent */
+	double nu;          /* its Student-t degrees of freedom */
 	/*
-	 * Estimated probability that this verdict is wrong: the deciding
-	 * p-value times the number of looks (Bonferroni-adjusted, so at most
-	 * alpha for a decided verdict); 1 for undecided.
+	 * ln of the likelihood ratio slow : fast of the boots so far (for the
+	 * auto endpoint test, of "a drop" : "no drop"); positive says slow.
+	 */
+	double llr;
+	double bound; /* |llr| >= bound decides: ln((1 - error) / error) */
+	/*
+	 * The chance that this verdict is wrong given the boots: 1 / (1 +
+	 * e^|llr|) (the side the ratio favours, even odds before the boots);
+	 * for the auto endpoint test, 1 / the mixture ratio. At most the
+	 * error asked when decided.
 	 */
 	double error;
-	char reason[320]; /* one line for people, no trailing newline */
+	int implausible; /* the last boot fits neither level */
+	char reason[360]; /* one line for people, no trailing newline */
 };
 
 /*
- * Decide on the candidate. Rules (see verdict.c for why):
- *  - fewer than runs_min candidate boots: undecided;
- *  - sizes whose smallest possible p (p_floor) is above alpha_look:
- *    undecided, whatever the values;
- *  - BAD when the candidate's median is below the line AND the
- *    candidate is separated from the baseline (p_slower <= alpha_look);
- *  - GOOD when the candidate's median is at or above the line and it is
- *    shown to be above the line (p_fast <= alpha_look), so too few boots
- *    never pass for good;
- *  - otherwise UNDECIDED.
- * Returns 0, or -1 after error() (no baseline, auto threshold without a bad
- * endpoint slower than good, a threshold <= 0, runs_min > runs_max).
+ * Decide on the candidate: VERDICT_BAD (slow) when llr >= bound,
+ * VERDICT_GOOD (fast) when llr <= -bound, otherwise UNDECIDED (also with
+ * fewer than runs_min boots, or when the last boot is implausible).
+ * Returns 0, or -1 after error() (no baseline or candidate boots, auto
+ * without a bad endpoint slower than good, a threshold that puts the line
+ * at or below zero).
  */
-int stats_verdict(struct verdict *out, const struct verdict_input *in);
-
-enum verdict_next {
-	VERDICT_NEXT_DONE, /* decided: mark it */
-	VERDICT_NEXT_BOOT, /* undecided and under runs_max: boot it again */
-	VERDICT_NEXT_SKIP, /* undecided at runs_max: mark it skip */
-};
-enum verdict_next verdict_more_boots(const struct verdict *v, int runs_max);
+int verdict_decide(struct verdict *out, const struct verdict_input *in);
 
 /*
- * Are the endpoints separated: is the bad endpoint slow by the threshold
- * compared with the good one? `in->bad` is the candidate here (in->cand is
- * ignored) and the same rules apply, so the answer is VERDICT_BAD (yes, go
- * on), VERDICT_GOOD (bad is not slower than the line: stop), or
- * VERDICT_UNDECIDED (boot the endpoints again while under runs_max, then
- * stop). out->reason gives both medians in MB/s with their spread, e.g.
- * "good 800.0 MB/s (1.9%, 6 boots), bad 776.0 MB/s (1.9%, 6 boots): -3.0%,
- * above the line 720.0 MB/s (10% drop) with p 0.0011 <= 0.0083: bad is not
- * slow". With THRESHOLD_AUTO the line is halfway, so only the separation is
- * tested; an auto bad endpoint not slower than good is VERDICT_GOOD.
+ * Are the endpoints separated: is the bad endpoint slow compared with the
+ * good one? `in->bad` is tested, `in->cand` is ignored. VERDICT_BAD: yes,
+ * bisect; VERDICT_GOOD: no, stop; VERDICT_UNDECIDED: boot the endpoints
+ * again (at the cap: stop).
+ *  - a percentage or MB/s threshold: verdict_decide with bad as the
+ *    candidate (slow means at the line, fast at the baseline);
+ *  - auto: there is no line until the endpoints draw one, so the test is
+ *    "bad is below good at all", a one-sided mixture sequential test
+ *    (drops spread as a half-Cauchy of scale VERDICT_MIXTURE_TAU), whose
+ *    error bound also holds at any number of looks. It never says
+ *    VERDICT_GOOD: only the cap ends an auto test that does not separate.
+ * out->reason gives both medians in MB/s with their spread.
  */
 int verdict_endpoints(struct verdict *out, const struct verdict_input *in);
 
@@ -104,9 +124,8 @@ int verdict_endpoints(struct verdict *out, const struct verdict_input *in);
 const char *verdict_name(enum verdict_kind k);
 
 /*
- * Confidence of a bisection path in the way syzkaller reports it: the
- * probability that no verdict on the path was wrong, the product of
- * (1 - error_i) over the decided verdicts (struct verdict.error).
+ * Confidence of a result as syzkaller states it: the probability that no
+ * verdict it rests on was wrong, the product of (1 - error_i).
  */
 double verdict_path_confidence(const double *errors, size_t n);
 

@@ -13,6 +13,80 @@
 #include <stdlib.h>
 #include <string.h>
 
+/*
+ * The engine walked to its end by an oracle, the way the driver's steps
+ * walk it (driver.c, tested with measured verdicts in check_driver.c): ask
+ * bisect_next, probe, classify by the bisect type, mark, repeat.
+ */
+/*
+ * The oracle probes one commit and says what came of it, or returns a
+ * negative number to abort (bisect_run then returns BISECT_ERROR without a
+ * message of its own; the oracle said what failed).
+ */
+typedef int (*bisect_oracle_fn)(size_t node, const struct commit_node *commit,
+				void *payload);
+
+struct bisect_result {
+	enum bisect_status status; /* DONE, INCONCLUSIVE or ERROR */
+	size_t culprit;            /* DONE */
+	size_t *candidates;        /* INCONCLUSIVE: possible first bad commits */
+	size_t nr_candidates;
+	size_t probes; /* oracle calls this run */
+};
+
+/*
+ * Drive the engine to the end: ask bisect_next, call the oracle, classify
+ * its outcome (an int holding an enum probe_outcome) by `type`, mark,
+ * repeat. Starts from whatever marks `e` already holds, so a resumed run
+ * replays its marks first and then calls this.
+ */
+
+static void bisect_result_release(struct bisect_result *r)
+{
+	free(r->candidates);
+	memset(r, 0, sizeof(*r));
+}
+
+static enum bisect_status bisect_run(struct bisect_result *res,
+			      struct bisect_engine *e, enum bisect_type type,
+			      bisect_oracle_fn oracle, void *payload)
+{
+	memset(res, 0, sizeof(*res));
+	for (;;) {
+		size_t node = 0;
+		enum bisect_status st = bisect_next(e, &node);
+		int outcome;
+
+		res->status = st;
+		switch (st) {
+		case BISECT_DONE:
+			res->culprit = node;
+			return st;
+		case BISECT_INCONCLUSIVE:
+			res->nr_candidates =
+				bisect_candidates(e, &res->candidates);
+			return st;
+		case BISECT_ERROR:
+			return st;
+		default:
+			break;
+		}
+		outcome = oracle(node, &e->graph->nodes[node], payload);
+		res->probes++;
+		if (outcome < 0)
+			return res->status = BISECT_ERROR;
+		if (outcome > PROBE_UNDECIDED) {
+			error("probe of '%s' gave unknown outcome %d",
+			      e->graph->nodes[node].id, outcome);
+			return res->status = BISECT_ERROR;
+		}
+		if (bisect_mark(e, node,
+				bisect_classify(type,
+						(enum probe_outcome)outcome)) < 0)
+			return res->status = BISECT_ERROR;
+	}
+}
+
 /* parents[i] lists node i's parents, ending at -1; -1 alone: outside. */
 static void make_graph(struct commit_graph *g, const int parents[][3],
 		       size_t n)

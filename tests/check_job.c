@@ -67,8 +67,10 @@ START_TEST(defaults_fill_a_minimal_job)
 	ck_assert_int_eq(job.machine.memory_mb, 512);
 	ck_assert_int_eq(job.machine.timeout_s, 300);
 	ck_assert_str_eq(job.machine.accel, "auto");
-	ck_assert_int_eq(job.runs_min, 3);
+	ck_assert_int_eq(job.runs_min, 1);
 	ck_assert_int_eq(job.runs_max, 8);
+	ck_assert_int_eq(job.faster, 0);
+	ck_assert_double_eq_tol(job.confidence, 0.95, 1e-12);
 	ck_assert_int_eq(job.samples, 3);
 	ck_assert_int_eq(job.warmup, 1);
 	ck_assert_str_eq(job.metric, "read");
@@ -471,6 +473,11 @@ static const struct {
 	{ "layer-on-later", "topology: layer 'lin': on='p1' is not an earlier "
 			    "disk or layer" },
 	{ "threshold", "threshold: '10 percent' is not a threshold" },
+	{ "direction", "direction: unknown direction 'sideways' (expected "
+		       "slower, faster)" },
+	{ "confidence", "confidence: 1.5 is not a confidence between 0.5 and "
+			"0.9999" },
+	{ "confidence-string", "confidence: '95' is not a confidence" },
 	{ "metric-engine", "metric: engine 'rawread' reports no 'write'" },
 	{ "metric-point", "metric_point: no matrix point 'bs_kb=4'" },
 	{ "runs-order", "runs: max (2) is below min (3)" },
@@ -529,6 +536,30 @@ START_TEST(every_bad_job_has_an_expectation)
 }
 END_TEST
 
+START_TEST(direction_and_confidence)
+{
+	struct job job;
+	struct strbuf err = STRBUF_INIT;
+	ck_assert_int_eq(parse(&job, "{\"topology\": \"virtio\", "
+				     "\"workload\": \"rawread\", "
+				     "\"direction\": \"faster\", "
+				     "\"confidence\": \"99%\"}",
+			       &err),
+			 0);
+	ck_assert_int_eq(job.faster, 1);
+	ck_assert_double_eq_tol(job.confidence, 0.99, 1e-12);
+	job_release(&job);
+	ck_assert_int_eq(parse(&job, "{\"topology\": \"virtio\", "
+				     "\"workload\": \"rawread\", "
+				     "\"confidence\": 0.9}",
+			       &err),
+			 0);
+	ck_assert_double_eq_tol(job.confidence, 0.9, 1e-12);
+	job_release(&job);
+	strbuf_release(&err);
+}
+END_TEST
+
 START_TEST(json_errors_give_the_line)
 {
 	struct job job;
@@ -547,6 +578,7 @@ static Suite *job_suite(void)
 	TCase *tc = tcase_create("job");
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, defaults_fill_a_minimal_job);
+	tcase_add_test(tc, direction_and_confidence);
 	tcase_add_test(tc, workload_lists_expand_in_key_then_list_order);
 	tcase_add_test(tc, topology_lists_expand_into_topologies);
 	tcase_add_test(tc, overrides_reach_disks_and_layers);

@@ -257,7 +257,7 @@ START_TEST(derived_bisection_job)
 
 	ck_assert_str_eq(name, "demo-bisect-111111111111-222222222222");
 	ck_assert_int_eq(sweep_bisect_job_text(&out, job, "job.json", name, ID1,
-					       ID2, "/abs/results"),
+					       ID2, "/abs/results", 0),
 			 0);
 	root = json_loads(out.buf, 0, NULL);
 	ck_assert_ptr_nonnull(root);
@@ -276,7 +276,7 @@ START_TEST(derived_bisection_job)
 
 	error_capture(&err);
 	ck_assert_int_eq(sweep_bisect_job_text(&out, "[1]", "job.json", name,
-					       ID1, ID2, "/r"),
+					       ID1, ID2, "/r", 0),
 			 -1);
 	error_capture(NULL);
 	ck_assert(strstr(err.buf, "job.json: expected a JSON object"));

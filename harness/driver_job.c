@@ -1,0 +1,304 @@
+/*
+ * driver_job.c: a job's bisection for real (see driver_job.h): the
+ * repository and range, the state and its lock, the driver over the real
+ * operations, and the report.
+ */
+#include "driver_job.h"
+
+#include "graph.h"
+#include "probe.h"
+#include "progress.h"
+#include "repo.h"
+#include "run.h"
+#include "state.h"
+#include "stats.h"
+#include "util.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct bisect_job {
+	struct job *job;
+	struct progress *progress;
+	struct repo *repo;
+	struct probe_ctx ctx;
+	int ctx_ready;
+	struct bisect_state st;
+	char *dir, *state_file;
+	struct state_lock lock;
+	struct commit_graph graph;
+	struct driver d;
+	int driver_ready;
+	struct driver_result res;
+};
+
+static void bisect_job_release(struct bisect_job *b)
+{
+	if (b->driver_ready)
+		driver_release(&b->d);
+	driver_result_release(&b->res);
+	if (b->ctx_ready)
+		probe_ctx_release(&b->ctx);
+	graph_release(&b->graph);
+	if (b->repo)
+		repo_free(b->repo);
+	state_release(&b->st);
+	state_unlock(&b->lock);
+	free(b->dir);
+	free(b->state_file);
+}
+
+/*
+ * Load the state of an earlier run (checking it is a run of this job and
+ * range) or start a fresh one, and list the range.
+ */
+static int start(struct bisect_job *b, const char *hash)
+{
+	struct job *job = b->job;
+	char good[41], bad[41], mb[41];
+	int r;
+
+	r = state_load(&b->st, b->state_file);
+	if (r < 0)
+		return -1;
+	if (r == 0 && strcmp(b->st.job_hash, hash))
+		return error("'%s' belongs to a bisection started with another "
+			     "version of '%s'; move it away to start over",
+			     b->state_file, job->path);
+	if (repo_open(&b->repo, job->repo) ||
+	    repo_resolve(b->repo, job->good, good) ||
+	    repo_resolve(b->repo, job->bad, bad) ||
+	    repo_range(b->repo, good, bad, &b->graph, mb))
+		return -1;
+	if (r == 0 && (strcmp(b->st.good, good) || strcmp(b->st.bad, bad)))
+		return error("'%s' is a bisection of %.12s..%.12s but the job "
+			     "now says %.12s..%.12s; move it away to start over",
+			     b->state_file, b->st.good, b->st.bad, good, bad);
+	if (r == 0)
+		progress_note(b->progress,
+			      "[bisect] resuming %s: %zu marks, %u boots "
+			      "stored",
+			      b->state_file, b->st.nr_marks, b->st.boots);
+	if (r == 1) {
+		b->st.job_hash = xstrdup(hash);
+		b->st.job_name = xstrdup(job->name);
+		b->st.good_rev = xstrdup(job->good);
+		b->st.bad_rev = xstrdup(job->bad);
+		memcpy(b->st.good, good, 41);
+		memcpy(b->st.bad, bad, 41);
+		if (strcmp(mb, good))
+			memcpy(b->st.merge_base, mb, 41);
+		for (size_t i = 0; i < b->graph.nr; i++)
+			strvec_push(&b->st.candidates, b->graph.nodes[i].id);
+	}
+	/* A finished run is run again on what is stored: same answer. */
+	b->st.status = STATE_RUNNING;
+	b->st.culprit[0] = '\0';
+	strvec_clear(&b->st.suspects);
+	b->st.confidence = NAN;
+	return 0;
+}
+
+static void fill_commit(struct bisect_job *b, struct report_commit *c,
+			const char *id)
+{
+	struct commit_info ci = COMMIT_INFO_INIT;
+
+	snprintf(c->id, sizeof(c->id), "%s", id);
+	if (repo_describe(b->repo, id, &ci))
+		return;
+	c->describe = ci.describe ? xstrdup(ci.describe) : NULL;
+	c->subject = ci.subject ? xstrdup(ci.subject) : NULL;
+	c->author = ci.author ? xstrdup(ci.author) : NULL;
+	c->date = ci.date ? xstrdup(ci.date) : NULL;
+	commit_info_release(&ci);
+}
+
+static void add_rows(struct report *rep, const char *what,
+		     const struct sample_set *g, const struct sample_set *x,
+		     int significant)
+{
+	struct report_row *row;
+
+	row = report_add_row(rep, what, "MB/s");
+	row->good_median = stats_median(g->values, g->nr) / 1e6;
+	row->good_stddev_pct = stats_pct_stddev(g->values, g->nr);
+	row->bad_median = stats_median(x->values, x->nr) / 1e6;
+	row->bad_stddev_pct = stats_pct_stddev(x->values, x->nr);
+	row->significant = significant;
+	row = report_add_row(rep, what, "%CPU");
+	row->good_median = stats_median(g->cpu_pct, g->nr);
+	row->good_stddev_pct = stats_pct_stddev(g->cpu_pct, g->nr);
+	row->bad_median = stats_median(x->cpu_pct, x->nr);
+	row->bad_stddev_pct = stats_pct_stddev(x->cpu_pct, x->nr);
+}
+
+static const struct probe_image *image_of(struct bisect_job *b,
+					  const char *commit)
+{
+	for (size_t i = 0; i < b->ctx.nr_images; i++)
+		if (!strcmp(b->ctx.images[i].commit, commit))
+			return &b->ctx.images[i];
+	return NULL;
+}
+
+static int same_file(const char *a, const char *b)
+{
+	struct strbuf x = STRBUF_INIT, y = STRBUF_INIT;
+	int same = 0;
+
+	if (a && b && !read_file(a, &x) && !read_file(b, &y))
+		same = x.len == y.len && !memcmp(x.buf, y.buf, x.len);
+	strbuf_release(&x);
+	strbuf_release(&y);
+	return same;
+}
+
+/* The culprit against its (first) parent, and the endpoints. */
+static void culprit_rows(struct bisect_job *b, struct report *rep,
+			 const char *culprit)
+{
+	const struct probe_image *ci = image_of(b, culprit), *pi, *gi, *bi;
+	struct sample_set ps = SAMPLE_SET_INIT, cs = SAMPLE_SET_INIT,
+			  gs = SAMPLE_SET_INIT, bs = SAMPLE_SET_INIT;
+	const char *parent = b->res.parents.nr ? b->res.parents.v[0] : NULL;
+
+	if (!parent || !ci)
+		return;
+	snprintf(rep->parent, sizeof(rep->parent), "%s", parent);
+	pi = image_of(b, parent);
+	gi = image_of(b, b->st.good);
+	bi = image_of(b, b->st.bad);
+	rep->identical_image = pi && same_file(pi->image, ci->image);
+	if (b->job->bisect_type != BISECT_PERF || !pi || !gi || !bi)
+		return;
+	if (!probe_load(&b->ctx, pi, &ps) && !probe_load(&b->ctx, ci, &cs) &&
+	    !probe_load(&b->ctx, gi, &gs) && !probe_load(&b->ctx, bi, &bs) &&
+	    ps.nr && cs.nr && gs.nr && bs.nr) {
+		add_rows(rep, "read parent/culprit", &ps, &cs,
+			 b->res.status == DRIVER_CULPRIT);
+		add_rows(rep, "read good/bad endpoints", &gs, &bs, 1);
+	}
+	sample_set_release(&ps);
+	sample_set_release(&cs);
+	sample_set_release(&gs);
+	sample_set_release(&bs);
+}
+
+static void make_report(struct bisect_job *b, struct report *rep)
+{
+	const struct bisect_state *st = &b->st;
+
+	rep->job = xstrdup(b->job->name);
+	rep->status = st->status;
+	if (b->res.message)
+		rep->message = xstrdup(b->res.message);
+	rep->steps = b->res.steps;
+	rep->confidence = b->res.confidence;
+	if (b->res.culprit[0]) {
+		fill_commit(b, &rep->culprit, b->res.culprit);
+		culprit_rows(b, rep, b->res.culprit);
+	}
+	if (st->status == STATE_INCONCLUSIVE) {
+		rep->suspects = xcalloc(st->suspects.nr + 1,
+					sizeof(*rep->suspects));
+		for (size_t i = 0; i < st->suspects.nr; i++)
+			fill_commit(b, &rep->suspects[i], st->suspects.v[i]);
+		rep->nr_suspects = st->suspects.nr;
+	}
+	rep->builds = st->builds;
+	rep->builds_cached = st->builds_cached;
+	rep->boots = st->boots;
+	rep->samples = st->samples;
+	rep->seconds = st->seconds;
+	for (size_t i = 0; i < b->d.logs.nr; i++)
+		strvec_push(&rep->logs, b->d.logs.v[i]);
+	/* Failures of earlier runs of this bisection, from the state. */
+	for (size_t i = 0; i < st->nr_probes; i++) {
+		const struct state_probe *p = &st->probes[i];
+		int seen = 0;
+		if (!p->log)
+			continue;
+		for (size_t j = 0; j < rep->logs.nr; j++)
+			seen |= !!strstr(rep->logs.v[j], p->log);
+		if (!seen)
+			strvec_pushf(&rep->logs, "%s of %.12s: %s", p->outcome,
+				     p->commit, p->log);
+	}
+	strvec_pushf(&rep->logs, "results: %s", b->dir);
+	rep->state_file = xstrdup(b->state_file);
+	report_write(rep, b->dir);
+}
+
+enum driver_status driver_job_bisect(struct job *job,
+				     const struct driver_job_opts *o,
+				     struct report *rep)
+{
+	struct bisect_job b;
+	enum driver_status ret = DRIVER_ABORT;
+
+	memset(&b, 0, sizeof(b));
+	b.lock.fd = -1;
+	b.job = job;
+	b.progress = o->progress;
+	state_init(&b.st);
+	driver_result_init(&b.res);
+	if (job_check_bisect(job))
+		goto out;
+	b.dir = xstrfmt("%s/%s", job->results, job->name);
+	b.state_file = state_path(job->results, job->name);
+	if (state_lock(&b.lock, b.dir) || start(&b, o->job_hash))
+		goto out;
+	if (probe_ctx_init(&b.ctx, job, job->repo, o->progress))
+		goto out;
+	b.ctx_ready = 1;
+	b.ctx.repo = b.repo;
+	driver_init(&b.d, job, &probe_ops, &b.ctx, &b.graph, &b.st);
+	b.driver_ready = 1;
+	b.d.state_file = b.state_file;
+	b.d.progress = o->progress;
+	ret = driver_bisect(&b.d, &b.res);
+	if (ret != DRIVER_INTERRUPTED) {
+		progress_clear(o->progress);
+		make_report(&b, rep);
+	}
+out:
+	bisect_job_release(&b);
+	return ret;
+}
+
+enum driver_status driver_job_test(struct job *job, const char *build_repo,
+				   const char *good, const char *bad,
+				   const char *commit, struct progress *progress,
+				   struct driver_result *res,
+				   enum bisect_mark *mark)
+{
+	struct state_lock lock = STATE_LOCK_INIT;
+	struct probe_ctx ctx;
+	struct bisect_state st;
+	struct driver d;
+	char *dir = xstrfmt("%s/%s", job->results, job->name);
+	enum driver_status ret = DRIVER_ABORT;
+
+	driver_result_init(res);
+	state_init(&st);
+	memcpy(st.good, good, 41);
+	if (bad)
+		memcpy(st.bad, bad, 41);
+	if (state_lock(&lock, dir) ||
+	    probe_ctx_init(&ctx, job, build_repo, progress))
+		goto out;
+	/* The state is the driver's scratch here: git keeps the real one. */
+	driver_init(&d, job, &probe_ops, &ctx, NULL, &st);
+	d.progress = progress;
+	ret = driver_test(&d, commit, res, mark);
+	driver_release(&d);
+	probe_ctx_release(&ctx);
+out:
+	state_unlock(&lock);
+	state_release(&st);
+	free(dir);
+	return ret;
+}

@@ -1,0 +1,63 @@
+/*
+ * noise.h: how much one boot's figure wanders on this machine today, the
+ * noise model every verdict of a run shares.
+ *
+ * A boot is one value, y = ln(bytes/s) of the median of its samples: on the
+ * log scale a 5% slowdown is the same distance at 30 MB/s and at 900 MB/s,
+ * and the spread of boots is about proportional to their level, so one
+ * scale serves the fast kernel and the slow one.
+ *
+ * The scale is the pooled spread of boots around their own commit's mean
+ * (the good endpoint's boots, the bad one's, the commit under test), as a
+ * one-way analysis of variance pools it, with three guards:
+ *  - a prior: NOISE_PRIOR_SIGMA counted as NOISE_PRIOR_DF degrees of
+ *    freedom, so two or three boots cannot make the machine look quiet;
+ *  - a floor (NOISE_FLOOR): no run is quieter than that, whatever it shows;
+ *  - heavy tails: residuals beyond NOISE_CLIP robust scales (from the
+ *    median absolute deviation) are pulled in, so one boot hit by a busy
+ *    neighbour does not set the scale alone, and
+ *    verdicts use a Student-t law (NOISE_MAX_NU degrees of freedom at
+ *    most), under which a wild boot moves the evidence by a bounded amount.
+ *
+ * Pure: no I/O.
+ */
+#ifndef IOBISECT_NOISE_H
+#define IOBISECT_NOISE_H
+
+#include <stddef.h>
+
+#define NOISE_PRIOR_SIGMA 0.05 /* 5% per boot: a TCG machine on a good day */
+#define NOISE_PRIOR_DF 2.0
+#define NOISE_FLOOR 0.01 /* 1%: no machine is quieter for long */
+#define NOISE_CLIP 3.0
+#define NOISE_MAX_NU 10.0
+
+/* The boots of one commit, as y = ln(bytes/s). */
+struct noise_group {
+	const double *y;
+	size_t n;
+};
+
+struct noise_model {
+	double sigma;  /* one boot's spread of y (0.05: about 5%) */
+	double df;     /* degrees of freedom behind sigma: prior + data */
+	double nu;     /* of the Student-t law verdicts use */
+	size_t boots;  /* boots in groups of two or more */
+	size_t groups; /* such groups */
+};
+
+/*
+ * Estimate the model from groups of boots; groups of one boot carry no
+ * spread and are ignored. With no data it is the prior.
+ */
+void noise_estimate(struct noise_model *out, const struct noise_group *groups,
+		    size_t nr_groups);
+
+/* ln of each value into y (caller's array of n); values <= 0 give NAN. */
+void noise_log(double *y, const double *values, size_t n);
+
+/* log density of Student-t with nu degrees of freedom at z, up to a
+ * constant that cancels in likelihood ratios. */
+double noise_t_logpdf(double z, double nu);
+
+#endif

@@ -1,0 +1,533 @@
+/*
+ * check_driver.c: the bisection driver (driver.c) over fake operations
+ * that replay numbers: a linear range whose commits read at the good
+ * level before the culprit and at the slow level from it on, with noise
+ * drawn from a fixed seed, scripted boots, drift and outliers. The same
+ * code runs under `iobisect bisect` with the real operations.
+ */
+#include "driver.h"
+#include "stats.h"
+#include "util.h"
+
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MB 1e6
+#define MAX_COMMITS 64
+#define MAX_BOOTS 256
+
+/* A scripted boot: the k-th boot of a commit reads this, not a draw. */
+struct script {
+	int pos, boot;
+	double mbps;
+};
+
+struct fake {
+	/* The range: positions 1..n after good (0), node i at n - i. */
+	size_t n;
+	struct commit_graph g;
+	char good[41];
+	int culprit;       /* first slow position */
+	double fast, slow; /* MB/s */
+	double noise;      /* relative, per boot */
+	double drift;      /* relative change of every level per boot run */
+	/* Every k-th boot of the good endpoint reads 40% high or 30% low. */
+	int outlier_every;
+	unsigned fail_build; /* bit per position: does not build */
+	int abort_after;   /* the boot op fails after this many boots; 0 no */
+	const struct script *script;
+	size_t nr_script;
+	struct stats_rng rng;
+	/* What it did. */
+	double values[MAX_COMMITS + 1][MAX_BOOTS];
+	size_t nr[MAX_COMMITS + 1];
+	unsigned built, boots;
+	int probed[MAX_COMMITS + 1];
+};
+
+static int position(const struct fake *f, const char *commit)
+{
+	if (!strcmp(commit, f->good))
+		return 0;
+	for (size_t i = 0; i < f->n; i++)
+		if (!strcmp(commit, f->g.nodes[i].id))
+			return (int)(f->n - i);
+	ck_abort_msg("unknown commit %s", commit);
+	return -1;
+}
+
+static int fake_build(void *payload, const char *commit,
+		      struct driver_build *out)
+{
+	struct fake *f = payload;
+	int p = position(f, commit);
+
+	f->built++;
+	snprintf(out->key, sizeof(out->key), "%040x", p + 0x1000);
+	out->failed = p && (f->fail_build >> p & 1);
+	if (out->failed)
+		out->first_error = xstrdup("error: expected ';'");
+	return 0;
+}
+
+static int fake_boot(void *payload, const char *commit, struct driver_boot *out)
+{
+	struct fake *f = payload;
+	int p = position(f, commit);
+	double level = p >= f->culprit ? f->slow : f->fast, v;
+
+	if (f->abort_after && (int)f->boots >= f->abort_after)
+		return error("QEMU failed: fake abort");
+	ck_assert_uint_lt(f->nr[p], MAX_BOOTS);
+	v = level * exp(f->noise * stats_rng_normal(&f->rng)) *
+	    (1 + f->drift * f->boots);
+	if (!p && f->outlier_every && (f->nr[0] + 1) % f->outlier_every == 0)
+		v *= (f->nr[0] / f->outlier_every) % 2 ? 0.7 : 1.4;
+	for (size_t i = 0; i < f->nr_script; i++)
+		if (f->script[i].pos == p && f->script[i].boot == (int)f->nr[p])
+			v = f->script[i].mbps;
+	f->values[p][f->nr[p]++] = v * MB;
+	f->boots++;
+	f->probed[p] = 1;
+	out->ok = 1;
+	out->samples = 3;
+	return 0;
+}
+
+static int fake_load(void *payload, const char *commit, struct sample_set *out)
+{
+	struct fake *f = payload;
+	int p = position(f, commit);
+
+	sample_set_release(out);
+	out->nr = f->nr[p];
+	out->values = xmalloc((out->nr + 1) * sizeof(double));
+	memcpy(out->values, f->values[p], out->nr * sizeof(double));
+	out->nr_samples = out->nr * 3;
+	return 0;
+}
+
+static const struct driver_ops fake_ops = {
+	.build = fake_build,
+	.boot = fake_boot,
+	.load = fake_load,
+};
+
+static void fake_init(struct fake *f, size_t n, int culprit, double drop_pct,
+		      double noise_pct)
+{
+	memset(f, 0, sizeof(*f));
+	f->n = n;
+	f->culprit = culprit;
+	f->fast = 200;
+	f->slow = 200 * (1 - drop_pct / 100);
+	f->noise = noise_pct / 100;
+	f->rng = (struct stats_rng)STATS_RNG_INIT(7);
+	snprintf(f->good, sizeof(f->good), "%040x", 0xffff);
+	f->g.nr = n;
+	f->g.nodes = xcalloc(n, sizeof(*f->g.nodes));
+	for (size_t i = 0; i < n; i++) {
+		struct commit_node *c = &f->g.nodes[i];
+		snprintf(c->id, sizeof(c->id), "%040zx", i + 1);
+		c->parents = xcalloc(1, sizeof(*c->parents));
+		if (i + 1 < n)
+			c->parents[c->nr_parents++] = i + 1;
+		else
+			c->outside_parents = 1;
+	}
+}
+
+static const char *id_at(const struct fake *f, int pos)
+{
+	return pos ? f->g.nodes[f->n - (size_t)pos].id : f->good;
+}
+
+static void job_init(struct job *job)
+{
+	memset(job, 0, sizeof(*job));
+	job->runs_min = 1;
+	job->runs_max = 8;
+	job->threshold.kind = THRESHOLD_AUTO;
+	job->confidence = 0.95;
+	job->bisect_type = BISECT_PERF;
+}
+
+/* One bisection of the fake; the state stays for the caller to look at. */
+struct run {
+	struct job job;
+	struct bisect_state st;
+	struct driver d;
+	struct driver_result res;
+	enum driver_status status;
+};
+
+static void run_start(struct run *r, struct fake *f)
+{
+	state_init(&r->st);
+	memcpy(r->st.good, f->good, 41);
+	memcpy(r->st.bad, f->g.nodes[0].id, 41);
+}
+
+static enum driver_status run_bisect(struct run *r, struct fake *f)
+{
+	driver_init(&r->d, &r->job, &fake_ops, f, &f->g, &r->st);
+	r->status = driver_bisect(&r->d, &r->res);
+	return r->status;
+}
+
+static void run_end(struct run *r, struct fake *f)
+{
+	driver_result_release(&r->res);
+	driver_release(&r->d);
+	state_release(&r->st);
+	graph_release(&f->g);
+}
+
+static unsigned probed(const struct fake *f)
+{
+	unsigned n = 0;
+
+	for (size_t p = 0; p <= f->n; p++)
+		n += (unsigned)f->probed[p];
+	return n;
+}
+
+START_TEST(cliff_one_boot_per_probe)
+{
+	struct fake f;
+	struct run r;
+
+	fake_init(&f, 12, 9, 85, 6);
+	job_init(&r.job);
+	run_start(&r, &f);
+	ck_assert_int_eq(run_bisect(&r, &f), DRIVER_CULPRIT);
+	ck_assert_str_eq(r.res.culprit, id_at(&f, 9));
+	ck_assert(r.res.confidence >= 0.95);
+	/*
+	 * Two good boots for the noise model, one bad, one per step, and no
+	 * top-up: on a cliff the steps' boots are the answer's evidence.
+	 */
+	printf("cliff: %u boots over %u commits, confidence %.6f\n", f.boots,
+	       probed(&f), r.res.confidence);
+	ck_assert((double)f.boots / probed(&f) <= 1.5);
+	ck_assert_uint_eq(f.nr[0], 2);
+	ck_assert_uint_eq(f.nr[12], 1);
+	/* The state says it, and the good endpoint shows its level. */
+	ck_assert_int_eq(r.st.status, STATE_DONE);
+	ck_assert_str_eq(r.st.culprit, id_at(&f, 9));
+	ck_assert_str_eq(r.st.probes[0].role, "good");
+	ck_assert_uint_eq(r.st.probes[0].v.boots, 2);
+	ck_assert(r.st.probes[0].v.median > 150 * MB);
+	run_end(&r, &f);
+}
+END_TEST
+
+START_TEST(moderate_drop_few_boots)
+{
+	struct fake f;
+	struct run r;
+
+	fake_init(&f, 12, 9, 25, 6);
+	job_init(&r.job);
+	run_start(&r, &f);
+	ck_assert_int_eq(run_bisect(&r, &f), DRIVER_CULPRIT);
+	ck_assert_str_eq(r.res.culprit, id_at(&f, 9));
+	ck_assert(r.res.confidence >= 0.95);
+	printf("moderate: %u boots over %u commits (%u baseline), confidence "
+	       "%.4f\n",
+	       f.boots, probed(&f), r.d.baseline_boots, r.res.confidence);
+	ck_assert((double)f.boots / probed(&f) <= 4);
+	run_end(&r, &f);
+}
+END_TEST
+
+START_TEST(no_change_is_not_separated)
+{
+	struct fake f;
+	struct run r;
+
+	fake_init(&f, 8, 9, 0, 6); /* the culprit is past the range */
+	job_init(&r.job);
+	run_start(&r, &f);
+	ck_assert_int_eq(run_bisect(&r, &f), DRIVER_NOT_SEPARATED);
+	ck_assert_ptr_nonnull(strstr(r.res.message, "not separated"));
+	ck_assert_int_eq(r.st.status, STATE_NOT_SEPARATED);
+	/* At the cap: twice runs.max each, and no step. */
+	ck_assert_uint_eq(f.nr[0], 16);
+	ck_assert_uint_eq(f.nr[8], 16);
+	ck_assert_uint_eq(probed(&f), 2);
+	/* A fixed line says "not slow" sooner. */
+	run_end(&r, &f);
+	fake_init(&f, 8, 9, 0, 3);
+	job_init(&r.job);
+	r.job.threshold.kind = THRESHOLD_PERCENT;
+	r.job.threshold.value = 20;
+	run_start(&r, &f);
+	ck_assert_int_eq(run_bisect(&r, &f), DRIVER_NOT_SEPARATED);
+	ck_assert_uint_lt(f.nr[8], 16);
+	run_end(&r, &f);
+}
+END_TEST
+
+START_TEST(noisy_baseline_with_outliers)
+{
+	/*
+	 * 8% noise, every third good boot reads 40% high or 30% low, a
+	 * -25% culprit: unchanged commits are still shown fast (not
+	 * skipped), and the culprit is found, with five seeds.
+	 */
+	for (int seed = 1; seed <= 5; seed++) {
+		struct fake f;
+		struct run r;
+		unsigned skips = 0;
+		fake_init(&f, 16, 5 + seed, 25, 8);
+		f.rng = (struct stats_rng)STATS_RNG_INIT(seed);
+		f.outlier_every = 3;
+		job_init(&r.job);
+		r.job.runs_max = 12;
+		run_start(&r, &f);
+		ck_assert_int_eq(run_bisect(&r, &f), DRIVER_CULPRIT);
+		ck_assert_str_eq(r.res.culprit, id_at(&f, 5 + seed));
+		for (size_t i = 0; i < r.st.nr_marks; i++)
+			skips += !strcmp(r.st.marks[i].mark, "skip");
+		ck_assert_uint_eq(skips, 0);
+		printf("outliers, seed %d: %u boots over %u commits, %zu good "
+		       "boots\n",
+		       seed, f.boots, probed(&f), f.nr[0]);
+		run_end(&r, &f);
+	}
+}
+END_TEST
+
+START_TEST(drift_of_the_machine)
+{
+	/*
+	 * The machine slows by 0.4% per boot, 20% over the run, a -30%
+	 * culprit: the interleaved baseline keeps the verdicts right.
+	 */
+	struct fake f;
+	struct run r;
+
+	fake_init(&f, 16, 11, 30, 4);
+	f.drift = -0.004;
+	job_init(&r.job);
+	r.job.runs_max = 10;
+	run_start(&r, &f);
+	ck_assert_int_eq(run_bisect(&r, &f), DRIVER_CULPRIT);
+	ck_assert_str_eq(r.res.culprit, id_at(&f, 11));
+	printf("drift: %u boots, %u of them baseline\n", f.boots,
+	       r.d.baseline_boots);
+	run_end(&r, &f);
+}
+END_TEST
+
+START_TEST(contradicting_topup_reopens)
+{
+	/*
+	 * 16 commits, a -25% culprit at 12. The first step (8) reads 25%
+	 * low once, by a fluke, and is marked slow at the step's loose
+	 * error (2%); the bisection converges on 8, whose top-up toward a
+	 * 99% answer shows it fast: the range re-opens and 12 is found.
+	 */
+	static const struct script fluke[] = { { 8, 0, 150 } };
+	struct fake f;
+	struct run r;
+
+	fake_init(&f, 16, 12, 25, 5);
+	f.script = fluke;
+	f.nr_script = 1;
+	job_init(&r.job);
+	r.job.confidence = 0.99;
+	run_start(&r, &f);
+	ck_assert_int_eq(run_bisect(&r, &f), DRIVER_CULPRIT);
+	if (getenv("DRIVER_DEBUG")) {
+		struct strbuf sb = STRBUF_INIT;
+		state_log(&r.st, &sb);
+		fputs(sb.buf, stdout);
+	}
+	ck_assert_str_eq(r.res.culprit, id_at(&f, 12));
+	ck_assert_uint_eq(r.res.reopened, 1);
+	ck_assert(r.res.confidence >= 0.95);
+	/* The log keeps both marks of 8, the later one wins. */
+	ck_assert_str_eq(state_find_mark(&r.st, id_at(&f, 8)), "good");
+	run_end(&r, &f);
+}
+END_TEST
+
+START_TEST(exit_codes)
+{
+	struct fake f;
+	struct run r;
+
+	/* The good endpoint does not build: abort, with the reason. */
+	fake_init(&f, 8, 5, 85, 5);
+	job_init(&r.job);
+	run_start(&r, &f);
+	f.fail_build = 0; /* position 0 is good: make its build fail */
+	memcpy(r.st.good, id_at(&f, 1), 41); /* position 1 as "good" */
+	f.fail_build = 1u << 1;
+	/* Rebuild the graph without position 1: it is the good side now. */
+	f.g.nr = 7;
+	f.g.nodes[6].nr_parents = 0;
+	f.g.nodes[6].outside_parents = 1;
+	ck_assert_int_eq(run_bisect(&r, &f), DRIVER_ABORT);
+	ck_assert_ptr_nonnull(strstr(r.res.message, "good endpoint"));
+	ck_assert_ptr_nonnull(strstr(r.res.message, "build-failure"));
+	f.g.nr = 8;
+	run_end(&r, &f);
+
+	/* The culprit's parent does not build: the culprit is one of two. */
+	fake_init(&f, 8, 5, 85, 5);
+	f.fail_build = 1u << 4;
+	job_init(&r.job);
+	run_start(&r, &f);
+	ck_assert_int_eq(run_bisect(&r, &f), DRIVER_INCONCLUSIVE);
+	ck_assert_uint_eq(r.res.suspects.nr, 2);
+	ck_assert_str_eq(r.res.suspects.v[0], id_at(&f, 5));
+	ck_assert_str_eq(r.res.suspects.v[1], id_at(&f, 4));
+	run_end(&r, &f);
+
+	/* QEMU breaks mid-run: abort, the marks so far kept. */
+	fake_init(&f, 8, 5, 85, 5);
+	f.abort_after = 4;
+	job_init(&r.job);
+	run_start(&r, &f);
+	ck_assert_int_eq(run_bisect(&r, &f), DRIVER_ABORT);
+	ck_assert_int_eq(r.st.status, STATE_ABORTED);
+	ck_assert_uint_ge(r.st.nr_marks, 2);
+	run_end(&r, &f);
+
+	/*
+	 * 10% drop at 30% noise with a cap of 4 boots: a culprit may come
+	 * out, but not at 95%: inconclusive, and the message says why.
+	 */
+	fake_init(&f, 4, 3, 10, 30);
+	job_init(&r.job);
+	r.job.runs_max = 2;
+	r.job.threshold.kind = THRESHOLD_PERCENT;
+	r.job.threshold.value = 5;
+	run_start(&r, &f);
+	ck_assert_int_ne(run_bisect(&r, &f), DRIVER_CULPRIT);
+	run_end(&r, &f);
+}
+END_TEST
+
+START_TEST(resume_replays_marks)
+{
+	struct fake f;
+	struct run r;
+	unsigned first_boots;
+
+	fake_init(&f, 16, 11, 85, 5);
+	f.abort_after = 4;
+	job_init(&r.job);
+	run_start(&r, &f);
+	ck_assert_int_eq(run_bisect(&r, &f), DRIVER_ABORT);
+	first_boots = f.boots;
+	driver_result_release(&r.res);
+	driver_release(&r.d);
+	/* The same state, the same stored boots: it goes on from there. */
+	f.abort_after = 0;
+	r.st.status = STATE_RUNNING;
+	ck_assert_int_eq(run_bisect(&r, &f), DRIVER_CULPRIT);
+	ck_assert_str_eq(r.res.culprit, id_at(&f, 11));
+	/* Nothing measured twice: every commit has one or two boots. */
+	for (size_t p = 1; p <= f.n; p++)
+		ck_assert_uint_le(f.nr[p], 2);
+	ck_assert_uint_eq(r.st.boots, f.boots);
+	ck_assert_uint_gt(f.boots, first_boots);
+	run_end(&r, &f);
+}
+END_TEST
+
+START_TEST(faster_finds_the_improvement)
+{
+	struct fake f;
+	struct run r;
+
+	fake_init(&f, 12, 4, -40, 5); /* from position 4 on, 40% faster */
+	job_init(&r.job);
+	r.job.faster = 1;
+	run_start(&r, &f);
+	ck_assert_int_eq(run_bisect(&r, &f), DRIVER_CULPRIT);
+	ck_assert_str_eq(r.res.culprit, id_at(&f, 4));
+	run_end(&r, &f);
+	/* Looking for a slowdown in the same range finds none. */
+	fake_init(&f, 12, 4, -40, 5);
+	job_init(&r.job);
+	run_start(&r, &f);
+	ck_assert_int_eq(run_bisect(&r, &f), DRIVER_NOT_SEPARATED);
+	run_end(&r, &f);
+}
+END_TEST
+
+START_TEST(test_one_commit)
+{
+	struct fake f;
+	struct job job;
+	struct bisect_state st;
+	struct driver d;
+	struct driver_result res;
+	enum bisect_mark mark;
+
+	fake_init(&f, 8, 5, 85, 5);
+	f.fail_build = 1u << 2;
+	job_init(&job);
+	state_init(&st);
+	memcpy(st.good, f.good, 41);
+	memcpy(st.bad, f.g.nodes[0].id, 41);
+	driver_init(&d, &job, &fake_ops, &f, NULL, &st);
+	ck_assert_int_eq(driver_test(&d, id_at(&f, 6), &res, &mark),
+			 DRIVER_CULPRIT);
+	ck_assert_int_eq(mark, BISECT_BAD);
+	ck_assert_ptr_nonnull(strstr(res.message, "slow:"));
+	driver_result_release(&res);
+	ck_assert_int_eq(driver_test(&d, id_at(&f, 3), &res, &mark),
+			 DRIVER_CULPRIT);
+	ck_assert_int_eq(mark, BISECT_GOOD);
+	driver_result_release(&res);
+	ck_assert_int_eq(driver_test(&d, id_at(&f, 2), &res, &mark),
+			 DRIVER_CULPRIT);
+	ck_assert_int_eq(mark, BISECT_SKIP);
+	driver_result_release(&res);
+	/* The endpoints were measured once, by the first call. */
+	ck_assert_uint_eq(f.nr[0], 2);
+	driver_release(&d);
+	state_release(&st);
+	graph_release(&f.g);
+}
+END_TEST
+
+static Suite *driver_suite(void)
+{
+	Suite *s = suite_create("driver");
+	TCase *tc = tcase_create("core");
+
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, cliff_one_boot_per_probe);
+	tcase_add_test(tc, moderate_drop_few_boots);
+	tcase_add_test(tc, no_change_is_not_separated);
+	tcase_add_test(tc, noisy_baseline_with_outliers);
+	tcase_add_test(tc, drift_of_the_machine);
+	tcase_add_test(tc, contradicting_topup_reopens);
+	tcase_add_test(tc, exit_codes);
+	tcase_add_test(tc, resume_replays_marks);
+	tcase_add_test(tc, faster_finds_the_improvement);
+	tcase_add_test(tc, test_one_commit);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(driver_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
