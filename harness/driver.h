@@ -48,13 +48,13 @@
 
 struct progress;
 
-#define DRIVER_STEP_ERROR 0.05     /* Wald's bounds for a step */
+#define DRIVER_STEP_ERROR 0.05	   /* Wald's bounds for a step */
 #define DRIVER_ENDPOINT_ERROR 0.01 /* for the endpoints' separation */
-#define DRIVER_TEST_ERROR 0.01     /* `iobisect test`: no top-up follows */
-#define DRIVER_WINDOW 16           /* good boots a verdict compares with */
-#define DRIVER_REFRESH 2           /* a good boot per this many of a probe's */
-#define DRIVER_MAX_REOPEN 3        /* contradicting top-ups before giving up */
-#define DRIVER_CLIFF 8.0           /* levels this many noise scales apart */
+#define DRIVER_TEST_ERROR 0.01	   /* `iobisect test`: no top-up follows */
+#define DRIVER_WINDOW 16	   /* good boots a verdict compares with */
+#define DRIVER_REFRESH 2	   /* a good boot per this many of a probe's */
+#define DRIVER_MAX_REOPEN 3	   /* contradicting top-ups before giving up */
+#define DRIVER_CLIFF 8.0	   /* levels this many noise scales apart */
 
 /* Exit codes of `iobisect bisect` (and the driver's results). */
 enum driver_status {
@@ -66,9 +66,9 @@ enum driver_status {
 };
 
 struct driver_build {
-	int failed;   /* the commit does not build: its own fault */
-	int cached;   /* served from the build cache */
-	char key[41]; /* the build key, "" when unknown */
+	int failed;		 /* the commit does not build: its own fault */
+	int cached;		 /* served from the build cache */
+	char key[41];		 /* the build key, "" when unknown */
 	char *first_error, *log; /* failed: what and where (owned) */
 };
 
@@ -77,7 +77,7 @@ struct driver_boot {
 	/* !ok: PROBE_BOOT_FAILED, PROBE_PANIC, PROBE_TIMEOUT or
 	   PROBE_WORKLOAD_ERROR */
 	enum probe_outcome outcome;
-	size_t samples;          /* samples stored */
+	size_t samples;		 /* samples stored */
 	char *first_error, *log; /* !ok: what and where (owned) */
 };
 
@@ -116,9 +116,9 @@ struct driver {
 	 * are replayed. Updated as the run goes.
 	 */
 	struct bisect_state *st;
-	const char *state_file; /* NULL: kept in memory only */
+	const char *state_file;	   /* NULL: kept in memory only */
 	struct progress *progress; /* NULL: quiet */
-	double target; /* confidence asked (job "confidence") */
+	double target;		   /* confidence asked (job "confidence") */
 
 	/* This run. */
 	struct bisect_engine engine;
@@ -137,7 +137,7 @@ struct driver {
 		char commit[41];
 		struct sample_set set;
 		int stale;
-	} *series;
+	} * series;
 	size_t nr_series, alloc_series;
 };
 
@@ -149,15 +149,15 @@ void driver_release(struct driver *d);
 
 struct driver_result {
 	enum driver_status status;
-	char culprit[41];       /* DRIVER_CULPRIT (and below the target) */
-	struct strvec parents;  /* the culprit's parents it was judged with */
+	char culprit[41];	/* DRIVER_CULPRIT (and below the target) */
+	struct strvec parents;	/* the culprit's parents it was judged with */
 	struct strvec suspects; /* DRIVER_INCONCLUSIVE: possible culprits */
-	struct verdict sep;     /* the endpoints, when measured */
+	struct verdict sep;	/* the endpoints, when measured */
 	int have_sep;
-	double confidence;      /* NAN when not known */
-	char *message;          /* one line: why it stopped, or a warning */
-	unsigned steps;         /* step probes, earlier runs included */
-	unsigned reopened;      /* top-ups that contradicted a step */
+	double confidence; /* NAN when not known */
+	char *message;	   /* one line: why it stopped, or a warning */
+	unsigned steps;	   /* step probes, earlier runs included */
+	unsigned reopened; /* top-ups that contradicted a step */
 };
 void driver_result_init(struct driver_result *r);
 void driver_result_release(struct driver_result *r);

@@ -73,9 +73,10 @@ static int start(struct bisect_job *b, const char *hash)
 	    repo_range(b->repo, good, bad, &b->graph, mb))
 		return -1;
 	if (r == 0 && (strcmp(b->st.good, good) || strcmp(b->st.bad, bad)))
-		return error("'%s' is a bisection of %.12s..%.12s but the job "
-			     "now says %.12s..%.12s; move it away to start over",
-			     b->state_file, b->st.good, b->st.bad, good, bad);
+		return error(
+			"'%s' is a bisection of %.12s..%.12s but the job "
+			"now says %.12s..%.12s; move it away to start over",
+			b->state_file, b->st.good, b->st.bad, good, bad);
 	if (r == 0)
 		progress_note(b->progress,
 			      "[bisect] resuming %s: %zu marks, %u boots "
@@ -202,8 +203,8 @@ static void make_report(struct bisect_job *b, struct report *rep)
 		culprit_rows(b, rep, b->res.culprit);
 	}
 	if (st->status == STATE_INCONCLUSIVE) {
-		rep->suspects = xcalloc(st->suspects.nr + 1,
-					sizeof(*rep->suspects));
+		rep->suspects =
+			xcalloc(st->suspects.nr + 1, sizeof(*rep->suspects));
 		for (size_t i = 0; i < st->suspects.nr; i++)
 			fill_commit(b, &rep->suspects[i], st->suspects.v[i]);
 		rep->nr_suspects = st->suspects.nr;
@@ -269,11 +270,10 @@ out:
 	return ret;
 }
 
-enum driver_status driver_job_test(struct job *job, const char *build_repo,
-				   const char *good, const char *bad,
-				   const char *commit, struct progress *progress,
-				   struct driver_result *res,
-				   enum bisect_mark *mark)
+enum driver_status
+driver_job_test(struct job *job, const char *build_repo, const char *good,
+		const char *bad, const char *commit, struct progress *progress,
+		struct driver_result *res, enum bisect_mark *mark)
 {
 	struct state_lock lock = STATE_LOCK_INIT;
 	struct probe_ctx ctx;

@@ -41,10 +41,9 @@ enum driver_status driver_job_bisect(struct job *job,
  * `good` (and `bad`, needed by "auto") as full ids. res->message is the
  * line to print; *mark the answer when DRIVER_CULPRIT is returned.
  */
-enum driver_status driver_job_test(struct job *job, const char *build_repo,
-				   const char *good, const char *bad,
-				   const char *commit, struct progress *progress,
-				   struct driver_result *res,
-				   enum bisect_mark *mark);
+enum driver_status
+driver_job_test(struct job *job, const char *build_repo, const char *good,
+		const char *bad, const char *commit, struct progress *progress,
+		struct driver_result *res, enum bisect_mark *mark);
 
 #endif

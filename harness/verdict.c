@@ -138,17 +138,17 @@ static void noise_of(struct noise_model *out, const struct verdict_input *in,
 		*out = *in->noise;
 		return;
 	}
-	g[n++] = (struct noise_group){ base->y, base->n };
+	g[n++] = (struct noise_group){base->y, base->n};
 	if (bad && bad->n)
-		g[n++] = (struct noise_group){ bad->y, bad->n };
+		g[n++] = (struct noise_group){bad->y, bad->n};
 	if (cand && cand->n)
-		g[n++] = (struct noise_group){ cand->y, cand->n };
+		g[n++] = (struct noise_group){cand->y, cand->n};
 	noise_estimate(out, g, n);
 }
 
 /* The figures every verdict reports, whatever it decides. */
-static void describe_sides(struct verdict *out, const double *base,
-			   size_t nb, const double *cand, size_t nc)
+static void describe_sides(struct verdict *out, const double *base, size_t nb,
+			   const double *cand, size_t nc)
 {
 	out->n_base = nb;
 	out->n_cand = nc;
@@ -204,7 +204,8 @@ static int slow_level(double *out, const struct threshold *t, double g,
 	switch (t->kind) {
 	case THRESHOLD_PERCENT:
 		if (!(t->value > 0) || (!faster && !(t->value < 100)))
-			return error("threshold %g%% does not draw a line", t->value);
+			return error("threshold %g%% does not draw a line",
+				     t->value);
 		*out = g - (faster ? log1p(t->value / 100)
 				   : -log1p(-t->value / 100));
 		return 0;
@@ -271,9 +272,8 @@ static int decide(struct verdict *out, const struct verdict_input *in,
 	z1 = fmax(0, cand->loc - c1) / se1;
 	out->llr = noise_t_logpdf(z1, nm.nu) - log(se1) -
 		   (noise_t_logpdf(z0, nm.nu) - log(se0));
-	out->llr = cap_evidence(out->llr,
-				min_size(min_size(cand->n, base->n),
-					 is_auto ? bad->n : base->n));
+	out->llr = cap_evidence(out->llr, min_size(min_size(cand->n, base->n),
+						   is_auto ? bad->n : base->n));
 	out->error = posterior_error(out->llr);
 
 	/* The newest boot, alone: between the levels, far from both? */
@@ -320,7 +320,7 @@ static int decide(struct verdict *out, const struct verdict_input *in,
 
 int verdict_decide(struct verdict *out, const struct verdict_input *in)
 {
-	struct side base, bad = { 0 }, cand;
+	struct side base, bad = {0}, cand;
 	int ret = -1;
 
 	memset(out, 0, sizeof(*out));
@@ -386,9 +386,9 @@ static int endpoints_auto(struct verdict *out, const struct verdict_input *in,
 	out->bound = error_bound(in->error);
 	d = bad->loc - good->loc;
 	se = nm.sigma * sqrt(1.0 / (double)good->n + 1.0 / (double)bad->n);
-	out->llr = cap_evidence(log_mixture_ratio(d, se, nm.nu,
-						  VERDICT_MIXTURE_TAU),
-				min_size(good->n, bad->n));
+	out->llr = cap_evidence(
+		log_mixture_ratio(d, se, nm.nu, VERDICT_MIXTURE_TAU),
+		min_size(good->n, bad->n));
 	out->error = out->llr > 0 ? exp(-out->llr) : 1;
 	fmt_fixed(head, sizeof(head),
 		  "good %.1f MB/s (%.1f%%, %zu boots), bad %.1f MB/s (%.1f%%, "

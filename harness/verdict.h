@@ -61,22 +61,22 @@ struct verdict_input {
 	int faster; /* the change sought is a rise (job "direction") */
 	/* NULL: estimated from base, bad and cand (noise_estimate). */
 	const struct noise_model *noise;
-	double error;  /* Wald's alpha = beta; 0: VERDICT_ERROR_DEFAULT */
-	int runs_min;  /* no verdict before this many candidate boots */
+	double error; /* Wald's alpha = beta; 0: VERDICT_ERROR_DEFAULT */
+	int runs_min; /* no verdict before this many candidate boots */
 };
 
 struct verdict {
 	enum verdict_kind kind;
 	size_t n_base, n_cand;
-	double base_median, cand_median;         /* bytes/s */
+	double base_median, cand_median;	 /* bytes/s */
 	double base_pct_stddev, cand_pct_stddev; /* LKP's %stddev */
 	double pct_change; /* (cand_median - base_median) / base_median * 100 */
-	double shift;      /* Hodges-Lehmann shift cand - base, bytes/s */
+	double shift;	   /* Hodges-Lehmann shift cand - base, bytes/s */
 	double cliff_delta; /* cand against base, in [-1, 1] */
 	double fast_level;  /* bytes/s: the baseline's level */
 	double slow_level;  /* bytes/s: the line, or the bad endpoint's level */
 	double sigma_pct;   /* the noise model's spread of one boot, percent */
-	double nu;          /* its Student-t degrees of freedom */
+	double nu;	    /* its Student-t degrees of freedom */
 	/*
 	 * ln of the likelihood ratio slow : fast of the boots so far (for the
 	 * auto endpoint test, of "a drop" : "no drop"); positive says slow.
@@ -90,7 +90,7 @@ struct verdict {
 	 * error asked when decided.
 	 */
 	double error;
-	int implausible; /* the last boot fits neither level */
+	int implausible;  /* the last boot fits neither level */
 	char reason[360]; /* one line for people, no trailing newline */
 };
 

@@ -30,14 +30,14 @@ struct fake {
 	size_t n;
 	struct commit_graph g;
 	char good[41];
-	int culprit;       /* first slow position */
+	int culprit;	   /* first slow position */
 	double fast, slow; /* MB/s */
-	double noise;      /* relative, per boot */
-	double drift;      /* relative change of every level per boot run */
+	double noise;	   /* relative, per boot */
+	double drift;	   /* relative change of every level per boot run */
 	/* Every k-th boot of the good endpoint reads 40% high or 30% low. */
 	int outlier_every;
 	unsigned fail_build; /* bit per position: does not build */
-	int abort_after;   /* the boot op fails after this many boots; 0 no */
+	int abort_after;     /* the boot op fails after this many boots; 0 no */
 	const struct script *script;
 	size_t nr_script;
 	struct stats_rng rng;
@@ -332,7 +332,7 @@ START_TEST(contradicting_topup_reopens)
 	 * error (2%); the bisection converges on 8, whose top-up toward a
 	 * 99% answer shows it fast: the range re-opens and 12 is found.
 	 */
-	static const struct script fluke[] = { { 8, 0, 150 } };
+	static const struct script fluke[] = {{8, 0, 150}};
 	struct fake f;
 	struct run r;
 

@@ -1,0 +1,284 @@
+/*
+ * driver_endpoints.c: the endpoints the bisection stands on: good must be
+ * fast and bad slow, shown by alternate boots until the separation test
+ * decides (or, for build and boot bisections, good must pass and bad
+ * fail); and the merge base, tested first when good is not an ancestor of
+ * bad, as git does.
+ */
+#include "driver.h"
+#include "driver_priv.h"
+
+#include "noise.h"
+#include "progress.h"
+#include "run.h"
+#include "stats.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The endpoints of a build or boot bisection: good passes, bad fails. */
+enum driver_status driver_endpoints_typed(struct driver *d,
+					  struct driver_result *res)
+{
+	struct bisect_state *st = d->st;
+	struct probe_note gn = {0}, bn = {0};
+	enum bisect_mark gm, bm;
+	enum driver_status ret = DRIVER_CULPRIT;
+
+	if (d->progress)
+		progress_commit(d->progress, "good", 0, 0, st->good, NULL);
+	if (driver_probe(d, st->good, 0, 1, &gn)) {
+		ret = driver_stopped(d);
+		goto out;
+	}
+	gm = bisect_classify(d->job->bisect_type, gn.outcome);
+	driver_record(d, st->good, "good", &gn, bisect_mark_name(gm));
+	if (d->progress)
+		progress_commit(d->progress, "bad", 0, 0, st->bad, NULL);
+	if (driver_probe(d, st->bad, 0, 1, &bn)) {
+		ret = driver_stopped(d);
+		goto out;
+	}
+	bm = bisect_classify(d->job->bisect_type, bn.outcome);
+	driver_record(d, st->bad, "bad", &bn, bisect_mark_name(bm));
+	if (gm != BISECT_GOOD || bm != BISECT_BAD) {
+		driver_set_message(
+			res,
+			xstrfmt("for a %s bisection good must pass and bad "
+				"fail: good %.12s %s, bad %.12s %s",
+				d->job->bisect_type == BISECT_BUILD ? "build"
+								    : "boot",
+				st->good, probe_outcome_name(gn.outcome),
+				st->bad, probe_outcome_name(bn.outcome)));
+		st->status = STATE_NOT_SEPARATED;
+		ret = DRIVER_NOT_SEPARATED;
+	}
+	driver_save(d);
+out:
+	driver_note_release(&gn);
+	driver_note_release(&bn);
+	return ret;
+}
+
+/* An endpoint that cannot be measured stops the run. */
+static enum driver_status endpoint_failed(struct driver *d,
+					  struct driver_result *res,
+					  const char *which, const char *commit,
+					  const struct probe_note *n)
+{
+	driver_set_message(
+		res, xstrfmt("the %s endpoint %.12s cannot be measured: "
+			     "%s: %s%s%s",
+			     which, commit, probe_outcome_name(n->outcome),
+			     driver_failure_text(n), n->log ? "; log: " : "",
+			     n->log ? n->log : ""));
+	d->st->status = STATE_ABORTED;
+	driver_save(d);
+	return DRIVER_ABORT;
+}
+
+/*
+ * Measure the endpoints of a perf bisection until they are shown
+ * separated (or shown not to be, or both reach the cap): good and bad
+ * alternately, at least two boots each so the noise model has data of
+ * its own, at most twice runs.max each. `need_bad` 0: the baseline only
+ * (`iobisect test` with a fixed threshold).
+ */
+enum driver_status
+driver_endpoints_perf(struct driver *d, struct driver_result *res, int need_bad)
+{
+	struct bisect_state *st = d->st;
+	struct probe_note gn = {0}, bn = {0};
+	struct sample_set g = SAMPLE_SET_INIT, b = SAMPLE_SET_INIT;
+	/*
+	 * Two good boots give the noise model its first spread; one bad boot
+	 * is enough when the drop is a cliff, more come while it is not.
+	 */
+	size_t min = d->job->runs_min > 2 ? (size_t)d->job->runs_min : 2;
+	size_t min_bad = d->job->runs_min > 1 ? (size_t)d->job->runs_min : 1;
+	size_t cap = 2 * (size_t)d->job->runs_max;
+	unsigned gfail = 0, bfail = 0, tries = 0;
+	enum driver_status ret = DRIVER_CULPRIT;
+	int r;
+
+	if (cap < min)
+		cap = min;
+	if (d->progress)
+		progress_commit(d->progress, "good", 0, 0, st->good, NULL);
+	r = driver_build_commit(d, st->good, &gn);
+	if (r) {
+		ret = r < 0 ? driver_stopped(d)
+			    : endpoint_failed(d, res, "good", st->good, &gn);
+		goto out;
+	}
+	if (need_bad) {
+		if (d->progress)
+			progress_commit(d->progress, "bad", 0, 0, st->bad,
+					NULL);
+		r = driver_build_commit(d, st->bad, &bn);
+		d->bad_built = !r;
+		if (r) {
+			ret = r < 0 ? driver_stopped(d)
+				    : endpoint_failed(d, res, "bad", st->bad,
+						      &bn);
+			goto out;
+		}
+	}
+	for (;;) {
+		int want_good;
+		struct probe_note *n;
+
+		if (driver_load(d, st->good, &g) ||
+		    (need_bad && driver_load(d, st->bad, &b))) {
+			ret = driver_stopped(d);
+			goto out;
+		}
+		if (!need_bad && g.nr >= min)
+			break;
+		if (need_bad && g.nr >= min && b.nr >= min_bad) {
+			struct verdict_input in;
+			struct noise_model nm;
+			driver_verdict_input(d, &in, &g, &b,
+					     DRIVER_ENDPOINT_ERROR, &nm);
+			if (verdict_endpoints(&d->sep, &in)) {
+				ret = driver_stopped(d);
+				goto out;
+			}
+			res->sep = d->sep;
+			res->have_sep = 1;
+			bn.have_verdict = 1;
+			bn.v = d->sep;
+			if (d->sep.kind == VERDICT_BAD) {
+				d->separated = 1;
+				break;
+			}
+			if (d->sep.kind == VERDICT_GOOD ||
+			    (g.nr >= cap && b.nr >= cap))
+				break;
+		}
+		/* Boots that store nothing usable must not loop forever. */
+		if (tries++ > 2 * cap + 4) {
+			struct probe_note *n =
+				need_bad && b.nr < g.nr ? &bn : &gn;
+			free(n->first_error);
+			n->first_error = xstrdup("boots complete but no sample "
+						 "could be used");
+			n->outcome = PROBE_WORKLOAD_ERROR;
+			ret = endpoint_failed(d, res, n == &gn ? "good" : "bad",
+					      n == &gn ? st->good : st->bad, n);
+			goto out;
+		}
+		want_good = g.nr < min || !need_bad ||
+			    (b.nr >= min_bad && g.nr <= b.nr && g.nr < cap) ||
+			    b.nr >= cap;
+		n = want_good ? &gn : &bn;
+		if (d->progress) {
+			progress_commit(d->progress, want_good ? "good" : "bad",
+					0, 0, want_good ? st->good : st->bad,
+					NULL);
+			progress_phase(d->progress, "boot %zu",
+				       (want_good ? g.nr : b.nr) + 1);
+		}
+		r = driver_boot_commit(d, want_good ? st->good : st->bad, n);
+		if (r < 0) {
+			ret = driver_stopped(d);
+			goto out;
+		}
+		/*
+		 * One failed boot among good ones is the machine's hiccup;
+		 * an endpoint that fails from the start, or three times,
+		 * cannot be a reference.
+		 */
+		if (r > 0 && (want_good ? (++gfail >= 3 || !g.nr)
+					: (++bfail >= 3 || !b.nr))) {
+			ret = endpoint_failed(
+				d, res, want_good ? "good" : "bad",
+				want_good ? st->good : st->bad, n);
+			goto out;
+		}
+		if (r > 0)
+			driver_say(
+				d,
+				"warning: a boot of the %s endpoint failed: %s",
+				want_good ? "good" : "bad",
+				driver_failure_text(n));
+	}
+	gn.outcome = bn.outcome = PROBE_FAST; /* measured */
+	driver_note_figures(&gn, &g);
+	driver_record(d, st->good, "good", &gn, "good");
+	if (need_bad) {
+		driver_note_figures(&bn, &b);
+		driver_record(d, st->bad, "bad", &bn,
+			      d->separated ? "bad" : NULL);
+		if (d->separated) {
+			driver_say(d, "[bisect] endpoints: %s", d->sep.reason);
+		} else {
+			driver_set_message(
+				res, xstrfmt("endpoints not separated: %s",
+					     d->sep.reason));
+			st->status = STATE_NOT_SEPARATED;
+			ret = DRIVER_NOT_SEPARATED;
+		}
+	}
+	driver_save(d);
+out:
+	sample_set_release(&g);
+	sample_set_release(&b);
+	driver_note_release(&gn);
+	driver_note_release(&bn);
+	return ret;
+}
+
+/* git tests the merge base first when good is not an ancestor of bad. */
+enum driver_status driver_merge_base(struct driver *d,
+				     struct driver_result *res)
+{
+	struct bisect_state *st = d->st;
+	struct probe_note n = {0};
+	const char *known = state_find_mark(st, st->merge_base);
+	enum bisect_mark m;
+	char *subject;
+
+	if (!st->merge_base[0])
+		return DRIVER_CULPRIT;
+	if (known) {
+		m = !strcmp(known, "bad") ? BISECT_BAD : BISECT_GOOD;
+	} else {
+		subject = driver_subject(d, st->merge_base);
+		if (d->progress)
+			progress_commit(d->progress, "merge-base", 0, 0,
+					st->merge_base, subject);
+		free(subject);
+		if (driver_probe(d, st->merge_base, DRIVER_STEP_ERROR,
+				 (unsigned)d->job->runs_max, &n)) {
+			driver_note_release(&n);
+			return driver_stopped(d);
+		}
+		m = bisect_classify(d->job->bisect_type, n.outcome);
+		driver_record(d, st->merge_base, "merge-base", &n,
+			      bisect_mark_name(m));
+		driver_say_verdict(d, st->merge_base, &n, bisect_mark_name(m));
+		driver_note_release(&n);
+		driver_save(d);
+	}
+	if (m == BISECT_BAD) {
+		driver_set_message(res,
+				   xstrfmt("the merge base %.12s is already "
+					   "slow: the slowdown came before it, "
+					   "between it and good %.12s there is "
+					   "a fix",
+					   st->merge_base, st->good));
+		st->status = STATE_NOT_SEPARATED;
+		driver_save(d);
+		return DRIVER_NOT_SEPARATED;
+	}
+	if (m == BISECT_SKIP)
+		driver_say(d,
+			   "warning: the merge base %.12s could not be tested: "
+			   "the first slow commit may be older",
+			   st->merge_base);
+	return DRIVER_CULPRIT;
+}

@@ -1,0 +1,91 @@
+/*
+ * driver_priv.h: what the driver's own files (driver.c, driver_probe.c,
+ * driver_endpoints.c, driver_topup.c) share; nothing else includes it.
+ */
+#ifndef IOBISECT_DRIVER_PRIV_H
+#define IOBISECT_DRIVER_PRIV_H
+
+#include "driver.h"
+#include "noise.h"
+
+/* What one probe of a commit came to (recorded in the state). */
+struct probe_note {
+	enum probe_outcome outcome;
+	int have_verdict;
+	struct verdict v;
+	unsigned boots_run; /* boots this probe ran */
+	size_t boots;	    /* the commit's boots behind the verdict */
+	size_t samples;
+	double median, stddev_pct; /* of the commit's boots */
+	char key[41];
+	int cached;
+	char *first_error, *log;
+	double seconds;
+};
+void driver_note_release(struct probe_note *n);
+
+/* driver.c: the run. */
+int driver_is_good(const struct driver *d, const char *commit);
+/* The commit's subject for people, "" when unknown (caller frees). */
+char *driver_subject(struct driver *d, const char *commit);
+/* The state with this run's totals, to its file when it has one. */
+int driver_save(struct driver *d);
+/* A line for people above the status line (nothing when quiet). */
+void driver_say(struct driver *d, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* An op returned -1: interrupted (state saved) or aborted. */
+enum driver_status driver_stopped(struct driver *d);
+void driver_set_message(struct driver_result *res, char *msg);
+const char *driver_failure_text(const struct probe_note *n);
+enum bisect_mark driver_mark_from_name(const char *m);
+unsigned driver_count_role(const struct bisect_state *st, const char *role);
+
+/* driver_probe.c: one commit. */
+
+/* The per-boot values of `commit` (a copy), read once per boot. */
+int driver_load(struct driver *d, const char *commit, struct sample_set *out);
+/* The run's noise model from every commit read with two boots or more. */
+void driver_noise(struct driver *d, struct noise_model *out);
+/* Build: 0 built, 1 it does not build (n says why), -1 stop. */
+int driver_build_commit(struct driver *d, const char *commit,
+			struct probe_note *n);
+/* Boot once: 0 it went well, 1 it failed (n says how), -1 stop. */
+int driver_boot_commit(struct driver *d, const char *commit,
+		       struct probe_note *n);
+/* A good boot when the baseline is DRIVER_REFRESH boots old. */
+int driver_refresh_baseline(struct driver *d);
+/* The verdict input of the run: baseline window, bad level, noise. */
+void driver_verdict_input(struct driver *d, struct verdict_input *in,
+			  const struct sample_set *good,
+			  const struct sample_set *bad, double error,
+			  struct noise_model *nm);
+/*
+ * The verdict on `commit` from its boots after the first `from`: 0, 1 when
+ * there is none yet, -1 to stop. *cand gets all its boots.
+ */
+int driver_judge(struct driver *d, const char *commit, size_t from,
+		 double error, struct verdict *v, struct sample_set *cand);
+void driver_note_figures(struct probe_note *n, const struct sample_set *s);
+/* Build, then measure as the bisect type asks (up to `cap` boots). */
+int driver_probe(struct driver *d, const char *commit, double error,
+		 unsigned cap, struct probe_note *n);
+/* Record a probe in the state (replacing an earlier one of this role). */
+void driver_record(struct driver *d, const char *commit, const char *role,
+		   const struct probe_note *n, const char *mark);
+void driver_say_verdict(struct driver *d, const char *commit,
+			const struct probe_note *n, const char *mark);
+
+/* driver_endpoints.c */
+enum driver_status driver_endpoints_typed(struct driver *d,
+					  struct driver_result *res);
+enum driver_status driver_endpoints_perf(struct driver *d,
+					 struct driver_result *res,
+					 int need_bad);
+enum driver_status driver_merge_base(struct driver *d,
+				     struct driver_result *res);
+
+/* driver_topup.c: 0, or -1 to stop; see driver.h for the policy. */
+int driver_topup(struct driver *d, size_t node, struct driver_result *res,
+		 int *reopen, double *conf);
+
+#endif
