@@ -175,13 +175,10 @@ driver_endpoints_perf(struct driver *d, struct driver_result *res, int need_bad)
 			    (b.nr >= min_bad && g.nr <= b.nr && g.nr < cap) ||
 			    b.nr >= cap;
 		n = want_good ? &gn : &bn;
-		if (d->progress) {
-			progress_commit(d->progress, want_good ? "good" : "bad",
-					0, 0, want_good ? st->good : st->bad,
-					NULL);
-			progress_phase(d->progress, "boot %zu",
+		if (d->progress)
+			progress_phase(d->progress, "%s boot %zu",
+				       want_good ? "good" : "bad",
 				       (want_good ? g.nr : b.nr) + 1);
-		}
 		r = driver_boot_commit(d, want_good ? st->good : st->bad, n);
 		if (r < 0) {
 			ret = driver_stopped(d);

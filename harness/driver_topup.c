@@ -142,7 +142,7 @@ int driver_topup(struct driver *d, size_t node, struct driver_result *res,
 	struct topup_item *it, *contra;
 	size_t nr, cap = 2 * (size_t)d->job->runs_max;
 	char *subject;
-	int ret = -1;
+	int ret = -1, announced = 0;
 
 	*reopen = 0;
 	culprit_parents(d, node, &res->parents);
@@ -158,10 +158,6 @@ int driver_topup(struct driver *d, size_t node, struct driver_result *res,
 	}
 	for (size_t i = 0; i < nr; i++)
 		it[i].from = chosen_at(d, it[i].id);
-	subject = driver_subject(d, it[0].id);
-	if (d->progress)
-		progress_commit(d->progress, "top-up", 0, 0, it[0].id, subject);
-	free(subject);
 	for (size_t i = 0; i < nr; i++) {
 		struct probe_note n = {0};
 		int r;
@@ -229,9 +225,18 @@ int driver_topup(struct driver *d, size_t node, struct driver_result *res,
 		/* As in a step: a verdict still open after a fresh look. */
 		if (next->boots > next->from && driver_refresh_baseline(d))
 			goto out;
-		if (d->progress)
+		if (d->progress) {
+			/* Said once, when the answer needs boots of its own. */
+			if (!announced) {
+				subject = driver_subject(d, it[0].id);
+				progress_commit(d->progress, "top-up", 0, 0,
+						it[0].id, subject);
+				free(subject);
+				announced = 1;
+			}
 			progress_phase(d->progress, "top-up %.12s boot %zu",
 				       next->id, next->boots + 1);
+		}
 		r = driver_boot_commit(d, next->id, &n);
 		if (r > 0)
 			driver_set_message(res,

@@ -64,14 +64,30 @@ grep -q "^notified " "$tmp/upload.out" || fail "no webhook sent"
 grep -l "\"culprit\": *\"$large\"" "$tmp"/srv/stored/*.json >/dev/null || fail "the webhook does not name $large"
 echo "upload: $(ls "$tmp"/srv/stored | wc -l) documents stored by the server, webhook names the culprit"
 
-# --- moderate slowdown (about 25%): the statistics, not a cliff
+# --- moderate slowdown (about -23%): the statistics, not a cliff. The
+# sequential verdicts ask for as many boots as the noise of this machine
+# today requires; runs.max is raised so they can have them. Whatever the
+# noise, a culprit named must be the right one. Only when the machine is
+# so noisy that the endpoints could not be told apart (or the culprit not
+# confirmed) within those boots is an undecided end accepted, and said.
 make_job e2e-moderate iobisect-demo-moderate
+sed -i 's|"runs": {[^}]*}|"runs": {"max": 16, "samples": 3, "warmup": 1}|' "$tmp/e2e-moderate.json"
+grep -q '"max": 16' "$tmp/e2e-moderate.json" || fail "demo.json changed shape: cannot raise runs.max"
 start=$(date +%s)
 rc=0
 iob bisect "$tmp/e2e-moderate.json" --results "$tmp/results" >"$tmp/moderate.out" 2>"$tmp/moderate.err" || rc=$?
 echo "moderate: exit $rc in $(( $(date +%s) - start ))s"
 cat "$tmp/moderate.out"
-[ $rc -eq 0 ] || { tail -20 "$tmp/moderate.err" >&2; fail "bisect of the moderate slowdown exited $rc"; }
-grep -q "commit   $moderate" "$tmp/moderate.out" || fail "culprit is not $moderate"
 grep -q "commit   $noeffect" "$tmp/moderate.out" && fail "blamed the no-effect commit"
+if [ $rc -eq 0 ]; then
+	grep -q "commit   $moderate" "$tmp/moderate.out" || fail "culprit is not $moderate"
+else
+	[ $rc -eq 1 ] || [ $rc -eq 2 ] || { tail -20 "$tmp/moderate.err" >&2; fail "bisect of the moderate slowdown exited $rc"; }
+	# The good endpoint's per-boot spread, as the run measured it.
+	noise=$(grep -o 'good [0-9.]* MB/s ([0-9.]*%' "$tmp/moderate.out" "$tmp/moderate.err" | head -1 | sed 's/.*(\([0-9.]*\)%/\1/')
+	[ -n "$noise" ] || { tail -20 "$tmp/moderate.err" >&2; fail "moderate: exit $rc and no measured noise to explain it"; }
+	awk -v n="$noise" 'BEGIN { exit !(n >= 8) }' ||
+		fail "moderate: exit $rc at only $noise% per-boot noise: a -23% drop should be decided"
+	echo "moderate: undecided (exit $rc) at $noise% per-boot noise: more boots than runs.max 16 would be needed; no wrong culprit named"
+fi
 echo "40-bisect: ok (large $large, moderate $moderate)"
