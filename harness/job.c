@@ -1296,6 +1296,7 @@ static const struct engine_key seqread_keys[] = {
 	{ "ram_x", E_REAL, 0, 16, NULL },
 	{ "direct", E_BOOL, 0, 1, NULL },
 	{ "fadvise", E_ENUM, 0, 0, fadvises },
+	{ "runtime_ms", E_INT, 0, JOB_RUNTIME_MS_MAX, NULL },
 	{ NULL, 0, 0, 0, NULL },
 };
 static const struct engine_key seqwrite_keys[] = {
@@ -1304,6 +1305,7 @@ static const struct engine_key seqwrite_keys[] = {
 	{ "size_mb", E_INT, 1, MB_MAX, NULL },
 	{ "fsync", E_BOOL, 0, 1, NULL },
 	{ "direct", E_BOOL, 0, 1, NULL },
+	{ "runtime_ms", E_INT, 0, JOB_RUNTIME_MS_MAX, NULL },
 	{ NULL, 0, 0, 0, NULL },
 };
 static const struct engine_key rawread_keys[] = {
@@ -1311,6 +1313,7 @@ static const struct engine_key rawread_keys[] = {
 	{ "size_mb", E_INT, 1, MB_MAX, NULL },
 	{ "direct", E_BOOL, 0, 1, NULL },
 	{ "ra_kb", E_INT, 0, 1 << 20, NULL },
+	{ "runtime_ms", E_INT, 0, JOB_RUNTIME_MS_MAX, NULL },
 	{ NULL, 0, 0, 0, NULL },
 };
 static const struct engine_key bonnie_keys[] = {
@@ -1457,6 +1460,14 @@ static void id_sanitize(char *s)
 static const char *const workload_common[] = { "engine", "target",
 					       "samples", "warmup", NULL };
 
+static const struct engine_key *engine_key_find(int engine, const char *key)
+{
+	for (const struct engine_key *k = engine_keys[engine]; k->key; k++)
+		if (!strcmp(k->key, key))
+			return k;
+	return NULL;
+}
+
 static int parse_workload(struct ctx *c, json_t *w, struct job *job,
 			  int *samples, int *warmup)
 {
@@ -1494,14 +1505,10 @@ static int parse_workload(struct ctx *c, json_t *w, struct job *job,
 		goto out;
 
 	json_object_foreach(w, key, v) {
-		const struct engine_key *ek = NULL;
+		const struct engine_key *ek = engine_key_find(engine, key);
 		int is_target = !strcmp(key, "target");
 		if (!is_target && in_list(key, workload_common) >= 0)
 			continue;
-		for (const struct engine_key *k = engine_keys[engine]; k->key;
-		     k++)
-			if (!strcmp(k->key, key))
-				ek = k;
 		if (!is_target && !ek) {
 			fail(c, "unknown key '%s' for engine '%s'", key,
 			     engines[engine]);
@@ -1558,6 +1565,19 @@ static int parse_workload(struct ctx *c, json_t *w, struct job *job,
 		fail(c, "size_mb and ram_x exclude each other");
 		goto out;
 	}
+	/*
+	 * A job with good and bad is meant for bisection: bound its samples
+	 * by time unless the workload says otherwise (runtime_ms 0 keeps the
+	 * byte count). As a single value the key leaves point ids as they
+	 * were; it enters the spec, so the spec hash keeps these samples
+	 * apart from byte-bound ones.
+	 */
+	if (job->good && job->bad && engine_key_find(engine, "runtime_ms") &&
+	    !json_object_get(w, "runtime_ms")) {
+		struct wkey *k = &keys[nr++];
+		k->key = "runtime_ms";
+		strvec_pushf(&k->values, "%d", JOB_BISECT_RUNTIME_MS);
+	}
 	/* Each point costs samples x boots of guest time: keep it sane. */
 	if (total * job->nr_topologies > JOB_MAX_POINTS) {
 		fail(c, "the matrix has more than %d points (%zu topologies "
@@ -1588,9 +1608,15 @@ static int parse_workload(struct ctx *c, json_t *w, struct job *job,
 					strbuf_addf(&id, "%s%s=%s",
 						    id.len ? "," : "",
 						    keys[k].key, val);
+				/*
+				 * runtime_ms=0 is no bound, as when absent:
+				 * left out, it leaves the spec and the spec
+				 * hash as they were before the key existed.
+				 */
 				if (!strcmp(keys[k].key, "target"))
 					p->target = xstrdup(val);
-				else
+				else if (strcmp(keys[k].key, "runtime_ms") ||
+					 strcmp(val, "0"))
 					strvec_pushf(&p->keys, "%s=%s",
 						     keys[k].key, val);
 			}

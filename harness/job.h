@@ -173,6 +173,19 @@ int job_find_topology(const struct job *job, const char *name);
 #define JOB_MAX_POINTS 4096
 
 /*
+ * runtime_ms, the time bound of a sample of seqread, seqwrite and rawread:
+ * at most an hour, 0 for none (bytes alone). A job with good and bad that
+ * gives none gets JOB_BISECT_RUNTIME_MS: a bisection boots every commit
+ * several times, and without a bound a slow commit's boot lasts as many
+ * times longer as it is slower. On the demo job (128 MiB of 4 KiB reads
+ * at 200 us a request) a fast kernel's sample takes 0.45-0.65 s under TCG,
+ * so 1.5 s cuts only kernels below ~90 MB/s, a drop of over half: moderate
+ * slowdowns are still measured over the same bytes as their baseline.
+ */
+#define JOB_RUNTIME_MS_MAX 3600000
+#define JOB_BISECT_RUNTIME_MS 1500
+
+/*
  * Where presets (qemu/<name>.json) and fragments (kconfigs/) live: $IOBISECT_DATA,
  * else the folder of the iobisect binary, else the current folder.
  */

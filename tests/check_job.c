@@ -5,6 +5,7 @@
  * job in tests/jobs/bad/.
  */
 #include "job.h"
+#include "spec.h"
 #include "util.h"
 
 #include <check.h>
@@ -342,6 +343,195 @@ START_TEST(seed_jobs_load)
 }
 END_TEST
 
+/* The point line the guest gets for point i, as text. */
+static char *point_line(const struct job *job, size_t i)
+{
+	struct strbuf sb = STRBUF_INIT;
+	ck_assert_int_eq(spec_render_point(job, &job->points[i], &sb), 0);
+	return strbuf_detach(&sb);
+}
+
+/*
+ * runtime_ms on the engines that take it: as a value it is a point key and
+ * goes to the guest; as a list it names the points; 0 is "no time bound",
+ * the same as leaving it out, down to the spec line (so the spec hash of
+ * a job that spells out 0 is the one it had before the key existed).
+ */
+START_TEST(runtime_ms_is_a_point_key)
+{
+	static const char *const engines[] = { "rawread", "seqread",
+					       "seqwrite" };
+	struct job job, none;
+	struct strbuf err = STRBUF_INIT;
+	for (size_t e = 0; e < ARRAY_SIZE(engines); e++) {
+		char *text = xstrfmt("{\"topology\": \"virtio\", \"workload\": "
+				     "{\"engine\": \"%s\", \"runtime_ms\": "
+				     "250}, \"metric\": \"%s\"}",
+				     engines[e],
+				     e == 2 ? "write" : "read");
+		ck_assert_msg(parse(&job, text, &err) == 0, "%s: %s",
+			      engines[e], err.buf);
+		ck_assert_str_eq(job.points[0].id, "default");
+		ck_assert_str_eq(key_of(&job.points[0].keys, "runtime_ms"),
+				 "250");
+		char *line = point_line(&job, 0);
+		ck_assert_ptr_nonnull(strstr(line, " runtime_ms=250"));
+		free(line);
+		job_release(&job);
+		free(text);
+	}
+
+	ck_assert_int_eq(parse(&job,
+			       "{\"topology\": \"virtio\", \"workload\": "
+			       "{\"engine\": \"rawread\", \"runtime_ms\": [0, "
+			       "500]}}",
+			       &err),
+			 0);
+	ck_assert_uint_eq(job.nr_points, 2);
+	ck_assert_str_eq(job.points[0].id, "runtime_ms=0");
+	ck_assert_str_eq(job.points[1].id, "runtime_ms=500");
+	ck_assert_ptr_null(key_of(&job.points[0].keys, "runtime_ms"));
+	ck_assert_str_eq(key_of(&job.points[1].keys, "runtime_ms"), "500");
+	job_release(&job);
+
+	ck_assert_int_eq(parse(&job,
+			       "{\"topology\": \"virtio\", \"workload\": "
+			       "{\"engine\": \"rawread\", \"runtime_ms\": 0}}",
+			       &err),
+			 0);
+	ck_assert_int_eq(parse(&none,
+			       "{\"topology\": \"virtio\", \"workload\": "
+			       "{\"engine\": \"rawread\"}}",
+			       &err),
+			 0);
+	char *a = point_line(&job, 0), *b = point_line(&none, 0);
+	ck_assert_str_eq(a, b);
+	ck_assert_ptr_null(strstr(a, "runtime_ms"));
+	free(a);
+	free(b);
+	job_release(&job);
+	job_release(&none);
+	strbuf_release(&err);
+}
+END_TEST
+
+/*
+ * A job with both good and bad is meant for bisection: when its workload
+ * gives no runtime_ms, every point gets the default, without a new point
+ * id. Without both ends (a run, a comparison), with runtime_ms given, or
+ * with bonnie (no such key), nothing is added.
+ */
+START_TEST(bisection_jobs_default_to_a_time_bound)
+{
+	static const struct {
+		const char *ends;     /* JSON members for repo/good/bad */
+		const char *workload; /* the workload object */
+		const char *want;     /* runtime_ms of every point, or NULL */
+	} t[] = {
+		{ "\"good\": \"v1\", \"bad\": \"v2\"",
+		  "{\"engine\": \"rawread\", \"bs_kb\": [4, 128]}", "1500" },
+		{ "\"good\": \"v1\", \"bad\": \"v2\"",
+		  "{\"engine\": \"seqread\", \"target\": \"d0\"}", "1500" },
+		{ "\"good\": \"v1\", \"bad\": \"v2\"",
+		  "{\"engine\": \"rawread\", \"bs_kb\": [4, 128], "
+		  "\"runtime_ms\": 0}",
+		  NULL },
+		{ "\"good\": \"v1\", \"bad\": \"v2\"",
+		  "{\"engine\": \"rawread\", \"runtime_ms\": 300}", "300" },
+		{ "\"good\": \"v1\"",
+		  "{\"engine\": \"rawread\", \"bs_kb\": [4, 128]}", NULL },
+		{ "\"repo\": \"/r\"",
+		  "{\"engine\": \"rawread\", \"bs_kb\": [4, 128]}", NULL },
+	};
+	struct strbuf err = STRBUF_INIT;
+	for (size_t i = 0; i < ARRAY_SIZE(t); i++) {
+		struct job job;
+		char *text = xstrfmt("{%s, \"topology\": \"virtio\", "
+				     "\"workload\": %s}",
+				     t[i].ends, t[i].workload);
+		ck_assert_msg(parse(&job, text, &err) == 0, "%s: %s", text,
+			      err.buf);
+		for (size_t p = 0; p < job.nr_points; p++) {
+			const char *got = key_of(&job.points[p].keys,
+						 "runtime_ms");
+			ck_assert_msg(t[i].want ? got && !strcmp(got, t[i].want)
+						: !got,
+				      "%s: point %zu has runtime_ms %s", text,
+				      p, got ? got : "(none)");
+			ck_assert_ptr_null(strstr(job.points[p].id, "runtime"));
+		}
+		if (job.nr_points == 2)
+			ck_assert_str_eq(job.points[1].id, "bs_kb=128");
+		job_release(&job);
+		free(text);
+	}
+	ck_assert_int_eq(JOB_BISECT_RUNTIME_MS, 1500);
+
+	/* good and bad given as overrides count as well. */
+	struct job job;
+	const char *ov[] = { "topology=virtio", "workload=rawread",
+			     "good=v1", "bad=v2", NULL };
+	error_capture(&err);
+	int r = job_load_overrides(&job, NULL, ov);
+	error_capture(NULL);
+	ck_assert_msg(r == 0, "%s", err.buf);
+	ck_assert_str_eq(key_of(&job.points[0].keys, "runtime_ms"), "1500");
+	job_release(&job);
+
+	/* bonnie has no time bound: a bisection job with it still loads. */
+	ck_assert_int_eq(
+		parse(&job,
+		      "{\"good\": \"v1\", \"bad\": \"v2\", \"topology\": "
+		      "{\"preset\": \"virtio\", \"d0\": {\"backing\": "
+		      "\"image\", \"latency_ns\": 0}, \"extra_layers\": "
+		      "[{\"kind\": \"fs\", \"name\": \"fs0\", \"on\": \"d0\", "
+		      "\"type\": \"ext4\", \"mount\": \"/mnt\"}]}, "
+		      "\"workload\": {\"engine\": \"bonnie\", \"target\": "
+		      "\"/mnt/b\"}, \"metric\": \"write\"}",
+		      &err),
+		0);
+	ck_assert_ptr_null(key_of(&job.points[0].keys, "runtime_ms"));
+	job_release(&job);
+	strbuf_release(&err);
+}
+END_TEST
+
+/* The demo bisects with the default time bound; the seeds keep the byte
+ * counts of their reports (runtime_ms 0 spelled out). */
+START_TEST(demo_is_time_bound_seeds_are_not)
+{
+	static const char *const seeds[] = {
+		"tests/jobs/seeds/raid0-readahead.json",
+		"tests/jobs/seeds/dd-partition-loop-dm.json",
+	};
+	struct job job;
+	struct strbuf err = STRBUF_INIT;
+
+	ck_assert_msg(!load(&job, "tests/jobs/demo.json", &err), "%s", err.buf);
+	ck_assert_uint_eq(job.nr_points, 1);
+	ck_assert_str_eq(job.points[0].id, "default");
+	ck_assert_str_eq(key_of(&job.points[0].keys, "runtime_ms"), "1500");
+	ck_assert_str_eq(key_of(&job.points[0].keys, "size_mb"), "128");
+	job_release(&job);
+
+	for (size_t i = 0; i < ARRAY_SIZE(seeds); i++) {
+		ck_assert_msg(!load(&job, seeds[i], &err), "%s", err.buf);
+		ck_assert_ptr_nonnull(job.good);
+		ck_assert_ptr_nonnull(job.bad);
+		for (size_t p = 0; p < job.nr_points; p++) {
+			ck_assert_ptr_null(
+				key_of(&job.points[p].keys, "runtime_ms"));
+			char *line = point_line(&job, p);
+			ck_assert_ptr_null(strstr(line, "runtime_ms"));
+			ck_assert_ptr_nonnull(strstr(line, " size_mb=256"));
+			free(line);
+		}
+		job_release(&job);
+	}
+	strbuf_release(&err);
+}
+END_TEST
+
 /* Every preset loads, describes itself, and is a disk-like TCG setup. */
 START_TEST(presets_load)
 {
@@ -488,6 +678,14 @@ static const struct {
 	{ "toolchain-cc", "toolchain[0]: missing 'cc'" },
 	{ "fs-type", "topology.extra_layers[0].type: 'btrfs' is not one of "
 		     "ext4, ext3, xfs" },
+	{ "runtime-range",
+	  "workload.runtime_ms: 3600001 is out of range (0..3600000)" },
+	{ "runtime-negative",
+	  "workload.runtime_ms[1]: -1 is out of range (0..3600000)" },
+	{ "runtime-string",
+	  "workload.runtime_ms: expected a non-negative integer" },
+	{ "runtime-bonnie",
+	  "workload: unknown key 'runtime_ms' for engine 'bonnie'" },
 };
 
 START_TEST(malformed_job_names_the_key)
@@ -585,6 +783,9 @@ static Suite *job_suite(void)
 	tcase_add_test(tc, max_sectors_kb_on_every_bus);
 	tcase_add_test(tc, file_targets_and_fs_layers);
 	tcase_add_test(tc, seed_jobs_load);
+	tcase_add_test(tc, runtime_ms_is_a_point_key);
+	tcase_add_test(tc, bisection_jobs_default_to_a_time_bound);
+	tcase_add_test(tc, demo_is_time_bound_seeds_are_not);
 	tcase_add_test(tc, presets_load);
 	tcase_add_test(tc, kernel_versions);
 	tcase_add_test(tc, data_dir_from_environment);

@@ -1,10 +1,11 @@
 /*
  * engine.c: what the engines share: resolving a point's target, filling it
- * with the pattern, the threaded sequential reader/writer, dropping caches,
- * CPU accounting, and the loop over warmups and samples that sends the
- * `point` and `sample` frames.
+ * with the pattern, the threaded sequential reader/writer and its time
+ * bound, dropping caches, CPU accounting, and the loop over warmups and
+ * samples that sends the `point` and `sample` frames.
  */
 #include "engine.h"
+#include "deadline.h"
 #include "pattern.h"
 #include "report.h"
 #include "sys.h"
@@ -17,10 +18,12 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
-#define ENGINE_MAX_THREADS 64
 #define FILL_BS (1u << 20)
+/* How long engine_drop_caches waits for the target's device to go idle. */
+#define IDLE_WAIT_MS 1000
 
 /* Files prepared in this boot, so later points reuse them. */
 static struct prepared {
@@ -54,8 +57,30 @@ void engine_cpu(uint64_t *usr_ns, uint64_t *sys_ns)
 		  (uint64_t)ru.ru_stime.tv_usec * 1000ull;
 }
 
+/*
+ * Wait until the device under the target has no request in flight, or
+ * IDLE_WAIT_MS. A buffered sample stopped by its deadline leaves the
+ * readahead it started in flight past the point where it stopped, and
+ * drop_caches skips pages still locked for I/O: those would reach the page
+ * cache after the drop, and the next sample would read them for free.
+ * Kernels without the sysfs stat file (before 2.6.27) are not waited for.
+ */
+static void wait_idle(const struct point_ctx *ctx)
+{
+	const struct timespec ms = {0, 1000000};
+	unsigned long n;
+	if (!ctx->blkdev[0])
+		return;
+	for (int i = 0; i < IDLE_WAIT_MS; i++) {
+		if (sys_blk_in_flight(ctx->blkdev, &n) < 0 || n == 0)
+			return;
+		nanosleep(&ms, NULL);
+	}
+}
+
 int engine_drop_caches(struct point_ctx *ctx)
 {
+	wait_idle(ctx);
 	if (sys_drop_caches(ctx->blkdev[0] ? ctx->blkdev : NULL) < 0)
 		return report_error("workload", "cannot drop caches: %s",
 				    strerror(errno));
@@ -201,6 +226,7 @@ void engine_wrote(struct point_ctx *ctx, uint64_t size, uint32_t gen)
 struct worker {
 	struct point_ctx *ctx;
 	pthread_barrier_t *go;
+	struct deadline *deadline;
 	int dir;
 	uint32_t gen;
 	uint64_t from, to;
@@ -220,6 +246,8 @@ static void *worker_run(void *arg)
 		size_t n = w->to - off < c->bs ? (size_t)(w->to - off)
 					       : (size_t)c->bs;
 		ssize_t got;
+		if (deadline_stops(w->deadline, w->done))
+			break;
 		if (w->dir == ENGINE_WRITE) {
 			pattern_touch(w->buf, n, c->base + off, w->gen);
 			got = pwrite(w->fd, w->buf, n, (off_t)off);
@@ -243,10 +271,12 @@ static void *worker_run(void *arg)
 		}
 		w->done += n;
 	}
+	/* What was written before the deadline is synced inside the time. */
 	if (!w->err[0] && w->dir == ENGINE_WRITE && c->fsync &&
 	    fsync(w->fd) < 0)
 		snprintf(w->err, sizeof(w->err), "fsync '%s': %s", c->path,
 			 strerror(errno));
+	deadline_done(w->deadline);
 	return NULL;
 }
 
@@ -256,6 +286,7 @@ int engine_seq_io(struct point_ctx *ctx, int dir, uint64_t size, uint32_t gen,
 	static struct worker ws[ENGINE_MAX_THREADS];
 	pthread_t tids[ENGINE_MAX_THREADS];
 	pthread_barrier_t go;
+	struct deadline dl;
 	int n = (int)ctx->threads, started = 0, rc = -1;
 	uint64_t u0, s0, u1, s1, t0, t1;
 	int flags = O_CLOEXEC | (ctx->direct ? O_DIRECT : 0) |
@@ -274,10 +305,15 @@ int engine_seq_io(struct point_ctx *ctx, int dir, uint64_t size, uint32_t gen,
 				    ctx->id, (unsigned long long)size, n,
 				    (unsigned long long)ctx->bs);
 	memset(ws, 0, sizeof(ws));
+	ctx->nr_moved = 0;
+	if (deadline_init(&dl, n, ctx->runtime_ns) < 0)
+		return report_error("workload", "cannot set up a deadline: %s",
+				    strerror(errno));
 	for (int i = 0; i < n; i++) {
 		struct worker *w = &ws[i];
 		w->ctx = ctx;
 		w->go = &go;
+		w->deadline = &dl;
 		w->dir = dir;
 		w->gen = gen;
 		w->from = per * (uint64_t)i;
@@ -312,6 +348,7 @@ int engine_seq_io(struct point_ctx *ctx, int dir, uint64_t size, uint32_t gen,
 	engine_cpu(&u0, &s0);
 	pthread_barrier_wait(&go);
 	t0 = sys_now_ns();
+	deadline_wait(&dl, t0);
 	for (int i = 0; i < n; i++)
 		pthread_join(tids[i], NULL);
 	t1 = sys_now_ns();
@@ -326,6 +363,9 @@ int engine_seq_io(struct point_ctx *ctx, int dir, uint64_t size, uint32_t gen,
 	res->unchecked = dir == ENGINE_READ && ctx->unchecked;
 	for (int i = 0; i < n; i++) {
 		res->io_bytes += ws[i].done;
+		ctx->moved[i] =
+			(struct seq_extent){ws[i].from, ws[i].to, ws[i].done};
+		ctx->nr_moved = i + 1;
 		if (ws[i].err[0]) {
 			report_error("workload", "%s", ws[i].err);
 			goto out;
@@ -339,6 +379,7 @@ int engine_seq_io(struct point_ctx *ctx, int dir, uint64_t size, uint32_t gen,
 			goto out;
 		}
 	}
+	res->stopped = res->io_bytes < size;
 	rc = 0;
 out:
 	for (int i = 0; i < n; i++) {
@@ -348,39 +389,61 @@ out:
 		ws[i].fd = -1;
 		ws[i].buf = NULL;
 	}
+	deadline_release(&dl);
 	return rc;
 }
 
-int engine_spot_check(struct point_ctx *ctx, uint64_t size, uint32_t gen)
+uint64_t engine_seq_prefix(const struct point_ctx *ctx)
+{
+	uint64_t end = 0;
+	for (int i = 0; i < ctx->nr_moved; i++) {
+		const struct seq_extent *e = &ctx->moved[i];
+		if (e->from != end)
+			break;
+		end = e->from + e->done;
+		if (e->done < e->to - e->from)
+			break;
+	}
+	return end;
+}
+
+/* Check 4 KiB every MiB of [from, end): what one thread wrote. */
+static int spot_check_extent(struct point_ctx *ctx, int fd, uint64_t from,
+			     uint64_t end, uint32_t gen)
 {
 	static unsigned char buf[4096];
-	int fd = open(ctx->path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return report_error("verify", "cannot open '%s': %s", ctx->path,
-				    strerror(errno));
-	for (uint64_t off = 0; off + sizeof(buf) <= size; off += 1u << 20) {
-		if (pread(fd, buf, sizeof(buf), (off_t)off) != sizeof(buf)) {
-			close(fd);
+	for (uint64_t off = from; off + sizeof(buf) <= end; off += 1u << 20) {
+		if (pread(fd, buf, sizeof(buf), (off_t)off) != sizeof(buf))
 			return report_error("verify",
 					    "cannot read '%s' at "
 					    "%llu: %s",
 					    ctx->path, (unsigned long long)off,
 					    strerror(errno));
-		}
 		uint64_t bad = pattern_check(buf, sizeof(buf), ctx->base + off,
 					     gen, 0, ctx->skip_below);
-		if (bad != PATTERN_OK) {
-			close(fd);
+		if (bad != PATTERN_OK)
 			return report_error(
 				"verify",
 				"'%s': data written is "
 				"not read back at byte %llu",
 				ctx->path,
 				(unsigned long long)(bad - ctx->base));
-		}
 	}
-	close(fd);
 	return 0;
+}
+
+int engine_spot_check(struct point_ctx *ctx, uint32_t gen)
+{
+	int fd = open(ctx->path, O_RDONLY | O_CLOEXEC), rc = 0;
+	if (fd < 0)
+		return report_error("verify", "cannot open '%s': %s", ctx->path,
+				    strerror(errno));
+	for (int i = 0; i < ctx->nr_moved && !rc; i++)
+		rc = spot_check_extent(ctx, fd, ctx->moved[i].from,
+				       ctx->moved[i].from + ctx->moved[i].done,
+				       gen);
+	close(fd);
+	return rc;
 }
 
 static const struct engine_ops *const all_engines[] = {
@@ -423,7 +486,7 @@ static int resolve_target(struct point_ctx *ctx)
 static int parse_keys(struct point_ctx *ctx, const char *engine)
 {
 	const struct spec_line *l = ctx->line;
-	uint64_t size_mb, bs_kb, direct, fsync_, chunk_kb;
+	uint64_t size_mb, bs_kb, direct, fsync_, chunk_kb, runtime_ms;
 	double ram_x;
 	const char *fadv = spec_get(l, "fadvise");
 	int bonnie = !strcmp(engine, "bonnie");
@@ -435,11 +498,16 @@ static int parse_keys(struct point_ctx *ctx, const char *engine)
 	    spec_u64(l, "size_mb", 0, &size_mb) ||
 	    spec_u64(l, "direct", 0, &direct) ||
 	    spec_u64(l, "fsync", 1, &fsync_) ||
+	    spec_u64(l, "runtime_ms", 0, &runtime_ms) ||
 	    spec_double(l, "ram_x", 0, &ram_x))
 		return -1;
 	ctx->bs = (bonnie ? chunk_kb : bs_kb) * 1024;
 	ctx->direct = direct != 0;
 	ctx->fsync = fsync_ != 0;
+	if (runtime_ms > UINT64_MAX / 1000000)
+		return report_error("spec", "line %d: runtime_ms is too large",
+				    l->lineno);
+	ctx->runtime_ns = runtime_ms * 1000000;
 	if (ctx->threads < 1 || ctx->threads > ENGINE_MAX_THREADS)
 		return report_error("spec", "line %d: threads must be 1..%d",
 				    l->lineno, ENGINE_MAX_THREADS);
@@ -517,8 +585,9 @@ static int send_sample(struct point_ctx *ctx, const struct sample_result *r,
 	if (r->unchecked)
 		json_str(&j, "verify", "skipped-readonly");
 	json_end(&j);
-	say("%s %s%s %d: %.1f MB/s%s", ctx->id, r->metric,
+	say("%s %s%s %d: %.1f MB/s%s%s", ctx->id, r->metric,
 	    warmup ? " (warmup)" : "", index, bw / 1e6,
+	    r->stopped ? " (deadline)" : "",
 	    r->unchecked ? " (read-only: not checked)" : "");
 	return report_frame(&j);
 }

@@ -12,6 +12,8 @@
 
 #include <stdint.h>
 
+#define ENGINE_MAX_THREADS 64
+
 struct sample_result {
 	const char *metric; /* "read", "write", "rewrite" */
 	uint64_t io_bytes;
@@ -20,6 +22,14 @@ struct sample_result {
 	int verified;
 	/* Read as it was on a read-only disk: nothing known to check against. */
 	int unchecked;
+	/* Ended by the deadline (runtime_ms) before its bytes were done. */
+	int stopped;
+};
+
+/* What one thread of engine_seq_io moved: [from, from + done) of its
+ * slice [from, to). done < to - from when the deadline stopped it. */
+struct seq_extent {
+	uint64_t from, to, done;
 };
 
 enum engine_fadvise {
@@ -53,7 +63,12 @@ struct point_ctx {
 	int direct;
 	int fsync;
 	enum engine_fadvise fadvise;
+	uint64_t runtime_ns; /* time bound of a sample; 0: size alone */
 	uint64_t mem_total_kb;
+
+	/* What the last engine_seq_io call moved, one extent per thread. */
+	struct seq_extent moved[ENGINE_MAX_THREADS];
+	int nr_moved;
 };
 
 struct engine_ops {
@@ -85,18 +100,25 @@ void engine_wrote(struct point_ctx *ctx, uint64_t size, uint32_t gen);
 enum { ENGINE_READ = 0, ENGINE_WRITE = 1 };
 /*
  * Timed sequential I/O over [0, size) of the target with ctx->threads
- * threads, each on its own slice, in ctx->bs calls. Reads check the
- * pattern (generation gen); writes write it. Fills `res` (metric left to
- * the caller). -1 after an error frame (a `verify` error for bad data).
+ * threads, each on its own slice, in ctx->bs calls, until the slices are
+ * done or ctx->runtime_ns has passed (0: no time bound). Reads check the
+ * pattern (generation gen) of every byte they read; writes write it. Fills
+ * `res` with what was moved (metric left to the caller) and ctx->moved with
+ * where. -1 after an error frame (a `verify` error for bad data).
  */
 int engine_seq_io(struct point_ctx *ctx, int dir, uint64_t size, uint32_t gen,
 		  struct sample_result *res);
+/* The bytes from offset 0 that the last engine_seq_io moved without a gap:
+ * size when every thread finished its slice. */
+uint64_t engine_seq_prefix(const struct point_ctx *ctx);
 /* For write engines: -1 after an error frame when the target is read-only. */
 int engine_writable(struct point_ctx *ctx, const char *engine);
-/* Drop caches before a sample; -1 after an error frame. */
+/* Drop caches before a sample, once the target's device has no request in
+ * flight; -1 after an error frame. */
 int engine_drop_caches(struct point_ctx *ctx);
-/* Read back a 4 KiB block every MiB and check it; -1 after an error. */
-int engine_spot_check(struct point_ctx *ctx, uint64_t size, uint32_t gen);
+/* Read back a 4 KiB block every MiB of what the last engine_seq_io wrote
+ * (ctx->moved) and check it; -1 after an error frame. */
+int engine_spot_check(struct point_ctx *ctx, uint32_t gen);
 /* CPU time of the process so far. */
 void engine_cpu(uint64_t *usr_ns, uint64_t *sys_ns);
 

@@ -1,7 +1,8 @@
 /*
  * engine_rawread.c: dd-like reads of a block device, one reader, size_mb
- * per sample in bs_kb calls, as in seed 004 (dd bs=128k vs bs=2M on a
- * disk, a partition, a loop device and dm-linear).
+ * per sample (or what runtime_ms leaves time for) in bs_kb calls, as in
+ * seed 004 (dd bs=128k vs bs=2M on a disk, a partition, a loop device and
+ * dm-linear).
  */
 #include "engine.h"
 #include "report.h"

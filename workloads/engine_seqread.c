@@ -1,8 +1,8 @@
 /*
  * engine_seqread.c: threaded sequential reads of a file (created and
  * filled with the pattern first, possibly larger than RAM) or a block
- * device, each thread on its own slice, as in the RAID0 seed's
- * <threads, read KB, readahead> sweep.
+ * device, each thread on its own slice (until runtime_ms, if given), as in
+ * the RAID0 seed's <threads, read KB, readahead> sweep.
  */
 #include "engine.h"
 

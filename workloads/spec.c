@@ -30,9 +30,10 @@ static const struct keyset directives[] = {
 };
 
 static const struct keyset engines[] = {
-	{"seqread", " threads bs_kb ra_kb size_mb ram_x direct fadvise "},
-	{"seqwrite", " threads bs_kb size_mb fsync direct "},
-	{"rawread", " bs_kb size_mb direct ra_kb "},
+	{"seqread", " threads bs_kb ra_kb size_mb ram_x direct fadvise "
+		    "runtime_ms "},
+	{"seqwrite", " threads bs_kb size_mb fsync direct runtime_ms "},
+	{"rawread", " bs_kb size_mb direct ra_kb runtime_ms "},
 	{"bonnie", " size_mb chunk_kb "},
 };
 

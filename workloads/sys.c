@@ -137,6 +137,28 @@ int sys_blk_name(const char *path, char *name, size_t size)
 	return 0;
 }
 
+int sys_blk_in_flight(const char *path, unsigned long *n)
+{
+	struct stat st;
+	char sysfs[64], buf[512];
+	unsigned long f[9];
+	dev_t d;
+	if (stat(path, &st) < 0)
+		return -1;
+	d = S_ISBLK(st.st_mode) ? st.st_rdev : st.st_dev;
+	snprintf(sysfs, sizeof(sysfs), "/sys/dev/block/%u:%u/stat", major(d),
+		 minor(d));
+	if (sys_read(sysfs, buf, sizeof(buf)) < 0)
+		return -1;
+	if (sscanf(buf, "%lu %lu %lu %lu %lu %lu %lu %lu %lu", &f[0], &f[1],
+		   &f[2], &f[3], &f[4], &f[5], &f[6], &f[7], &f[8]) != 9) {
+		errno = EINVAL;
+		return -1;
+	}
+	*n = f[8];
+	return 0;
+}
+
 static int blk_ioctl(const char *path, unsigned long req, void *arg,
 		     unsigned long val, int use_val)
 {

@@ -35,6 +35,12 @@ int sys_blk_ro(const char *path, int *ro);
 /* /sys/block/<name>/queue/max_sectors_kb; -1 with errno set. */
 int sys_max_sectors_get(const char *name, unsigned long *kb);
 int sys_max_sectors_set(const char *name, unsigned long kb);
+/*
+ * Requests of the block device `path` (or of the file system holding the
+ * file `path`) in flight now: the in_flight field of its sysfs stat file
+ * (/sys/dev/block/M:m/stat, from Linux 2.6.27). -1 with errno set.
+ */
+int sys_blk_in_flight(const char *path, unsigned long *n);
 /* Readahead in KiB (BLKRAGET / 2); -1 with errno set. */
 int sys_ra_get(const char *path, unsigned long *ra_kb);
 int sys_ra_set(const char *path, unsigned long ra_kb);

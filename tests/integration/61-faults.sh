@@ -37,13 +37,16 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# make_job FILE NAME SIZE_MB TIMEOUT_S: the demo job on good..culprit, smaller.
+# make_job FILE NAME SIZE_MB TIMEOUT_S [RUNTIME_MS]: the demo job on
+# good..culprit, smaller; with RUNTIME_MS instead of the bisection default.
 make_job() {
+	local runtime=
+	[ -z "${5:-}" ] || runtime=", \"runtime_ms\": $5"
 	sed -e "s|\"~/.cache/iobisect/fixture/linux\"|\"$repo\"|" \
 	    -e "s|\"name\": \"demo\"|\"name\": \"$2\"|" \
 	    -e "s|\"good\": \"v6.1\"|\"good\": \"$good\"|" \
 	    -e "s|\"bad\": \"iobisect-demo-large\"|\"bad\": \"$culprit\"|" \
-	    -e "s|\"size_mb\": 128|\"size_mb\": $3|" \
+	    -e "s|\"size_mb\": 128|\"size_mb\": $3$runtime|" \
 	    -e "s|\"timeout_s\": 240|\"timeout_s\": $4|" \
 	    -e 's|"runs": {[^}]*}|"runs": {"min": 3, "max": 5, "samples": 2, "warmup": 1}|' \
 	    "$IOB_ROOT/tests/jobs/demo.json" >"$1"
@@ -178,13 +181,14 @@ tried=$((tried + 1))
 # to finish (HEAD at good: answered from the store at once); then, with a
 # 12 s timeout, the culprit's child (slow too, not measured yet) hangs past
 # it while the endpoints come from the store (the timeout is not part of
-# what is pooled: same build, spec and machine).
-make_job "$tmp/hang.json" hang 128 240
+# what is pooled: same build, spec and machine). runtime_ms 0 keeps the
+# byte count: bounded by time, the slow boot would fit in 12 s.
+make_job "$tmp/hang.json" hang 128 240 0
 git clone -q --shared --no-checkout "$repo" "$tmp/clone"
 git -C "$tmp/clone" checkout -q --detach "$good"
 (cd "$tmp/clone" && "$IOB_ROOT/iobisect" test "$tmp/hang.json" --results "$res") \
 	>"$tmp/hang0.out" 2>"$tmp/hang0.err" || { tail "$tmp/hang0.err" >&2; fail "hung guest: endpoints not measured"; }
-make_job "$tmp/hang.json" hang 128 12
+make_job "$tmp/hang.json" hang 128 12 0
 child=$(git -C "$repo" rev-list --reverse --ancestry-path "$culprit..iobisect-demo-large" | head -1)
 [ -n "$child" ] || fail "hung guest: no commit after the culprit"
 git -C "$tmp/clone" checkout -q --detach "$child"
