@@ -203,6 +203,9 @@ static int parse_args(struct run_args *a, int argc, char **argv)
 	return 0;
 }
 
+/* A bzImage is tens of MiB; a path to anything else must not be read whole. */
+#define KERNEL_IMAGE_MAX ((size_t)256 << 20)
+
 /* What is booted: its image, the label in result paths, the build key. */
 struct kernel_pick {
 	char *image;
@@ -222,7 +225,7 @@ static int pick_kernel(struct kernel_pick *k, const struct run_args *a,
 		char hex[41];
 		if (!file_exists(image))
 			return error("--kernel: '%s' does not exist", image);
-		if (read_file(image, &sb))
+		if (read_file_max(image, &sb, KERNEL_IMAGE_MAX))
 			return -1;
 		/*
 		 * A prebuilt image is named by its content, in the 12

@@ -1018,7 +1018,7 @@ static int preset_load(struct ctx *c, const char *name, struct draft *d)
 		free(path);
 		return -1;
 	}
-	if (read_file(path, &text))
+	if (read_file_max(path, &text, JOB_FILE_MAX))
 		goto out;
 	root = json_loadb(text.buf, text.len, JSON_REJECT_DUPLICATES, &jerr);
 	if (!root) {
@@ -2112,7 +2112,7 @@ int job_load_overrides(struct job *job, const char *path,
 
 	memset(job, 0, sizeof(*job));
 	if (path) {
-		if (read_file(path, &text))
+		if (read_file_max(path, &text, JOB_FILE_MAX))
 			return -1;
 		root = json_loadb(text.buf, text.len, JSON_REJECT_DUPLICATES,
 				  &jerr);

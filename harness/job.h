@@ -171,6 +171,8 @@ int job_find_topology(const struct job *job, const char *name);
 /* Limits on what the lists of a job may expand to. */
 #define JOB_MAX_TOPOLOGIES 64
 #define JOB_MAX_POINTS 4096
+/* A job or preset file is a few KiB; this is far beyond any real one. */
+#define JOB_FILE_MAX ((size_t)4 << 20)
 
 /*
  * Where presets (qemu/<name>.json) and fragments (kconfigs/) live: $IOBISECT_DATA,

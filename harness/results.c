@@ -448,6 +448,35 @@ void sample_set_release(struct sample_set *s)
 	memset(s, 0, sizeof(*s));
 }
 
+json_t *results_doc_read(const char *path)
+{
+	struct strbuf text = STRBUF_INIT, why = STRBUF_INIT;
+	struct strbuf *prev = error_capture(&why);
+	json_error_t jerr;
+	json_t *doc = NULL;
+	int rc = read_file_max(path, &text, RESULTS_DOC_MAX);
+
+	error_capture(prev);
+	if (rc) {
+		/* One line per bad document: the read's own message. */
+		warning("ignoring a sample document: %s", why.buf);
+		goto out;
+	}
+	doc = json_loadb(text.buf, text.len, 0, &jerr);
+	if (!doc)
+		warning("ignoring '%s': %s (line %d)", path, jerr.text,
+			jerr.line);
+	else if (!json_is_object(doc)) {
+		warning("ignoring '%s': not a JSON object", path);
+		json_decref(doc);
+		doc = NULL;
+	}
+out:
+	strbuf_release(&text);
+	strbuf_release(&why);
+	return doc;
+}
+
 static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -541,11 +570,9 @@ int results_load_samples(const char *root, const char *job,
 			if (boot < 0 || n < 5 || strcmp(f->d_name + n - 5, ".json"))
 				continue;
 			char *path = xstrfmt("%s/%s", pdir, f->d_name);
-			json_error_t jerr;
-			json_t *doc = json_load_file(path, 0, &jerr);
+			json_t *doc = results_doc_read(path);
 			double bw, cpu;
 			if (!doc) {
-				warning("ignoring '%s': %s", path, jerr.text);
 				out->nr_ignored++;
 			} else if (!doc_matches(doc, build_key, spec_hash, m,
 						metric, &bw, &cpu)) {

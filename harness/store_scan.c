@@ -141,14 +141,12 @@ static const char *jstr(json_t *o, const char *key)
 static void read_doc(struct loader *l, const char *path, size_t commit,
 		     long boot)
 {
-	json_error_t jerr;
-	json_t *doc = json_load_file(path, 0, &jerr), *v;
+	json_t *doc = results_doc_read(path), *v;
 	struct scan_commit *c = &l->s->commits[commit];
 	const char *key;
 	char *machine, *ident;
 
 	if (!doc) {
-		warning("ignoring '%s': %s", path, jerr.text);
 		l->ignored_docs++;
 		return;
 	}

@@ -15,6 +15,9 @@
 #include <time.h>
 #include <unistd.h>
 
+/* A spool's url file holds one URL: anything longer is not ours. */
+#define UPLOAD_URL_MAX ((size_t)8192)
+
 int upload_curl_error(CURLcode rc, const char *errbuf, const char *url)
 {
 	return error("cannot post to '%s': %s", url,
@@ -454,7 +457,7 @@ int upload_flush(const struct upload_options *o, struct upload_counts *c)
 		struct strbuf url = STRBUF_INIT;
 		char *path = xstrfmt("%s/%s/url", root, e->d_name);
 		if (e->d_name[0] != '.' && file_exists(path) &&
-		    !read_file(path, &url)) {
+		    !read_file_max(path, &url, UPLOAD_URL_MAX)) {
 			struct batch b;
 			strbuf_trim(&url);
 			if (!batch_begin(&b, o, url.buf, c)) {

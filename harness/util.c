@@ -20,9 +20,11 @@
 char strbuf_empty[1];
 static struct strbuf *captured;
 
-void error_capture(struct strbuf *sb)
+struct strbuf *error_capture(struct strbuf *sb)
 {
+	struct strbuf *prev = captured;
 	captured = sb;
+	return prev;
 }
 
 static void report(const char *prefix, const char *fmt, va_list ap)
@@ -281,27 +283,96 @@ int mkdir_p(const char *path, mode_t mode)
 	return rc;
 }
 
-int read_file(const char *path, struct strbuf *out)
+/* "a directory", "a FIFO"...: what a path is when it is not a file. */
+static const char *file_kind(mode_t mode)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (S_ISDIR(mode))
+		return "a directory";
+	if (S_ISCHR(mode))
+		return "a character device";
+	if (S_ISBLK(mode))
+		return "a block device";
+	if (S_ISFIFO(mode))
+		return "a FIFO";
+	if (S_ISSOCK(mode))
+		return "a socket";
+	return NULL;
+}
+
+static int refuse_kind(const char *path, mode_t mode)
+{
+	const char *kind = file_kind(mode);
+	if (kind)
+		return error("'%s' is %s, not a regular file", path, kind);
+	return error("'%s' is not a regular file", path);
+}
+
+int read_file_max(const char *path, struct strbuf *out, size_t max)
+{
+	struct stat st;
+	size_t start = out->len, got = 0;
+	int fd, ret = -1;
+
+	/*
+	 * Look before opening: opening a device can have effects of its own,
+	 * and opening a FIFO waits for a writer.
+	 */
+	if (stat(path, &st))
+		return error("cannot open '%s': %s", path, strerror(errno));
+	if (!S_ISREG(st.st_mode))
+		return refuse_kind(path, st.st_mode);
+	/* O_NONBLOCK: should it have become a FIFO since, do not wait. */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	if (fd < 0)
 		return error("cannot open '%s': %s", path, strerror(errno));
-	char buf[65536];
+	if (fstat(fd, &st)) {
+		error("cannot stat '%s': %s", path, strerror(errno));
+		goto out;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		refuse_kind(path, st.st_mode);
+		goto out;
+	}
+	if ((uint64_t)st.st_size > max)
+		goto too_big;
+	/* /proc files say 0 and have more: the cap holds while reading. */
 	for (;;) {
+		char buf[65536];
 		ssize_t n = read(fd, buf, sizeof(buf));
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
-			int e = errno;
-			close(fd);
-			return error("cannot read '%s': %s", path, strerror(e));
+			error("cannot read '%s': %s", path, strerror(errno));
+			goto out;
 		}
 		if (n == 0)
 			break;
+		if ((size_t)n > max - got)
+			goto too_big;
 		strbuf_add(out, buf, (size_t)n);
+		got += (size_t)n;
 	}
+	ret = 0;
+	goto out;
+too_big:
+	if (max >= 1 << 20)
+		error("'%s' is larger than %zu MiB", path, max >> 20);
+	else
+		error("'%s' is larger than %zu bytes", path, max);
+out:
 	close(fd);
-	return 0;
+	if (ret) {
+		/* Nothing half-read is left for the caller to trust. */
+		out->len = start;
+		if (out->alloc)
+			out->buf[start] = '\0';
+	}
+	return ret;
+}
+
+int read_file(const char *path, struct strbuf *out)
+{
+	return read_file_max(path, out, READ_FILE_MAX);
 }
 
 static int write_all(int fd, const void *data, size_t len)

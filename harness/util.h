@@ -27,10 +27,11 @@ _Noreturn void die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /*
  * When set, error() and warning() append to this buffer instead of printing,
  * so a caller (a test, or a probe that records why it failed) can keep the
- * message. NULL (the default) prints to stderr.
+ * message. NULL (the default) prints to stderr. Returns the buffer that was
+ * set before, for the caller to put back.
  */
 struct strbuf;
-void error_capture(struct strbuf *sb);
+struct strbuf *error_capture(struct strbuf *sb);
 
 void *xmalloc(size_t n);
 void *xcalloc(size_t nmemb, size_t size);
@@ -87,6 +88,16 @@ void strvec_split(struct strvec *sv, const char *s, char sep);
 
 /* Files. All return 0 or -1 after saying what failed. */
 int mkdir_p(const char *path, mode_t mode);
+/*
+ * Append the whole of the regular file `path` to `out`. Anything else (a
+ * device, a FIFO, a directory) is refused without being read, and so is a
+ * file of more than `max` bytes: a path given by a user or found in a
+ * results folder must cost an error, not the machine's memory or a wait
+ * for a writer that never comes.
+ */
+int read_file_max(const char *path, struct strbuf *out, size_t max);
+/* The cap of read_file(): files iobisect wrote itself, logs, images. */
+#define READ_FILE_MAX ((size_t)64 << 20)
 int read_file(const char *path, struct strbuf *out);
 /*
  * Write `len` bytes to `path` atomically: a temporary file beside it,

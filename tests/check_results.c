@@ -11,6 +11,7 @@
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static char *srcdir;
@@ -262,6 +263,49 @@ START_TEST(loads_one_median_per_boot_and_never_pools)
 }
 END_TEST
 
+/*
+ * What is not a sample document under a point folder (a FIFO, a huge
+ * file) is passed over with a warning naming it: loading never waits for
+ * a writer and never reads more than a document's worth.
+ */
+START_TEST(loads_past_what_is_not_a_document)
+{
+	struct machine_id m;
+	struct sample_set set = SAMPLE_SET_INIT;
+	struct strbuf msg = STRBUF_INIT;
+	const unsigned long b1[] = { 100, 300, 200 };
+	char hash[41];
+	char *pdir = xstrfmt("%s/dd/0123456789ab/virtio-rawread/bs_kb=128",
+			     tmpdir);
+	char *fifo = xstrfmt("%s/boot-5-sample-0.json", pdir);
+	char *big = xstrfmt("%s/boot-6-sample-0.json", pdir);
+
+	machine(&m, "tcg");
+	results_spec_hash(&job, &job.points[0], hash);
+	store(1, "key-a", &m, b1, 3, 1, 1);
+	ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+	ck_assert_int_eq(write_file_atomic(big, "{}", 2), 0);
+	ck_assert_int_eq(truncate(big, 2 * RESULTS_DOC_MAX), 0);
+	error_capture(&msg);
+	ck_assert_int_eq(results_load_samples(tmpdir, "dd", commit, "key-a",
+					      hash, &m, "bs_kb=128", "read",
+					      &set),
+			 0);
+	error_capture(NULL);
+	ck_assert_uint_eq(set.nr, 1);
+	ck_assert(set.values[0] == 200);
+	ck_assert_uint_eq(set.nr_ignored, 2);
+	ck_assert_msg(strstr(msg.buf, fifo) && strstr(msg.buf, big), "%s",
+		      msg.buf);
+	sample_set_release(&set);
+	results_machine_release(&m);
+	strbuf_release(&msg);
+	free(pdir);
+	free(fifo);
+	free(big);
+}
+END_TEST
+
 /* The spec hash follows what is measured, not how often. */
 START_TEST(spec_hash_covers_the_definition)
 {
@@ -314,6 +358,7 @@ static Suite *results_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, stores_in_the_documented_layout);
 	tcase_add_test(tc, loads_one_median_per_boot_and_never_pools);
+	tcase_add_test(tc, loads_past_what_is_not_a_document);
 	tcase_add_test(tc, spec_hash_covers_the_definition);
 	tcase_add_test(tc, machine_identity);
 	suite_add_tcase(s, tc);

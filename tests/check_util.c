@@ -11,6 +11,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -112,6 +113,74 @@ START_TEST(atomic_write_reports_unwritable)
 	ck_assert_msg(strstr(msg.buf, "/nonexistent-dir/x.json"),
 		      "message names the file: %s", msg.buf);
 	strbuf_release(&msg);
+}
+END_TEST
+
+/*
+ * A FIFO, a device or a folder where a file is expected is refused at
+ * once (a FIFO used to wait for a writer, /dev/zero to eat all memory),
+ * in one line naming it.
+ */
+START_TEST(read_file_refuses_what_is_not_a_file)
+{
+	const char *what[] = { "fifo", "/dev/zero", "/dev/null", "dir" };
+	char *fifo = xstrfmt("%s/fifo", tmpdir), *dir = xstrfmt("%s/d", tmpdir);
+	struct strbuf sb = STRBUF_INIT, msg = STRBUF_INIT;
+
+#ifndef __SANITIZE_ADDRESS__
+	/* Should /dev/zero be read, fail the test, not the machine. */
+	struct rlimit lim = { (rlim_t)2 << 30, (rlim_t)2 << 30 };
+	setrlimit(RLIMIT_AS, &lim);
+#endif
+	ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+	ck_assert_int_eq(mkdir(dir, 0700), 0);
+	for (size_t i = 0; i < ARRAY_SIZE(what); i++) {
+		const char *path = !strcmp(what[i], "fifo") ? fifo
+				   : !strcmp(what[i], "dir") ? dir
+							     : what[i];
+		strbuf_reset(&msg);
+		strbuf_addstr(&sb, "kept");
+		error_capture(&msg);
+		int rc = read_file(path, &sb);
+		error_capture(NULL);
+		ck_assert_int_eq(rc, -1);
+		ck_assert_msg(strstr(msg.buf, path) &&
+				      strstr(msg.buf, "not a regular file") &&
+				      !strchr(msg.buf, '\n'),
+			      "%s: %s", path, msg.buf);
+		ck_assert_str_eq(sb.buf, "kept");
+		strbuf_reset(&sb);
+	}
+	strbuf_release(&sb);
+	strbuf_release(&msg);
+	free(fifo);
+	free(dir);
+}
+END_TEST
+
+/* The cap holds whatever the file says its size is, and keeps nothing. */
+START_TEST(read_file_max_caps_the_size)
+{
+	char *path = xstrfmt("%s/big", tmpdir);
+	struct strbuf sb = STRBUF_INIT, msg = STRBUF_INIT;
+
+	ck_assert_int_eq(write_file_atomic(path, "0123456789", 10), 0);
+	ck_assert_int_eq(read_file_max(path, &sb, 10), 0);
+	ck_assert_str_eq(sb.buf, "0123456789");
+	strbuf_reset(&sb);
+	error_capture(&msg);
+	ck_assert_int_eq(read_file_max(path, &sb, 9), -1);
+	ck_assert_int_eq(read_file_max("/proc/self/status", &sb, 16), -1);
+	error_capture(NULL);
+	ck_assert_uint_eq(sb.len, 0);
+	ck_assert_msg(strstr(msg.buf, "'/proc/self/status' is larger than 16 "
+				      "bytes"),
+		      "%s", msg.buf);
+	ck_assert_int_eq(read_file_max("/proc/self/status", &sb, 1 << 20), 0);
+	ck_assert_ptr_nonnull(strstr(sb.buf, "Pid:"));
+	strbuf_release(&sb);
+	strbuf_release(&msg);
+	free(path);
 }
 END_TEST
 
@@ -236,6 +305,8 @@ int main(void)
 			    ARRAY_SIZE(split_cases));
 	tcase_add_test(tc, atomic_write_replaces_whole);
 	tcase_add_test(tc, atomic_write_reports_unwritable);
+	tcase_add_test(tc, read_file_refuses_what_is_not_a_file);
+	tcase_add_test(tc, read_file_max_caps_the_size);
 	tcase_add_test(tc, mkdir_p_nested);
 	tcase_add_test(tc, hash_is_git_blob_id);
 	tcase_add_test(tc, run_captures_exit_and_output);
