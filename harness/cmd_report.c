@@ -54,7 +54,7 @@ int cmd_report(int argc, char **argv)
 	o.generated = now;
 	if (html) {
 		if (html_render(&s, &o, &out) ||
-		    write_file_atomic(html, out.buf, out.len))
+		    write_output_file(html, out.buf, out.len))
 			goto out;
 		fprintf(stderr, "report: %s (%zu plots, %zu commits)\n", html,
 			s.nr_series, s.nr_commits);
@@ -72,7 +72,7 @@ int cmd_report(int argc, char **argv)
 		strbuf_addstr(&out, text);
 		strbuf_addch(&out, '\n');
 		free(text);
-		if (write_file_atomic(json, out.buf, out.len))
+		if (write_output_file(json, out.buf, out.len))
 			goto out;
 		fprintf(stderr, "report: %s\n", json);
 	}

@@ -429,6 +429,86 @@ int write_file_atomic(const char *path, const void *data, size_t len)
 	return 0;
 }
 
+/* Write into what is at `path` (a device, a FIFO), without replacing it. */
+static int write_in_place(const char *path, const void *data, size_t len,
+			  int create)
+{
+	struct stat st;
+	int flags = O_WRONLY | O_NOCTTY | O_CLOEXEC | O_NONBLOCK;
+	int fd = open(path, flags | (create ? O_CREAT | O_TRUNC : 0), 0644);
+
+	/* A reader started along with us gets two seconds to open its end. */
+	for (int i = 0; i < 40 && fd < 0 && errno == ENXIO; i++) {
+		struct timespec ts = { 0, 50 * 1000000 };
+		nanosleep(&ts, NULL);
+		fd = open(path, flags, 0644);
+	}
+	if (fd < 0 && errno == ENXIO)
+		return error("cannot write '%s': it is a FIFO nobody reads",
+			     path);
+	if (fd < 0)
+		return error("cannot write '%s': %s", path, strerror(errno));
+	/* Non-blocking was for the open only: a slow reader is waited for. */
+	if (fstat(fd, &st) || fcntl(fd, F_SETFL, O_WRONLY) ||
+	    (!S_ISREG(st.st_mode) && !S_ISCHR(st.st_mode) &&
+	     !S_ISFIFO(st.st_mode))) {
+		close(fd);
+		return error("not writing '%s': it changed while being opened",
+			     path);
+	}
+	if (write_all(fd, data, len)) {
+		int e = errno;
+		close(fd);
+		return error("cannot write '%s': %s", path, strerror(e));
+	}
+	if (close(fd))
+		return error("cannot write '%s': %s", path, strerror(errno));
+	return 0;
+}
+
+int write_output_file(const char *path, const void *data, size_t len)
+{
+	struct stat st;
+
+	if (lstat(path, &st)) {
+		if (errno == ENOENT)
+			return write_file_atomic(path, data, len);
+		return error("cannot write '%s': %s", path, strerror(errno));
+	}
+	if (S_ISLNK(st.st_mode)) {
+		char *target = realpath(path, NULL);
+		int ret;
+		/* A link to nothing yet: creating its target is what '>' does. */
+		if (!target && errno == ENOENT)
+			return write_in_place(path, data, len, 1);
+		if (!target || stat(target, &st)) {
+			free(target);
+			return error("cannot write '%s': %s", path,
+				     strerror(errno));
+		}
+		if (S_ISREG(st.st_mode)) {
+			ret = access(target, W_OK)
+				      ? error("cannot write '%s': %s", path,
+					      strerror(errno))
+				      : write_file_atomic(target, data, len);
+			free(target);
+			return ret;
+		}
+		free(target);
+	} else if (S_ISREG(st.st_mode)) {
+		/* The rename would replace a file its mode says not to touch. */
+		if (access(path, W_OK))
+			return error("cannot write '%s': %s", path,
+				     strerror(errno));
+		return write_file_atomic(path, data, len);
+	}
+	if (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode))
+		return write_in_place(path, data, len, 0);
+	return error("not writing '%s': it is %s", path,
+		     file_kind(st.st_mode) ? file_kind(st.st_mode)
+					   : "not a regular file");
+}
+
 int copy_file(const char *from, const char *to, mode_t mode)
 {
 	struct strbuf sb = STRBUF_INIT;

@@ -105,6 +105,15 @@ int read_file(const char *path, struct strbuf *out);
  * old content or the new one, never a mix, even after a crash.
  */
 int write_file_atomic(const char *path, const void *data, size_t len);
+/*
+ * Write an output the user named (a report). A regular file, or a path
+ * not there yet, is replaced atomically as above; through a symbolic link
+ * the file it points to is, and the link stays. A character device or a
+ * FIFO (/dev/null, a pipe) is written in place, and a FIFO nobody reads
+ * is an error, not a wait. A folder, a block device or a socket is
+ * refused. Any write that falls short (/dev/full) is an error.
+ */
+int write_output_file(const char *path, const void *data, size_t len);
 int copy_file(const char *from, const char *to, mode_t mode);
 int file_exists(const char *path);
 int remove_tree(const char *path);

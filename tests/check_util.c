@@ -11,7 +11,11 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/resource.h>
+#include <sys/sysmacros.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -184,6 +188,74 @@ START_TEST(read_file_max_caps_the_size)
 }
 END_TEST
 
+/*
+ * An output the user names: replaced atomically when it is a file (also
+ * through a link, which stays a link), written in place when it is a
+ * device or a FIFO, refused when it is a folder; a short write fails.
+ */
+START_TEST(output_file_is_replaced_only_when_a_file)
+{
+	char *file = xstrfmt("%s/target.html", tmpdir);
+	char *link = xstrfmt("%s/link.html", tmpdir);
+	char *fifo = xstrfmt("%s/fifo", tmpdir);
+	char *dev = xstrfmt("%s/null", tmpdir);
+	struct strbuf sb = STRBUF_INIT, msg = STRBUF_INIT;
+	struct stat st;
+
+	ck_assert_int_eq(write_output_file(file, "old", 3), 0);
+	ck_assert_int_eq(symlink("target.html", link), 0);
+	ck_assert_int_eq(write_output_file(link, "new", 3), 0);
+	ck_assert_int_eq(lstat(link, &st), 0);
+	ck_assert_msg(S_ISLNK(st.st_mode), "the link was replaced");
+	ck_assert_int_eq(read_file(file, &sb), 0);
+	ck_assert_str_eq(sb.buf, "new");
+
+	error_capture(&msg);
+	ck_assert_int_eq(write_output_file("/dev/full", "x", 1), -1);
+	ck_assert_int_eq(write_output_file(tmpdir, "x", 1), -1);
+	ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+	ck_assert_int_eq(write_output_file(fifo, "x", 1), -1);
+	error_capture(NULL);
+	ck_assert_msg(strstr(msg.buf, "cannot write '/dev/full'"), "%s",
+		      msg.buf);
+	ck_assert_msg(strstr(msg.buf, "it is a directory"), "%s", msg.buf);
+	ck_assert_msg(strstr(msg.buf, "nobody reads"), "%s", msg.buf);
+	ck_assert_int_eq(lstat(fifo, &st), 0);
+	ck_assert(S_ISFIFO(st.st_mode));
+
+	/* With a reader, the FIFO gets the bytes and stays a FIFO. */
+	pid_t pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (!pid) {
+		char buf[8] = "";
+		struct timespec late = { 0, 200 * 1000000 };
+		nanosleep(&late, NULL);
+		int fd = open(fifo, O_RDONLY);
+		ssize_t n = fd < 0 ? -1 : read(fd, buf, sizeof(buf));
+		_exit(n == 5 && !memcmp(buf, "hello", 5) ? 0 : 1);
+	}
+	ck_assert_int_eq(write_output_file(fifo, "hello", 5), 0);
+	int status;
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	ck_assert_int_eq(lstat(fifo, &st), 0);
+	ck_assert(S_ISFIFO(st.st_mode));
+
+	/* A device node (a copy of /dev/null: only root may make one). */
+	if (mknod(dev, S_IFCHR | 0666, makedev(1, 3)) == 0) {
+		ck_assert_int_eq(write_output_file(dev, "x", 1), 0);
+		ck_assert_int_eq(lstat(dev, &st), 0);
+		ck_assert_msg(S_ISCHR(st.st_mode), "the device was replaced");
+	}
+	strbuf_release(&sb);
+	strbuf_release(&msg);
+	free(file);
+	free(link);
+	free(fifo);
+	free(dev);
+}
+END_TEST
+
 START_TEST(mkdir_p_nested)
 {
 	char *p = xstrfmt("%s/a/b/c", tmpdir);
@@ -307,6 +379,7 @@ int main(void)
 	tcase_add_test(tc, atomic_write_reports_unwritable);
 	tcase_add_test(tc, read_file_refuses_what_is_not_a_file);
 	tcase_add_test(tc, read_file_max_caps_the_size);
+	tcase_add_test(tc, output_file_is_replaced_only_when_a_file);
 	tcase_add_test(tc, mkdir_p_nested);
 	tcase_add_test(tc, hash_is_git_blob_id);
 	tcase_add_test(tc, run_captures_exit_and_output);
