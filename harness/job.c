@@ -629,6 +629,13 @@ static int layer_set(struct ctx *c, struct draft_layer *l, const char *key,
 			fail(c, "empty list");
 			goto out;
 		}
+		/* The cap before the duplicate check, which is quadratic. */
+		if (json_array_size(v) > JOB_MAX_TOPOLOGIES) {
+			fail(c, "%zu values: the topology lists expand to more "
+				"than %d topologies",
+			     json_array_size(v), JOB_MAX_TOPOLOGIES);
+			goto out;
+		}
 		for (size_t i = 0; i < json_array_size(v); i++) {
 			size_t o2 = push_idx(c, i);
 			if (layer_value(c, r, json_array_get(v, i), &sb)) {
@@ -1509,6 +1516,19 @@ static int parse_workload(struct ctx *c, json_t *w, struct job *job,
 		}
 		if (nr == ARRAY_SIZE(keys)) {
 			fail(c, "too many keys");
+			goto out;
+		}
+		/*
+		 * The cap before the values are checked against each other
+		 * (quadratic): 100,000 targets took half a minute to refuse.
+		 */
+		if (json_is_array(v) &&
+		    (json_array_size(v) > JOB_MAX_POINTS ||
+		     total * json_array_size(v) * job->nr_topologies >
+			     JOB_MAX_POINTS)) {
+			fail(c, "the matrix has more than %d points (%zu "
+				"topologies x the workload's lists)",
+			     JOB_MAX_POINTS, job->nr_topologies);
 			goto out;
 		}
 		struct wkey *k = &keys[nr++];

@@ -560,6 +560,43 @@ START_TEST(direction_and_confidence)
 }
 END_TEST
 
+/*
+ * A list far past the caps is refused before its values are checked
+ * one against another: 100,000 distinct targets took 31 s to refuse.
+ */
+static const struct {
+	const char *head, *item, *tail, *want;
+} long_lists[] = {
+	{ "{\"topology\": {\"preset\": \"virtio\", \"layers\": [{\"kind\":"
+	  " \"fs\", \"name\": \"f\", \"on\": \"d0\", \"type\": \"ext4\"}]}, "
+	  "\"workload\": {\"engine\": \"seqread\", \"target\": [",
+	  "\"/mnt/t%d\"", "]}}", "workload: the matrix has more than 4096" },
+	{ "{\"workload\": \"rawread\", \"topology\": {\"preset\": "
+	  "\"raid0-4\", \"md0\": {\"stripe_cache\": [",
+	  "%d", "]}}}", "more than 64 topologies" },
+};
+
+START_TEST(long_lists_are_refused_before_they_are_checked)
+{
+	struct strbuf text = STRBUF_INIT, err = STRBUF_INIT;
+	struct job job;
+
+	strbuf_addstr(&text, long_lists[_i].head);
+	for (int i = 0; i < 100000; i++) {
+		strbuf_addstr(&text, i ? ", " : "");
+		strbuf_addf(&text, long_lists[_i].item, 17 + i);
+	}
+	strbuf_addstr(&text, long_lists[_i].tail);
+	uint64_t t0 = now_ns();
+	ck_assert_int_eq(parse(&job, text.buf, &err), -1);
+	double s = (now_ns() - t0) / 1e9;
+	ck_assert_msg(strstr(err.buf, long_lists[_i].want), "%s", err.buf);
+	ck_assert_msg(s < 1.5, "took %.1f s to refuse", s);
+	strbuf_release(&text);
+	strbuf_release(&err);
+}
+END_TEST
+
 START_TEST(json_errors_give_the_line)
 {
 	struct job job;
@@ -592,6 +629,8 @@ static Suite *job_suite(void)
 			    (int)ARRAY_SIZE(bad));
 	tcase_add_test(tc, every_bad_job_has_an_expectation);
 	tcase_add_test(tc, json_errors_give_the_line);
+	tcase_add_loop_test(tc, long_lists_are_refused_before_they_are_checked,
+			    0, ARRAY_SIZE(long_lists));
 	suite_add_tcase(s, tc);
 	return s;
 }
