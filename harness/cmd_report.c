@@ -5,6 +5,7 @@
  */
 #include "cmd.h"
 #include "html.h"
+#include "run.h"
 #include "store_scan.h"
 #include "util.h"
 
@@ -49,7 +50,7 @@ int cmd_report(int argc, char **argv)
 		return 128;
 	}
 	if (scan_load(&s, dir, job))
-		return 1;
+		return run_interrupted() ? 130 : 1;
 	utc_timestamp(now, sizeof(now));
 	o.generated = now;
 	if (html) {

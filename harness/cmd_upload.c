@@ -5,6 +5,7 @@
  * and summary. The bearer token comes from $IOBISECT_UPLOAD_TOKEN.
  */
 #include "cmd.h"
+#include "run.h"
 #include "upload.h"
 #include "util.h"
 
@@ -44,5 +45,5 @@ int cmd_upload(int argc, char **argv)
 	fprintf(stderr, "upload: %zu sent, %zu already sent, %zu kept in the "
 			"spool\n",
 		c.sent, c.already, c.kept);
-	return rc ? 1 : 0;
+	return run_interrupted() ? 130 : rc ? 1 : 0;
 }

@@ -6,6 +6,7 @@
  */
 #include "store_scan.h"
 #include "results.h"
+#include "run.h"
 #include "stats.h"
 
 #include <dirent.h>
@@ -209,7 +210,8 @@ static int read_commit(struct loader *l, const char *cdir, const char *name)
 				continue;
 			char *pdir = xstrfmt("%s/%s", tdir, p->d_name);
 			sd = opendir(pdir);
-			while (sd && (f = readdir(sd))) {
+			/* A big store is a long read: a signal ends it. */
+			while (sd && !run_interrupted() && (f = readdir(sd))) {
 				long boot = sample_boot(f->d_name);
 				if (boot < 0)
 					continue;
@@ -226,6 +228,8 @@ static int read_commit(struct loader *l, const char *cdir, const char *name)
 		free(tdir);
 	}
 	closedir(d);
+	if (run_interrupted())
+		return error("interrupted while reading '%s'", cdir);
 	return 0;
 }
 
@@ -547,6 +551,10 @@ int scan_load(struct scan *out, const char *dir, const char *job)
 		ser->cells = xcalloc(out->nr_commits + 1, sizeof(*ser->cells));
 		for (size_t c = 0; c < out->nr_commits; c++)
 			fill_cell(&l, i, c, &ser->cells[c]);
+		if (run_interrupted()) {
+			error("interrupted while reading '%s'", out->dir);
+			goto out;
+		}
 	}
 	ret = 0;
 out:

@@ -4,6 +4,7 @@
  * loses a document; the server's answer alone removes it.
  */
 #include "upload.h"
+#include "run.h"
 #include "util.h"
 
 #include <dirent.h>
@@ -59,11 +60,28 @@ static int retryable_curl(CURLcode rc)
 	}
 }
 
+/* A backoff that SIGINT or SIGTERM cuts short. */
 static void sleep_ms(long ms)
 {
 	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
-	while (nanosleep(&ts, &ts) && errno == EINTR)
+	while (nanosleep(&ts, &ts) && errno == EINTR && !run_interrupted())
 		;
+}
+
+/*
+ * libcurl calls this about once a second even while it only waits for an
+ * answer, so a server that accepts and never answers cannot hold the
+ * harness through SIGINT or SIGTERM (it used to, 60 s x 5 tries).
+ */
+static int on_progress(void *payload, curl_off_t dltotal, curl_off_t dlnow,
+		       curl_off_t ultotal, curl_off_t ulnow)
+{
+	(void)payload;
+	(void)dltotal;
+	(void)dlnow;
+	(void)ultotal;
+	(void)ulnow;
+	return run_interrupted() != 0;
 }
 
 static const char *token_of(const struct upload_options *o)
@@ -121,13 +139,23 @@ enum upload_result upload_post(const struct upload_options *o,
 	curl_easy_setopt(c, CURLOPT_ERRORBUFFER, errbuf);
 	curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_body);
 	curl_easy_setopt(c, CURLOPT_WRITEDATA, &answer);
+	curl_easy_setopt(c, CURLOPT_XFERINFOFUNCTION, on_progress);
+	curl_easy_setopt(c, CURLOPT_NOPROGRESS, 0L);
 
 	for (int t = 1; t <= tries; t++) {
 		CURLcode rc;
 		errbuf[0] = '\0';
 		strbuf_reset(&answer);
 		code = 0;
+		if (run_interrupted()) {
+			error("cannot post to '%s': interrupted", url);
+			break;
+		}
 		rc = curl_easy_perform(c);
+		if (rc == CURLE_ABORTED_BY_CALLBACK) {
+			error("cannot post to '%s': interrupted", url);
+			break;
+		}
 		if (rc == CURLE_OK)
 			curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &code);
 		if (rc == CURLE_OK && ((code >= 200 && code < 300) ||
@@ -329,8 +357,12 @@ static void flush_dir(struct batch *b)
 		closedir(d);
 	if (keys.nr)
 		qsort(keys.v, keys.nr, sizeof(*keys.v), cmp_str);
-	for (size_t i = 0; i < keys.nr; i++)
+	for (size_t i = 0; i < keys.nr; i++) {
+		/* What is not sent stays in the spool, counted as kept. */
+		if (run_interrupted())
+			b->stop = UPLOAD_FAILED;
 		send_spooled(b, keys.v[i]);
+	}
 	strvec_clear(&keys);
 }
 
@@ -399,7 +431,7 @@ int upload_job(const struct upload_options *o, const char *job_dir,
 	collect_docs(job_dir, 0, &docs);
 	if (file_exists(summary))
 		strvec_push(&docs, summary);
-	for (size_t i = 0; i < docs.nr && !ret; i++) {
+	for (size_t i = 0; i < docs.nr && !ret && !run_interrupted(); i++) {
 		struct strbuf sb = STRBUF_INIT;
 		ret = read_file(docs.v[i], &sb);
 		if (!ret)
@@ -453,7 +485,7 @@ int upload_flush(const struct upload_options *o, struct upload_counts *c)
 	if (!d)
 		return errno == ENOENT ? 0 :
 		       error("cannot open '%s': %s", root, strerror(errno));
-	while ((e = readdir(d))) {
+	while (!run_interrupted() && (e = readdir(d))) {
 		struct strbuf url = STRBUF_INIT;
 		char *path = xstrfmt("%s/%s/url", root, e->d_name);
 		if (e->d_name[0] != '.' && file_exists(path) &&

@@ -5,6 +5,7 @@
  * error, documents kept); an answer lost after the server stored the
  * document (the retry carries the same idempotency key: stored once).
  */
+#include "run.h"
 #include "test_httpd.h"
 #include "upload.h"
 #include "util.h"
@@ -12,6 +13,7 @@
 #include <check.h>
 #include <dirent.h>
 #include <git2.h>
+#include <time.h>
 
 static char tmp[64];
 
@@ -210,6 +212,56 @@ START_TEST(server_down_then_back_spools_then_flushes)
 }
 END_TEST
 
+/*
+ * A server that accepts the connection and never answers: SIGINT and
+ * SIGTERM end the wait within a second or so (they used to be ignored
+ * through 60 s x 5 tries), and the documents stay in the spool.
+ */
+static const int stop_signals[] = { SIGINT, SIGTERM };
+
+START_TEST(silent_server_gives_way_to_a_signal)
+{
+	struct upload_options o;
+	struct upload_counts c;
+	struct strbuf err = STRBUF_INIT;
+	int port = httpd_free_port(), fd;
+	char *url, *spool, *job = make_job();
+
+	options(&o, port, &url, &spool);
+	o.tries = 1;
+	error_capture(&err);
+	ck_assert_int_eq(upload_job(&o, job, &c), -1);
+	ck_assert_uint_eq(c.kept, 4);
+	/* Listening, never accepting: the handshake completes, then silence. */
+	fd = httpd_listen(port, &port);
+	ck_assert_int_ge(fd, 0);
+	o.tries = 5;
+	o.timeout_ms = 60000;
+	run_install_signal_handlers();
+	pid_t me = getpid(), pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (!pid) {
+		struct timespec ts = { 0, 500 * 1000000 };
+		nanosleep(&ts, NULL);
+		kill(me, stop_signals[_i]);
+		_exit(0);
+	}
+	uint64_t t0 = now_ns();
+	ck_assert_int_eq(upload_flush(&o, &c), -1);
+	double s = (now_ns() - t0) / 1e9;
+	error_capture(NULL);
+	waitpid(pid, NULL, 0);
+	close(fd);
+	ck_assert_msg(s < 4, "the signal was waited out: %.1f s", s);
+	ck_assert_uint_eq(c.sent, 0);
+	ck_assert_uint_eq(c.kept, 4);
+	ck_assert_msg(strstr(err.buf, "interrupted"), "%s", err.buf);
+	ck_assert_uint_eq(count_files(keep(upload_spool_dir(&o, url)), ".json"),
+			  4);
+	strbuf_release(&err);
+}
+END_TEST
+
 START_TEST(wrong_token_is_a_clear_error_and_keeps_documents)
 {
 	struct httpd h;
@@ -326,6 +378,8 @@ static Suite *upload_suite(void)
 	tcase_add_test(tc, server_error_then_accepted);
 	tcase_add_test(tc, server_down_then_back_spools_then_flushes);
 	tcase_add_test(tc, wrong_token_is_a_clear_error_and_keeps_documents);
+	tcase_add_loop_test(tc, silent_server_gives_way_to_a_signal, 0,
+			    ARRAY_SIZE(stop_signals));
 	tcase_add_test(tc, lost_answer_retry_is_stored_once);
 	tcase_add_test(tc, rejected_document_kept_others_sent);
 	tcase_add_test(tc, notify_posts_the_regression);
