@@ -111,6 +111,24 @@ static int positive(const char *opt, const char *s, int *out)
 	return 0;
 }
 
+/*
+ * What an option adds to the job becomes JSON text, which is UTF-8: any
+ * other bytes were dropped without a word (--set results=<bytes> wrote to
+ * ./results). Say which option, with the bytes shown safely.
+ */
+static int check_utf8(const char *opt, const char *v)
+{
+	struct strbuf shown = STRBUF_INIT;
+
+	if (utf8_valid(v))
+		return 0;
+	strbuf_addsafe(&shown, v, strlen(v));
+	error("%s: '%s' is not valid UTF-8 (a job is JSON text)", opt,
+	      shown.buf);
+	strbuf_release(&shown);
+	return -1;
+}
+
 static int parse_args(struct run_args *a, int argc, char **argv)
 {
 	int have_topology = 0, have_workload = 0, n = 0;
@@ -140,6 +158,11 @@ static int parse_args(struct run_args *a, int argc, char **argv)
 			takes = 0;
 		} else if (o[0] == '-' && !v) {
 			return error("option '%s' needs a value", o);
+		} else if ((!strcmp(o, "--topology") ||
+			    !strcmp(o, "--workload") || !strcmp(o, "--set") ||
+			    !strcmp(o, "--results")) &&
+			   check_utf8(o, v)) {
+			return -1;
 		} else if (!strcmp(o, "--kernel")) {
 			a->kernel = v;
 		} else if (!strcmp(o, "--commit")) {

@@ -2085,6 +2085,15 @@ static int set_dotted(json_t *root, const char *spec, const char *origin)
 	if (!eq || eq == spec)
 		return error("%s: override '%s' is not key=value", origin,
 			     spec);
+	/* jansson refuses other bytes, and the override was lost unsaid. */
+	if (!utf8_valid(spec)) {
+		struct strbuf shown = STRBUF_INIT;
+		strbuf_addsafe(&shown, spec, strlen(spec));
+		error("%s: override '%s' is not valid UTF-8", origin,
+		      shown.buf);
+		strbuf_release(&shown);
+		return -1;
+	}
 	char *path = xstrndup(spec, eq - spec);
 	json_t *value = json_loads(eq + 1, JSON_DECODE_ANY, NULL);
 	if (!value)
@@ -2114,7 +2123,8 @@ static int set_dotted(json_t *root, const char *spec, const char *origin)
 		obj = next;
 		p = dot + 1;
 	}
-	json_object_set(obj, p, value);
+	if (json_object_set(obj, p, value))
+		ret = error("%s: override '%s' cannot be set", origin, spec);
 out:
 	json_decref(value);
 	free(path);

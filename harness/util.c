@@ -217,6 +217,72 @@ void strbuf_trim(struct strbuf *sb)
 	}
 }
 
+/* Length of the UTF-8 sequence at p (at most n bytes), 0 when invalid. */
+static size_t utf8_len(const unsigned char *p, size_t n)
+{
+	size_t len;
+	uint32_t cp;
+
+	if (p[0] < 0x80)
+		return 1;
+	if (p[0] >= 0xc2 && p[0] <= 0xdf)
+		len = 2, cp = p[0] & 0x1f;
+	else if (p[0] >= 0xe0 && p[0] <= 0xef)
+		len = 3, cp = p[0] & 0x0f;
+	else if (p[0] >= 0xf0 && p[0] <= 0xf4)
+		len = 4, cp = p[0] & 0x07;
+	else
+		return 0;
+	if (len > n)
+		return 0;
+	for (size_t i = 1; i < len; i++) {
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (p[i] & 0x3f);
+	}
+	/* Overlong forms, surrogates and code points past U+10FFFF. */
+	if ((len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) ||
+	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
+		return 0;
+	return len;
+}
+
+int utf8_valid(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t n = strlen(s);
+
+	while (n) {
+		size_t len = utf8_len(p, n);
+		if (!len)
+			return 0;
+		p += len;
+		n -= len;
+	}
+	return 1;
+}
+
+void strbuf_addsafe(struct strbuf *sb, const void *data, size_t len)
+{
+	const unsigned char *p = data;
+
+	while (len) {
+		size_t n = utf8_len(p, len);
+		/* C1 controls (U+0080..U+009F) act on terminals too. */
+		int c1 = n == 2 && p[0] == 0xc2 && p[1] < 0xa0;
+		if (n > 1 && !c1) {
+			strbuf_add(sb, p, n);
+		} else if (n == 1 && p[0] >= 0x20 && p[0] < 0x7f) {
+			strbuf_addch(sb, (char)p[0]);
+		} else {
+			n = 1;
+			strbuf_addf(sb, "\\x%02x", p[0]);
+		}
+		p += n;
+		len -= n;
+	}
+}
+
 void strvec_push(struct strvec *sv, const char *s)
 {
 	ALLOC_GROW(sv->v, sv->nr + 2, sv->alloc);

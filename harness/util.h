@@ -71,6 +71,13 @@ void strbuf_addf(struct strbuf *sb, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap);
 void strbuf_trim(struct strbuf *sb);
+/*
+ * Append `len` bytes from elsewhere (a server's answer, a user's
+ * argument) so that they are safe on a terminal and stay on one line:
+ * printable ASCII and valid UTF-8 as they are, anything else (escape
+ * sequences, newlines, invalid bytes) as \xNN.
+ */
+void strbuf_addsafe(struct strbuf *sb, const void *data, size_t len);
 
 /* A NULL-terminated list of owned strings (argv, env, paths). */
 struct strvec {
@@ -132,6 +139,9 @@ uint64_t now_ns(void);
 void utc_timestamp(char *out, size_t size);
 /* "1m05s", "12.3s", "2h04m" for people. */
 void format_duration(char *out, size_t size, double seconds);
+
+/* Nonzero when `s` is valid UTF-8 (what JSON text and a job must be). */
+int utf8_valid(const char *s);
 
 /* Parse a whole decimal integer; 0 on success, -1 when not a number. */
 int parse_long(const char *s, long *out);

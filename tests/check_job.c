@@ -233,6 +233,37 @@ END_TEST
  * takes it (virtio-blk and IDE have no QEMU knob); below a page it is an
  * error naming the key.
  */
+/*
+ * An override that is not UTF-8 cannot be JSON: it is an error naming
+ * it, not dropped (--set results=<bytes> used to write to ./results).
+ */
+static const char *const not_utf8[] = {
+	"results=/tmp/r\xff",	     /* a value jansson refused */
+	"topology.\xfe=1",	     /* a key it refused */
+	"workload.bs_kb=\xc0\x80", /* an overlong NUL */
+	"results=\xed\xa0\x80",   /* a surrogate */
+};
+
+START_TEST(override_not_utf8_is_an_error)
+{
+	const char *ov[] = { "topology=virtio", "workload=rawread",
+			     not_utf8[_i], NULL };
+	struct strbuf err = STRBUF_INIT;
+	struct job job;
+
+	error_capture(&err);
+	int r = job_load_overrides(&job, NULL, ov);
+	error_capture(NULL);
+	if (!r)
+		job_release(&job);
+	ck_assert_msg(r == -1, "'%s' was taken", not_utf8[_i]);
+	ck_assert_msg(strstr(err.buf, "is not valid UTF-8") &&
+			      strstr(err.buf, "\\x") && !strchr(err.buf, '\n'),
+		      "%s", err.buf);
+	strbuf_release(&err);
+}
+END_TEST
+
 START_TEST(max_sectors_kb_on_every_bus)
 {
 	static const char *const buses[] = { "virtio", "scsi", "nvme", "ide" };
@@ -620,6 +651,8 @@ static Suite *job_suite(void)
 	tcase_add_test(tc, topology_lists_expand_into_topologies);
 	tcase_add_test(tc, overrides_reach_disks_and_layers);
 	tcase_add_test(tc, max_sectors_kb_on_every_bus);
+	tcase_add_loop_test(tc, override_not_utf8_is_an_error, 0,
+			    ARRAY_SIZE(not_utf8));
 	tcase_add_test(tc, file_targets_and_fs_layers);
 	tcase_add_test(tc, seed_jobs_load);
 	tcase_add_test(tc, presets_load);

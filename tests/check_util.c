@@ -356,6 +356,25 @@ START_TEST(reap_stale_kills_matching_only)
 }
 END_TEST
 
+/* Bytes from elsewhere reach a terminal as text, on one line. */
+START_TEST(safe_text_and_utf8)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char raw[] = "ok \xc3\xa9 \x1b[31mred\n\xff\xc2\x9b.";
+
+	strbuf_addsafe(&sb, raw, sizeof(raw) - 1);
+	ck_assert_str_eq(sb.buf,
+			 "ok \xc3\xa9 \\x1b[31mred\\x0a\\xff\\xc2\\x9b.");
+	ck_assert(utf8_valid("plain \xc3\xa9 \xf0\x9f\x98\x80"));
+	ck_assert(!utf8_valid("\xff"));
+	ck_assert(!utf8_valid("\xc0\x80"));	  /* overlong */
+	ck_assert(!utf8_valid("\xed\xa0\x80")); /* surrogate */
+	ck_assert(!utf8_valid("\xf4\x90\x80\x80")); /* past U+10FFFF */
+	ck_assert(!utf8_valid("\xe2\x82"));	  /* cut short */
+	strbuf_release(&sb);
+}
+END_TEST
+
 START_TEST(parse_long_strict)
 {
 	long v;
@@ -386,6 +405,7 @@ int main(void)
 	tcase_add_test(tc, run_timeout_kills_whole_group);
 	tcase_add_test(tc, run_missing_program);
 	tcase_add_test(tc, reap_stale_kills_matching_only);
+	tcase_add_test(tc, safe_text_and_utf8);
 	tcase_add_test(tc, parse_long_strict);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
