@@ -100,9 +100,11 @@ void results_commit_abbrev(const char *commit, char out[13]);
 
 /*
  * Read a stored sample document for loading: a regular file of at most
- * RESULTS_DOC_MAX bytes holding a JSON object. Returns it, or NULL after a
- * warning that names the file and what is wrong with it; such a document
- * is never evidence.
+ * RESULTS_DOC_MAX bytes holding a JSON object whose keys have the types
+ * results_store_boot() writes (each metric's bw_bytes an integer from 0
+ * to 1 PB/s, verified a boolean...). Returns it, or NULL after a warning
+ * that names the file and what is wrong with it; such a document is never
+ * evidence.
  */
 json_t *results_doc_read(const char *path);
 
