@@ -506,6 +506,10 @@ static int scalar_text(struct ctx *c, json_t *v, struct strbuf *out)
 	if (!valid_word(out->buf))
 		return fail(c, "'%s' cannot contain blanks or be empty",
 			    out->buf);
+	if (out->len > PROTO_SPEC_MAX_VALUE)
+		return fail(c, "'%.32s...' is longer than the guest takes (%d "
+			       "bytes)",
+			    out->buf, PROTO_SPEC_MAX_VALUE);
 	return 0;
 }
 
@@ -856,6 +860,10 @@ static int draft_check(struct ctx *c, struct draft *d)
 {
 	if (!d->nr_disks)
 		return fail(c, "needs at least one disk");
+	/* A preset's own layers plus extra_layers may pass the cap. */
+	if (d->nr_layers > JOB_MAX_LAYERS)
+		return fail(c, "%zu layers: a boot builds at most %d",
+			    d->nr_layers, JOB_MAX_LAYERS);
 	for (size_t i = 0; i < d->nr_disks; i++) {
 		struct disk_spec *k = &d->disks[i];
 		if (k->backing != BACKING_HOST && !k->size_mb)
@@ -973,6 +981,13 @@ static int draft_parse(struct ctx *c, json_t *v, const char *default_name,
 		pop(c, old);
 		return -1;
 	}
+	/* Before parsing them: 5,000 disks kept QEMU busy 22 s to fail. */
+	if (json_array_size(disks) > JOB_MAX_DISKS) {
+		fail(c, "%zu disks: a boot takes at most %d",
+		     json_array_size(disks), JOB_MAX_DISKS);
+		pop(c, old);
+		return -1;
+	}
 	for (size_t i = 0; i < json_array_size(disks); i++) {
 		size_t o2 = push_idx(c, i);
 		ALLOC_GROW(d->disks, d->nr_disks + 1, d->alloc_disks);
@@ -991,6 +1006,12 @@ static int draft_parse(struct ctx *c, json_t *v, const char *default_name,
 	old = push(c, "layers");
 	if (!json_is_array(layers)) {
 		fail(c, "expected a list of layers");
+		pop(c, old);
+		return -1;
+	}
+	if (json_array_size(layers) > JOB_MAX_LAYERS) {
+		fail(c, "%zu layers: a boot builds at most %d",
+		     json_array_size(layers), JOB_MAX_LAYERS);
 		pop(c, old);
 		return -1;
 	}
@@ -1092,6 +1113,11 @@ static int draft_override(struct ctx *c, json_t *v, struct draft *d)
 			   !strcmp(key, "extra_layers")) {
 			if (!json_is_array(val)) {
 				ret = fail(c, "expected a list of layers");
+			} else if (json_array_size(val) > JOB_MAX_LAYERS) {
+				ret = fail(c, "%zu layers: a boot builds at "
+					      "most %d",
+					   json_array_size(val),
+					   JOB_MAX_LAYERS);
 			} else if (!strcmp(key, "layers")) {
 				for (size_t i = 0; i < d->nr_layers; i++)
 					draft_layer_release(&d->layers[i]);
@@ -1554,6 +1580,10 @@ static int parse_workload(struct ctx *c, json_t *w, struct job *job,
 				if (!r && !valid_word(s))
 					r = fail(c, "'%s' cannot contain blanks",
 						 s);
+				if (!r && strlen(s) > PROTO_SPEC_MAX_VALUE)
+					r = fail(c, "'%.32s...' is longer than "
+						    "the guest takes (%d bytes)",
+						 s, PROTO_SPEC_MAX_VALUE);
 			} else {
 				r = engine_value(c, ek, e, &sb);
 			}
@@ -1583,6 +1613,13 @@ static int parse_workload(struct ctx *c, json_t *w, struct job *job,
 		fail(c, "the matrix has more than %d points (%zu topologies "
 			"x the workload's lists)",
 		     JOB_MAX_POINTS, job->nr_topologies);
+		goto out;
+	}
+	/* One boot runs every point of its topology; the guest stops here. */
+	if (total > JOB_MAX_POINTS_PER_TOPOLOGY) {
+		fail(c, "the matrix has %zu points per topology; a boot runs "
+			"at most %d",
+		     total, JOB_MAX_POINTS_PER_TOPOLOGY);
 		goto out;
 	}
 
@@ -1620,6 +1657,13 @@ static int parse_workload(struct ctx *c, json_t *w, struct job *job,
 				strbuf_addstr(&id, "default");
 			id_sanitize(id.buf);
 			p->id = strbuf_detach(&id);
+			if (strlen(p->id) > PROTO_SPEC_MAX_VALUE) {
+				fail(c, "point '%.32s...' has a name longer "
+					"than the guest takes (%d bytes)",
+				     p->id, PROTO_SPEC_MAX_VALUE);
+				free(deftarget);
+				goto out;
+			}
 			size_t o2 = push(c, "target");
 			int r = check_target(c, topo, engine, p->target);
 			pop(c, o2);

@@ -519,6 +519,14 @@ static const struct {
 	{ "toolchain-cc", "toolchain[0]: missing 'cc'" },
 	{ "fs-type", "topology.extra_layers[0].type: 'btrfs' is not one of "
 		     "ext4, ext3, xfs" },
+	{ "disks-too-many", "topology.disks: 40 disks: a boot takes at most 32" },
+	{ "layers-too-many",
+	  "topology.extra_layers: 40 layers: a boot builds at most 32" },
+	{ "points-per-boot", "workload: the matrix has 272 points per topology; "
+			     "a boot runs at most 256" },
+	{ "value-too-long", "topology.layers[0].mount: '/mnt/xxxxxxxxxxxxxxxxxx"
+			    "xxxxxxxxx...' is longer than the guest takes "
+			    "(223 bytes)" },
 };
 
 START_TEST(malformed_job_names_the_key)
