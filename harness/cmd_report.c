@@ -35,10 +35,12 @@ int cmd_report(int argc, char **argv)
 		else if (!strcmp(a, "--job") && i + 1 < argc)
 			job = argv[++i];
 		else if (!strcmp(a, "--min-effect") && i + 1 < argc) {
-			char *end;
-			o.cp.min_effect_pct = strtod(argv[++i], &end);
-			if (*end || o.cp.min_effect_pct < 0)
-				die("'%s' is not a percentage", argv[i]);
+			/* inf, nan and 1e999 were taken and hid every change. */
+			if (parse_decimal(argv[++i], &o.cp.min_effect_pct) ||
+			    o.cp.min_effect_pct > 1000)
+				die("--min-effect: '%s' is not a percentage "
+				    "(0 to 1000)",
+				    argv[i]);
 		} else if (a[0] == '-' || dir) {
 			fprintf(stderr, "%s\n", usage);
 			return 128;

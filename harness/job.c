@@ -1833,10 +1833,18 @@ static int parse_runs(struct ctx *c, json_t *v, struct job *job)
 	return 0;
 }
 
+/* Thresholds a measurement can tell apart, and nothing beyond. */
+#define THRESHOLD_MIN 0.01
+#define THRESHOLD_MAX_MBPS 1e6
+
 static int parse_threshold(struct ctx *c, json_t *v, struct threshold *t)
 {
 	const char *s;
-	char *end;
+	size_t n;
+	int pct;
+	double x;
+	char *num;
+
 	if (get_str(c, v, &s))
 		return -1;
 	if (!strcmp(s, "auto")) {
@@ -1844,17 +1852,23 @@ static int parse_threshold(struct ctx *c, json_t *v, struct threshold *t)
 		t->value = 0;
 		return 0;
 	}
-	errno = 0;
-	double x = strtod(s, &end);
-	if (end == s || errno || !(x > 0))
+	n = strlen(s);
+	pct = n > 1 && s[n - 1] == '%';
+	if (!pct && (n <= 4 || strcmp(s + n - 4, "MB/s")))
 		goto bad;
-	if (!strcmp(end, "%") && x < 100) {
-		t->kind = THRESHOLD_PERCENT;
-	} else if (!strcmp(end, "MB/s")) {
-		t->kind = THRESHOLD_MBPS;
-	} else {
+	num = xstrndup(s, n - (pct ? 1 : 4));
+	/* "infMB/s", "0x10%", " 10%", "1e-300%": strtod took them all. */
+	if (parse_decimal(num, &x)) {
+		free(num);
 		goto bad;
 	}
+	free(num);
+	if (x < THRESHOLD_MIN || (pct && x >= 100) ||
+	    (!pct && x > THRESHOLD_MAX_MBPS))
+		return fail(c, "'%s' is out of range (%g to below 100%%, or "
+			       "%g to %g MB/s)",
+			    s, THRESHOLD_MIN, THRESHOLD_MIN, THRESHOLD_MAX_MBPS);
+	t->kind = pct ? THRESHOLD_PERCENT : THRESHOLD_MBPS;
 	t->value = x;
 	return 0;
 bad:

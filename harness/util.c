@@ -684,3 +684,24 @@ int parse_long(const char *s, long *out)
 	*out = v;
 	return 0;
 }
+
+int parse_decimal(const char *s, double *out)
+{
+	size_t digits = 0, points = 0;
+	char *end;
+
+	for (const char *p = s; *p; p++) {
+		if (*p >= '0' && *p <= '9')
+			digits++;
+		else if (*p == '.' && !points++)
+			continue;
+		else
+			return -1;
+	}
+	/* A lone point, and numbers past any sane threshold's precision. */
+	if (!digits || digits > 15)
+		return -1;
+	errno = 0;
+	*out = strtod(s, &end);
+	return *end || errno ? -1 : 0;
+}

@@ -145,5 +145,12 @@ int utf8_valid(const char *s);
 
 /* Parse a whole decimal integer; 0 on success, -1 when not a number. */
 int parse_long(const char *s, long *out);
+/*
+ * Parse a number as a person writes one: digits with at most one point
+ * ("10", "2.5"), nothing around them. strtod also takes blanks, signs,
+ * exponents, hex, inf and nan, none of which belongs in a threshold.
+ * 0 on success, -1 when not such a number.
+ */
+int parse_decimal(const char *s, double *out);
 
 #endif

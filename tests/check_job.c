@@ -636,6 +636,49 @@ START_TEST(long_lists_are_refused_before_they_are_checked)
 }
 END_TEST
 
+/* What a person writes is a threshold; what strtod also takes is not. */
+static const struct {
+	const char *text;
+	int ok;
+	double value;
+} thresholds[] = {
+	{ "10%", 1, 10 },	   { "2.5%", 1, 2.5 },
+	{ "25MB/s", 1, 25 },	   { "0.5MB/s", 1, 0.5 },
+	{ "infMB/s", 0, 0 },	   { "nan%", 0, 0 },
+	{ "1e308MB/s", 0, 0 },	   { "1e-300%", 0, 0 },
+	{ "0x10%", 0, 0 },	   { " 10%", 0, 0 },
+	{ "10 %", 0, 0 },	   { "+10%", 0, 0 },
+	{ "-10%", 0, 0 },	   { "100%", 0, 0 },
+	{ "0%", 0, 0 },		   { "0.001%", 0, 0 },
+	{ "2000000MB/s", 0, 0 },   { "%", 0, 0 },
+	{ ".%", 0, 0 },		   { "1.2.3%", 0, 0 },
+	{ "99999999999999999999MB/s", 0, 0 },
+};
+
+START_TEST(threshold_is_a_plain_number)
+{
+	struct job job;
+	struct strbuf err = STRBUF_INIT;
+	char *text = xstrfmt("{\"topology\": \"virtio\", \"workload\": "
+			     "\"rawread\", \"threshold\": \"%s\"}",
+			     thresholds[_i].text);
+	int r = parse(&job, text, &err);
+
+	if (thresholds[_i].ok) {
+		ck_assert_msg(r == 0, "%s: %s", thresholds[_i].text, err.buf);
+		ck_assert(job.threshold.value == thresholds[_i].value);
+		job_release(&job);
+	} else {
+		ck_assert_msg(r == -1, "'%s' was taken", thresholds[_i].text);
+		ck_assert_msg(strstr(err.buf, "threshold: '") &&
+				      !strchr(err.buf, '\n'),
+			      "%s", err.buf);
+	}
+	free(text);
+	strbuf_release(&err);
+}
+END_TEST
+
 START_TEST(json_errors_give_the_line)
 {
 	struct job job;
@@ -670,6 +713,8 @@ static Suite *job_suite(void)
 			    (int)ARRAY_SIZE(bad));
 	tcase_add_test(tc, every_bad_job_has_an_expectation);
 	tcase_add_test(tc, json_errors_give_the_line);
+	tcase_add_loop_test(tc, threshold_is_a_plain_number, 0,
+			    ARRAY_SIZE(thresholds));
 	tcase_add_loop_test(tc, long_lists_are_refused_before_they_are_checked,
 			    0, ARRAY_SIZE(long_lists));
 	suite_add_tcase(s, tc);

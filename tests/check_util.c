@@ -375,6 +375,24 @@ START_TEST(safe_text_and_utf8)
 }
 END_TEST
 
+START_TEST(parse_decimal_takes_what_a_person_writes)
+{
+	const char *bad[] = { "", ".", "inf", "nan", "1e3", "0x10", " 1",
+			      "1 ", "+1", "-1", "1.2.3", "1,5",
+			      "1234567890123456" };
+	double v;
+	ck_assert_int_eq(parse_decimal("10", &v), 0);
+	ck_assert(v == 10);
+	ck_assert_int_eq(parse_decimal("2.5", &v), 0);
+	ck_assert(v == 2.5);
+	ck_assert_int_eq(parse_decimal(".5", &v), 0);
+	ck_assert(v == 0.5);
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++)
+		ck_assert_msg(parse_decimal(bad[i], &v) == -1, "'%s' taken",
+			      bad[i]);
+}
+END_TEST
+
 START_TEST(parse_long_strict)
 {
 	long v;
@@ -406,6 +424,7 @@ int main(void)
 	tcase_add_test(tc, run_missing_program);
 	tcase_add_test(tc, reap_stale_kills_matching_only);
 	tcase_add_test(tc, safe_text_and_utf8);
+	tcase_add_test(tc, parse_decimal_takes_what_a_person_writes);
 	tcase_add_test(tc, parse_long_strict);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
