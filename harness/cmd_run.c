@@ -135,7 +135,7 @@ static int parse_args(struct run_args *a, int argc, char **argv)
 	for (int i = 1; i < argc; i++) {
 		const char *o = argv[i];
 		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-		int takes = 1;
+		int takes = 1, joined = 0;
 		/* "--opt=value" is "--opt value" in one word. */
 		char name[64];
 		const char *eq = strchr(o, '=');
@@ -146,10 +146,15 @@ static int parse_args(struct run_args *a, int argc, char **argv)
 			o = name;
 			v = eq + 1;
 			takes = 0;
+			joined = 1;
 		}
 		if (!strcmp(o, "-h") || !strcmp(o, "--help")) {
 			fputs(usage_text, stdout);
 			exit(0);
+		} else if (joined && (!strcmp(o, "--keep-images") ||
+				      !strcmp(o, "--force"))) {
+			/* --keep-images=banana was taken as --keep-images. */
+			return error("option '%s' takes no value", o);
 		} else if (!strcmp(o, "--keep-images")) {
 			a->keep_images = 1;
 			takes = 0;
