@@ -41,6 +41,8 @@ int cmd_upload(int argc, char **argv)
 		fprintf(stderr, "%s\n", usage);
 		return 128;
 	}
+	if (o.url && upload_check_url(o.url))
+		return 128;
 	rc = flush ? upload_flush(&o, &c) : upload_job(&o, dir, &c);
 	fprintf(stderr, "upload: %zu sent, %zu already sent, %zu kept in the "
 			"spool\n",

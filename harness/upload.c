@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -23,6 +24,33 @@ int upload_curl_error(CURLcode rc, const char *errbuf, const char *url)
 {
 	return error("cannot post to '%s': %s", url,
 		     errbuf && *errbuf ? errbuf : curl_easy_strerror(rc));
+}
+
+int upload_check_url(const char *url)
+{
+	CURLU *h = curl_url();
+	char *scheme = NULL, *host = NULL;
+	struct strbuf shown = STRBUF_INIT;
+	int ok;
+
+	/*
+	 * libcurl would take file:// or guess a scheme for "not a url", and
+	 * the spool would keep what can never be sent. Only http(s) with a
+	 * host is an endpoint.
+	 */
+	ok = h && url && !curl_url_set(h, CURLUPART_URL, url, 0) &&
+	     !curl_url_get(h, CURLUPART_SCHEME, &scheme, 0) &&
+	     !curl_url_get(h, CURLUPART_HOST, &host, 0) && *host &&
+	     (!strcmp(scheme, "http") || !strcmp(scheme, "https"));
+	curl_free(scheme);
+	curl_free(host);
+	curl_url_cleanup(h);
+	if (ok)
+		return 0;
+	strbuf_addsafe(&shown, url ? url : "", url ? strlen(url) : 0);
+	error("'%s' is not an http:// or https:// URL", shown.buf);
+	strbuf_release(&shown);
+	return -1;
 }
 
 static void curl_init_once(void)
@@ -173,9 +201,14 @@ enum upload_result upload_post(const struct upload_options *o,
 		}
 		if (rc == CURLE_OK && code >= 400 && code < 500 && code != 429 &&
 		    code != 408) {
+			/* The server's words, never its terminal escapes. */
+			struct strbuf said = STRBUF_INIT;
 			strbuf_trim(&answer);
+			strbuf_addsafe(&said, answer.buf,
+				       answer.len < 200 ? answer.len : 200);
 			error("'%s' refused a document (HTTP %ld)%s%s", url,
-			      code, answer.len ? ": " : "", answer.buf);
+			      code, said.len ? ": " : "", said.buf);
+			strbuf_release(&said);
 			res = UPLOAD_REJECTED;
 			break;
 		}
@@ -374,8 +407,20 @@ static int batch_begin(struct batch *b, const struct upload_options *o,
 	b->url = url;
 	b->c = c;
 	b->stop = UPLOAD_ACCEPTED;
+	if (upload_check_url(url))
+		return -1;
 	b->dir = upload_spool_dir(o, url);
 	return b->dir ? 0 : -1;
+}
+
+/* 1 for a folder; otherwise 0, with errno saying why (0: not a folder). */
+static int is_dir(const char *path)
+{
+	struct stat st;
+	if (stat(path, &st))
+		return 0;
+	errno = 0;
+	return S_ISDIR(st.st_mode);
 }
 
 /* Paths of the JSON documents under a job folder, summary last. */
@@ -422,6 +467,13 @@ int upload_job(const struct upload_options *o, const char *job_dir,
 	if (!o->url) {
 		free(summary);
 		return error("no upload URL given");
+	}
+	/* A missing folder sent nothing and said it had succeeded. */
+	if (!is_dir(job_dir)) {
+		free(summary);
+		return error("'%s' is not a results folder: %s", job_dir,
+			     errno == ENOTDIR || !errno ? "not a folder"
+							: strerror(errno));
 	}
 	if (batch_begin(&b, o, o->url, c)) {
 		free(summary);
@@ -518,6 +570,10 @@ int upload_notify(const struct upload_options *o, const char *url,
 	json_decref(j);
 	if (!body)
 		return error("cannot build the notice for '%s'", url);
+	if (upload_check_url(url)) {
+		free(body);
+		return -1;
+	}
 	hash_hex(body, strlen(body), key);
 	ret = upload_post(o, url, body, strlen(body), key, NULL) ==
 			      UPLOAD_ACCEPTED ?
