@@ -356,7 +356,7 @@ static const char *state_role(const struct bisect_state *st, const char *id)
 	return state_find_mark(st, id);
 }
 
-static int order_commits(struct scan *s)
+static int order_commits(struct scan *s, unsigned flags)
 {
 	size_t pos = 0;
 	char *path;
@@ -370,7 +370,24 @@ static int order_commits(struct scan *s)
 
 	path = xstrfmt("%s/bisect-state.json", s->dir);
 	if (file_exists(path)) {
-		int rc = state_load(&s->state, path);
+		struct strbuf why = STRBUF_INIT, *prev = NULL;
+		int rc;
+		if (flags & SCAN_STATE_OPTIONAL)
+			prev = error_capture(&why);
+		rc = state_load(&s->state, path);
+		if (flags & SCAN_STATE_OPTIONAL) {
+			error_capture(prev);
+			if (rc < 0)
+				warning("%s; going on without it", why.buf);
+		}
+		strbuf_release(&why);
+		if (rc < 0 && (flags & SCAN_STATE_OPTIONAL)) {
+			/* The sweep state or the timestamps order them. */
+			state_release(&s->state);
+			state_init(&s->state);
+			free(path);
+			goto sweep;
+		}
 		free(path);
 		if (rc < 0)
 			return -1;
@@ -386,7 +403,7 @@ static int order_commits(struct scan *s)
 		return 0;
 	}
 	free(path);
-
+sweep:
 	path = xstrfmt("%s/sweep-state.json", s->dir);
 	if (file_exists(path) && !read_file(path, &text)) {
 		json_error_t jerr;
@@ -414,6 +431,12 @@ static int order_commits(struct scan *s)
 }
 
 int scan_load(struct scan *out, const char *dir, const char *job)
+{
+	return scan_load_flags(out, dir, job, 0);
+}
+
+int scan_load_flags(struct scan *out, const char *dir, const char *job,
+		    unsigned flags)
 {
 	struct loader l = { 0 };
 	DIR *d;
@@ -506,7 +529,7 @@ int scan_load(struct scan *out, const char *dir, const char *job)
 	char (*before)[13] = xcalloc(out->nr_commits + 1, 13);
 	for (size_t i = 0; i < out->nr_commits; i++)
 		memcpy(before[i], out->commits[i].abbrev, 13);
-	if (order_commits(out)) {
+	if (order_commits(out, flags)) {
 		free(before);
 		goto out;
 	}

@@ -192,6 +192,35 @@ START_TEST(json_carries_change_points_in_mbps)
 }
 END_TEST
 
+/*
+ * A corrupt bisect state stops report, which draws the culprit and the
+ * history from it, but not compare, which needs only the boots.
+ */
+START_TEST(corrupt_state_blocks_only_who_needs_it)
+{
+	struct scan s;
+	struct strbuf err = STRBUF_INIT;
+	char *state = xstrfmt("%s/j/bisect-state.json", tmp);
+
+	ck_assert_int_eq(mkdir_p(tmp, 0755), 0);
+	ck_assert_int_eq(write_file_atomic(state, "{\"version", 9), 0);
+	error_capture(&err);
+	ck_assert_int_eq(scan_load(&s, tmp, "j"), -1);
+	strbuf_reset(&err);
+	int rc = scan_load_flags(&s, tmp, "j", SCAN_STATE_OPTIONAL);
+	error_capture(NULL);
+	ck_assert_msg(rc == 0, "%s", err.buf);
+	ck_assert_msg(strstr(err.buf, state), "no warning naming it: %s",
+		      err.buf);
+	ck_assert_uint_eq(s.nr_commits, 10);
+	ck_assert(!s.has_state);
+	ck_assert_str_eq(s.order, "timestamps");
+	scan_release(&s);
+	strbuf_release(&err);
+	free(state);
+}
+END_TEST
+
 START_TEST(missing_folder_is_an_error)
 {
 	struct scan s;
@@ -213,6 +242,7 @@ static Suite *html_suite(void)
 	tcase_add_test(tc, one_plot_per_series_with_step_and_culprit);
 	tcase_add_test(tc, other_build_is_not_pooled);
 	tcase_add_test(tc, json_carries_change_points_in_mbps);
+	tcase_add_test(tc, corrupt_state_blocks_only_who_needs_it);
 	tcase_add_test(tc, missing_folder_is_an_error);
 	suite_add_tcase(s, tc);
 	return s;
