@@ -149,6 +149,8 @@ static const struct {
 	  "line 2: unknown key 'colour' for 'disk'" },
 	{ "version 1\ndisk name=d0 name=d1\n", "line 2: key 'name' given twice" },
 	{ "version 1\ndisk name\n", "line 2: 'name' is not key=value" },
+	/* An empty key read before the key list (found by fuzz_guest_spec). */
+	{ "version 1\ndisk =emad0n\n", "line 2: '=emad0n' is not key=value" },
 	{ "version 1\ndisk bus=virtio\n", "line 2: 'disk' has no name" },
 	{ "version 1\npoint id=p target=d0\n", "line 2: point has no 'engine'" },
 	{ "version 1\npoint id=p engine=fio target=d0\n",

@@ -39,6 +39,9 @@ static const struct keyset engines[] = {
 static int in_set(const char *keys, const char *key)
 {
 	size_t n = strlen(key);
+	/* An empty key would match at keys[0], and p[-1] read before it. */
+	if (!n)
+		return 0;
 	for (const char *p = strstr(keys, key); p; p = strstr(p + 1, key))
 		if (p[-1] == ' ' && p[n] == ' ')
 			return 1;
@@ -133,7 +136,7 @@ static int parse_line(struct spec_line *l, const char *line, size_t len,
 		sp = memchr(p, ' ', (size_t)(end - p));
 		n = sp ? (size_t)(sp - p) : (size_t)(end - p);
 		const char *eq = memchr(p, '=', n);
-		if (!eq)
+		if (!eq || eq == p)
 			return report_error("spec",
 					    "line %d: '%.*s' is not "
 					    "key=value",
