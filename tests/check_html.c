@@ -221,6 +221,36 @@ START_TEST(corrupt_state_blocks_only_who_needs_it)
 }
 END_TEST
 
+/*
+ * A commit measured on one point only: the other series have an empty
+ * cell there, left out of the JSON (its arrays used to leak: found by
+ * fuzz_store, seen by LeakSanitizer under make asan).
+ */
+START_TEST(json_skips_empty_cells)
+{
+	struct scan s;
+	struct html_options o = HTML_OPTIONS_INIT;
+	static char extra[41];
+	json_t *j;
+
+	hash_hex("commit 10", 9, extra);
+	ids[9] = extra;
+	write_doc("j", 9, "virtio", "bs_kb=4", 1, 0, 5e8, "k");
+	ck_assert_int_eq(scan_load(&s, tmp, "j"), 0);
+	ck_assert_uint_eq(s.nr_commits, 11);
+	j = html_report_json(&s, &o);
+	ck_assert_ptr_nonnull(j);
+	size_t cells = 0;
+	json_t *ser = json_object_get(j, "series");
+	for (size_t i = 0; i < json_array_size(ser); i++)
+		cells += json_array_size(
+			json_object_get(json_array_get(ser, i), "cells"));
+	ck_assert_uint_eq(cells, 4 * 10 + 1);
+	json_decref(j);
+	scan_release(&s);
+}
+END_TEST
+
 START_TEST(missing_folder_is_an_error)
 {
 	struct scan s;
@@ -243,6 +273,7 @@ static Suite *html_suite(void)
 	tcase_add_test(tc, other_build_is_not_pooled);
 	tcase_add_test(tc, json_carries_change_points_in_mbps);
 	tcase_add_test(tc, corrupt_state_blocks_only_who_needs_it);
+	tcase_add_test(tc, json_skips_empty_cells);
 	tcase_add_test(tc, missing_folder_is_an_error);
 	suite_add_tcase(s, tc);
 	return s;
