@@ -187,6 +187,21 @@ START_TEST(spec_refusal_names_the_line_and_key)
 }
 END_TEST
 
+/*
+ * A last line of "\r" with no newline after it: PID 1 looped on it for
+ * ever, and the host waited for the boot's timeout (found by
+ * fuzz_guest_spec).
+ */
+START_TEST(spec_last_line_without_newline)
+{
+	ck_assert_int_eq(spec_parse(&spec, "version 1\r"), 0);
+	ck_assert_int_eq(spec_parse(&spec, "\r"), -1);
+	ck_assert_int_eq(spec_parse(&spec, "version 1\ndisk name=d0\r"), 0);
+	ck_assert_int_eq(spec.nr_disks, 1);
+	ck_assert_str_eq(spec.disks[0].kv[0].val, "d0");
+}
+END_TEST
+
 /* Past the room of the fixed tables: refused, never written past them. */
 START_TEST(spec_limits_hold)
 {
@@ -457,6 +472,7 @@ int main(void)
 	tcase_add_test(tc, spec_reads_every_directive);
 	tcase_add_loop_test(tc, spec_refusal_names_the_line_and_key, 0,
 			    ARRAY_SIZE(bad_specs));
+	tcase_add_test(tc, spec_last_line_without_newline);
 	tcase_add_test(tc, spec_limits_hold);
 	tcase_add_test(tc, spec_error_frames_stay_json);
 	tcase_add_test(tc, pattern_catches_misplaced_stale_and_zeroed_sectors);

@@ -213,6 +213,8 @@ int spec_parse(struct spec *s, const char *text)
 	for (const char *p = text; *p;) {
 		const char *nl = strchr(p, '\n');
 		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+		/* Past the whole line: a last line "\r" must not stall here. */
+		const char *after = nl ? nl + 1 : p + len;
 		static struct spec_line l;
 		lineno++;
 		if (len && p[len - 1] == '\r')
@@ -256,7 +258,7 @@ int spec_parse(struct spec *s, const char *text)
 			s->layers[s->nr_layers++] = l;
 		}
 	next:
-		p += nl ? (size_t)(nl - p) + 1 : len;
+		p = after;
 	}
 	if (!have_version)
 		return report_error("spec", "no 'version 1' line");
