@@ -129,6 +129,20 @@ static int check_utf8(const char *opt, const char *v)
 	return -1;
 }
 
+/* The options that take a value, so a typo is not "needs a value". */
+static int takes_value(const char *o)
+{
+	static const char *const opts[] = {
+		"--kernel", "--commit",	 "--repo",    "--destroy-data-on",
+		"--topology", "--workload", "--boots", "--samples",
+		"--warmup", "--timeout",  "--set",     "--results",
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(opts); i++)
+		if (!strcmp(o, opts[i]))
+			return 1;
+	return 0;
+}
+
 static int parse_args(struct run_args *a, int argc, char **argv)
 {
 	int have_topology = 0, have_workload = 0, n = 0;
@@ -161,6 +175,8 @@ static int parse_args(struct run_args *a, int argc, char **argv)
 		} else if (!strcmp(o, "--force")) {
 			a->force = 1;
 			takes = 0;
+		} else if (o[0] == '-' && !takes_value(o)) {
+			return error("unknown option '%s'", o);
 		} else if (o[0] == '-' && !v) {
 			return error("option '%s' needs a value", o);
 		} else if ((!strcmp(o, "--topology") ||
