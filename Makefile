@@ -1,6 +1,7 @@
 # iobisect: the host harness (harness/), the static guest (workloads/), and
 # their tests. `make` builds both programs; `make test` installs what is
-# missing, then runs the unit suites and the real-kernel integration tests.
+# missing, then runs the unit suites (with the hostile-input table) and the
+# real-kernel integration tests.
 
 CC        ?= cc
 MUSL_CC   ?= musl-gcc
@@ -34,6 +35,11 @@ $(O)/libharness.a: $(HARNESS_OBJ)
 iobisect: $(O)/harness/main.o $(O)/libharness.a
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
+# The same program in the build folder, with that build's flags: the
+# hostile-input suite runs it (under asan, instrumented).
+$(O)/iobisect: $(O)/harness/main.o $(O)/libharness.a
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+
 $(O)/%.o: %.c $(wildcard harness/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -MMD -c -o $@ $<
@@ -65,8 +71,10 @@ $(O)/tests/check_guest: tests/check_guest.c $(GUEST_TEST_OBJ) $(wildcard tests/*
 deps:
 	@scripts/deps.sh
 
-unit: $(CHECK_BIN)
+# The Check suites, then the table of hostile inputs against the program.
+unit: $(CHECK_BIN) $(O)/iobisect
 	@scripts/run-unit.sh $(CHECK_BIN)
+	@tests/hostile.sh $(O)/iobisect
 
 integration: all
 	@tests/run-integration.sh
