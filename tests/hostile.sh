@@ -81,8 +81,12 @@ PY
 echo old >out/target.html
 ln -s target.html out/link.html
 mkfifo out/fifo.html
-# A copy of /dev/null: only root can make one; the real one is never used.
+# Copies of /dev/null and /dev/full: a binary that replaces its output
+# (as root) must not take the machine's own. Without root there are none,
+# and the real /dev/full is safe: only root could replace it.
 mknod out/devnull c 1 3 2>/dev/null || true
+full=/dev/full
+mknod out/full c 1 7 2>/dev/null && full=out/full
 printf '#!/bin/sh\nexec sleep 60\n' >hang.sh
 chmod +x hang.sh
 
@@ -212,7 +216,9 @@ check() {
 	changed=$(diff "$L/before" "$L/after" | grep '^[<>]' |
 		grep -vF "${allowed[@]}" | sed 's/.* //' | sort -u | tr '\n' ' ')
 	[ -n "$changed" ] && why="${why:+$why; }changed: $changed"
-	[ -c /dev/null ] || why="${why:+$why; }/dev/null is no longer a device"
+	for i in /dev/null /dev/full /dev/zero; do
+		[ -c $i ] || why="${why:+$why; }$i is no longer a device"
+	done
 	if [ -n "$after" ] && ! (cd "$S" && eval "$after"); then
 		why="${why:+$why; }afterwards, not: $after"
 	fi
@@ -275,8 +281,8 @@ done
 R=results/synth
 check ok '^report: out/report.html' may=out/report.html may=out/report.json -- report $R --html out/report.html --json out/report.json --min-effect 2.5
 rm -f out/report.html out/report.json
-check bad "cannot write '/dev/full': No space left" -- report $R --html /dev/full
-check bad "cannot write '/dev/full'" may=out/x.html -- report $R --html out/x.html --json /dev/full
+check bad "cannot write '$full': No space left" after='[ -c $full ]' -- report $R --html $full
+check bad "cannot write '$full'" may=out/x.html after='[ -c $full ]' -- report $R --html out/x.html --json $full
 rm -f out/x.html
 check ok '' may=out/target.html after='[ -L out/link.html ] && grep -q "<svg" out/target.html' -- report $R --html out/link.html
 if [ -c out/devnull ]; then
