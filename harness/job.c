@@ -1887,11 +1887,12 @@ static int parse_confidence(struct ctx *c, json_t *v, double *out)
 
 	if (json_is_string(v)) {
 		const char *s = json_string_value(v);
-		char *end;
-		errno = 0;
-		x = strtod(s, &end);
-		if (end == s || errno || strcmp(end, "%") ||
-		    !isdigit((unsigned char)*s))
+		size_t n = strlen(s);
+		char *num = n ? xstrndup(s, n - 1) : NULL;
+		/* As for a threshold: "0x5f%" and "9.5e1%" are not written. */
+		int bad = !n || s[n - 1] != '%' || parse_decimal(num, &x);
+		free(num);
+		if (bad)
 			return fail(c, "'%s' is not a confidence (0.95 or "
 				       "\"95%%\")",
 				    s);

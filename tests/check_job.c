@@ -595,6 +595,19 @@ START_TEST(direction_and_confidence)
 			 0);
 	ck_assert_double_eq_tol(job.confidence, 0.9, 1e-12);
 	job_release(&job);
+	/* A percentage is written as a person writes one. */
+	const char *odd[] = { "0x5f%", "9.5e1%", " 95%", "+95%", "inf%", "%" };
+	for (size_t i = 0; i < ARRAY_SIZE(odd); i++) {
+		char *text = xstrfmt("{\"topology\": \"virtio\", \"workload\": "
+				     "\"rawread\", \"confidence\": \"%s\"}",
+				     odd[i]);
+		strbuf_reset(&err);
+		ck_assert_msg(parse(&job, text, &err) == -1, "'%s' taken",
+			      odd[i]);
+		ck_assert_msg(strstr(err.buf, "is not a confidence"), "%s",
+			      err.buf);
+		free(text);
+	}
 	strbuf_release(&err);
 }
 END_TEST
