@@ -374,8 +374,11 @@ static int check_marks(const struct bisect_state *s, const char *origin)
 	char **ids = xcalloc(s->candidates.nr + 1, sizeof(*ids));
 	int ret = 0;
 
-	memcpy(ids, s->candidates.v, s->candidates.nr * sizeof(*ids));
-	qsort(ids, s->candidates.nr, sizeof(*ids), cmp_str);
+	/* A state saved before the range was known has no candidates. */
+	if (s->candidates.nr) {
+		memcpy(ids, s->candidates.v, s->candidates.nr * sizeof(*ids));
+		qsort(ids, s->candidates.nr, sizeof(*ids), cmp_str);
+	}
 	for (size_t i = 0; i < s->nr_marks && !ret; i++) {
 		const char *id = s->marks[i].commit;
 		const char *key = id;

@@ -217,6 +217,25 @@ START_TEST(corrupt_file_is_refused_by_name_and_kept)
 }
 END_TEST
 
+/* No candidates yet (a run killed early): the endpoints' marks load. */
+START_TEST(marks_of_the_endpoints_need_no_candidates)
+{
+	const char *text =
+		"{\"version\":1,\"job_hash\":\"h\",\"good\":\"" ID_GOOD
+		"\",\"bad\":\"" ID_BAD "\",\"merge_base\":\"\",\"status\":"
+		"\"running\",\"culprit\":\"\",\"probes\":[],\"marks\":["
+		"{\"commit\":\"" ID_GOOD "\",\"mark\":\"good\"}]}";
+	json_t *root = json_loads(text, 0, NULL);
+	struct bisect_state s;
+
+	ck_assert_ptr_nonnull(root);
+	ck_assert_int_eq(state_from_json(&s, root, "x.json"), 0);
+	ck_assert_uint_eq(s.nr_marks, 1);
+	state_release(&s);
+	json_decref(root);
+}
+END_TEST
+
 /* With a previous copy, the message says where it is. */
 START_TEST(corrupt_file_points_at_the_previous_copy)
 {
@@ -333,6 +352,7 @@ static Suite *state_suite(void)
 	tcase_add_test(tc, save_keeps_previous_copy_and_load_reads_last);
 	tcase_add_loop_test(tc, corrupt_file_is_refused_by_name_and_kept, 0,
 			    ARRAY_SIZE(corrupt));
+	tcase_add_test(tc, marks_of_the_endpoints_need_no_candidates);
 	tcase_add_test(tc, corrupt_file_points_at_the_previous_copy);
 	tcase_add_test(tc, second_run_is_locked_out_with_the_holders_pid);
 	tcase_add_test(tc, log_reads_like_git_bisect_log);
