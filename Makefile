@@ -1,6 +1,7 @@
 # iobisect: the host harness (harness/), the static guest (workloads/), and
 # their tests. `make` builds both programs; `make test` installs what is
-# missing, then runs the unit suites and the real-kernel integration tests.
+# missing, then runs the unit suites (with the hostile-input table) and the
+# real-kernel integration tests.
 
 CC        ?= cc
 MUSL_CC   ?= musl-gcc
@@ -17,6 +18,8 @@ CHECK_LIBS = $(shell pkg-config --libs check 2>/dev/null)
 HARNESS_SRC := $(filter-out harness/main.c,$(wildcard harness/*.c))
 HARNESS_OBJ := $(HARNESS_SRC:%.c=$(O)/%.o)
 GUEST_SRC   := $(wildcard workloads/*.c)
+# The guest's modules but its PID 1, built with the host compiler for tests.
+GUEST_TEST_OBJ := $(filter-out $(O)/workloads/init.o,$(GUEST_SRC:%.c=$(O)/%.o))
 CHECK_SRC   := $(wildcard tests/check_*.c)
 CHECK_BIN   := $(CHECK_SRC:tests/%.c=$(O)/tests/%)
 GUEST       := $(O)/iobisect-guest
@@ -30,6 +33,11 @@ $(O)/libharness.a: $(HARNESS_OBJ)
 	ar rcs $@ $^
 
 iobisect: $(O)/harness/main.o $(O)/libharness.a
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+
+# The same program in the build folder, with that build's flags: the
+# hostile-input suite runs it (under asan, instrumented).
+$(O)/iobisect: $(O)/harness/main.o $(O)/libharness.a
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
 $(O)/%.o: %.c $(wildcard harness/*.h)
@@ -46,22 +54,35 @@ $(O)/tests/check_%: tests/check_%.c $(O)/libharness.a $(wildcard tests/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Itests -o $@ $< $(O)/libharness.a $(CHECK_LIBS) $(LDLIBS)
 
-# Guest suites (tests/check_guest_*.c) are built with the host compiler from
-# the guest modules that do no I/O; the guest's headers come first, as some
-# share a name with the harness's (spec.h). The longer pattern wins over
-# check_% above.
-GUEST_PURE_SRC := workloads/deadline.c
-$(O)/tests/check_guest_%: tests/check_guest_%.c $(GUEST_PURE_SRC) \
-		$(wildcard workloads/*.h)
+# The guest's suite links the guest's modules, not the harness: its pure
+# parts (spec, pattern, the engines over plain files) run on the host.
+# The guest fills fixed fields with snprintf and means to cut; gcc flags
+# that at -O1 (asan), which the musl build at -O2 does not see (clang has
+# no such warning, nor the option).
+GUEST_HOST_FLAGS := $(if $(findstring clang,$(CC)),,-Wno-format-truncation)
+$(O)/workloads/%.o: workloads/%.c $(wildcard workloads/*.h) harness/proto_frame.h
 	@mkdir -p $(dir $@)
-	$(CC) -Iworkloads $(CFLAGS) -Itests -o $@ $< $(GUEST_PURE_SRC) \
+	$(CC) $(CFLAGS) $(GUEST_HOST_FLAGS) -MMD -c -o $@ $<
+
+$(O)/tests/check_guest: tests/check_guest.c $(GUEST_TEST_OBJ) $(wildcard tests/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -Itests -o $@ $< $(GUEST_TEST_OBJ) $(CHECK_LIBS) -lpthread
+
+# Suites of one guest module (tests/check_guest_*.c) link the same objects;
+# the guest's headers come first, as some share a name with the harness's.
+$(O)/tests/check_guest_%: tests/check_guest_%.c $(GUEST_TEST_OBJ) \
+		$(wildcard tests/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) -Iworkloads $(CFLAGS) -Itests -o $@ $< $(GUEST_TEST_OBJ) \
 		$(CHECK_LIBS) -lpthread
 
 deps:
 	@scripts/deps.sh
 
-unit: $(CHECK_BIN)
+# The Check suites, then the table of hostile inputs against the program.
+unit: $(CHECK_BIN) $(O)/iobisect
 	@scripts/run-unit.sh $(CHECK_BIN)
+	@tests/hostile.sh $(O)/iobisect
 
 integration: all
 	@tests/run-integration.sh
@@ -93,15 +114,22 @@ FUZZ_CC    ?= clang
 FUZZ_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer \
 	      -fno-sanitize-recover=undefined
 FUZZ_BIN   := $(patsubst tests/fuzz/%.c,build-fuzz/%,$(wildcard tests/fuzz/fuzz_*.c))
+# The guest's spec parser and the frames its refusals send.
+FUZZ_GUEST_OBJ := build-fuzz/workloads/spec.o build-fuzz/workloads/report.o
 
 fuzz:
 	$(MAKE) O=build-fuzz CC=$(FUZZ_CC) WERROR= \
-		CFLAGS="$(FUZZ_FLAGS) -fsanitize=fuzzer-no-link" build-fuzz/libharness.a
+		CFLAGS="$(FUZZ_FLAGS) -fsanitize=fuzzer-no-link" \
+		build-fuzz/libharness.a $(FUZZ_GUEST_OBJ)
 	$(MAKE) $(FUZZ_BIN)
 
 build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c build-fuzz/libharness.a
 	$(FUZZ_CC) $(filter-out $(WERROR),$(CFLAGS)) $(FUZZ_FLAGS) -fsanitize=fuzzer \
 		-DIOBISECT_SRC='"$(CURDIR)"' -o $@ $< build-fuzz/libharness.a $(LDLIBS)
+
+build-fuzz/fuzz_guest_spec: tests/fuzz/fuzz_guest_spec.c $(FUZZ_GUEST_OBJ)
+	$(FUZZ_CC) $(filter-out $(WERROR),$(CFLAGS)) $(FUZZ_FLAGS) -fsanitize=fuzzer \
+		-o $@ $< $(FUZZ_GUEST_OBJ)
 
 demo: deps
 	$(MAKE) all

@@ -9,6 +9,7 @@
  * the two commits' boots are separated (two-sided Mann-Whitney p <= 0.05).
  */
 #include "cmd.h"
+#include "run.h"
 #include "store_scan.h"
 #include "util.h"
 
@@ -80,8 +81,9 @@ int cmd_compare(int argc, char **argv)
 		fprintf(stderr, "%s\n", usage);
 		return 128;
 	}
-	if (scan_load(&s, dir, job))
-		return 1;
+	/* Two commits' boots need no bisect state: a bad one is a warning. */
+	if (scan_load_flags(&s, dir, job, SCAN_STATE_OPTIONAL))
+		return run_interrupted() ? 130 : 1;
 	for (int k = 0; k < 2; k++) {
 		idx[k] = scan_find_commit(&s, revs[k]);
 		if (idx[k] == -2) {

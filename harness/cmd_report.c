@@ -5,6 +5,7 @@
  */
 #include "cmd.h"
 #include "html.h"
+#include "run.h"
 #include "store_scan.h"
 #include "util.h"
 
@@ -34,10 +35,12 @@ int cmd_report(int argc, char **argv)
 		else if (!strcmp(a, "--job") && i + 1 < argc)
 			job = argv[++i];
 		else if (!strcmp(a, "--min-effect") && i + 1 < argc) {
-			char *end;
-			o.cp.min_effect_pct = strtod(argv[++i], &end);
-			if (*end || o.cp.min_effect_pct < 0)
-				die("'%s' is not a percentage", argv[i]);
+			/* inf, nan and 1e999 were taken and hid every change. */
+			if (parse_decimal(argv[++i], &o.cp.min_effect_pct) ||
+			    o.cp.min_effect_pct > 1000)
+				die("--min-effect: '%s' is not a percentage "
+				    "(0 to 1000)",
+				    argv[i]);
 		} else if (a[0] == '-' || dir) {
 			fprintf(stderr, "%s\n", usage);
 			return 128;
@@ -49,12 +52,12 @@ int cmd_report(int argc, char **argv)
 		return 128;
 	}
 	if (scan_load(&s, dir, job))
-		return 1;
+		return run_interrupted() ? 130 : 1;
 	utc_timestamp(now, sizeof(now));
 	o.generated = now;
 	if (html) {
 		if (html_render(&s, &o, &out) ||
-		    write_file_atomic(html, out.buf, out.len))
+		    write_output_file(html, out.buf, out.len))
 			goto out;
 		fprintf(stderr, "report: %s (%zu plots, %zu commits)\n", html,
 			s.nr_series, s.nr_commits);
@@ -72,7 +75,7 @@ int cmd_report(int argc, char **argv)
 		strbuf_addstr(&out, text);
 		strbuf_addch(&out, '\n');
 		free(text);
-		if (write_file_atomic(json, out.buf, out.len))
+		if (write_output_file(json, out.buf, out.len))
 			goto out;
 		fprintf(stderr, "report: %s\n", json);
 	}

@@ -111,13 +111,45 @@ static int positive(const char *opt, const char *s, int *out)
 	return 0;
 }
 
+/*
+ * What an option adds to the job becomes JSON text, which is UTF-8: any
+ * other bytes were dropped without a word (--set results=<bytes> wrote to
+ * ./results). Say which option, with the bytes shown safely.
+ */
+static int check_utf8(const char *opt, const char *v)
+{
+	struct strbuf shown = STRBUF_INIT;
+
+	if (utf8_valid(v))
+		return 0;
+	strbuf_addsafe(&shown, v, strlen(v));
+	error("%s: '%s' is not valid UTF-8 (a job is JSON text)", opt,
+	      shown.buf);
+	strbuf_release(&shown);
+	return -1;
+}
+
+/* The options that take a value, so a typo is not "needs a value". */
+static int takes_value(const char *o)
+{
+	static const char *const opts[] = {
+		"--kernel", "--commit",	 "--repo",    "--destroy-data-on",
+		"--topology", "--workload", "--boots", "--samples",
+		"--warmup", "--timeout",  "--set",     "--results",
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(opts); i++)
+		if (!strcmp(o, opts[i]))
+			return 1;
+	return 0;
+}
+
 static int parse_args(struct run_args *a, int argc, char **argv)
 {
 	int have_topology = 0, have_workload = 0, n = 0;
 	for (int i = 1; i < argc; i++) {
 		const char *o = argv[i];
 		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-		int takes = 1;
+		int takes = 1, joined = 0;
 		/* "--opt=value" is "--opt value" in one word. */
 		char name[64];
 		const char *eq = strchr(o, '=');
@@ -128,18 +160,30 @@ static int parse_args(struct run_args *a, int argc, char **argv)
 			o = name;
 			v = eq + 1;
 			takes = 0;
+			joined = 1;
 		}
 		if (!strcmp(o, "-h") || !strcmp(o, "--help")) {
 			fputs(usage_text, stdout);
 			exit(0);
+		} else if (joined && (!strcmp(o, "--keep-images") ||
+				      !strcmp(o, "--force"))) {
+			/* --keep-images=banana was taken as --keep-images. */
+			return error("option '%s' takes no value", o);
 		} else if (!strcmp(o, "--keep-images")) {
 			a->keep_images = 1;
 			takes = 0;
 		} else if (!strcmp(o, "--force")) {
 			a->force = 1;
 			takes = 0;
+		} else if (o[0] == '-' && !takes_value(o)) {
+			return error("unknown option '%s'", o);
 		} else if (o[0] == '-' && !v) {
 			return error("option '%s' needs a value", o);
+		} else if ((!strcmp(o, "--topology") ||
+			    !strcmp(o, "--workload") || !strcmp(o, "--set") ||
+			    !strcmp(o, "--results")) &&
+			   check_utf8(o, v)) {
+			return -1;
 		} else if (!strcmp(o, "--kernel")) {
 			a->kernel = v;
 		} else if (!strcmp(o, "--commit")) {
@@ -203,6 +247,9 @@ static int parse_args(struct run_args *a, int argc, char **argv)
 	return 0;
 }
 
+/* A bzImage is tens of MiB; a path to anything else must not be read whole. */
+#define KERNEL_IMAGE_MAX ((size_t)256 << 20)
+
 /* What is booted: its image, the label in result paths, the build key. */
 struct kernel_pick {
 	char *image;
@@ -222,7 +269,7 @@ static int pick_kernel(struct kernel_pick *k, const struct run_args *a,
 		char hex[41];
 		if (!file_exists(image))
 			return error("--kernel: '%s' does not exist", image);
-		if (read_file(image, &sb))
+		if (read_file_max(image, &sb, KERNEL_IMAGE_MAX))
 			return -1;
 		/*
 		 * A prebuilt image is named by its content, in the 12

@@ -5,6 +5,7 @@
  * and summary. The bearer token comes from $IOBISECT_UPLOAD_TOKEN.
  */
 #include "cmd.h"
+#include "run.h"
 #include "upload.h"
 #include "util.h"
 
@@ -40,9 +41,11 @@ int cmd_upload(int argc, char **argv)
 		fprintf(stderr, "%s\n", usage);
 		return 128;
 	}
+	if (o.url && upload_check_url(o.url))
+		return 128;
 	rc = flush ? upload_flush(&o, &c) : upload_job(&o, dir, &c);
 	fprintf(stderr, "upload: %zu sent, %zu already sent, %zu kept in the "
 			"spool\n",
 		c.sent, c.already, c.kept);
-	return rc ? 1 : 0;
+	return run_interrupted() ? 130 : rc ? 1 : 0;
 }

@@ -615,9 +615,12 @@ json_t *html_report_json(const struct scan *s, const struct html_options *o)
 		json_t *drifts = json_array();
 		for (size_t c = 0; c < s->nr_commits; c++) {
 			const struct scan_cell *cell = &ser->cells[c];
-			json_t *bw = json_array(), *boots = json_array();
+			json_t *bw, *boots;
+			/* Made after the skip: a commit with no boots leaked them. */
 			if (!cell->nr)
 				continue;
+			bw = json_array();
+			boots = json_array();
 			for (size_t b = 0; b < cell->nr; b++) {
 				json_array_append_new(bw, json_real(cell->values[b]));
 				json_array_append_new(boots,
@@ -643,6 +646,7 @@ json_t *html_report_json(const struct scan *s, const struct html_options *o)
 			json_decref(cps);
 			json_decref(drifts);
 			json_decref(js);
+			json_decref(series);
 			json_decref(root);
 			return NULL;
 		}

@@ -506,6 +506,10 @@ static int scalar_text(struct ctx *c, json_t *v, struct strbuf *out)
 	if (!valid_word(out->buf))
 		return fail(c, "'%s' cannot contain blanks or be empty",
 			    out->buf);
+	if (out->len > PROTO_SPEC_MAX_VALUE)
+		return fail(c, "'%.32s...' is longer than the guest takes (%d "
+			       "bytes)",
+			    out->buf, PROTO_SPEC_MAX_VALUE);
 	return 0;
 }
 
@@ -627,6 +631,13 @@ static int layer_set(struct ctx *c, struct draft_layer *l, const char *key,
 		}
 		if (!json_array_size(v)) {
 			fail(c, "empty list");
+			goto out;
+		}
+		/* The cap before the duplicate check, which is quadratic. */
+		if (json_array_size(v) > JOB_MAX_TOPOLOGIES) {
+			fail(c, "%zu values: the topology lists expand to more "
+				"than %d topologies",
+			     json_array_size(v), JOB_MAX_TOPOLOGIES);
 			goto out;
 		}
 		for (size_t i = 0; i < json_array_size(v); i++) {
@@ -849,6 +860,10 @@ static int draft_check(struct ctx *c, struct draft *d)
 {
 	if (!d->nr_disks)
 		return fail(c, "needs at least one disk");
+	/* A preset's own layers plus extra_layers may pass the cap. */
+	if (d->nr_layers > JOB_MAX_LAYERS)
+		return fail(c, "%zu layers: a boot builds at most %d",
+			    d->nr_layers, JOB_MAX_LAYERS);
 	for (size_t i = 0; i < d->nr_disks; i++) {
 		struct disk_spec *k = &d->disks[i];
 		if (k->backing != BACKING_HOST && !k->size_mb)
@@ -966,6 +981,13 @@ static int draft_parse(struct ctx *c, json_t *v, const char *default_name,
 		pop(c, old);
 		return -1;
 	}
+	/* Before parsing them: 5,000 disks kept QEMU busy 22 s to fail. */
+	if (json_array_size(disks) > JOB_MAX_DISKS) {
+		fail(c, "%zu disks: a boot takes at most %d",
+		     json_array_size(disks), JOB_MAX_DISKS);
+		pop(c, old);
+		return -1;
+	}
 	for (size_t i = 0; i < json_array_size(disks); i++) {
 		size_t o2 = push_idx(c, i);
 		ALLOC_GROW(d->disks, d->nr_disks + 1, d->alloc_disks);
@@ -984,6 +1006,12 @@ static int draft_parse(struct ctx *c, json_t *v, const char *default_name,
 	old = push(c, "layers");
 	if (!json_is_array(layers)) {
 		fail(c, "expected a list of layers");
+		pop(c, old);
+		return -1;
+	}
+	if (json_array_size(layers) > JOB_MAX_LAYERS) {
+		fail(c, "%zu layers: a boot builds at most %d",
+		     json_array_size(layers), JOB_MAX_LAYERS);
 		pop(c, old);
 		return -1;
 	}
@@ -1018,7 +1046,7 @@ static int preset_load(struct ctx *c, const char *name, struct draft *d)
 		free(path);
 		return -1;
 	}
-	if (read_file(path, &text))
+	if (read_file_max(path, &text, JOB_FILE_MAX))
 		goto out;
 	root = json_loadb(text.buf, text.len, JSON_REJECT_DUPLICATES, &jerr);
 	if (!root) {
@@ -1085,6 +1113,11 @@ static int draft_override(struct ctx *c, json_t *v, struct draft *d)
 			   !strcmp(key, "extra_layers")) {
 			if (!json_is_array(val)) {
 				ret = fail(c, "expected a list of layers");
+			} else if (json_array_size(val) > JOB_MAX_LAYERS) {
+				ret = fail(c, "%zu layers: a boot builds at "
+					      "most %d",
+					   json_array_size(val),
+					   JOB_MAX_LAYERS);
 			} else if (!strcmp(key, "layers")) {
 				for (size_t i = 0; i < d->nr_layers; i++)
 					draft_layer_release(&d->layers[i]);
@@ -1518,6 +1551,19 @@ static int parse_workload(struct ctx *c, json_t *w, struct job *job,
 			fail(c, "too many keys");
 			goto out;
 		}
+		/*
+		 * The cap before the values are checked against each other
+		 * (quadratic): 100,000 targets took half a minute to refuse.
+		 */
+		if (json_is_array(v) &&
+		    (json_array_size(v) > JOB_MAX_POINTS ||
+		     total * json_array_size(v) * job->nr_topologies >
+			     JOB_MAX_POINTS)) {
+			fail(c, "the matrix has more than %d points (%zu "
+				"topologies x the workload's lists)",
+			     JOB_MAX_POINTS, job->nr_topologies);
+			goto out;
+		}
 		struct wkey *k = &keys[nr++];
 		size_t o2 = push(c, key);
 		k->key = key;
@@ -1541,6 +1587,10 @@ static int parse_workload(struct ctx *c, json_t *w, struct job *job,
 				if (!r && !valid_word(s))
 					r = fail(c, "'%s' cannot contain blanks",
 						 s);
+				if (!r && strlen(s) > PROTO_SPEC_MAX_VALUE)
+					r = fail(c, "'%.32s...' is longer than "
+						    "the guest takes (%d bytes)",
+						 s, PROTO_SPEC_MAX_VALUE);
 			} else {
 				r = engine_value(c, ek, e, &sb);
 			}
@@ -1585,6 +1635,13 @@ static int parse_workload(struct ctx *c, json_t *w, struct job *job,
 		     JOB_MAX_POINTS, job->nr_topologies);
 		goto out;
 	}
+	/* One boot runs every point of its topology; the guest stops here. */
+	if (total > JOB_MAX_POINTS_PER_TOPOLOGY) {
+		fail(c, "the matrix has %zu points per topology; a boot runs "
+			"at most %d",
+		     total, JOB_MAX_POINTS_PER_TOPOLOGY);
+		goto out;
+	}
 
 	job->points = xcalloc(total * job->nr_topologies, sizeof(*job->points));
 	for (size_t t = 0; t < job->nr_topologies; t++) {
@@ -1626,6 +1683,13 @@ static int parse_workload(struct ctx *c, json_t *w, struct job *job,
 				strbuf_addstr(&id, "default");
 			id_sanitize(id.buf);
 			p->id = strbuf_detach(&id);
+			if (strlen(p->id) > PROTO_SPEC_MAX_VALUE) {
+				fail(c, "point '%.32s...' has a name longer "
+					"than the guest takes (%d bytes)",
+				     p->id, PROTO_SPEC_MAX_VALUE);
+				free(deftarget);
+				goto out;
+			}
 			size_t o2 = push(c, "target");
 			int r = check_target(c, topo, engine, p->target);
 			pop(c, o2);
@@ -1795,10 +1859,18 @@ static int parse_runs(struct ctx *c, json_t *v, struct job *job)
 	return 0;
 }
 
+/* Thresholds a measurement can tell apart, and nothing beyond. */
+#define THRESHOLD_MIN 0.01
+#define THRESHOLD_MAX_MBPS 1e6
+
 static int parse_threshold(struct ctx *c, json_t *v, struct threshold *t)
 {
 	const char *s;
-	char *end;
+	size_t n;
+	int pct;
+	double x;
+	char *num;
+
 	if (get_str(c, v, &s))
 		return -1;
 	if (!strcmp(s, "auto")) {
@@ -1806,17 +1878,23 @@ static int parse_threshold(struct ctx *c, json_t *v, struct threshold *t)
 		t->value = 0;
 		return 0;
 	}
-	errno = 0;
-	double x = strtod(s, &end);
-	if (end == s || errno || !(x > 0))
+	n = strlen(s);
+	pct = n > 1 && s[n - 1] == '%';
+	if (!pct && (n <= 4 || strcmp(s + n - 4, "MB/s")))
 		goto bad;
-	if (!strcmp(end, "%") && x < 100) {
-		t->kind = THRESHOLD_PERCENT;
-	} else if (!strcmp(end, "MB/s")) {
-		t->kind = THRESHOLD_MBPS;
-	} else {
+	num = xstrndup(s, n - (pct ? 1 : 4));
+	/* "infMB/s", "0x10%", " 10%", "1e-300%": strtod took them all. */
+	if (parse_decimal(num, &x)) {
+		free(num);
 		goto bad;
 	}
+	free(num);
+	if (x < THRESHOLD_MIN || (pct && x >= 100) ||
+	    (!pct && x > THRESHOLD_MAX_MBPS))
+		return fail(c, "'%s' is out of range (%g to below 100%%, or "
+			       "%g to %g MB/s)",
+			    s, THRESHOLD_MIN, THRESHOLD_MIN, THRESHOLD_MAX_MBPS);
+	t->kind = pct ? THRESHOLD_PERCENT : THRESHOLD_MBPS;
 	t->value = x;
 	return 0;
 bad:
@@ -1835,11 +1913,12 @@ static int parse_confidence(struct ctx *c, json_t *v, double *out)
 
 	if (json_is_string(v)) {
 		const char *s = json_string_value(v);
-		char *end;
-		errno = 0;
-		x = strtod(s, &end);
-		if (end == s || errno || strcmp(end, "%") ||
-		    !isdigit((unsigned char)*s))
+		size_t n = strlen(s);
+		char *num = n ? xstrndup(s, n - 1) : NULL;
+		/* As for a threshold: "0x5f%" and "9.5e1%" are not written. */
+		int bad = !n || s[n - 1] != '%' || parse_decimal(num, &x);
+		free(num);
+		if (bad)
 			return fail(c, "'%s' is not a confidence (0.95 or "
 				       "\"95%%\")",
 				    s);
@@ -2091,6 +2170,15 @@ static int set_dotted(json_t *root, const char *spec, const char *origin)
 	if (!eq || eq == spec)
 		return error("%s: override '%s' is not key=value", origin,
 			     spec);
+	/* jansson refuses other bytes, and the override was lost unsaid. */
+	if (!utf8_valid(spec)) {
+		struct strbuf shown = STRBUF_INIT;
+		strbuf_addsafe(&shown, spec, strlen(spec));
+		error("%s: override '%s' is not valid UTF-8", origin,
+		      shown.buf);
+		strbuf_release(&shown);
+		return -1;
+	}
 	char *path = xstrndup(spec, eq - spec);
 	json_t *value = json_loads(eq + 1, JSON_DECODE_ANY, NULL);
 	if (!value)
@@ -2120,7 +2208,8 @@ static int set_dotted(json_t *root, const char *spec, const char *origin)
 		obj = next;
 		p = dot + 1;
 	}
-	json_object_set(obj, p, value);
+	if (json_object_set(obj, p, value))
+		ret = error("%s: override '%s' cannot be set", origin, spec);
 out:
 	json_decref(value);
 	free(path);
@@ -2138,7 +2227,7 @@ int job_load_overrides(struct job *job, const char *path,
 
 	memset(job, 0, sizeof(*job));
 	if (path) {
-		if (read_file(path, &text))
+		if (read_file_max(path, &text, JOB_FILE_MAX))
 			return -1;
 		root = json_loadb(text.buf, text.len, JSON_REJECT_DUPLICATES,
 				  &jerr);

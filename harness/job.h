@@ -7,6 +7,7 @@
 #ifndef IOBISECT_JOB_H
 #define IOBISECT_JOB_H
 
+#include "proto_frame.h"
 #include "util.h"
 #include <stdint.h>
 
@@ -171,6 +172,12 @@ int job_find_topology(const struct job *job, const char *name);
 /* Limits on what the lists of a job may expand to. */
 #define JOB_MAX_TOPOLOGIES 64
 #define JOB_MAX_POINTS 4096
+/* What the guest can build and run in one boot (proto_frame.h). */
+#define JOB_MAX_DISKS PROTO_SPEC_MAX_DISKS
+#define JOB_MAX_LAYERS PROTO_SPEC_MAX_LAYERS
+#define JOB_MAX_POINTS_PER_TOPOLOGY PROTO_SPEC_MAX_POINTS
+/* A job or preset file is a few KiB; this is far beyond any real one. */
+#define JOB_FILE_MAX ((size_t)4 << 20)
 
 /*
  * runtime_ms, the time bound of a sample of seqread, seqwrite and rawread:

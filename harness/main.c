@@ -55,6 +55,7 @@ int main(int argc, char **argv)
 			git_libgit2_shutdown();
 			return rc;
 		}
-	fprintf(stderr, "iobisect: '%s' is not a command\n", argv[1]);
-	return usage(stderr);
+	/* One line naming it; the whole list is one 'iobisect help' away. */
+	error("'%s' is not a command (see 'iobisect help')", argv[1]);
+	return 128;
 }

@@ -1,7 +1,8 @@
 /*
  * proto_frame.h: the framing of the guest's result port, shared by the
- * guest (workloads/, built with musl) and the host parser (harness/proto.c).
- * Header-only and free of any library so both sides compile it.
+ * guest (workloads/, built with musl) and the host parser (harness/proto.c),
+ * and the limits of the spec both sides hold to. Header-only and free of
+ * any library so both sides compile it.
  *
  * The guest writes to its own serial port (ttyS1), never to the kernel
  * console, one frame per line:
@@ -24,6 +25,15 @@
 #define PROTO_MAGIC "@IOB1"
 /* Longest payload either side accepts; longer frames are rejected. */
 #define PROTO_MAX_PAYLOAD 65536
+
+/*
+ * What one /spec may hold (workloads/PROTOCOL.md). The guest has room for
+ * no more; the host refuses a job past them before anything is built.
+ */
+#define PROTO_SPEC_MAX_DISKS 32
+#define PROTO_SPEC_MAX_LAYERS 32
+#define PROTO_SPEC_MAX_POINTS 256 /* per topology: one boot runs them all */
+#define PROTO_SPEC_MAX_VALUE 223  /* bytes of one key=value's value */
 
 static inline uint32_t proto_crc32(const void *data, size_t len)
 {

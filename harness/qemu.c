@@ -9,6 +9,7 @@
  * guest's to apply through /sys/block/X/queue/max_sectors_kb.
  */
 #include "qemu.h"
+#include "run.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -111,19 +112,35 @@ int qemu_kvm_usable(void)
 
 char *qemu_version(const char *qemu)
 {
-	char *cmd =
-		xstrfmt("%s --version 2>/dev/null", qemu ? qemu : DEFAULT_QEMU);
-	FILE *f = popen(cmd, "r");
-	free(cmd);
-	if (!f)
-		return NULL;
-	char line[256];
+	/*
+	 * Run it without a shell (machine.qemu comes from a job file) and
+	 * with a deadline: a binary that hangs on --version must not hold
+	 * the harness, and SIGINT or SIGTERM ends the wait like any other.
+	 */
+	const char *argv[] = { qemu ? qemu : DEFAULT_QEMU, "--version", NULL };
+	struct run_opts o = RUN_OPTS_INIT;
+	struct strbuf out = STRBUF_INIT, quiet = STRBUF_INIT, *prev;
+	char path[] = "/tmp/iobisect-qemu-version.XXXXXX";
 	char *v = NULL;
-	if (fgets(line, sizeof(line), f)) {
-		line[strcspn(line, "\n")] = '\0';
-		v = xstrdup(line);
+	int fd = mkstemp(path), rc;
+
+	if (fd < 0)
+		return NULL;
+	close(fd);
+	o.argv = argv;
+	o.stdout_path = path;
+	o.timeout_ms = 10000;
+	/* Not found or not runnable: the caller says so, once. */
+	prev = error_capture(&quiet);
+	rc = run_command(&o);
+	if (!rc && !read_file_max(path, &out, 65536) && out.len) {
+		out.buf[strcspn(out.buf, "\n")] = '\0';
+		v = xstrdup(out.buf);
 	}
-	pclose(f);
+	error_capture(prev);
+	unlink(path);
+	strbuf_release(&out);
+	strbuf_release(&quiet);
 	return v;
 }
 

@@ -11,6 +11,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -448,6 +449,148 @@ void sample_set_release(struct sample_set *s)
 	memset(s, 0, sizeof(*s));
 }
 
+static const char *json_kind(json_t *v)
+{
+	switch (json_typeof(v)) {
+	case JSON_OBJECT: return "an object";
+	case JSON_ARRAY: return "a list";
+	case JSON_STRING: return "a string";
+	case JSON_INTEGER: return "an integer";
+	case JSON_REAL: return "a real number";
+	case JSON_TRUE:
+	case JSON_FALSE: return "a boolean";
+	case JSON_NULL: return "null";
+	}
+	return "?";
+}
+
+/* A byte rate past 1 PB/s is not a measurement of a QEMU disk. */
+#define RESULTS_MAX_BW 1000000000000000LL
+
+/* Keys that are objects without being metrics. */
+static int not_a_metric(const char *key)
+{
+	return !strcmp(key, "machine") || !strcmp(key, "point_keys");
+}
+
+/*
+ * What results_store_boot() writes, checked before a document can be
+ * evidence: a loader that skipped a wrongly typed metric in silence, or
+ * averaged bw_bytes -5, would pool what nobody measured. Says what is
+ * wrong in `why`.
+ */
+static int doc_check(json_t *doc, struct strbuf *why)
+{
+	static const char *const strings[] = { "job", "commit", "build_key",
+					       "spec_hash", "topology",
+					       "engine", "point", "started" };
+	static const char *const counts[] = { "io_bytes", "runtime_ns",
+					      "usr_ns", "sys_ns" };
+	const char *key;
+	json_t *v;
+
+	for (size_t i = 0; i < ARRAY_SIZE(strings); i++) {
+		v = json_object_get(doc, strings[i]);
+		if (v && !json_is_string(v)) {
+			strbuf_addf(why, "'%s' is %s, not a string", strings[i],
+				    json_kind(v));
+			return -1;
+		}
+	}
+	v = json_object_get(doc, "complete");
+	if (v && !json_is_boolean(v)) {
+		strbuf_addf(why, "'complete' is %s, not true or false",
+			    json_kind(v));
+		return -1;
+	}
+	v = json_object_get(doc, "machine");
+	if (v && !json_is_object(v)) {
+		strbuf_addf(why, "'machine' is %s, not an object",
+			    json_kind(v));
+		return -1;
+	}
+	json_object_foreach(doc, key, v) {
+		int named = !strcmp(key, "read") || !strcmp(key, "write") ||
+			    !strcmp(key, "rewrite");
+		json_t *bw, *x;
+		if (named && !json_is_object(v)) {
+			strbuf_addf(why, "'%s' is %s, not a metric object", key,
+				    json_kind(v));
+			return -1;
+		}
+		if (!json_is_object(v) || not_a_metric(key))
+			continue;
+		bw = json_object_get(v, "bw_bytes");
+		if (!json_is_integer(bw)) {
+			strbuf_addf(why, "%s.bw_bytes is %s, not an integer",
+				    key, bw ? json_kind(bw) : "missing");
+			return -1;
+		}
+		if (json_integer_value(bw) < 0 ||
+		    json_integer_value(bw) > RESULTS_MAX_BW) {
+			strbuf_addf(why, "%s.bw_bytes is %lld, not a byte rate",
+				    key, (long long)json_integer_value(bw));
+			return -1;
+		}
+		x = json_object_get(v, "verified");
+		if (x && !json_is_boolean(x)) {
+			strbuf_addf(why, "%s.verified is %s, not true or false",
+				    key, json_kind(x));
+			return -1;
+		}
+		x = json_object_get(v, "cpu_pct");
+		if (x && (!json_is_number(x) ||
+			  !isfinite(json_number_value(x)) ||
+			  json_number_value(x) < 0)) {
+			strbuf_addf(why, "%s.cpu_pct is not a percentage", key);
+			return -1;
+		}
+		for (size_t i = 0; i < ARRAY_SIZE(counts); i++) {
+			x = json_object_get(v, counts[i]);
+			if (x && (!json_is_integer(x) ||
+				  json_integer_value(x) < 0)) {
+				strbuf_addf(why, "%s.%s is not a count", key,
+					    counts[i]);
+				return -1;
+			}
+		}
+	}
+	return 0;
+}
+
+json_t *results_doc_read(const char *path)
+{
+	struct strbuf text = STRBUF_INIT, why = STRBUF_INIT;
+	struct strbuf *prev = error_capture(&why);
+	json_error_t jerr;
+	json_t *doc = NULL;
+	int rc = read_file_max(path, &text, RESULTS_DOC_MAX);
+
+	error_capture(prev);
+	if (rc) {
+		/* One line per bad document: the read's own message. */
+		warning("ignoring a sample document: %s", why.buf);
+		goto out;
+	}
+	doc = json_loadb(text.buf, text.len, 0, &jerr);
+	if (!doc)
+		warning("ignoring '%s': %s (line %d)", path, jerr.text,
+			jerr.line);
+	else if (!json_is_object(doc)) {
+		warning("ignoring '%s': not a JSON object", path);
+		json_decref(doc);
+		doc = NULL;
+	} else if (doc_check(doc, &why)) {
+		warning("ignoring '%s': %s", path, why.buf);
+		json_decref(doc);
+		doc = NULL;
+	}
+out:
+	strbuf_release(&text);
+	strbuf_release(&why);
+	return doc;
+}
+
 static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -541,11 +684,9 @@ int results_load_samples(const char *root, const char *job,
 			if (boot < 0 || n < 5 || strcmp(f->d_name + n - 5, ".json"))
 				continue;
 			char *path = xstrfmt("%s/%s", pdir, f->d_name);
-			json_error_t jerr;
-			json_t *doc = json_load_file(path, 0, &jerr);
+			json_t *doc = results_doc_read(path);
 			double bw, cpu;
 			if (!doc) {
-				warning("ignoring '%s': %s", path, jerr.text);
 				out->nr_ignored++;
 			} else if (!doc_matches(doc, build_key, spec_hash, m,
 						metric, &bw, &cpu)) {

@@ -95,6 +95,19 @@ char *results_boot_dir(const char *root, const char *job, const char *commit,
 /* A commit as it appears in paths: its first 12 characters. */
 void results_commit_abbrev(const char *commit, char out[13]);
 
+/* A sample document is about 1 KiB; anything past this is not one. */
+#define RESULTS_DOC_MAX ((size_t)1 << 20)
+
+/*
+ * Read a stored sample document for loading: a regular file of at most
+ * RESULTS_DOC_MAX bytes holding a JSON object whose keys have the types
+ * results_store_boot() writes (each metric's bw_bytes an integer from 0
+ * to 1 PB/s, verified a boolean...). Returns it, or NULL after a warning
+ * that names the file and what is wrong with it; such a document is never
+ * evidence.
+ */
+json_t *results_doc_read(const char *path);
+
 /* One value per boot: the evidence a verdict rests on. */
 struct sample_set {
 	double *values;   /* per boot: median bw_bytes of its samples, bytes/s */

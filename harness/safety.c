@@ -18,6 +18,7 @@
 #include <sys/file.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
@@ -694,6 +695,45 @@ void safety_release_all(struct safety_hold *holds, size_t nr)
 	free(holds);
 }
 
+int safety_tmpfs_fits(const struct topology *t, uint64_t free_bytes,
+		      const char *dir, struct strbuf *why)
+{
+	uint64_t need = 0;
+
+	for (size_t i = 0; i < t->nr_disks; i++)
+		if (t->disks[i].backing == BACKING_TMPFS)
+			need += t->disks[i].size_mb;
+	if (need <= free_bytes >> 20)
+		return 0;
+	strbuf_addf(why,
+		    "topology '%s': its tmpfs disks need %llu MiB and '%s' "
+		    "has %llu MiB free (they hold the host's memory)",
+		    t->name, (unsigned long long)need, dir,
+		    (unsigned long long)(free_bytes >> 20));
+	return -1;
+}
+
+int safety_check_tmpfs(const struct topology *t, const char *dir)
+{
+	struct strbuf why = STRBUF_INIT;
+	struct statvfs sv;
+	int any = 0, ret;
+
+	for (size_t i = 0; i < t->nr_disks; i++)
+		any |= t->disks[i].backing == BACKING_TMPFS;
+	if (!any)
+		return 0;
+	if (statvfs(dir, &sv))
+		return error("topology '%s' has tmpfs disks, but '%s': %s",
+			     t->name, dir, strerror(errno));
+	ret = safety_tmpfs_fits(t, (uint64_t)sv.f_bavail * sv.f_frsize, dir,
+				&why);
+	if (ret)
+		error("%s", why.buf);
+	strbuf_release(&why);
+	return ret;
+}
+
 int safety_check_job(const struct job *job, const char *destroy_data_on,
 		     int force, struct safety_hold **out, size_t *nr)
 {
@@ -706,6 +746,10 @@ int safety_check_job(const struct job *job, const char *destroy_data_on,
 
 	*out = NULL;
 	*nr = 0;
+	/* Topologies boot one at a time: each must fit alone. */
+	for (size_t t = 0; t < job->nr_topologies; t++)
+		if (safety_check_tmpfs(&job->topologies[t], SAFETY_TMPFS_DIR))
+			return -1;
 	/*
 	 * One device may appear in several topologies (lists expand): check
 	 * it once, written if any of them writes, or our own O_EXCL hold

@@ -123,8 +123,24 @@ int safety_check_passthrough(const char *path, int want_write,
 void safety_release(struct safety_hold *h);
 
 /*
+ * tmpfs disks are files in SAFETY_TMPFS_DIR: what the guest writes to
+ * them is the host's memory. A topology whose tmpfs disks together do not
+ * fit in the room that file system has left would fill it (and the
+ * host's RAM) mid-run, so it is refused before anything is built.
+ * safety_tmpfs_fits decides from a number (pure): 0, or -1 with the
+ * reason in `why`. safety_check_tmpfs asks statvfs and says why with
+ * error().
+ */
+#define SAFETY_TMPFS_DIR "/dev/shm"
+struct topology;
+int safety_tmpfs_fits(const struct topology *t, uint64_t free_bytes,
+		      const char *dir, struct strbuf *why);
+int safety_check_tmpfs(const struct topology *t, const char *dir);
+
+/*
  * Every host disk of every topology of `job`: check and hold each (a disk
- * is written when its spec is not readonly). On success the caller owns
+ * is written when its spec is not readonly). The tmpfs disks of each
+ * topology are checked first (safety_check_tmpfs). On success the caller owns
  * `*out` (`*nr` holds) and frees it with safety_release_all(); the QEMU
  * side should open holds[i].path. On failure nothing is held.
  */

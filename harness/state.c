@@ -358,6 +358,51 @@ static int is_mark(const char *m)
 	return !strcmp(m, "good") || !strcmp(m, "bad") || !strcmp(m, "skip");
 }
 
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/*
+ * Every mark names a commit of the bisection: an endpoint, the merge base
+ * or a candidate. A mark for any other commit (one not in the repository)
+ * was taken, and skipped without a word on resume. Sorted ids keep this
+ * n log n however long a hostile file is.
+ */
+static int check_marks(const struct bisect_state *s, const char *origin)
+{
+	char **ids = xcalloc(s->candidates.nr + 1, sizeof(*ids));
+	int ret = 0;
+
+	/* A state saved before the range was known has no candidates. */
+	if (s->candidates.nr) {
+		memcpy(ids, s->candidates.v, s->candidates.nr * sizeof(*ids));
+		qsort(ids, s->candidates.nr, sizeof(*ids), cmp_str);
+	}
+	for (size_t i = 0; i < s->nr_marks && !ret; i++) {
+		const char *id = s->marks[i].commit;
+		const char *key = id;
+		if (!strcmp(id, s->good) || !strcmp(id, s->bad) ||
+		    !strcmp(id, s->merge_base) ||
+		    bsearch(&key, ids, s->candidates.nr, sizeof(*ids),
+			    cmp_str))
+			continue;
+		ret = error("%s: mark of %s: not a commit of the bisection "
+			    "%.12s..%.12s",
+			    origin, id, s->good, s->bad);
+	}
+	if (!ret && s->status == STATE_DONE && *s->culprit) {
+		const char *key = s->culprit;
+		if (!bsearch(&key, ids, s->candidates.nr, sizeof(*ids),
+			     cmp_str))
+			ret = error("%s: culprit %s is not a commit of the "
+				    "bisection %.12s..%.12s",
+				    origin, s->culprit, s->good, s->bad);
+	}
+	free(ids);
+	return ret;
+}
+
 int state_from_json(struct bisect_state *s, const json_t *root,
 		    const char *origin)
 {
@@ -432,6 +477,8 @@ int state_from_json(struct bisect_state *s, const json_t *root,
 		}
 		state_add_mark(s, id, json_string_value(m));
 	}
+	if (check_marks(s, origin))
+		goto out;
 	ret = 0;
 out:
 	free(status);
@@ -445,9 +492,24 @@ char *state_path(const char *root, const char *job)
 	return xstrfmt("%s/%s/bisect-state.json", root, job);
 }
 
+/* Where the last good state is, only when there is one to point at. */
+static const char *prev_note(struct strbuf *sb, const char *path)
+{
+	char *prev = xstrfmt("%s.prev", path);
+	if (file_exists(prev))
+		strbuf_addf(sb, "the previous state is in '%s'", prev);
+	else
+		strbuf_addf(sb, "there is no previous copy ('%s' does not "
+				"exist)",
+			    prev);
+	free(prev);
+	return sb->buf;
+}
+
 int state_load(struct bisect_state *s, const char *path)
 {
-	struct strbuf sb = STRBUF_INIT;
+	struct strbuf sb = STRBUF_INIT, note = STRBUF_INIT, why = STRBUF_INIT;
+	struct strbuf *prev;
 	json_error_t jerr;
 	json_t *root;
 	int ret;
@@ -459,16 +521,25 @@ int state_load(struct bisect_state *s, const char *path)
 		return -1;
 	root = json_loadb(sb.buf, sb.len, 0, &jerr);
 	strbuf_release(&sb);
-	if (!root)
-		return error("'%s' is corrupt (line %d: %s); the previous "
-			     "state is in '%s.prev'",
-			     path, jerr.line, jerr.text, path);
+	if (!root) {
+		error("'%s' is corrupt (line %d: %s); %s", path, jerr.line,
+		      jerr.text, prev_note(&note, path));
+		strbuf_release(&note);
+		return -1;
+	}
+	/* One line: what is wrong, then where the last good copy is. */
+	prev = error_capture(&why);
 	ret = state_from_json(s, root, path);
+	error_capture(prev);
 	json_decref(root);
-	if (ret)
-		return error("'%s' is not a valid bisection state; the "
-			     "previous state is in '%s.prev'",
-			     path, path);
+	if (ret) {
+		error("%s (not a valid bisection state); %s", why.buf,
+		      prev_note(&note, path));
+		strbuf_release(&note);
+		strbuf_release(&why);
+		return -1;
+	}
+	strbuf_release(&why);
 	return 0;
 }
 

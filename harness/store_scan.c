@@ -6,6 +6,7 @@
  */
 #include "store_scan.h"
 #include "results.h"
+#include "run.h"
 #include "stats.h"
 
 #include <dirent.h>
@@ -141,14 +142,12 @@ static const char *jstr(json_t *o, const char *key)
 static void read_doc(struct loader *l, const char *path, size_t commit,
 		     long boot)
 {
-	json_error_t jerr;
-	json_t *doc = json_load_file(path, 0, &jerr), *v;
+	json_t *doc = results_doc_read(path), *v;
 	struct scan_commit *c = &l->s->commits[commit];
 	const char *key;
 	char *machine, *ident;
 
 	if (!doc) {
-		warning("ignoring '%s': %s", path, jerr.text);
 		l->ignored_docs++;
 		return;
 	}
@@ -211,7 +210,8 @@ static int read_commit(struct loader *l, const char *cdir, const char *name)
 				continue;
 			char *pdir = xstrfmt("%s/%s", tdir, p->d_name);
 			sd = opendir(pdir);
-			while (sd && (f = readdir(sd))) {
+			/* A big store is a long read: a signal ends it. */
+			while (sd && !run_interrupted() && (f = readdir(sd))) {
 				long boot = sample_boot(f->d_name);
 				if (boot < 0)
 					continue;
@@ -228,70 +228,59 @@ static int read_commit(struct loader *l, const char *cdir, const char *name)
 		free(tdir);
 	}
 	closedir(d);
+	if (run_interrupted())
+		return error("interrupted while reading '%s'", cdir);
 	return 0;
 }
 
-/* Reduce the records of one cell to one value per boot of one identity. */
-static void fill_cell(struct loader *l, size_t series, size_t commit,
-		      struct scan_cell *cell)
+static int cmp_record(const void *a, const void *b)
 {
-	size_t best = (size_t)-1, best_boots = 0, total = 0;
+	const struct record *x = a, *y = b;
+	if (x->series != y->series)
+		return x->series < y->series ? -1 : 1;
+	if (x->commit != y->commit)
+		return x->commit < y->commit ? -1 : 1;
+	if (x->identity != y->identity)
+		return x->identity < y->identity ? -1 : 1;
+	return (x->boot > y->boot) - (x->boot < y->boot);
+}
 
-	/* The identity with the most distinct boots wins. */
-	for (size_t id = 0; id < l->identities.nr; id++) {
-		size_t boots = 0;
-		for (size_t i = 0; i < l->nr_recs; i++) {
-			struct record *r = &l->recs[i];
-			if (r->series != series || r->commit != commit ||
-			    r->identity != id)
-				continue;
-			int seen = 0;
-			for (size_t j = 0; j < i && !seen; j++)
-				seen = l->recs[j].series == series &&
-				       l->recs[j].commit == commit &&
-				       l->recs[j].identity == id &&
-				       l->recs[j].boot == r->boot;
-			boots += !seen;
-		}
+/*
+ * Reduce the records r[0..n) of one cell, sorted by identity then boot,
+ * to one value per boot of one identity: the one with the most distinct
+ * boots (the first on a tie). One pass: a large store is read in n log n,
+ * not in a scan of every record for every cell.
+ */
+static void fill_cell(const struct record *r, size_t n, struct scan_cell *cell)
+{
+	size_t best = 0, best_end = 0, best_boots = 0;
+	double *tmp;
+
+	for (size_t i = 0; i < n;) {
+		size_t j = i, boots = 0;
+		for (; j < n && r[j].identity == r[i].identity; j++)
+			boots += j == i || r[j].boot != r[j - 1].boot;
 		if (boots > best_boots) {
 			best_boots = boots;
-			best = id;
+			best = i;
+			best_end = j;
 		}
+		i = j;
 	}
-	for (size_t i = 0; i < l->nr_recs; i++)
-		total += l->recs[i].series == series &&
-			 l->recs[i].commit == commit;
-	if (best == (size_t)-1)
+	if (!best_boots)
 		return;
 	cell->values = xcalloc(best_boots, sizeof(double));
 	cell->boots = xcalloc(best_boots, sizeof(unsigned));
-	double *tmp = xcalloc(total, sizeof(double));
-	size_t used = 0;
-	for (;;) {
-		/* Take the smallest boot id not yet done. */
-		long next = -1;
-		for (size_t i = 0; i < l->nr_recs; i++) {
-			struct record *r = &l->recs[i];
-			if (r->series == series && r->commit == commit &&
-			    r->identity == best &&
-			    (!cell->nr || r->boot > (long)cell->boots[cell->nr - 1]) &&
-			    (next < 0 || r->boot < next))
-				next = r->boot;
-		}
-		if (next < 0)
-			break;
-		size_t n = 0;
-		for (size_t i = 0; i < l->nr_recs; i++) {
-			struct record *r = &l->recs[i];
-			if (r->series == series && r->commit == commit &&
-			    r->identity == best && r->boot == next)
-				tmp[n++] = r->bw;
-		}
-		used += n;
-		cell->values[cell->nr] = stats_median(tmp, n);
-		cell->boots[cell->nr++] = (unsigned)next;
+	tmp = xcalloc(best_end - best, sizeof(double));
+	for (size_t i = best; i < best_end;) {
+		size_t k = 0, j = i;
+		for (; j < best_end && r[j].boot == r[i].boot; j++)
+			tmp[k++] = r[j].bw;
+		cell->values[cell->nr] = stats_median(tmp, k);
+		cell->boots[cell->nr++] = (unsigned)r[i].boot;
+		i = j;
 	}
-	cell->nr_ignored = total - used;
+	cell->nr_ignored = n - (best_end - best);
 	free(tmp);
 }
 
@@ -354,7 +343,7 @@ static const char *state_role(const struct bisect_state *st, const char *id)
 	return state_find_mark(st, id);
 }
 
-static int order_commits(struct scan *s)
+static int order_commits(struct scan *s, unsigned flags)
 {
 	size_t pos = 0;
 	char *path;
@@ -368,7 +357,24 @@ static int order_commits(struct scan *s)
 
 	path = xstrfmt("%s/bisect-state.json", s->dir);
 	if (file_exists(path)) {
-		int rc = state_load(&s->state, path);
+		struct strbuf why = STRBUF_INIT, *prev = NULL;
+		int rc;
+		if (flags & SCAN_STATE_OPTIONAL)
+			prev = error_capture(&why);
+		rc = state_load(&s->state, path);
+		if (flags & SCAN_STATE_OPTIONAL) {
+			error_capture(prev);
+			if (rc < 0)
+				warning("%s; going on without it", why.buf);
+		}
+		strbuf_release(&why);
+		if (rc < 0 && (flags & SCAN_STATE_OPTIONAL)) {
+			/* The sweep state or the timestamps order them. */
+			state_release(&s->state);
+			state_init(&s->state);
+			free(path);
+			goto sweep;
+		}
 		free(path);
 		if (rc < 0)
 			return -1;
@@ -384,7 +390,7 @@ static int order_commits(struct scan *s)
 		return 0;
 	}
 	free(path);
-
+sweep:
 	path = xstrfmt("%s/sweep-state.json", s->dir);
 	if (file_exists(path) && !read_file(path, &text)) {
 		json_error_t jerr;
@@ -412,6 +418,12 @@ static int order_commits(struct scan *s)
 }
 
 int scan_load(struct scan *out, const char *dir, const char *job)
+{
+	return scan_load_flags(out, dir, job, 0);
+}
+
+int scan_load_flags(struct scan *out, const char *dir, const char *job,
+		    unsigned flags)
 {
 	struct loader l = { 0 };
 	DIR *d;
@@ -504,7 +516,7 @@ int scan_load(struct scan *out, const char *dir, const char *job)
 	char (*before)[13] = xcalloc(out->nr_commits + 1, 13);
 	for (size_t i = 0; i < out->nr_commits; i++)
 		memcpy(before[i], out->commits[i].abbrev, 13);
-	if (order_commits(out)) {
+	if (order_commits(out, flags)) {
 		free(before);
 		goto out;
 	}
@@ -544,11 +556,19 @@ int scan_load(struct scan *out, const char *dir, const char *job)
 	free(keys);
 	free(order);
 
-	for (size_t i = 0; i < out->nr_series; i++) {
-		struct scan_series *ser = &out->series[i];
-		ser->cells = xcalloc(out->nr_commits + 1, sizeof(*ser->cells));
-		for (size_t c = 0; c < out->nr_commits; c++)
-			fill_cell(&l, i, c, &ser->cells[c]);
+	for (size_t i = 0; i < out->nr_series; i++)
+		out->series[i].cells =
+			xcalloc(out->nr_commits + 1, sizeof(struct scan_cell));
+	if (l.nr_recs)
+		qsort(l.recs, l.nr_recs, sizeof(*l.recs), cmp_record);
+	for (size_t i = 0; i < l.nr_recs;) {
+		const struct record *r = &l.recs[i];
+		size_t j = i;
+		while (j < l.nr_recs && l.recs[j].series == r->series &&
+		       l.recs[j].commit == r->commit)
+			j++;
+		fill_cell(r, j - i, &out->series[r->series].cells[r->commit]);
+		i = j;
 	}
 	ret = 0;
 out:

@@ -61,6 +61,16 @@ struct scan {
  * an invalid bisect state).
  */
 int scan_load(struct scan *out, const char *dir, const char *job);
+
+enum scan_flags {
+	/*
+	 * The reader needs no bisect state (compare): an invalid one is a
+	 * warning, and the commits keep their sweep or timestamp order.
+	 */
+	SCAN_STATE_OPTIONAL = 1 << 0,
+};
+int scan_load_flags(struct scan *out, const char *dir, const char *job,
+		    unsigned flags);
 void scan_release(struct scan *s);
 
 /* Index of the commit named by a full id or a prefix of >= 4, or -1

@@ -4,6 +4,7 @@
  * loses a document; the server's answer alone removes it.
  */
 #include "upload.h"
+#include "run.h"
 #include "util.h"
 
 #include <dirent.h>
@@ -12,13 +13,44 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+
+/* A spool's url file holds one URL: anything longer is not ours. */
+#define UPLOAD_URL_MAX ((size_t)8192)
 
 int upload_curl_error(CURLcode rc, const char *errbuf, const char *url)
 {
 	return error("cannot post to '%s': %s", url,
 		     errbuf && *errbuf ? errbuf : curl_easy_strerror(rc));
+}
+
+int upload_check_url(const char *url)
+{
+	CURLU *h = curl_url();
+	char *scheme = NULL, *host = NULL;
+	struct strbuf shown = STRBUF_INIT;
+	int ok;
+
+	/*
+	 * libcurl would take file:// or guess a scheme for "not a url", and
+	 * the spool would keep what can never be sent. Only http(s) with a
+	 * host is an endpoint.
+	 */
+	ok = h && url && !curl_url_set(h, CURLUPART_URL, url, 0) &&
+	     !curl_url_get(h, CURLUPART_SCHEME, &scheme, 0) &&
+	     !curl_url_get(h, CURLUPART_HOST, &host, 0) && *host &&
+	     (!strcmp(scheme, "http") || !strcmp(scheme, "https"));
+	curl_free(scheme);
+	curl_free(host);
+	curl_url_cleanup(h);
+	if (ok)
+		return 0;
+	strbuf_addsafe(&shown, url ? url : "", url ? strlen(url) : 0);
+	error("'%s' is not an http:// or https:// URL", shown.buf);
+	strbuf_release(&shown);
+	return -1;
 }
 
 static void curl_init_once(void)
@@ -56,11 +88,28 @@ static int retryable_curl(CURLcode rc)
 	}
 }
 
+/* A backoff that SIGINT or SIGTERM cuts short. */
 static void sleep_ms(long ms)
 {
 	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
-	while (nanosleep(&ts, &ts) && errno == EINTR)
+	while (nanosleep(&ts, &ts) && errno == EINTR && !run_interrupted())
 		;
+}
+
+/*
+ * libcurl calls this about once a second even while it only waits for an
+ * answer, so a server that accepts and never answers cannot hold the
+ * harness through SIGINT or SIGTERM (it used to, 60 s x 5 tries).
+ */
+static int on_progress(void *payload, curl_off_t dltotal, curl_off_t dlnow,
+		       curl_off_t ultotal, curl_off_t ulnow)
+{
+	(void)payload;
+	(void)dltotal;
+	(void)dlnow;
+	(void)ultotal;
+	(void)ulnow;
+	return run_interrupted() != 0;
 }
 
 static const char *token_of(const struct upload_options *o)
@@ -118,13 +167,23 @@ enum upload_result upload_post(const struct upload_options *o,
 	curl_easy_setopt(c, CURLOPT_ERRORBUFFER, errbuf);
 	curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_body);
 	curl_easy_setopt(c, CURLOPT_WRITEDATA, &answer);
+	curl_easy_setopt(c, CURLOPT_XFERINFOFUNCTION, on_progress);
+	curl_easy_setopt(c, CURLOPT_NOPROGRESS, 0L);
 
 	for (int t = 1; t <= tries; t++) {
 		CURLcode rc;
 		errbuf[0] = '\0';
 		strbuf_reset(&answer);
 		code = 0;
+		if (run_interrupted()) {
+			error("cannot post to '%s': interrupted", url);
+			break;
+		}
 		rc = curl_easy_perform(c);
+		if (rc == CURLE_ABORTED_BY_CALLBACK) {
+			error("cannot post to '%s': interrupted", url);
+			break;
+		}
 		if (rc == CURLE_OK)
 			curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &code);
 		if (rc == CURLE_OK && ((code >= 200 && code < 300) ||
@@ -142,9 +201,14 @@ enum upload_result upload_post(const struct upload_options *o,
 		}
 		if (rc == CURLE_OK && code >= 400 && code < 500 && code != 429 &&
 		    code != 408) {
+			/* The server's words, never its terminal escapes. */
+			struct strbuf said = STRBUF_INIT;
 			strbuf_trim(&answer);
+			strbuf_addsafe(&said, answer.buf,
+				       answer.len < 200 ? answer.len : 200);
 			error("'%s' refused a document (HTTP %ld)%s%s", url,
-			      code, answer.len ? ": " : "", answer.buf);
+			      code, said.len ? ": " : "", said.buf);
+			strbuf_release(&said);
 			res = UPLOAD_REJECTED;
 			break;
 		}
@@ -326,8 +390,12 @@ static void flush_dir(struct batch *b)
 		closedir(d);
 	if (keys.nr)
 		qsort(keys.v, keys.nr, sizeof(*keys.v), cmp_str);
-	for (size_t i = 0; i < keys.nr; i++)
+	for (size_t i = 0; i < keys.nr; i++) {
+		/* What is not sent stays in the spool, counted as kept. */
+		if (run_interrupted())
+			b->stop = UPLOAD_FAILED;
 		send_spooled(b, keys.v[i]);
+	}
 	strvec_clear(&keys);
 }
 
@@ -339,8 +407,20 @@ static int batch_begin(struct batch *b, const struct upload_options *o,
 	b->url = url;
 	b->c = c;
 	b->stop = UPLOAD_ACCEPTED;
+	if (upload_check_url(url))
+		return -1;
 	b->dir = upload_spool_dir(o, url);
 	return b->dir ? 0 : -1;
+}
+
+/* 1 for a folder; otherwise 0, with errno saying why (0: not a folder). */
+static int is_dir(const char *path)
+{
+	struct stat st;
+	if (stat(path, &st))
+		return 0;
+	errno = 0;
+	return S_ISDIR(st.st_mode);
 }
 
 /* Paths of the JSON documents under a job folder, summary last. */
@@ -388,6 +468,13 @@ int upload_job(const struct upload_options *o, const char *job_dir,
 		free(summary);
 		return error("no upload URL given");
 	}
+	/* A missing folder sent nothing and said it had succeeded. */
+	if (!is_dir(job_dir)) {
+		free(summary);
+		return error("'%s' is not a results folder: %s", job_dir,
+			     errno == ENOTDIR || !errno ? "not a folder"
+							: strerror(errno));
+	}
 	if (batch_begin(&b, o, o->url, c)) {
 		free(summary);
 		return -1;
@@ -396,7 +483,7 @@ int upload_job(const struct upload_options *o, const char *job_dir,
 	collect_docs(job_dir, 0, &docs);
 	if (file_exists(summary))
 		strvec_push(&docs, summary);
-	for (size_t i = 0; i < docs.nr && !ret; i++) {
+	for (size_t i = 0; i < docs.nr && !ret && !run_interrupted(); i++) {
 		struct strbuf sb = STRBUF_INIT;
 		ret = read_file(docs.v[i], &sb);
 		if (!ret)
@@ -450,11 +537,11 @@ int upload_flush(const struct upload_options *o, struct upload_counts *c)
 	if (!d)
 		return errno == ENOENT ? 0 :
 		       error("cannot open '%s': %s", root, strerror(errno));
-	while ((e = readdir(d))) {
+	while (!run_interrupted() && (e = readdir(d))) {
 		struct strbuf url = STRBUF_INIT;
 		char *path = xstrfmt("%s/%s/url", root, e->d_name);
 		if (e->d_name[0] != '.' && file_exists(path) &&
-		    !read_file(path, &url)) {
+		    !read_file_max(path, &url, UPLOAD_URL_MAX)) {
 			struct batch b;
 			strbuf_trim(&url);
 			if (!batch_begin(&b, o, url.buf, c)) {
@@ -483,6 +570,10 @@ int upload_notify(const struct upload_options *o, const char *url,
 	json_decref(j);
 	if (!body)
 		return error("cannot build the notice for '%s'", url);
+	if (upload_check_url(url)) {
+		free(body);
+		return -1;
+	}
 	hash_hex(body, strlen(body), key);
 	ret = upload_post(o, url, body, strlen(body), key, NULL) ==
 			      UPLOAD_ACCEPTED ?

@@ -101,6 +101,13 @@ int upload_notify(const struct upload_options *o, const char *url,
 		  const struct upload_notice *n);
 
 /*
+ * 0 when `url` is an http:// or https:// URL with a host, else -1 after
+ * an error naming it (escaped). Every entry point checks it before the
+ * spool is touched.
+ */
+int upload_check_url(const char *url);
+
+/*
  * The one place libcurl failures become messages: "cannot post to '<url>':
  * <libcurl's detail or its generic text>". Returns -1.
  */

@@ -20,9 +20,11 @@
 char strbuf_empty[1];
 static struct strbuf *captured;
 
-void error_capture(struct strbuf *sb)
+struct strbuf *error_capture(struct strbuf *sb)
 {
+	struct strbuf *prev = captured;
 	captured = sb;
+	return prev;
 }
 
 static void report(const char *prefix, const char *fmt, va_list ap)
@@ -215,6 +217,72 @@ void strbuf_trim(struct strbuf *sb)
 	}
 }
 
+/* Length of the UTF-8 sequence at p (at most n bytes), 0 when invalid. */
+static size_t utf8_len(const unsigned char *p, size_t n)
+{
+	size_t len;
+	uint32_t cp;
+
+	if (p[0] < 0x80)
+		return 1;
+	if (p[0] >= 0xc2 && p[0] <= 0xdf)
+		len = 2, cp = p[0] & 0x1f;
+	else if (p[0] >= 0xe0 && p[0] <= 0xef)
+		len = 3, cp = p[0] & 0x0f;
+	else if (p[0] >= 0xf0 && p[0] <= 0xf4)
+		len = 4, cp = p[0] & 0x07;
+	else
+		return 0;
+	if (len > n)
+		return 0;
+	for (size_t i = 1; i < len; i++) {
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (p[i] & 0x3f);
+	}
+	/* Overlong forms, surrogates and code points past U+10FFFF. */
+	if ((len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) ||
+	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
+		return 0;
+	return len;
+}
+
+int utf8_valid(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t n = strlen(s);
+
+	while (n) {
+		size_t len = utf8_len(p, n);
+		if (!len)
+			return 0;
+		p += len;
+		n -= len;
+	}
+	return 1;
+}
+
+void strbuf_addsafe(struct strbuf *sb, const void *data, size_t len)
+{
+	const unsigned char *p = data;
+
+	while (len) {
+		size_t n = utf8_len(p, len);
+		/* C1 controls (U+0080..U+009F) act on terminals too. */
+		int c1 = n == 2 && p[0] == 0xc2 && p[1] < 0xa0;
+		if (n > 1 && !c1) {
+			strbuf_add(sb, p, n);
+		} else if (n == 1 && p[0] >= 0x20 && p[0] < 0x7f) {
+			strbuf_addch(sb, (char)p[0]);
+		} else {
+			n = 1;
+			strbuf_addf(sb, "\\x%02x", p[0]);
+		}
+		p += n;
+		len -= n;
+	}
+}
+
 void strvec_push(struct strvec *sv, const char *s)
 {
 	ALLOC_GROW(sv->v, sv->nr + 2, sv->alloc);
@@ -281,27 +349,96 @@ int mkdir_p(const char *path, mode_t mode)
 	return rc;
 }
 
-int read_file(const char *path, struct strbuf *out)
+/* "a directory", "a FIFO"...: what a path is when it is not a file. */
+static const char *file_kind(mode_t mode)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (S_ISDIR(mode))
+		return "a directory";
+	if (S_ISCHR(mode))
+		return "a character device";
+	if (S_ISBLK(mode))
+		return "a block device";
+	if (S_ISFIFO(mode))
+		return "a FIFO";
+	if (S_ISSOCK(mode))
+		return "a socket";
+	return NULL;
+}
+
+static int refuse_kind(const char *path, mode_t mode)
+{
+	const char *kind = file_kind(mode);
+	if (kind)
+		return error("'%s' is %s, not a regular file", path, kind);
+	return error("'%s' is not a regular file", path);
+}
+
+int read_file_max(const char *path, struct strbuf *out, size_t max)
+{
+	struct stat st;
+	size_t start = out->len, got = 0;
+	int fd, ret = -1;
+
+	/*
+	 * Look before opening: opening a device can have effects of its own,
+	 * and opening a FIFO waits for a writer.
+	 */
+	if (stat(path, &st))
+		return error("cannot open '%s': %s", path, strerror(errno));
+	if (!S_ISREG(st.st_mode))
+		return refuse_kind(path, st.st_mode);
+	/* O_NONBLOCK: should it have become a FIFO since, do not wait. */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	if (fd < 0)
 		return error("cannot open '%s': %s", path, strerror(errno));
-	char buf[65536];
+	if (fstat(fd, &st)) {
+		error("cannot stat '%s': %s", path, strerror(errno));
+		goto out;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		refuse_kind(path, st.st_mode);
+		goto out;
+	}
+	if ((uint64_t)st.st_size > max)
+		goto too_big;
+	/* /proc files say 0 and have more: the cap holds while reading. */
 	for (;;) {
+		char buf[65536];
 		ssize_t n = read(fd, buf, sizeof(buf));
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
-			int e = errno;
-			close(fd);
-			return error("cannot read '%s': %s", path, strerror(e));
+			error("cannot read '%s': %s", path, strerror(errno));
+			goto out;
 		}
 		if (n == 0)
 			break;
+		if ((size_t)n > max - got)
+			goto too_big;
 		strbuf_add(out, buf, (size_t)n);
+		got += (size_t)n;
 	}
+	ret = 0;
+	goto out;
+too_big:
+	if (max >= 1 << 20)
+		error("'%s' is larger than %zu MiB", path, max >> 20);
+	else
+		error("'%s' is larger than %zu bytes", path, max);
+out:
 	close(fd);
-	return 0;
+	if (ret) {
+		/* Nothing half-read is left for the caller to trust. */
+		out->len = start;
+		if (out->alloc)
+			out->buf[start] = '\0';
+	}
+	return ret;
+}
+
+int read_file(const char *path, struct strbuf *out)
+{
+	return read_file_max(path, out, READ_FILE_MAX);
 }
 
 static int write_all(int fd, const void *data, size_t len)
@@ -356,6 +493,86 @@ int write_file_atomic(const char *path, const void *data, size_t len)
 	free(tmp);
 	fsync_parent(path);
 	return 0;
+}
+
+/* Write into what is at `path` (a device, a FIFO), without replacing it. */
+static int write_in_place(const char *path, const void *data, size_t len,
+			  int create)
+{
+	struct stat st;
+	int flags = O_WRONLY | O_NOCTTY | O_CLOEXEC | O_NONBLOCK;
+	int fd = open(path, flags | (create ? O_CREAT | O_TRUNC : 0), 0644);
+
+	/* A reader started along with us gets two seconds to open its end. */
+	for (int i = 0; i < 40 && fd < 0 && errno == ENXIO; i++) {
+		struct timespec ts = { 0, 50 * 1000000 };
+		nanosleep(&ts, NULL);
+		fd = open(path, flags, 0644);
+	}
+	if (fd < 0 && errno == ENXIO)
+		return error("cannot write '%s': it is a FIFO nobody reads",
+			     path);
+	if (fd < 0)
+		return error("cannot write '%s': %s", path, strerror(errno));
+	/* Non-blocking was for the open only: a slow reader is waited for. */
+	if (fstat(fd, &st) || fcntl(fd, F_SETFL, O_WRONLY) ||
+	    (!S_ISREG(st.st_mode) && !S_ISCHR(st.st_mode) &&
+	     !S_ISFIFO(st.st_mode))) {
+		close(fd);
+		return error("not writing '%s': it changed while being opened",
+			     path);
+	}
+	if (write_all(fd, data, len)) {
+		int e = errno;
+		close(fd);
+		return error("cannot write '%s': %s", path, strerror(e));
+	}
+	if (close(fd))
+		return error("cannot write '%s': %s", path, strerror(errno));
+	return 0;
+}
+
+int write_output_file(const char *path, const void *data, size_t len)
+{
+	struct stat st;
+
+	if (lstat(path, &st)) {
+		if (errno == ENOENT)
+			return write_file_atomic(path, data, len);
+		return error("cannot write '%s': %s", path, strerror(errno));
+	}
+	if (S_ISLNK(st.st_mode)) {
+		char *target = realpath(path, NULL);
+		int ret;
+		/* A link to nothing yet: creating its target is what '>' does. */
+		if (!target && errno == ENOENT)
+			return write_in_place(path, data, len, 1);
+		if (!target || stat(target, &st)) {
+			free(target);
+			return error("cannot write '%s': %s", path,
+				     strerror(errno));
+		}
+		if (S_ISREG(st.st_mode)) {
+			ret = access(target, W_OK)
+				      ? error("cannot write '%s': %s", path,
+					      strerror(errno))
+				      : write_file_atomic(target, data, len);
+			free(target);
+			return ret;
+		}
+		free(target);
+	} else if (S_ISREG(st.st_mode)) {
+		/* The rename would replace a file its mode says not to touch. */
+		if (access(path, W_OK))
+			return error("cannot write '%s': %s", path,
+				     strerror(errno));
+		return write_file_atomic(path, data, len);
+	}
+	if (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode))
+		return write_in_place(path, data, len, 0);
+	return error("not writing '%s': it is %s", path,
+		     file_kind(st.st_mode) ? file_kind(st.st_mode)
+					   : "not a regular file");
 }
 
 int copy_file(const char *from, const char *to, mode_t mode)
@@ -466,4 +683,25 @@ int parse_long(const char *s, long *out)
 		return -1;
 	*out = v;
 	return 0;
+}
+
+int parse_decimal(const char *s, double *out)
+{
+	size_t digits = 0, points = 0;
+	char *end;
+
+	for (const char *p = s; *p; p++) {
+		if (*p >= '0' && *p <= '9')
+			digits++;
+		else if (*p == '.' && !points++)
+			continue;
+		else
+			return -1;
+	}
+	/* A lone point, and numbers past any sane threshold's precision. */
+	if (!digits || digits > 15)
+		return -1;
+	errno = 0;
+	*out = strtod(s, &end);
+	return *end || errno ? -1 : 0;
 }

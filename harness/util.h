@@ -27,10 +27,11 @@ _Noreturn void die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /*
  * When set, error() and warning() append to this buffer instead of printing,
  * so a caller (a test, or a probe that records why it failed) can keep the
- * message. NULL (the default) prints to stderr.
+ * message. NULL (the default) prints to stderr. Returns the buffer that was
+ * set before, for the caller to put back.
  */
 struct strbuf;
-void error_capture(struct strbuf *sb);
+struct strbuf *error_capture(struct strbuf *sb);
 
 void *xmalloc(size_t n);
 void *xcalloc(size_t nmemb, size_t size);
@@ -70,6 +71,13 @@ void strbuf_addf(struct strbuf *sb, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap);
 void strbuf_trim(struct strbuf *sb);
+/*
+ * Append `len` bytes from elsewhere (a server's answer, a user's
+ * argument) so that they are safe on a terminal and stay on one line:
+ * printable ASCII and valid UTF-8 as they are, anything else (escape
+ * sequences, newlines, invalid bytes) as \xNN.
+ */
+void strbuf_addsafe(struct strbuf *sb, const void *data, size_t len);
 
 /* A NULL-terminated list of owned strings (argv, env, paths). */
 struct strvec {
@@ -87,6 +95,16 @@ void strvec_split(struct strvec *sv, const char *s, char sep);
 
 /* Files. All return 0 or -1 after saying what failed. */
 int mkdir_p(const char *path, mode_t mode);
+/*
+ * Append the whole of the regular file `path` to `out`. Anything else (a
+ * device, a FIFO, a directory) is refused without being read, and so is a
+ * file of more than `max` bytes: a path given by a user or found in a
+ * results folder must cost an error, not the machine's memory or a wait
+ * for a writer that never comes.
+ */
+int read_file_max(const char *path, struct strbuf *out, size_t max);
+/* The cap of read_file(): files iobisect wrote itself, logs, images. */
+#define READ_FILE_MAX ((size_t)64 << 20)
 int read_file(const char *path, struct strbuf *out);
 /*
  * Write `len` bytes to `path` atomically: a temporary file beside it,
@@ -94,6 +112,15 @@ int read_file(const char *path, struct strbuf *out);
  * old content or the new one, never a mix, even after a crash.
  */
 int write_file_atomic(const char *path, const void *data, size_t len);
+/*
+ * Write an output the user named (a report). A regular file, or a path
+ * not there yet, is replaced atomically as above; through a symbolic link
+ * the file it points to is, and the link stays. A character device or a
+ * FIFO (/dev/null, a pipe) is written in place, and a FIFO nobody reads
+ * is an error, not a wait. A folder, a block device or a socket is
+ * refused. Any write that falls short (/dev/full) is an error.
+ */
+int write_output_file(const char *path, const void *data, size_t len);
 int copy_file(const char *from, const char *to, mode_t mode);
 int file_exists(const char *path);
 int remove_tree(const char *path);
@@ -113,7 +140,17 @@ void utc_timestamp(char *out, size_t size);
 /* "1m05s", "12.3s", "2h04m" for people. */
 void format_duration(char *out, size_t size, double seconds);
 
+/* Nonzero when `s` is valid UTF-8 (what JSON text and a job must be). */
+int utf8_valid(const char *s);
+
 /* Parse a whole decimal integer; 0 on success, -1 when not a number. */
 int parse_long(const char *s, long *out);
+/*
+ * Parse a number as a person writes one: digits with at most one point
+ * ("10", "2.5"), nothing around them. strtod also takes blanks, signs,
+ * exponents, hex, inf and nan, none of which belongs in a threshold.
+ * 0 on success, -1 when not such a number.
+ */
+int parse_decimal(const char *s, double *out);
 
 #endif

@@ -11,6 +11,7 @@
 #include "initramfs.h"
 #include "qemu.h"
 #include "run.h"
+#include "safety.h"
 #include "spec.h"
 
 #include <errno.h>
@@ -333,6 +334,9 @@ static int images_prepare(struct images *im, const struct topology *t,
 	im->nr = t->nr_disks;
 	im->path = xcalloc(t->nr_disks, sizeof(*im->path));
 	im->host = xcalloc(t->nr_disks, sizeof(*im->host));
+	/* Again at each boot: what /dev/shm has left may have shrunk. */
+	if (safety_check_tmpfs(t, SAFETY_TMPFS_DIR))
+		return -1;
 	for (size_t i = 0; i < t->nr_disks; i++) {
 		const struct disk_spec *d = &t->disks[i];
 		struct stat st;
@@ -341,9 +345,9 @@ static int images_prepare(struct images *im, const struct topology *t,
 			im->path[i] = xstrfmt("%s/d%zu.img", run_dir, i);
 			break;
 		case BACKING_TMPFS:
-			im->path[i] =
-				xstrfmt("/dev/shm/iobisect-%ld-%u-d%zu.img",
-					(long)getpid(), boot_id, i);
+			im->path[i] = xstrfmt("%s/iobisect-%ld-%u-d%zu.img",
+					      SAFETY_TMPFS_DIR, (long)getpid(),
+					      boot_id, i);
 			break;
 		case BACKING_HOST:
 			if (!d->path || stat(d->path, &st))

@@ -6,14 +6,17 @@
 # FUZZ_MERGE=1, which keeps a minimal corpus: edges covered, not counts). A crash leaves its
 # reproducer in tests/fuzz/crashes/ and fails the script.
 #
-#   FUZZ_SECONDS=30 (per target)  FUZZ_TARGETS="proto job state"
+#   FUZZ_SECONDS=30 (per target)
+#   FUZZ_TARGETS="proto job state guest_spec store"
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 secs=${FUZZ_SECONDS:-30}
-targets=${FUZZ_TARGETS:-"proto job state"}
+targets=${FUZZ_TARGETS:-"proto job state guest_spec store"}
 crashes=$root/tests/fuzz/crashes
 mkdir -p "$crashes"
-[ -x "$root/build-fuzz/fuzz_proto" ] || make -C "$root" fuzz >/dev/null
+for t in $targets; do
+	[ -x "$root/build-fuzz/fuzz_$t" ] || { make -C "$root" fuzz >/dev/null; break; }
+done
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 status=0
@@ -23,11 +26,15 @@ for t in $targets; do
 	scratch=$(mktemp -d "/tmp/fuzz-$t.XXXXXX")
 	log=$scratch/log
 	rc=0
+	# The guest frames to stdout and talks on stderr: keep them out of
+	# the log (libFuzzer keeps its own output and any crash report).
+	quiet=
+	[ "$t" = guest_spec ] && quiet=-close_fd_mask=3
 	"$bin" -max_total_time="$secs" -max_len=8192 -timeout=10 -rss_limit_mb=2048 \
-		-artifact_prefix="$crashes/$t-" -print_final_stats=1 \
+		-artifact_prefix="$crashes/$t-" -print_final_stats=1 $quiet \
 		"$scratch" "$corpus" >"$log" 2>&1 || rc=$?
 	execs=$(awk '/stat::number_of_executed_units/ { print $2 }' "$log")
-	printf 'fuzz %-6s %s s  %s executions  rc=%d\n' "$t" "$secs" "${execs:-?}" "$rc"
+	printf 'fuzz %-10s %s s  %s executions  rc=%d\n' "$t" "$secs" "${execs:-?}" "$rc"
 	if [ "$rc" -ne 0 ]; then
 		grep -E 'ERROR|SUMMARY|Test unit written|#[0-9]+ 0x' "$log" | head -30 >&2
 		status=1

@@ -234,6 +234,37 @@ END_TEST
  * takes it (virtio-blk and IDE have no QEMU knob); below a page it is an
  * error naming the key.
  */
+/*
+ * An override that is not UTF-8 cannot be JSON: it is an error naming
+ * it, not dropped (--set results=<bytes> used to write to ./results).
+ */
+static const char *const not_utf8[] = {
+	"results=/tmp/r\xff",	     /* a value jansson refused */
+	"topology.\xfe=1",	     /* a key it refused */
+	"workload.bs_kb=\xc0\x80", /* an overlong NUL */
+	"results=\xed\xa0\x80",   /* a surrogate */
+};
+
+START_TEST(override_not_utf8_is_an_error)
+{
+	const char *ov[] = { "topology=virtio", "workload=rawread",
+			     not_utf8[_i], NULL };
+	struct strbuf err = STRBUF_INIT;
+	struct job job;
+
+	error_capture(&err);
+	int r = job_load_overrides(&job, NULL, ov);
+	error_capture(NULL);
+	if (!r)
+		job_release(&job);
+	ck_assert_msg(r == -1, "'%s' was taken", not_utf8[_i]);
+	ck_assert_msg(strstr(err.buf, "is not valid UTF-8") &&
+			      strstr(err.buf, "\\x") && !strchr(err.buf, '\n'),
+		      "%s", err.buf);
+	strbuf_release(&err);
+}
+END_TEST
+
 START_TEST(max_sectors_kb_on_every_bus)
 {
 	static const char *const buses[] = { "virtio", "scsi", "nvme", "ide" };
@@ -686,6 +717,14 @@ static const struct {
 	  "workload.runtime_ms: expected a non-negative integer" },
 	{ "runtime-bonnie",
 	  "workload: unknown key 'runtime_ms' for engine 'bonnie'" },
+	{ "disks-too-many", "topology.disks: 40 disks: a boot takes at most 32" },
+	{ "layers-too-many",
+	  "topology.extra_layers: 40 layers: a boot builds at most 32" },
+	{ "points-per-boot", "workload: the matrix has 272 points per topology; "
+			     "a boot runs at most 256" },
+	{ "value-too-long", "topology.layers[0].mount: '/mnt/xxxxxxxxxxxxxxxxxx"
+			    "xxxxxxxxx...' is longer than the guest takes "
+			    "(223 bytes)" },
 };
 
 START_TEST(malformed_job_names_the_key)
@@ -754,6 +793,99 @@ START_TEST(direction_and_confidence)
 			 0);
 	ck_assert_double_eq_tol(job.confidence, 0.9, 1e-12);
 	job_release(&job);
+	/* A percentage is written as a person writes one. */
+	const char *odd[] = { "0x5f%", "9.5e1%", " 95%", "+95%", "inf%", "%" };
+	for (size_t i = 0; i < ARRAY_SIZE(odd); i++) {
+		char *text = xstrfmt("{\"topology\": \"virtio\", \"workload\": "
+				     "\"rawread\", \"confidence\": \"%s\"}",
+				     odd[i]);
+		strbuf_reset(&err);
+		ck_assert_msg(parse(&job, text, &err) == -1, "'%s' taken",
+			      odd[i]);
+		ck_assert_msg(strstr(err.buf, "is not a confidence"), "%s",
+			      err.buf);
+		free(text);
+	}
+	strbuf_release(&err);
+}
+END_TEST
+
+/*
+ * A list far past the caps is refused before its values are checked
+ * one against another: 100,000 distinct targets took 31 s to refuse.
+ */
+static const struct {
+	const char *head, *item, *tail, *want;
+} long_lists[] = {
+	{ "{\"topology\": {\"preset\": \"virtio\", \"layers\": [{\"kind\":"
+	  " \"fs\", \"name\": \"f\", \"on\": \"d0\", \"type\": \"ext4\"}]}, "
+	  "\"workload\": {\"engine\": \"seqread\", \"target\": [",
+	  "\"/mnt/t%d\"", "]}}", "workload: the matrix has more than 4096" },
+	{ "{\"workload\": \"rawread\", \"topology\": {\"preset\": "
+	  "\"raid0-4\", \"md0\": {\"stripe_cache\": [",
+	  "%d", "]}}}", "more than 64 topologies" },
+};
+
+START_TEST(long_lists_are_refused_before_they_are_checked)
+{
+	struct strbuf text = STRBUF_INIT, err = STRBUF_INIT;
+	struct job job;
+
+	strbuf_addstr(&text, long_lists[_i].head);
+	for (int i = 0; i < 100000; i++) {
+		strbuf_addstr(&text, i ? ", " : "");
+		strbuf_addf(&text, long_lists[_i].item, 17 + i);
+	}
+	strbuf_addstr(&text, long_lists[_i].tail);
+	uint64_t t0 = now_ns();
+	ck_assert_int_eq(parse(&job, text.buf, &err), -1);
+	double s = (now_ns() - t0) / 1e9;
+	ck_assert_msg(strstr(err.buf, long_lists[_i].want), "%s", err.buf);
+	ck_assert_msg(s < 1.5, "took %.1f s to refuse", s);
+	strbuf_release(&text);
+	strbuf_release(&err);
+}
+END_TEST
+
+/* What a person writes is a threshold; what strtod also takes is not. */
+static const struct {
+	const char *text;
+	int ok;
+	double value;
+} thresholds[] = {
+	{ "10%", 1, 10 },	   { "2.5%", 1, 2.5 },
+	{ "25MB/s", 1, 25 },	   { "0.5MB/s", 1, 0.5 },
+	{ "infMB/s", 0, 0 },	   { "nan%", 0, 0 },
+	{ "1e308MB/s", 0, 0 },	   { "1e-300%", 0, 0 },
+	{ "0x10%", 0, 0 },	   { " 10%", 0, 0 },
+	{ "10 %", 0, 0 },	   { "+10%", 0, 0 },
+	{ "-10%", 0, 0 },	   { "100%", 0, 0 },
+	{ "0%", 0, 0 },		   { "0.001%", 0, 0 },
+	{ "2000000MB/s", 0, 0 },   { "%", 0, 0 },
+	{ ".%", 0, 0 },		   { "1.2.3%", 0, 0 },
+	{ "99999999999999999999MB/s", 0, 0 },
+};
+
+START_TEST(threshold_is_a_plain_number)
+{
+	struct job job;
+	struct strbuf err = STRBUF_INIT;
+	char *text = xstrfmt("{\"topology\": \"virtio\", \"workload\": "
+			     "\"rawread\", \"threshold\": \"%s\"}",
+			     thresholds[_i].text);
+	int r = parse(&job, text, &err);
+
+	if (thresholds[_i].ok) {
+		ck_assert_msg(r == 0, "%s: %s", thresholds[_i].text, err.buf);
+		ck_assert(job.threshold.value == thresholds[_i].value);
+		job_release(&job);
+	} else {
+		ck_assert_msg(r == -1, "'%s' was taken", thresholds[_i].text);
+		ck_assert_msg(strstr(err.buf, "threshold: '") &&
+				      !strchr(err.buf, '\n'),
+			      "%s", err.buf);
+	}
+	free(text);
 	strbuf_release(&err);
 }
 END_TEST
@@ -781,6 +913,8 @@ static Suite *job_suite(void)
 	tcase_add_test(tc, topology_lists_expand_into_topologies);
 	tcase_add_test(tc, overrides_reach_disks_and_layers);
 	tcase_add_test(tc, max_sectors_kb_on_every_bus);
+	tcase_add_loop_test(tc, override_not_utf8_is_an_error, 0,
+			    ARRAY_SIZE(not_utf8));
 	tcase_add_test(tc, file_targets_and_fs_layers);
 	tcase_add_test(tc, seed_jobs_load);
 	tcase_add_test(tc, runtime_ms_is_a_point_key);
@@ -793,6 +927,10 @@ static Suite *job_suite(void)
 			    (int)ARRAY_SIZE(bad));
 	tcase_add_test(tc, every_bad_job_has_an_expectation);
 	tcase_add_test(tc, json_errors_give_the_line);
+	tcase_add_loop_test(tc, threshold_is_a_plain_number, 0,
+			    ARRAY_SIZE(thresholds));
+	tcase_add_loop_test(tc, long_lists_are_refused_before_they_are_checked,
+			    0, ARRAY_SIZE(long_lists));
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -5,9 +5,14 @@
  */
 #include "qemu.h"
 #include "run.h"
+#include "check_skip.h"
 #include "util.h"
 
 #include <check.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
@@ -390,7 +395,7 @@ START_TEST(test_qemu_accepts_every_bus_and_backing)
 	 */
 	char *qemu = run_which("qemu-system-x86_64");
 	if (!qemu)
-		return;
+		CHECK_SKIP("no qemu-system-x86_64 in PATH");
 	free(qemu);
 	char dir[] = "/tmp/check_qemu.XXXXXX";
 	ck_assert_ptr_nonnull(mkdtemp(dir));
@@ -493,6 +498,43 @@ START_TEST(test_qemu_accepts_every_bus_and_backing)
 }
 END_TEST
 
+/*
+ * machine.qemu comes from a job: it is run without a shell, and one that
+ * hangs on --version gives way to SIGTERM (popen waited for it).
+ */
+START_TEST(test_qemu_version_no_shell_no_hang)
+{
+	char dir[] = "/tmp/check_qemu.XXXXXX";
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	char *hang = xstrfmt("%s/hang", dir), *mark = xstrfmt("%s/ran", dir);
+	char *inject = xstrfmt("touch %s; echo QEMU", mark);
+	const char *script = "#!/bin/sh\nexec sleep 60\n";
+
+	ck_assert_ptr_null(qemu_version(inject));
+	ck_assert_msg(!file_exists(mark), "a shell ran the job's qemu string");
+	ck_assert_int_eq(write_file_atomic(hang, script, strlen(script)), 0);
+	ck_assert_int_eq(chmod(hang, 0755), 0);
+	run_install_signal_handlers();
+	pid_t me = getpid(), pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (!pid) {
+		struct timespec ts = { 0, 300 * 1000000 };
+		nanosleep(&ts, NULL);
+		kill(me, SIGTERM);
+		_exit(0);
+	}
+	uint64_t t0 = now_ns();
+	ck_assert_ptr_null(qemu_version(hang));
+	double secs = (now_ns() - t0) / 1e9;
+	waitpid(pid, NULL, 0);
+	ck_assert_msg(secs < 5, "waited %.1f s for a hung --version", secs);
+	remove_tree(dir);
+	free(hang);
+	free(mark);
+	free(inject);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("qemu");
@@ -506,6 +548,7 @@ int main(void)
 	tcase_add_test(tc, test_five_ide_disks_refused);
 	tcase_add_loop_test(tc, test_accel_resolve, 0, ARRAY_SIZE(accels));
 	tcase_add_test(tc, test_qemu_accepts_every_bus_and_backing);
+	tcase_add_test(tc, test_qemu_version_no_shell_no_hang);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

@@ -11,6 +11,7 @@
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static char *srcdir;
@@ -262,6 +263,134 @@ START_TEST(loads_one_median_per_boot_and_never_pools)
 }
 END_TEST
 
+/*
+ * What is not a sample document under a point folder (a FIFO, a huge
+ * file) is passed over with a warning naming it: loading never waits for
+ * a writer and never reads more than a document's worth.
+ */
+START_TEST(loads_past_what_is_not_a_document)
+{
+	struct machine_id m;
+	struct sample_set set = SAMPLE_SET_INIT;
+	struct strbuf msg = STRBUF_INIT;
+	const unsigned long b1[] = { 100, 300, 200 };
+	char hash[41];
+	char *pdir = xstrfmt("%s/dd/0123456789ab/virtio-rawread/bs_kb=128",
+			     tmpdir);
+	char *fifo = xstrfmt("%s/boot-5-sample-0.json", pdir);
+	char *big = xstrfmt("%s/boot-6-sample-0.json", pdir);
+
+	machine(&m, "tcg");
+	results_spec_hash(&job, &job.points[0], hash);
+	store(1, "key-a", &m, b1, 3, 1, 1);
+	ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+	ck_assert_int_eq(write_file_atomic(big, "{}", 2), 0);
+	ck_assert_int_eq(truncate(big, 2 * RESULTS_DOC_MAX), 0);
+	error_capture(&msg);
+	ck_assert_int_eq(results_load_samples(tmpdir, "dd", commit, "key-a",
+					      hash, &m, "bs_kb=128", "read",
+					      &set),
+			 0);
+	error_capture(NULL);
+	ck_assert_uint_eq(set.nr, 1);
+	ck_assert(set.values[0] == 200);
+	ck_assert_uint_eq(set.nr_ignored, 2);
+	ck_assert_msg(strstr(msg.buf, fifo) && strstr(msg.buf, big), "%s",
+		      msg.buf);
+	sample_set_release(&set);
+	results_machine_release(&m);
+	strbuf_release(&msg);
+	free(pdir);
+	free(fifo);
+	free(big);
+}
+END_TEST
+
+/*
+ * A stored document whose values have the wrong type or an impossible
+ * value is named in a warning and never pooled: bw_bytes -5 was averaged
+ * into the evidence, and a string bw_bytes was dropped without a word.
+ */
+static const struct {
+	const char *from, *to, *why;
+} spoiled[] = {
+	{ "\"bw_bytes\": 200", "\"bw_bytes\": -5", "not a byte rate" },
+	{ "\"bw_bytes\": 200", "\"bw_bytes\": \"200\"", "not an integer" },
+	{ "\"bw_bytes\": 200", "\"bw_bytes\": 200.5", "not an integer" },
+	{ "\"bw_bytes\": 200", "\"bw_bytes\": 9223372036854775807",
+	  "not a byte rate" },
+	{ "\"verified\": true", "\"verified\": \"yes\"", "not true or false" },
+	{ "\"cpu_pct\": 30.5", "\"cpu_pct\": \"x\"", "not a percentage" },
+	{ "\"complete\": true", "\"complete\": 1", "not true or false" },
+	{ "\"build_key\": \"key-a\"", "\"build_key\": 7", "not a string" },
+};
+
+static void replace_in(struct strbuf *sb, const char *from, const char *to)
+{
+	char *at = strstr(sb->buf, from);
+	struct strbuf out = STRBUF_INIT;
+	ck_assert_msg(at, "'%s' not in the document", from);
+	strbuf_add(&out, sb->buf, (size_t)(at - sb->buf));
+	strbuf_addstr(&out, to);
+	strbuf_addstr(&out, at + strlen(from));
+	strbuf_release(sb);
+	*sb = out;
+}
+
+START_TEST(spoiled_document_is_named_and_never_pooled)
+{
+	struct machine_id m;
+	struct sample_set set = SAMPLE_SET_INIT;
+	struct strbuf doc = STRBUF_INIT, msg = STRBUF_INIT, flat = STRBUF_INIT;
+	const unsigned long b1[] = { 100, 300, 200 };
+	char hash[41];
+	char *pdir = xstrfmt("%s/dd/0123456789ab/virtio-rawread/bs_kb=128",
+			     tmpdir);
+	char *good = xstrfmt("%s/boot-1-sample-2.json", pdir);
+	char *bad = xstrfmt("%s/boot-2-sample-0.json", pdir);
+
+	machine(&m, "tcg");
+	results_spec_hash(&job, &job.points[0], hash);
+	store(1, "key-a", &m, b1, 3, 1, 1);
+	/* Boot 1's third sample, one compact line, one value spoiled. */
+	ck_assert_int_eq(read_file(good, &doc), 0);
+	json_t *j = json_loads(doc.buf, 0, NULL);
+	char *text = json_dumps(j, JSON_COMPACT);
+	json_decref(j);
+	for (char *p = text; *p; p++)
+		if (*p == ':' || (*p == ',' && p[1] == '"')) {
+			strbuf_addch(&flat, *p);
+			strbuf_addch(&flat, ' ');
+		} else {
+			strbuf_addch(&flat, *p);
+		}
+	free(text);
+	replace_in(&flat, "\"boot\": 1", "\"boot\": 2");
+	replace_in(&flat, spoiled[_i].from, spoiled[_i].to);
+	ck_assert_int_eq(write_file_atomic(bad, flat.buf, flat.len), 0);
+
+	error_capture(&msg);
+	ck_assert_int_eq(results_load_samples(tmpdir, "dd", commit, "key-a",
+					      hash, &m, "bs_kb=128", "read",
+					      &set),
+			 0);
+	error_capture(NULL);
+	ck_assert_uint_eq(set.nr, 1);
+	ck_assert_uint_eq(set.boots[0], 1);
+	ck_assert_uint_eq(set.nr_ignored, 1);
+	ck_assert_msg(strstr(msg.buf, bad) && strstr(msg.buf, spoiled[_i].why),
+		      "%s: warning: '%s'", spoiled[_i].to, msg.buf);
+	sample_set_release(&set);
+	results_machine_release(&m);
+	strbuf_release(&doc);
+	strbuf_release(&flat);
+	strbuf_release(&msg);
+	free(pdir);
+	free(good);
+	free(bad);
+}
+END_TEST
+
 /* The spec hash follows what is measured, not how often. */
 START_TEST(spec_hash_covers_the_definition)
 {
@@ -314,6 +443,9 @@ static Suite *results_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, stores_in_the_documented_layout);
 	tcase_add_test(tc, loads_one_median_per_boot_and_never_pools);
+	tcase_add_test(tc, loads_past_what_is_not_a_document);
+	tcase_add_loop_test(tc, spoiled_document_is_named_and_never_pooled, 0,
+			    ARRAY_SIZE(spoiled));
 	tcase_add_test(tc, spec_hash_covers_the_definition);
 	tcase_add_test(tc, machine_identity);
 	suite_add_tcase(s, tc);

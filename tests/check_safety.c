@@ -6,6 +6,7 @@
  * with a message naming the device and the cure, and the hold on a file
  * keeps a second user out and never changes a byte.
  */
+#include "check_skip.h"
 #include "job.h"
 #include "safety.h"
 #include "util.h"
@@ -14,6 +15,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 static char tmpdir[] = "/tmp/check_safety.XXXXXX";
@@ -370,6 +372,44 @@ START_TEST(checks_a_job_once_per_device)
 }
 END_TEST
 
+/*
+ * tmpfs disks hold the host's memory: a topology whose tmpfs disks do not
+ * fit in what /dev/shm has left (a 1 TiB one was taken) is refused before
+ * anything is built, and other backings are not counted.
+ */
+START_TEST(tmpfs_disks_must_fit_in_shm)
+{
+	struct disk_spec d[3] = {
+		{ .name = "d0", .backing = BACKING_TMPFS, .size_mb = 1024 },
+		{ .name = "d1", .backing = BACKING_TMPFS, .size_mb = 1024 },
+		{ .name = "d2", .backing = BACKING_IMAGE, .size_mb = 1 << 20 },
+	};
+	struct topology t = { .name = "t", .disks = d, .nr_disks = 3 };
+	struct job job = { .topologies = &t, .nr_topologies = 1 };
+	struct strbuf why = STRBUF_INIT;
+	struct safety_hold *holds;
+	struct statvfs sv;
+	size_t nr;
+
+	ck_assert_int_eq(safety_tmpfs_fits(&t, 2048ull << 20, "/s", &why), 0);
+	ck_assert_int_eq(safety_tmpfs_fits(&t, 2047ull << 20, "/s", &why), -1);
+	ck_assert_msg(strstr(why.buf, "need 2048 MiB and '/s' has 2047 MiB"),
+		      "%s", why.buf);
+	strbuf_release(&why);
+
+	d[0].size_mb = 1 << 20; /* 1 TiB */
+	ck_assert_int_eq(statvfs(SAFETY_TMPFS_DIR, &sv), 0);
+	if ((uint64_t)sv.f_bavail * sv.f_frsize >= (2ull << 40))
+		CHECK_SKIP("%s has over 2 TiB free", SAFETY_TMPFS_DIR);
+	strbuf_reset(&msg);
+	ck_assert_int_eq(safety_check_job(&job, NULL, 0, &holds, &nr), -1);
+	ck_assert_msg(strstr(msg.buf, "topology 't'") &&
+			      strstr(msg.buf, SAFETY_TMPFS_DIR) &&
+			      !strchr(msg.buf, '\n'),
+		      "%s", msg.buf);
+}
+END_TEST
+
 static Suite *safety_suite(void)
 {
 	Suite *s = suite_create("safety");
@@ -384,6 +424,7 @@ static Suite *safety_suite(void)
 	tcase_add_test(tc, writes_only_what_was_named);
 	tcase_add_test(tc, refuses_what_is_not_a_disk);
 	tcase_add_test(tc, checks_a_job_once_per_device);
+	tcase_add_test(tc, tmpfs_disks_must_fit_in_shm);
 	suite_add_tcase(s, tc);
 	return s;
 }

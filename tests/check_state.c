@@ -172,6 +172,16 @@ static const char *const corrupt[] = {
 	"{\"version\":1,\"job_hash\":\"h\",\"good\":\"v6.1\",\"bad\":\"" ID_BAD
 	"\",\"merge_base\":\"\",\"status\":\"running\",\"culprit\":\"\","
 	"\"probes\":[],\"marks\":[]}",
+	/* A mark for a commit that is not in the bisection (nor the repo). */
+	"{\"version\":1,\"job_hash\":\"h\",\"good\":\"" ID_GOOD "\",\"bad\":\""
+	ID_BAD "\",\"merge_base\":\"\",\"status\":\"running\",\"culprit\":\"\","
+	"\"candidates\":[\"" ID_BAD "\",\"" ID_A "\"],\"probes\":[],"
+	"\"marks\":[{\"commit\":\"" ID_B "\",\"mark\":\"good\"}]}",
+	/* A culprit outside the range. */
+	"{\"version\":1,\"job_hash\":\"h\",\"good\":\"" ID_GOOD "\",\"bad\":\""
+	ID_BAD "\",\"merge_base\":\"\",\"status\":\"done\",\"culprit\":\"" ID_B
+	"\",\"candidates\":[\"" ID_BAD "\",\"" ID_A "\"],\"probes\":[],"
+	"\"marks\":[]}",
 };
 
 START_TEST(corrupt_file_is_refused_by_name_and_kept)
@@ -193,6 +203,10 @@ START_TEST(corrupt_file_is_refused_by_name_and_kept)
 	error_capture(NULL);
 	ck_assert_msg(strstr(err.buf, path), "message '%s' names no file",
 		      err.buf);
+	/* One line, and no .prev named that is not there. */
+	ck_assert_msg(!strchr(err.buf, '\n'), "several lines: %s", err.buf);
+	ck_assert_msg(strstr(err.buf, "there is no previous copy"), "%s",
+		      err.buf);
 	ck_assert_int_eq(read_file(path, &after), 0);
 	ck_assert_str_eq(after.buf, text);
 	ck_assert_uint_eq(s.nr_probes, 0);
@@ -200,6 +214,51 @@ START_TEST(corrupt_file_is_refused_by_name_and_kept)
 	strbuf_release(&err);
 	strbuf_release(&after);
 	free(path);
+}
+END_TEST
+
+/* No candidates yet (a run killed early): the endpoints' marks load. */
+START_TEST(marks_of_the_endpoints_need_no_candidates)
+{
+	const char *text =
+		"{\"version\":1,\"job_hash\":\"h\",\"good\":\"" ID_GOOD
+		"\",\"bad\":\"" ID_BAD "\",\"merge_base\":\"\",\"status\":"
+		"\"running\",\"culprit\":\"\",\"probes\":[],\"marks\":["
+		"{\"commit\":\"" ID_GOOD "\",\"mark\":\"good\"}]}";
+	json_t *root = json_loads(text, 0, NULL);
+	struct bisect_state s;
+
+	ck_assert_ptr_nonnull(root);
+	ck_assert_int_eq(state_from_json(&s, root, "x.json"), 0);
+	ck_assert_uint_eq(s.nr_marks, 1);
+	state_release(&s);
+	json_decref(root);
+}
+END_TEST
+
+/* With a previous copy, the message says where it is. */
+START_TEST(corrupt_file_points_at_the_previous_copy)
+{
+	char *dir = xstrfmt("%s/demo", tmpdir);
+	char *path = state_path(tmpdir, "demo");
+	char *prev = xstrfmt("%s.prev", path);
+	struct strbuf err = STRBUF_INIT;
+	struct bisect_state s;
+
+	ck_assert_int_eq(mkdir_p(dir, 0777), 0);
+	ck_assert_int_eq(write_file_atomic(path, "{", 1), 0);
+	ck_assert_int_eq(write_file_atomic(prev, "{}", 2), 0);
+	error_capture(&err);
+	ck_assert_int_eq(state_load(&s, path), -1);
+	error_capture(NULL);
+	ck_assert_msg(strstr(err.buf, "the previous state is in") &&
+			      strstr(err.buf, prev),
+		      "%s", err.buf);
+	state_release(&s);
+	strbuf_release(&err);
+	free(dir);
+	free(path);
+	free(prev);
 }
 END_TEST
 
@@ -293,6 +352,8 @@ static Suite *state_suite(void)
 	tcase_add_test(tc, save_keeps_previous_copy_and_load_reads_last);
 	tcase_add_loop_test(tc, corrupt_file_is_refused_by_name_and_kept, 0,
 			    ARRAY_SIZE(corrupt));
+	tcase_add_test(tc, marks_of_the_endpoints_need_no_candidates);
+	tcase_add_test(tc, corrupt_file_points_at_the_previous_copy);
 	tcase_add_test(tc, second_run_is_locked_out_with_the_holders_pid);
 	tcase_add_test(tc, log_reads_like_git_bisect_log);
 	tcase_add_test(tc, inconclusive_log_lists_the_suspects);

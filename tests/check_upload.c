@@ -5,6 +5,7 @@
  * error, documents kept); an answer lost after the server stored the
  * document (the retry carries the same idempotency key: stored once).
  */
+#include "run.h"
 #include "test_httpd.h"
 #include "upload.h"
 #include "util.h"
@@ -12,6 +13,7 @@
 #include <check.h>
 #include <dirent.h>
 #include <git2.h>
+#include <time.h>
 
 static char tmp[64];
 
@@ -210,6 +212,56 @@ START_TEST(server_down_then_back_spools_then_flushes)
 }
 END_TEST
 
+/*
+ * A server that accepts the connection and never answers: SIGINT and
+ * SIGTERM end the wait within a second or so (they used to be ignored
+ * through 60 s x 5 tries), and the documents stay in the spool.
+ */
+static const int stop_signals[] = { SIGINT, SIGTERM };
+
+START_TEST(silent_server_gives_way_to_a_signal)
+{
+	struct upload_options o;
+	struct upload_counts c;
+	struct strbuf err = STRBUF_INIT;
+	int port = httpd_free_port(), fd;
+	char *url, *spool, *job = make_job();
+
+	options(&o, port, &url, &spool);
+	o.tries = 1;
+	error_capture(&err);
+	ck_assert_int_eq(upload_job(&o, job, &c), -1);
+	ck_assert_uint_eq(c.kept, 4);
+	/* Listening, never accepting: the handshake completes, then silence. */
+	fd = httpd_listen(port, &port);
+	ck_assert_int_ge(fd, 0);
+	o.tries = 5;
+	o.timeout_ms = 60000;
+	run_install_signal_handlers();
+	pid_t me = getpid(), pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (!pid) {
+		struct timespec ts = { 0, 500 * 1000000 };
+		nanosleep(&ts, NULL);
+		kill(me, stop_signals[_i]);
+		_exit(0);
+	}
+	uint64_t t0 = now_ns();
+	ck_assert_int_eq(upload_flush(&o, &c), -1);
+	double s = (now_ns() - t0) / 1e9;
+	error_capture(NULL);
+	waitpid(pid, NULL, 0);
+	close(fd);
+	ck_assert_msg(s < 4, "the signal was waited out: %.1f s", s);
+	ck_assert_uint_eq(c.sent, 0);
+	ck_assert_uint_eq(c.kept, 4);
+	ck_assert_msg(strstr(err.buf, "interrupted"), "%s", err.buf);
+	ck_assert_uint_eq(count_files(keep(upload_spool_dir(&o, url)), ".json"),
+			  4);
+	strbuf_release(&err);
+}
+END_TEST
+
 START_TEST(wrong_token_is_a_clear_error_and_keeps_documents)
 {
 	struct httpd h;
@@ -286,6 +338,85 @@ START_TEST(rejected_document_kept_others_sent)
 }
 END_TEST
 
+/* The server's words reach the user's terminal escaped, on one line. */
+START_TEST(server_answer_is_shown_safely)
+{
+	struct httpd h;
+	struct upload_options o;
+	struct upload_counts c;
+	char *url, *spool, *srv = T("%s/srv", tmp);
+	const char *doc = "{\"boot\": 1}";
+	struct strbuf err = STRBUF_INIT;
+
+	mkdir_p(srv, 0755);
+	ck_assert_int_eq(httpd_start(&h, 0, srv, NULL, "evil"), 0);
+	options(&o, h.port, &url, &spool);
+	error_capture(&err);
+	ck_assert_int_eq(upload_document(&o, doc, strlen(doc), &c), -1);
+	error_capture(NULL);
+	httpd_stop(&h);
+	ck_assert_msg(strstr(err.buf, "HTTP 400"), "%s", err.buf);
+	ck_assert_msg(!strchr(err.buf, '\x1b') && !strchr(err.buf, '\x07') &&
+			      !strchr(err.buf, '\n') && !strstr(err.buf, "\x9b"),
+		      "raw server bytes: %s", err.buf);
+	ck_assert_msg(strstr(err.buf, "\\x1b[31mbad\\x0anext line"), "%s",
+		      err.buf);
+	strbuf_release(&err);
+}
+END_TEST
+
+/*
+ * Not an http(s) URL, or no job folder: one error before anything is
+ * spooled (upload /nonexistent --url used to succeed, sending nothing).
+ */
+static const char *const bad_urls[] = {
+	"", "file:///etc/passwd", "not a url", "ftp://127.0.0.1/x",
+	"http://", "gopher://x", "http://exa mple.com/",
+};
+
+START_TEST(bad_url_is_refused_before_spooling)
+{
+	struct upload_options o = UPLOAD_OPTIONS_INIT;
+	struct upload_counts c;
+	struct strbuf err = STRBUF_INIT;
+	char *spool = T("%s/spool", tmp), *job = make_job();
+	const char *doc = "{}";
+
+	o.spool = spool;
+	o.url = bad_urls[_i];
+	error_capture(&err);
+	ck_assert_int_eq(upload_job(&o, job, &c), -1);
+	ck_assert_int_eq(upload_document(&o, doc, 2, &c), -1);
+	ck_assert_int_eq(upload_flush(&o, &c), -1);
+	error_capture(NULL);
+	ck_assert_msg(strstr(err.buf, "is not an http:// or https:// URL"),
+		      "'%s': %s", bad_urls[_i], err.buf);
+	ck_assert_msg(!file_exists(spool), "'%s' was spooled", bad_urls[_i]);
+	strbuf_release(&err);
+}
+END_TEST
+
+START_TEST(missing_job_folder_is_an_error)
+{
+	struct upload_options o = UPLOAD_OPTIONS_INIT;
+	struct upload_counts c;
+	struct strbuf err = STRBUF_INIT;
+	char *file = T("%s/file", tmp);
+
+	o.spool = T("%s/spool", tmp);
+	o.url = "http://127.0.0.1:9/x";
+	ck_assert_int_eq(write_file_atomic(file, "x", 1), 0);
+	error_capture(&err);
+	ck_assert_int_eq(upload_job(&o, T("%s/nonexistent", tmp), &c), -1);
+	ck_assert_int_eq(upload_job(&o, file, &c), -1);
+	error_capture(NULL);
+	ck_assert_msg(strstr(err.buf, "nonexistent") && strstr(err.buf, file),
+		      "%s", err.buf);
+	ck_assert(!file_exists(o.spool));
+	strbuf_release(&err);
+}
+END_TEST
+
 START_TEST(notify_posts_the_regression)
 {
 	struct httpd h;
@@ -326,6 +457,12 @@ static Suite *upload_suite(void)
 	tcase_add_test(tc, server_error_then_accepted);
 	tcase_add_test(tc, server_down_then_back_spools_then_flushes);
 	tcase_add_test(tc, wrong_token_is_a_clear_error_and_keeps_documents);
+	tcase_add_loop_test(tc, silent_server_gives_way_to_a_signal, 0,
+			    ARRAY_SIZE(stop_signals));
+	tcase_add_test(tc, server_answer_is_shown_safely);
+	tcase_add_loop_test(tc, bad_url_is_refused_before_spooling, 0,
+			    ARRAY_SIZE(bad_urls));
+	tcase_add_test(tc, missing_job_folder_is_an_error);
 	tcase_add_test(tc, lost_answer_retry_is_stored_once);
 	tcase_add_test(tc, rejected_document_kept_others_sent);
 	tcase_add_test(tc, notify_posts_the_regression);

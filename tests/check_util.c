@@ -11,6 +11,11 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/resource.h>
+#include <sys/sysmacros.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -115,6 +120,152 @@ START_TEST(atomic_write_reports_unwritable)
 }
 END_TEST
 
+/*
+ * A FIFO, a device or a folder where a file is expected is refused at
+ * once (a FIFO used to wait for a writer, /dev/zero to eat all memory),
+ * in one line naming it.
+ */
+START_TEST(read_file_refuses_what_is_not_a_file)
+{
+	const char *what[] = { "fifo", "/dev/zero", "/dev/null", "dir" };
+	char *fifo = xstrfmt("%s/fifo", tmpdir), *dir = xstrfmt("%s/d", tmpdir);
+	struct strbuf sb = STRBUF_INIT, msg = STRBUF_INIT;
+
+#ifndef __SANITIZE_ADDRESS__
+	/* Should /dev/zero be read, fail the test, not the machine. */
+	struct rlimit lim = { (rlim_t)2 << 30, (rlim_t)2 << 30 };
+	setrlimit(RLIMIT_AS, &lim);
+#endif
+	ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+	ck_assert_int_eq(mkdir(dir, 0700), 0);
+	for (size_t i = 0; i < ARRAY_SIZE(what); i++) {
+		const char *path = !strcmp(what[i], "fifo") ? fifo
+				   : !strcmp(what[i], "dir") ? dir
+							     : what[i];
+		strbuf_reset(&msg);
+		strbuf_addstr(&sb, "kept");
+		error_capture(&msg);
+		int rc = read_file(path, &sb);
+		error_capture(NULL);
+		ck_assert_int_eq(rc, -1);
+		ck_assert_msg(strstr(msg.buf, path) &&
+				      strstr(msg.buf, "not a regular file") &&
+				      !strchr(msg.buf, '\n'),
+			      "%s: %s", path, msg.buf);
+		ck_assert_str_eq(sb.buf, "kept");
+		strbuf_reset(&sb);
+	}
+	strbuf_release(&sb);
+	strbuf_release(&msg);
+	free(fifo);
+	free(dir);
+}
+END_TEST
+
+/* The cap holds whatever the file says its size is, and keeps nothing. */
+START_TEST(read_file_max_caps_the_size)
+{
+	char *path = xstrfmt("%s/big", tmpdir);
+	struct strbuf sb = STRBUF_INIT, msg = STRBUF_INIT;
+
+	ck_assert_int_eq(write_file_atomic(path, "0123456789", 10), 0);
+	ck_assert_int_eq(read_file_max(path, &sb, 10), 0);
+	ck_assert_str_eq(sb.buf, "0123456789");
+	strbuf_reset(&sb);
+	error_capture(&msg);
+	ck_assert_int_eq(read_file_max(path, &sb, 9), -1);
+	ck_assert_int_eq(read_file_max("/proc/self/status", &sb, 16), -1);
+	error_capture(NULL);
+	ck_assert_uint_eq(sb.len, 0);
+	ck_assert_msg(strstr(msg.buf, "'/proc/self/status' is larger than 16 "
+				      "bytes"),
+		      "%s", msg.buf);
+	ck_assert_int_eq(read_file_max("/proc/self/status", &sb, 1 << 20), 0);
+	ck_assert_ptr_nonnull(strstr(sb.buf, "Pid:"));
+	strbuf_release(&sb);
+	strbuf_release(&msg);
+	free(path);
+}
+END_TEST
+
+/*
+ * An output the user names: replaced atomically when it is a file (also
+ * through a link, which stays a link), written in place when it is a
+ * device or a FIFO, refused when it is a folder; a short write fails.
+ */
+START_TEST(output_file_is_replaced_only_when_a_file)
+{
+	char *file = xstrfmt("%s/target.html", tmpdir);
+	char *link = xstrfmt("%s/link.html", tmpdir);
+	char *fifo = xstrfmt("%s/fifo", tmpdir);
+	char *dev = xstrfmt("%s/null", tmpdir);
+	struct strbuf sb = STRBUF_INIT, msg = STRBUF_INIT;
+	struct stat st;
+
+	ck_assert_int_eq(write_output_file(file, "old", 3), 0);
+	ck_assert_int_eq(symlink("target.html", link), 0);
+	ck_assert_int_eq(write_output_file(link, "new", 3), 0);
+	ck_assert_int_eq(lstat(link, &st), 0);
+	ck_assert_msg(S_ISLNK(st.st_mode), "the link was replaced");
+	ck_assert_int_eq(read_file(file, &sb), 0);
+	ck_assert_str_eq(sb.buf, "new");
+
+	/* A copy of /dev/full when root: the machine's own is not a toy. */
+	char *full = xstrfmt("%s/full", tmpdir);
+	if (mknod(full, S_IFCHR | 0666, makedev(1, 7))) {
+		free(full);
+		full = xstrdup("/dev/full");
+	}
+	error_capture(&msg);
+	ck_assert_int_eq(write_output_file(full, "x", 1), -1);
+	ck_assert_int_eq(write_output_file(tmpdir, "x", 1), -1);
+	ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+	ck_assert_int_eq(write_output_file(fifo, "x", 1), -1);
+	error_capture(NULL);
+	ck_assert_msg(strstr(msg.buf, "cannot write '") &&
+			      strstr(msg.buf, "No space left on device"),
+		      "%s", msg.buf);
+	ck_assert_int_eq(lstat(full, &st), 0);
+	ck_assert_msg(S_ISCHR(st.st_mode), "'%s' was replaced", full);
+	free(full);
+	ck_assert_msg(strstr(msg.buf, "it is a directory"), "%s", msg.buf);
+	ck_assert_msg(strstr(msg.buf, "nobody reads"), "%s", msg.buf);
+	ck_assert_int_eq(lstat(fifo, &st), 0);
+	ck_assert(S_ISFIFO(st.st_mode));
+
+	/* With a reader, the FIFO gets the bytes and stays a FIFO. */
+	pid_t pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (!pid) {
+		char buf[8] = "";
+		struct timespec late = { 0, 200 * 1000000 };
+		nanosleep(&late, NULL);
+		int fd = open(fifo, O_RDONLY);
+		ssize_t n = fd < 0 ? -1 : read(fd, buf, sizeof(buf));
+		_exit(n == 5 && !memcmp(buf, "hello", 5) ? 0 : 1);
+	}
+	ck_assert_int_eq(write_output_file(fifo, "hello", 5), 0);
+	int status;
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	ck_assert_int_eq(lstat(fifo, &st), 0);
+	ck_assert(S_ISFIFO(st.st_mode));
+
+	/* A device node (a copy of /dev/null: only root may make one). */
+	if (mknod(dev, S_IFCHR | 0666, makedev(1, 3)) == 0) {
+		ck_assert_int_eq(write_output_file(dev, "x", 1), 0);
+		ck_assert_int_eq(lstat(dev, &st), 0);
+		ck_assert_msg(S_ISCHR(st.st_mode), "the device was replaced");
+	}
+	strbuf_release(&sb);
+	strbuf_release(&msg);
+	free(file);
+	free(link);
+	free(fifo);
+	free(dev);
+}
+END_TEST
+
 START_TEST(mkdir_p_nested)
 {
 	char *p = xstrfmt("%s/a/b/c", tmpdir);
@@ -215,6 +366,43 @@ START_TEST(reap_stale_kills_matching_only)
 }
 END_TEST
 
+/* Bytes from elsewhere reach a terminal as text, on one line. */
+START_TEST(safe_text_and_utf8)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char raw[] = "ok \xc3\xa9 \x1b[31mred\n\xff\xc2\x9b.";
+
+	strbuf_addsafe(&sb, raw, sizeof(raw) - 1);
+	ck_assert_str_eq(sb.buf,
+			 "ok \xc3\xa9 \\x1b[31mred\\x0a\\xff\\xc2\\x9b.");
+	ck_assert(utf8_valid("plain \xc3\xa9 \xf0\x9f\x98\x80"));
+	ck_assert(!utf8_valid("\xff"));
+	ck_assert(!utf8_valid("\xc0\x80"));	  /* overlong */
+	ck_assert(!utf8_valid("\xed\xa0\x80")); /* surrogate */
+	ck_assert(!utf8_valid("\xf4\x90\x80\x80")); /* past U+10FFFF */
+	ck_assert(!utf8_valid("\xe2\x82"));	  /* cut short */
+	strbuf_release(&sb);
+}
+END_TEST
+
+START_TEST(parse_decimal_takes_what_a_person_writes)
+{
+	const char *bad[] = { "", ".", "inf", "nan", "1e3", "0x10", " 1",
+			      "1 ", "+1", "-1", "1.2.3", "1,5",
+			      "1234567890123456" };
+	double v;
+	ck_assert_int_eq(parse_decimal("10", &v), 0);
+	ck_assert(v == 10);
+	ck_assert_int_eq(parse_decimal("2.5", &v), 0);
+	ck_assert(v == 2.5);
+	ck_assert_int_eq(parse_decimal(".5", &v), 0);
+	ck_assert(v == 0.5);
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++)
+		ck_assert_msg(parse_decimal(bad[i], &v) == -1, "'%s' taken",
+			      bad[i]);
+}
+END_TEST
+
 START_TEST(parse_long_strict)
 {
 	long v;
@@ -236,12 +424,17 @@ int main(void)
 			    ARRAY_SIZE(split_cases));
 	tcase_add_test(tc, atomic_write_replaces_whole);
 	tcase_add_test(tc, atomic_write_reports_unwritable);
+	tcase_add_test(tc, read_file_refuses_what_is_not_a_file);
+	tcase_add_test(tc, read_file_max_caps_the_size);
+	tcase_add_test(tc, output_file_is_replaced_only_when_a_file);
 	tcase_add_test(tc, mkdir_p_nested);
 	tcase_add_test(tc, hash_is_git_blob_id);
 	tcase_add_test(tc, run_captures_exit_and_output);
 	tcase_add_test(tc, run_timeout_kills_whole_group);
 	tcase_add_test(tc, run_missing_program);
 	tcase_add_test(tc, reap_stale_kills_matching_only);
+	tcase_add_test(tc, safe_text_and_utf8);
+	tcase_add_test(tc, parse_decimal_takes_what_a_person_writes);
 	tcase_add_test(tc, parse_long_strict);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);

@@ -6,9 +6,10 @@
  * logs every request to <dir>/requests as "<status> <key> <content-type>".
  *
  * Its behaviour is a script, one word per POST, then "201" for the rest:
- * a status ("500", "503", "201") answers with it (storing on 2xx), and
+ * a status ("500", "503", "201") answers with it (storing on 2xx),
  * "drop" stores the document and closes the connection without an answer
- * (an answer lost on the way back). With a token set, any request without
+ * (an answer lost on the way back), and "evil" answers 400 with a body of
+ * terminal escapes and a newline. With a token set, any request without
  * "Authorization: Bearer <token>" gets 401 before the script is consulted.
  *
  * Header-only on purpose: the Makefile builds each tests/check_*.c alone.
@@ -85,13 +86,16 @@ static inline void httpd_header(const char *head, const char *name, char *out,
 	}
 }
 
-static inline void httpd_answer(int c, int status)
+/* What a hostile server says: escapes that would act on a terminal. */
+#define HTTPD_EVIL_BODY "\x1b]0;owned\x07\x1b[2J\x1b[31mbad\nnext line\x9b"
+
+static inline void httpd_answer(int c, int status, const char *body)
 {
-	char buf[160];
+	char buf[256];
 	int n = snprintf(buf, sizeof(buf),
-			 "HTTP/1.1 %d X\r\nContent-Length: 2\r\n"
-			 "Connection: close\r\n\r\nok",
-			 status);
+			 "HTTP/1.1 %d X\r\nContent-Length: %zu\r\n"
+			 "Connection: close\r\n\r\n%s",
+			 status, strlen(body), body);
 	if (write(c, buf, (size_t)n) < 0)
 		return;
 }
@@ -112,7 +116,7 @@ static inline void httpd_serve(int fd, const char *dir, const char *token,
 		size_t len = 0, cap = 0;
 		long clen = 0;
 		char key[128], type[128], auth[256], want[300];
-		int status;
+		int status, evil = 0;
 
 		if (c < 0)
 			continue;
@@ -153,7 +157,10 @@ static inline void httpd_serve(int fd, const char *dir, const char *token,
 			const char *w = next ? next : "201";
 			if (next)
 				next = strtok_r(NULL, ",", &save);
-			status = strcmp(w, "drop") ? atoi(w) : 0;
+			evil = !strcmp(w, "evil");
+			status = evil		     ? 400
+				 : strcmp(w, "drop") ? atoi(w)
+						     : 0;
 		}
 		if ((status == 0 || (status >= 200 && status < 300)) && *key) {
 			char *p;
@@ -174,7 +181,7 @@ static inline void httpd_serve(int fd, const char *dir, const char *token,
 			fclose(log);
 		}
 		if (status)
-			httpd_answer(c, status);
+			httpd_answer(c, status, evil ? HTTPD_EVIL_BODY : "ok");
 		free(req);
 		close(c);
 	}

@@ -40,6 +40,9 @@ static const struct keyset engines[] = {
 static int in_set(const char *keys, const char *key)
 {
 	size_t n = strlen(key);
+	/* An empty key would match at keys[0], and p[-1] read before it. */
+	if (!n)
+		return 0;
 	for (const char *p = strstr(keys, key); p; p = strstr(p + 1, key))
 		if (p[-1] == ' ' && p[n] == ' ')
 			return 1;
@@ -134,7 +137,7 @@ static int parse_line(struct spec_line *l, const char *line, size_t len,
 		sp = memchr(p, ' ', (size_t)(end - p));
 		n = sp ? (size_t)(sp - p) : (size_t)(end - p);
 		const char *eq = memchr(p, '=', n);
-		if (!eq)
+		if (!eq || eq == p)
 			return report_error("spec",
 					    "line %d: '%.*s' is not "
 					    "key=value",
@@ -211,6 +214,8 @@ int spec_parse(struct spec *s, const char *text)
 	for (const char *p = text; *p;) {
 		const char *nl = strchr(p, '\n');
 		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+		/* Past the whole line: a last line "\r" must not stall here. */
+		const char *after = nl ? nl + 1 : p + len;
 		static struct spec_line l;
 		lineno++;
 		if (len && p[len - 1] == '\r')
@@ -254,7 +259,7 @@ int spec_parse(struct spec *s, const char *text)
 			s->layers[s->nr_layers++] = l;
 		}
 	next:
-		p += nl ? (size_t)(nl - p) + 1 : len;
+		p = after;
 	}
 	if (!have_version)
 		return report_error("spec", "no 'version 1' line");

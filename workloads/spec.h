@@ -7,16 +7,18 @@
 #ifndef IOBISECT_GUEST_SPEC_H
 #define IOBISECT_GUEST_SPEC_H
 
+#include "proto_frame.h"
+
 #include <stdint.h>
 
 #define SPEC_MAX_KV 24
-#define SPEC_MAX_DISKS 32
-#define SPEC_MAX_LAYERS 32
-#define SPEC_MAX_POINTS 256
+#define SPEC_MAX_DISKS PROTO_SPEC_MAX_DISKS
+#define SPEC_MAX_LAYERS PROTO_SPEC_MAX_LAYERS
+#define SPEC_MAX_POINTS PROTO_SPEC_MAX_POINTS
 
 struct spec_kv {
 	char key[32];
-	char val[224];
+	char val[PROTO_SPEC_MAX_VALUE + 1];
 };
 
 struct spec_line {

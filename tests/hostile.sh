@@ -1,0 +1,337 @@
+#!/usr/bin/env bash
+# hostile.sh [IOBISECT]: bad input as a careless user or script gives it,
+# one table row per input: options, job files, bisect states, results
+# stores and upload endpoints. Each input must end in a correct result or
+# in one clear error line (exit 128 for bad input, 1 for a failure, 130
+# when interrupted): never a crash, a sanitizer report, a hang, a process
+# left running, a file changed outside the results folder, or a device
+# replaced. Everything runs in a scratch folder that is also HOME and the
+# cache. Needs no kernel and no QEMU. The closing line counts the inputs:
+#
+#   hostile: N inputs, N as expected, N not
+set -u
+root=$(cd "$(dirname "$0")/.." && pwd)
+bin=$(realpath "${1:-$root/iobisect}")
+[ -x "$bin" ] || { echo "hostile: '$bin' is not built" >&2; exit 1; }
+S=$(mktemp -d /tmp/hostile.XXXXXX)
+L=$(mktemp -d /tmp/hostile-logs.XXXXXX)
+servers=()
+cleanup() {
+	for p in "${servers[@]}"; do kill "$p" 2>/dev/null; done
+	rm -rf "$S" "$L"
+}
+trap cleanup EXIT
+export HOME=$S/home XDG_CACHE_HOME=$S/cache IOBISECT_DATA=$root LC_ALL=C
+unset IOBISECT_UPLOAD_TOKEN
+mkdir -p "$HOME"
+# Without sanitizers, a runaway read fails the input, not the machine.
+grep -qa __asan_init "$bin" || ulimit -v $((4 << 20))
+
+# ---------------------------------------------------------------- fixtures
+cd "$S"
+printf 'not a kernel, but a regular file\n' >k
+mkfifo fifo fifo.json
+head -c $((5 << 20)) /dev/zero | tr '\0' ' ' >big.json
+mkdir -p jobs out
+python3 - "$S/jobs" <<'PY'
+import json, sys
+d = sys.argv[1]
+def dump(name, job):
+    json.dump(job, open("%s/%s.json" % (d, name), "w"))
+dump("disks-5000", {"topology": {"disks": [{"name": "d%d" % i, "size_mb": 16}
+                                           for i in range(5000)]},
+                    "workload": "rawread"})
+dump("targets-100k", {"topology": {"preset": "virtio", "layers": [
+    {"kind": "fs", "name": "f", "on": "d0", "type": "ext4"}]},
+    "workload": {"engine": "seqread",
+                 "target": ["/mnt/t%d" % i for i in range(100000)]}})
+dump("tmpfs-1tib", {"topology": {"disks": [{"backing": "tmpfs",
+                                            "size_mb": 1 << 20}]},
+                    "workload": "rawread"})
+PY
+# Deeper than any JSON parser should follow.
+printf '{"topology": "virtio", "workload": "rawread", "machine": %s%s}' \
+	"$(printf '[%.0s' $(seq 5000))" "$(printf ']%.0s' $(seq 5000))" >jobs/nested.json
+python3 "$root/tests/fixture/synth-results.py" results synth >culprit
+culprit=$(cut -c1-12 culprit)
+good=$(python3 -c 'import hashlib; print(hashlib.sha1(b"commit 0").hexdigest()[:12])')
+# Spoiled copies of the store, one hostile thing each.
+store() {
+	cp -r results/synth "results/$1"
+	doc=$(ls -d "results/$1/$culprit/virtio-rawread/bs_kb=128")/boot-3-sample-1.json
+}
+store fifo-doc; rm "$doc"; mkfifo "$doc"
+store neg-bw; sed -i 's/"bw_bytes": [0-9]*/"bw_bytes": -5/' "$doc"
+store str-bw; sed -i 's/"bw_bytes": \([0-9]*\)/"bw_bytes": "\1"/' "$doc"
+store big-doc; head -c $((2 << 20)) /dev/zero | tr '\0' ' ' >>"$doc"
+store dir-doc; rm "$doc"; mkdir "$doc"
+store loop-doc; rm "$doc"; ln -s "$(basename "$doc")" "$doc"
+store array-doc; echo '[1, 2]' >"$doc"
+store not-json; printf '{"bw_bytes": 1' >"$doc"
+store corrupt-state; echo '{"version": 1, "probes": [' >results/corrupt-state/bisect-state.json
+store fifo-state; rm results/fifo-state/bisect-state.json
+mkfifo results/fifo-state/bisect-state.json
+store bad-mark
+python3 - results/bad-mark/bisect-state.json <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))
+s["marks"].append({"commit": "f" * 40, "mark": "good"})
+json.dump(s, open(sys.argv[1], "w"))
+PY
+echo old >out/target.html
+ln -s target.html out/link.html
+mkfifo out/fifo.html
+# Copies of /dev/null and /dev/full: a binary that replaces its output
+# (as root) must not take the machine's own. Without root there are none,
+# and the real /dev/full is safe: only root could replace it.
+mknod out/devnull c 1 3 2>/dev/null || true
+full=/dev/full
+mknod out/full c 1 7 2>/dev/null && full=out/full
+printf '#!/bin/sh\nexec sleep 60\n' >hang.sh
+chmod +x hang.sh
+
+# Upload endpoints: one that accepts and never answers, one that answers
+# 400 with terminal escapes; a spool holding one document for the first,
+# and one for a URL no upload may go to; a job folder of one document.
+for kind in silent evil; do
+	python3 - "$kind" >"$L/$kind.port" <<'PY' &
+import socket, sys
+s = socket.socket()
+s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind(("127.0.0.1", 0))
+s.listen(16)
+print(s.getsockname()[1], flush=True)
+held = []
+while True:
+    c, _ = s.accept()
+    if sys.argv[1] == "silent":
+        held.append(c)  # keep it open, say nothing
+        continue
+    c.recv(65536)
+    body = b"\x1b]0;owned\x07\x1b[2J\x1b[31mbad\nnext line\x9b"
+    c.sendall(b"HTTP/1.1 400 X\r\nContent-Length: %d\r\nConnection: close"
+              b"\r\n\r\n%s" % (len(body), body))
+    c.close()
+PY
+	servers+=($!)
+done
+for kind in silent evil; do
+	for ((i = 0; i < 50; i++)); do
+		[ -s "$L/$kind.port" ] && break
+		sleep 0.1
+	done
+done
+silent=http://127.0.0.1:$(cat "$L/silent.port")/ingest
+evil=http://127.0.0.1:$(cat "$L/evil.port")/ingest
+spool_doc() {
+	local dir doc='{"boot": 1}'
+	dir=cache/iobisect/spool/$(printf '%s' "$1" | git hash-object --stdin | cut -c1-16)
+	mkdir -p "$dir"
+	printf '%s' "$1" >"$dir/url"
+	echo "$doc" >"$dir/$(echo "$doc" | git hash-object --stdin).json"
+}
+spool_doc "$silent"
+spool_doc "file:///etc/passwd"
+mkdir -p results/tiny/aaaaaaaaaaaa/virtio-rawread/bs_kb=4
+echo '{"boot": 1}' >results/tiny/aaaaaaaaaaaa/virtio-rawread/bs_kb=4/boot-1-sample-0.json
+
+# ---------------------------------------------------------------- runner
+n=0 ok=0 failed=()
+
+# Folders by name only: a file added or removed shows up by itself.
+snapshot() {
+	find "$S" -path "$S/results" -prune -o -type d -printf 'd %m %p\n' -o \
+		-printf '%y %m %s %T@ %l %p\n' | sort
+}
+
+# check EXPECT PATTERN [may=PATH] [secs=N] [sig=SIG] [after=CMD] -- ARGS
+#   EXPECT  ok: exit 0, no error line; bad: exit 1 or 128, one error (or a
+#           usage) line; a number: that exit code
+#   PATTERN extended regex stderr must match ('' for none)
+#   may     a file under the scratch folder this input may write
+#   secs    the most it may take (default 20)
+#   sig     send this signal after a second
+#   after   a shell test that must hold afterwards (run in the folder)
+check() {
+	local expect=$1 pattern=$2 secs=20 sig= after= why= rc i
+	local may=()
+	shift 2
+	while [ "$1" != -- ]; do
+		case $1 in
+		may=*) may+=("$S/${1#may=}") ;;
+		secs=*) secs=${1#secs=} ;;
+		sig=*) sig=${1#sig=} ;;
+		after=*) after=${1#after=} ;;
+		esac
+		shift
+	done
+	shift
+	n=$((n + 1))
+	local tag=hostile-$$-$n
+	snapshot >"$L/before"
+	local t0=$SECONDS
+	(cd "$S" && exec env HOSTILE_CASE=$tag "$bin" "$@") >"$L/out" 2>"$L/err" &
+	local pid=$!
+	for ((i = 0; i < secs * 50; i++)); do
+		kill -0 "$pid" 2>/dev/null || break
+		[ -n "$sig" ] && [ "$i" = 50 ] && kill -s "$sig" "$pid"
+		sleep 0.02
+	done
+	if kill -0 "$pid" 2>/dev/null; then
+		kill -KILL "$pid"
+		why="still running after ${secs}s"
+	fi
+	wait "$pid"
+	rc=$?
+	local errors
+	errors=$(grep -caE '^(error|fatal): ' "$L/err")
+	if [ -z "$why" ]; then
+		case $expect in
+		ok) [ "$rc" = 0 ] && [ "$errors" = 0 ] ||
+			why="exit $rc, $errors error line(s)" ;;
+		bad) if [ "$rc" != 1 ] && [ "$rc" != 128 ]; then
+			why="exit $rc"
+		elif [ "$errors" != 1 ] && ! head -1 "$L/err" | grep -q '^usage: '; then
+			why="$errors error lines"
+		fi ;;
+		*) [ "$rc" = "$expect" ] || why="exit $rc, not $expect" ;;
+		esac
+	fi
+	if [ -z "$why" ] && grep -qaE 'Sanitizer|runtime error:' "$L/err"; then
+		why="sanitizer report"
+	fi
+	if [ -z "$why" ] && [ -n "$pattern" ] && ! grep -qaE -e "$pattern" "$L/err"; then
+		why="stderr does not match /$pattern/"
+	fi
+	local left
+	left=$(grep -laF "HOSTILE_CASE=$tag" /proc/[0-9]*/environ 2>/dev/null |
+		cut -d/ -f3 | tr '\n' ' ')
+	if [ -n "$left" ]; then
+		kill -KILL $left 2>/dev/null
+		why="${why:+$why; }left running: $left"
+	fi
+	snapshot >"$L/after"
+	local changed allowed=(-e "$L/none")
+	for i in "${may[@]}"; do allowed+=(-e " $i"); done
+	changed=$(diff "$L/before" "$L/after" | grep '^[<>]' |
+		grep -vF "${allowed[@]}" | sed 's/.* //' | sort -u | tr '\n' ' ')
+	[ -n "$changed" ] && why="${why:+$why; }changed: $changed"
+	for i in /dev/null /dev/full /dev/zero; do
+		[ -c $i ] || why="${why:+$why; }$i is no longer a device"
+	done
+	if [ -n "$after" ] && ! (cd "$S" && eval "$after"); then
+		why="${why:+$why; }afterwards, not: $after"
+	fi
+	if [ $((SECONDS - t0)) -gt "$secs" ]; then
+		why="${why:+$why; }took $((SECONDS - t0))s"
+	fi
+	if [ -z "$why" ]; then
+		ok=$((ok + 1))
+	else
+		failed+=("$n")
+		printf 'hostile: FAIL #%d %s: %s\n' "$n" "$*" "$why" | cat -v
+		sed 's/^/    /' "$L/err" | head -5 | cat -v
+	fi
+}
+
+# ---------------------------------------------------------------- the CLI
+K=(--kernel k --topology virtio --workload rawread)
+check bad '^usage: ' --
+check bad "^error: 'frobnicate' is not a command" -- frobnicate
+check bad '^usage: ' -- run
+check bad 'not a positive number' -- run "${K[@]}" --boots 0
+check bad 'not a positive number' -- run "${K[@]}" --boots=-1
+check bad 'not a positive number' -- run "${K[@]}" --boots 99999999999999999999
+check bad "'x' is not a count" -- run "${K[@]}" --warmup x
+check bad "needs a value" -- run "${K[@]}" --set
+check bad "unknown option '--frob'" -- run "${K[@]}" --frob
+check bad "option '--keep-images' takes no value" -- run "${K[@]}" --keep-images=banana
+check bad "option '--force' takes no value" -- run "${K[@]}" --force=1
+check bad "give one" -- run --kernel k --commit HEAD --topology virtio --workload rawread
+check bad "'/dev/zero' is a character device" -- run --kernel /dev/zero --topology virtio --workload rawread
+check bad "'/dev/zero' is a character device" -- run /dev/zero
+check bad "'fifo.json' is a FIFO" -- run fifo.json --kernel k
+check bad "is a directory" -- run "$S" --kernel k
+check bad "'big.json' is larger than 4 MiB" -- run big.json --kernel k
+check bad "'fifo' is a FIFO" -- run --kernel fifo --topology virtio --workload rawread
+check bad "does not exist" -- run --kernel /nonexistent --topology virtio --workload rawread
+check bad "^error: --topology: 'virtio,\\\\xff=1' is not valid UTF-8" -- run --kernel k --topology $'virtio,\xff=1' --workload rawread
+check bad "^error: --set: 'results=\\\\xfe\\\\x1b\[31m' is not valid UTF-8" -- run "${K[@]}" --set $'results=\xfe\x1b[31m'
+check bad "^error: --workload: .* is not valid UTF-8" -- run --kernel k --topology virtio --workload $'rawread,bs_kb=\xc0\x80'
+check bad "^error: --results: .* is not valid UTF-8" -- run "${K[@]}" --results $'r\xff'
+check bad "^error: --set: .* is not valid UTF-8" -- run "${K[@]}" --set $'\xed\xa0\x80=1'
+check bad "unknown key 'frob'" -- run "${K[@]}" --set frob=1
+check bad "not key=value" -- run "${K[@]}" --set =1
+for th in infMB/s nanMB/s 1e308MB/s 1e-300% 0x10% ' 10%' '10 %' +10% -10% 100% 0% 0.001% 2000000MB/s 99999999999999999999MB/s %; do
+	check bad "threshold: '.*' is (not a threshold|out of range)" -- run "${K[@]}" --set "threshold=$th"
+done
+check bad "5000 disks: a boot takes at most 32" secs=3 -- run jobs/disks-5000.json --kernel k
+check bad "the matrix has more than 4096 points" secs=5 -- run jobs/targets-100k.json --kernel k
+check bad "more than 4096 points" secs=5 -- run "${K[@]}" --set "workload.bs_kb=[$(seq -s, 1 5000)]"
+check bad "tmpfs disks need 1048576 MiB" -- run jobs/tmpfs-1tib.json --kernel k
+check bad "not valid JSON: maximum parsing depth" -- run jobs/nested.json --kernel k
+# machine.qemu is a program, never shell text, and a hung one gives way.
+check bad "cannot run 'touch pwned; false'" after='[ ! -e pwned ]' -- run "${K[@]}" --set 'machine.qemu=touch pwned; false'
+check bad "cannot run '.*hang.sh'" secs=5 sig=TERM -- run "${K[@]}" --set "machine.qemu=$S/hang.sh"
+for job in "$root"/tests/jobs/bad/*.json; do
+	check bad "^error: .*$(basename "$job"): " -- run "$job" --kernel k
+done
+
+# ---------------------------------------------------------------- reports
+R=results/synth
+check ok '^report: out/report.html' may=out/report.html may=out/report.json -- report $R --html out/report.html --json out/report.json --min-effect 2.5
+rm -f out/report.html out/report.json
+check bad "cannot write '$full': No space left" after='[ -c $full ]' -- report $R --html $full
+check bad "cannot write '$full'" may=out/x.html after='[ -c $full ]' -- report $R --html out/x.html --json $full
+rm -f out/x.html
+check ok '' may=out/target.html after='[ -L out/link.html ] && grep -q "<svg" out/target.html' -- report $R --html out/link.html
+if [ -c out/devnull ]; then
+	check ok '' after='[ -c out/devnull ]' -- report $R --html out/devnull
+fi
+check bad "'out/fifo.html': it is a FIFO nobody reads" secs=5 -- report $R --html out/fifo.html
+check bad "not writing 'out': it is a directory" -- report $R --html out
+for me in inf nan -1 1e3 5% ' 5' 1001 0x10; do
+	check 128 "--min-effect: '.*' is not a percentage" -- report $R --html out/x.html --min-effect "$me"
+done
+check bad "'/nonexistent' is not a results folder" -- report /nonexistent --html out/x.html
+check bad "is not a results folder" -- report $R/bisect-state.json --html out/x.html
+check bad '^usage: ' -- report $R
+check bad '^usage: ' -- report --html out/x.html
+for s in fifo-doc big-doc dir-doc loop-doc array-doc not-json neg-bw str-bw; do
+	check ok "warning: ignoring .*boot-3-sample-1.json" may=out/$s.html -- report results/$s --html out/$s.html
+	rm -f "out/$s.html"
+done
+check bad "bisect-state.json' is corrupt .*there is no previous copy" -- report results/corrupt-state --html out/x.html
+check bad "bisect-state.json' is a FIFO" -- report results/fifo-state --html out/x.html
+check bad "mark of f{40}: not a commit of the bisection" -- report results/bad-mark --html out/x.html
+
+# ---------------------------------------------------------------- compare
+check ok '' -- compare "$good" "$culprit" --results results --job synth
+check ok "warning: .*corrupt.*going on without it" -- compare "$good" "$culprit" --results results --job corrupt-state
+check ok "warning: .*bad-mark.*going on without it" -- compare "$good" "$culprit" --results results/bad-mark
+check ok "ignoring .*: read.bw_bytes is -5, not a byte rate" -- compare "$good" "$culprit" --results results/neg-bw
+check ok "ignoring .*: read.bw_bytes is a string" -- compare "$good" "$culprit" --results results/str-bw
+check ok "ignoring a sample document: .* is a FIFO" secs=5 -- compare "$good" "$culprit" --results results/fifo-doc
+check bad "no results for 'ffffffff'" -- compare ffffffff "$culprit" --results $R
+check bad "no results for 'a'" -- compare a "$culprit" --results $R
+check bad "holds [0-9]+ jobs" -- compare "$good" "$culprit" --results results
+check bad '^usage: ' -- compare "$good"
+
+# ---------------------------------------------------------------- upload
+check 128 "'' is not an http:// or https:// URL" -- upload --flush --url ''
+check 128 "'file:///etc/passwd' is not an http" -- upload --flush --url file:///etc/passwd
+check 128 "'not a url' is not an http" -- upload --flush --url 'not a url'
+check 128 "'not a url\\\\x1b\[2J' is not an http" -- upload --flush --url $'not a url\x1b[2J'
+check 128 "'gopher://x' is not an http" -- upload $R --url gopher://x
+check bad "'/nonexistent' is not a results folder" -- upload /nonexistent --url "$evil"
+check bad "'k' is not a results folder" -- upload k --url "$evil"
+check bad '^usage: ' -- upload $R
+check bad '^usage: ' -- upload --flush $R --url "$evil"
+check 130 "cannot post to '$silent': interrupted" secs=5 sig=INT -- upload --flush --url "$silent"
+check 130 "cannot post to '$silent': interrupted" secs=5 sig=TERM -- upload --flush --url "$silent"
+check 130 "interrupted" secs=5 sig=INT -- upload --flush
+# The server's words arrive escaped, on the one error line.
+check 1 "refused a document \(HTTP 400\): .*x1b\[31mbad\\\\x0anext line" may=cache -- upload results/tiny --url "$evil"
+
+echo "hostile: $n inputs, $ok as expected, ${#failed[@]} not"
+[ ${#failed[@]} -eq 0 ]
