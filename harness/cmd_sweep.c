@@ -1,7 +1,8 @@
 /*
  * cmd_sweep.c: `iobisect sweep JOB --range A..B [--every N | --tags
- * PATTERN] [--bisect-improvements] [--results DIR]`. Measures a sample of
- * the commits of a range (runs.min boots each, at the job's metric point),
+ * PATTERN] [--boots N] [--bisect-improvements] [--results DIR]`. Measures
+ * a sample of the commits of a range (--boots, 3 by default, each at the
+ * job's metric point),
  * keeps results/<job>/sweep-state.json up to date after every commit, finds
  * the change points of the series, and bisects each regression past the
  * job's threshold between the two tested commits around it (and with
@@ -38,6 +39,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/*
+ * Boots per commit of the sample: the change-point test compares commits'
+ * spreads, so one boot each would leave it blind; a bisection's verdicts
+ * take their own boots as they need them.
+ */
+#define SWEEP_BOOTS 3
+
 enum {
 	EXIT_NO_REGRESSION = 0,
 	EXIT_REGRESSION = 1,
@@ -68,13 +76,13 @@ struct sweep_run {
 	struct sweep_state st;
 	struct sweep_row *rows;
 	size_t nr_rows;
-	unsigned boots_before; /* boots of the sweep's own measurements */
+	unsigned boots; /* per commit of the sample (--boots) */
 };
 
 static int usage(void)
 {
 	fprintf(stderr, "usage: iobisect sweep JOB --range A..B [--every N | "
-			"--tags PATTERN] [--bisect-improvements] "
+			"--tags PATTERN] [--boots N] [--bisect-improvements] "
 			"[--results DIR]\n");
 	return EXIT_ABORT;
 }
@@ -174,7 +182,7 @@ static int measure(struct sweep_run *s, struct sweep_row *row, size_t k,
 	progress_commit(&s->progress, label, (int)k + 1, (int)n, row->id,
 			row->subject);
 	free(label);
-	if (driver_measure(&s->d, row->id, (unsigned)s->job.runs_min, &r))
+	if (driver_measure(&s->d, row->id, s->boots, &r))
 		goto out;
 	row->outcome = r.ok ? "ok" : probe_outcome_name(r.outcome);
 	if (!r.ok)
@@ -483,6 +491,7 @@ int cmd_sweep(int argc, char **argv)
 	struct strvec sample = STRVEC_INIT;
 	const char *range = NULL, *tags = NULL, *results = NULL;
 	unsigned every = 0;
+	long boots = SWEEP_BOOTS;
 	int bisect_improvements = 0, ret = EXIT_ABORT;
 	char a[41], b[41], took[32];
 	uint64_t t0 = now_ns();
@@ -502,6 +511,13 @@ int cmd_sweep(int argc, char **argv)
 				return EXIT_ABORT;
 			}
 			every = (unsigned)n;
+		} else if (!strcmp(argv[i], "--boots") && i + 1 < argc) {
+			if (parse_long(argv[++i], &boots) || boots < 1 ||
+			    boots > 100) {
+				error("--boots: expected 1..100, not '%s'",
+				      argv[i]);
+				return EXIT_ABORT;
+			}
 		} else if (!strcmp(argv[i], "--tags") && i + 1 < argc) {
 			tags = argv[++i];
 		} else if (!strcmp(argv[i], "--bisect-improvements")) {
@@ -516,6 +532,7 @@ int cmd_sweep(int argc, char **argv)
 	}
 	if (!s.job_path || !range)
 		return usage();
+	s.boots = (unsigned)boots;
 	if (every && tags) {
 		error("--every and --tags choose the sample two ways: give "
 		      "one");
@@ -551,7 +568,7 @@ int cmd_sweep(int argc, char **argv)
 	progress_note(&s.progress,
 		      "[sweep] %s: %zu commits of %s, %d boots "
 		      "each",
-		      s.job.name, sample.nr, range, s.job.runs_min);
+		      s.job.name, sample.nr, range, s.boots);
 
 	s.rows = xcalloc(sample.nr + 1, sizeof(*s.rows));
 	for (size_t i = 0; i < sample.nr; i++) {

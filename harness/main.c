@@ -23,7 +23,8 @@ static const struct command commands[] = {
 	  "run JOB | run --kernel BZIMAGE|--commit REV --topology T --workload W" },
 	{ "bisect", cmd_bisect, "bisect JOB [--log]" },
 	{ "sweep", cmd_sweep,
-	  "sweep JOB --range A..B [--every N | --tags PATTERN] [--results DIR]" },
+	  "sweep JOB --range A..B [--every N | --tags PATTERN] [--boots N] "
+	  "[--bisect-improvements] [--results DIR]" },
 	{ "test", cmd_test, "test JOB   (the script for git bisect run)" },
 	{ "report", cmd_report,
 	  "report RESULTS_DIR --html FILE [--json FILE] [--job NAME] [--min-effect PCT]" },

@@ -5,7 +5,9 @@
 # c9, bisects it as a derived job and names the demo's culprit (c9); the
 # sweep state lists the sample oldest first. Run again, it measures
 # nothing new (the store is the cache: no new boot document anywhere) and
-# gives the same answer.
+# gives the same answer. Over v6.1..iobisect-demo-faster with
+# --bisect-improvements it also bisects the fix after the slowdown (f14)
+# as a "direction": "faster" job.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -82,10 +84,29 @@ grep -q "^measured 0 new boots" "$tmp/warm.out" || { cat "$tmp/warm.out"; fail "
 grep -q "^regression ${c3:0:12}\.\.${c9:0:12}: culprit $culprit " "$tmp/warm.out" ||
 	fail "the rerun does not name the culprit $culprit"
 
+# --- improvements: past the slowdown, iobisect-demo-faster's f14 puts the
+# readahead window back. With --bisect-improvements the sweep bisects that
+# rise too, as a job with "direction": "faster", and names f14. The
+# commits already measured above are read from the store.
+faster=$(field culprit iobisect-demo-faster)
+[ -n "$faster" ] || fail "demo-series printed no faster culprit"
+rc=0
+sweep "$tmp/job.json" --range v6.1..iobisect-demo-faster --every 3 --bisect-improvements \
+	--results "$tmp/results" >"$tmp/faster.out" 2>"$tmp/faster.err" || rc=$?
+echo "improvements: exit $rc"
+cat "$tmp/faster.out"
+[ $rc -eq 1 ] || { tail -30 "$tmp/faster.err" >&2; fail "the sweep with the fix exited $rc, not 1"; }
+grep -q "^regression .*: culprit $culprit " "$tmp/faster.out" ||
+	fail "the sweep with the fix lost the regression's culprit $culprit"
+grep -q "^improvement .*: culprit $faster " "$tmp/faster.out" ||
+	fail "the improvement was not bisected to $faster"
+grep -lq '"direction": "faster"' "$tmp"/results/e2e-sweep/e2e-sweep-bisect-*.json ||
+	fail "no derived job looks for a rise"
+
 # --- bad input: one line naming the range, exit 128
 rc=0
 sweep "$tmp/job.json" --range v6.1..no-such-branch --results "$tmp/results" 2>"$tmp/bad.err" >/dev/null || rc=$?
 [ $rc -eq 128 ] || fail "a bad range exited $rc, not 128"
 [ "$(wc -l <"$tmp/bad.err")" -eq 1 ] && grep -q "bad range 'v6.1..no-such-branch'" "$tmp/bad.err" ||
 	{ cat "$tmp/bad.err"; fail "a bad range is not one line naming it"; }
-echo "45-sweep: ok (culprit $culprit)"
+echo "45-sweep: ok (culprit $culprit, improvement $faster)"
