@@ -16,6 +16,7 @@
 #include "stats.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -76,6 +77,7 @@ void driver_release(struct driver *d)
 	bisect_release(&d->engine);
 	strvec_clear(&d->logs);
 	strvec_clear(&d->built);
+	strvec_clear(&d->guess);
 }
 
 void driver_note_release(struct probe_note *n)
@@ -181,6 +183,45 @@ unsigned driver_count_role(const struct bisect_state *st, const char *role)
 	return n;
 }
 
+void driver_prefetch(struct driver *d)
+{
+	if (d->guess.nr && d->ops->prefetch)
+		d->ops->prefetch(d->payload, (const char *const *)d->guess.v,
+				 d->guess.nr);
+	strvec_clear(&d->guess);
+}
+
+/*
+ * The commits the steps after probing `node` will ask for: the engine's
+ * choice if `node` turns out good, and if it turns out bad (node SIZE_MAX:
+ * the first step). They are built beside the boots of `node`.
+ */
+static void guess_next(struct driver *d, size_t node)
+{
+	static const enum bisect_mark outcome[] = { BISECT_GOOD, BISECT_BAD };
+	struct strbuf quiet = STRBUF_INIT;
+	enum bisect_mark was = node < d->graph->nr ? d->engine.marks[node]
+						   : BISECT_UNTESTED;
+
+	strvec_clear(&d->guess);
+	if (!d->ops->prefetch)
+		return;
+	error_capture(&quiet);
+	for (size_t k = 0; k < ARRAY_SIZE(outcome); k++) {
+		size_t next;
+		if (node < d->graph->nr)
+			d->engine.marks[node] = outcome[k];
+		if (bisect_next(&d->engine, &next) == BISECT_NEXT)
+			strvec_push(&d->guess, d->graph->nodes[next].id);
+		if (node >= d->graph->nr)
+			break;
+	}
+	if (node < d->graph->nr)
+		d->engine.marks[node] = was;
+	error_capture(NULL);
+	strbuf_release(&quiet);
+}
+
 /* Step until the engine names one commit (*culprit) or cannot. */
 static enum driver_status steps(struct driver *d, struct driver_result *res,
 				size_t *culprit)
@@ -229,6 +270,7 @@ static enum driver_status steps(struct driver *d, struct driver_result *res,
 					      bisect_steps_left(&d->engine)),
 					id, subject);
 		free(subject);
+		guess_next(d, node);
 		if (driver_probe(d, id, DRIVER_STEP_ERROR,
 				 (unsigned)d->job->runs_max, &n)) {
 			driver_note_release(&n);
@@ -261,6 +303,19 @@ enum driver_status driver_bisect(struct driver *d, struct driver_result *res)
 		error("no commits to bisect");
 		return res->status = DRIVER_ABORT;
 	}
+	if (bisect_init(&d->engine, d->graph) || replay(d)) {
+		ret = driver_stopped(d);
+		goto out;
+	}
+	/* Beside the good endpoint's boots: bad, and the first step. */
+	guess_next(d, SIZE_MAX);
+	strvec_push(&d->guess, st->bad);
+	if (d->guess.nr > 1) {
+		/* bad first: the endpoints come before any step */
+		char *first = d->guess.v[0];
+		d->guess.v[0] = d->guess.v[1];
+		d->guess.v[1] = first;
+	}
 	ret = d->job->bisect_type == BISECT_PERF
 		      ? driver_endpoints_perf(d, res, 1)
 		      : driver_endpoints_typed(d, res);
@@ -268,10 +323,6 @@ enum driver_status driver_bisect(struct driver *d, struct driver_result *res)
 		ret = driver_merge_base(d, res);
 	if (ret != DRIVER_CULPRIT)
 		goto out;
-	if (bisect_init(&d->engine, d->graph) || replay(d)) {
-		ret = driver_stopped(d);
-		goto out;
-	}
 	for (;;) {
 		int reopen = 0;
 

@@ -99,6 +99,11 @@ struct driver_ops {
 	int (*load)(void *payload, const char *commit, struct sample_set *out);
 	/* Optional: the commit's subject for people (owned), or NULL. */
 	char *(*subject)(void *payload, const char *commit);
+	/*
+	 * Optional: the commits the run may need next, best first, to build
+	 * beside the boots to come (a hint: nothing waits for it).
+	 */
+	void (*prefetch)(void *payload, const char *const *commits, size_t n);
 };
 
 void driver_build_release(struct driver_build *b);
@@ -132,6 +137,7 @@ struct driver {
 	int bad_built; /* the bad endpoint is built: its boots can be read */
 	struct strvec logs;  /* "<what>: <path>" of failures */
 	struct strvec built; /* commits built (or found built) this run */
+	struct strvec guess; /* the next probes' commits, for ops->prefetch */
 	/* Per-boot values read through ops->load, re-read after a boot. */
 	struct driver_series {
 		char commit[41];

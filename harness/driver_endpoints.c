@@ -109,30 +109,38 @@ driver_endpoints_perf(struct driver *d, struct driver_result *res, int need_bad)
 	if (d->progress)
 		progress_commit(d->progress, "good", 0, 0, st->good, NULL);
 	r = driver_build_commit(d, st->good, &gn);
+	driver_prefetch(d);
 	if (r) {
 		ret = r < 0 ? driver_stopped(d)
 			    : endpoint_failed(d, res, "good", st->good, &gn);
 		goto out;
 	}
-	if (need_bad) {
-		if (d->progress)
-			progress_commit(d->progress, "bad", 0, 0, st->bad,
-					NULL);
-		r = driver_build_commit(d, st->bad, &bn);
-		d->bad_built = !r;
-		if (r) {
-			ret = r < 0 ? driver_stopped(d)
-				    : endpoint_failed(d, res, "bad", st->bad,
-						      &bn);
-			goto out;
-		}
-	}
 	for (;;) {
 		int want_good;
 		struct probe_note *n;
 
-		if (driver_load(d, st->good, &g) ||
-		    (need_bad && driver_load(d, st->bad, &b))) {
+		if (driver_load(d, st->good, &g)) {
+			ret = driver_stopped(d);
+			goto out;
+		}
+		/*
+		 * bad is built once good has its first boots: by then a lane
+		 * has built it beside them.
+		 */
+		if (need_bad && !d->bad_built && g.nr >= min) {
+			if (d->progress)
+				progress_commit(d->progress, "bad", 0, 0,
+						st->bad, NULL);
+			r = driver_build_commit(d, st->bad, &bn);
+			d->bad_built = !r;
+			if (r) {
+				ret = r < 0 ? driver_stopped(d)
+					    : endpoint_failed(d, res, "bad",
+							      st->bad, &bn);
+				goto out;
+			}
+		}
+		if (d->bad_built && driver_load(d, st->bad, &b)) {
 			ret = driver_stopped(d);
 			goto out;
 		}

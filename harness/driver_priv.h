@@ -39,6 +39,8 @@ void driver_set_message(struct driver_result *res, char *msg);
 const char *driver_failure_text(const struct probe_note *n);
 enum bisect_mark driver_mark_from_name(const char *m);
 unsigned driver_count_role(const struct bisect_state *st, const char *role);
+/* Hand the guessed next commits (d->guess) to ops->prefetch, once. */
+void driver_prefetch(struct driver *d);
 
 /* driver_probe.c: one commit. */
 

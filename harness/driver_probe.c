@@ -356,6 +356,8 @@ int driver_probe(struct driver *d, const char *commit, double error,
 	r = driver_build_commit(d, commit, n);
 	if (r < 0)
 		return -1;
+	/* This one is built: the next ones can build beside its boots. */
+	driver_prefetch(d);
 	if (r == 0)
 		r = d->job->bisect_type == BISECT_PERF
 			    ? probe_perf(d, commit, error, cap, n)

@@ -31,6 +31,7 @@ struct build_request {
 	size_t nr_toolchains;
 	unsigned flags; /* enum build_flags */
 	int jobs;	/* make -j; 0: the number of online CPUs */
+	unsigned slot;	/* builds at once use different slots (lanes.h) */
 };
 
 struct build_result {

@@ -6,6 +6,7 @@
 #include "probe.h"
 
 #include "kbuild.h"
+#include "lanes.h"
 #include "progress.h"
 #include "repo.h"
 #include "qemu.h"
@@ -16,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* "QEMU emulator version 7.2.22 (Debian ...)" -> "7.2.22". */
 static char *version_word(const char *line)
@@ -70,6 +72,8 @@ int probe_ctx_init(struct probe_ctx *ctx, struct job *job,
 	if (run_reap_stale(pidfile, "qemu"))
 		warning("killed a QEMU left running by an earlier run");
 	free(pidfile);
+	lanes_init(&ctx->lanes, job, repo_path,
+		   lanes_default(sysconf(_SC_NPROCESSORS_ONLN)), progress);
 	return 0;
 }
 
@@ -83,6 +87,7 @@ static void image_release(struct probe_image *img)
 
 void probe_ctx_release(struct probe_ctx *ctx)
 {
+	lanes_release(&ctx->lanes);
 	for (size_t i = 0; i < ctx->nr_images; i++)
 		image_release(&ctx->images[i]);
 	free(ctx->images);
@@ -104,6 +109,12 @@ const struct probe_image *probe_build(struct probe_ctx *ctx,
 
 	if (ctx->progress)
 		progress_phase(ctx->progress, "building");
+	/*
+	 * A lane builds it (or has, beside an earlier boot); what it made
+	 * is in the cache for kbuild_image below.
+	 */
+	if (lanes_build(&ctx->lanes, commit))
+		return NULL;
 	req.repo = ctx->repo_path;
 	req.rev = commit;
 	req.kconfig = &ctx->job->kconfig;
@@ -124,7 +135,7 @@ const struct probe_image *probe_build(struct probe_ctx *ctx,
 	memset(img, 0, sizeof(*img));
 	snprintf(img->commit, sizeof(img->commit), "%s", commit);
 	memcpy(img->key, res.key, sizeof(img->key));
-	img->cached = res.cached;
+	img->cached = res.cached && !lanes_made(&ctx->lanes, commit);
 	img->log = res.log ? xstrdup(res.log) : NULL;
 	img->first_error = res.first_error ? xstrdup(res.first_error) : NULL;
 	img->message = res.message ? xstrdup(res.message) : NULL;
@@ -290,8 +301,11 @@ static int ops_boot(void *payload, const char *commit, struct driver_boot *out)
 		return img ? error("%.12s has no image", commit) : -1;
 	if (ctx->progress)
 		progress_phase(ctx->progress, "booting");
+	/* Background builds start (or go on) beside the boot. */
+	lanes_poll(&ctx->lanes);
 	if (probe_boot(ctx, img, &status, &out->first_error, &out->log))
 		return -1;
+	lanes_poll(&ctx->lanes);
 	out->ok = status == BOOT_OK;
 	if (!out->ok)
 		out->outcome = boot_outcome(status);
@@ -319,9 +333,17 @@ static char *ops_subject(void *payload, const char *commit)
 	return s;
 }
 
+static void ops_prefetch(void *payload, const char *const *commits, size_t n)
+{
+	struct probe_ctx *ctx = payload;
+
+	lanes_prefetch(&ctx->lanes, commits, n);
+}
+
 const struct driver_ops probe_ops = {
 	.build = ops_build,
 	.boot = ops_boot,
 	.load = ops_load,
 	.subject = ops_subject,
+	.prefetch = ops_prefetch,
 };

@@ -13,6 +13,7 @@
 #include "bisect.h"
 #include "driver.h"
 #include "job.h"
+#include "lanes.h"
 #include "results.h"
 #include "util.h"
 #include "verdict.h"
@@ -41,6 +42,7 @@ struct probe_ctx {
 	char spec_hash[41];
 	struct machine_id machine;
 	char run_dir[4096];        /* <results>/<job>/.run: one boot at a time */
+	struct lanes lanes;        /* builds, beside the boots */
 	/* Images asked for this run (each commit once). */
 	struct probe_image *images;
 	size_t nr_images, alloc_images;

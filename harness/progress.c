@@ -50,6 +50,12 @@ void progress_format(const struct progress *p, uint64_t now_ns,
 		strbuf_addf(out, " %.40s", p->subject);
 	if (p->phase && *p->phase)
 		strbuf_addf(out, " | %s", p->phase);
+	for (int i = 1; i < PROGRESS_LANES; i++)
+		if (p->lane[i][0]) {
+			format_duration(spent, sizeof(spent),
+					(now_ns - p->lane_start_ns[i]) / 1e9);
+			strbuf_addf(out, " | build %s %s", p->lane[i], spent);
+		}
 	strbuf_addf(out, " | %zu samples", p->samples);
 	format_duration(spent, sizeof(spent), elapsed);
 	strbuf_addf(out, " | %s", spent);
@@ -119,6 +125,32 @@ void progress_phase(struct progress *p, const char *fmt, ...)
 	va_end(ap);
 	free(p->phase);
 	p->phase = strbuf_detach(&sb);
+	redraw(p);
+}
+
+void progress_lane(struct progress *p, unsigned slot, const char *commit)
+{
+	char took[32];
+
+	if (slot >= PROGRESS_LANES)
+		return;
+	if (slot && !p->tty) {
+		if (commit) {
+			fprintf(p->out, "[build] %.12s: building beside\n",
+				commit);
+		} else {
+			format_duration(took, sizeof(took),
+					(now_ns() - p->lane_start_ns[slot]) /
+						1e9);
+			fprintf(p->out, "[build] %s: built beside in %s\n",
+				p->lane[slot], took);
+		}
+		fflush(p->out);
+	}
+	snprintf(p->lane[slot], sizeof(p->lane[slot]), "%.12s",
+		 commit ? commit : "");
+	if (commit)
+		p->lane_start_ns[slot] = now_ns();
 	redraw(p);
 }
 

@@ -14,6 +14,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#define PROGRESS_LANES 4
+
 struct progress {
 	FILE *out;
 	int tty;           /* rewrite one line in place */
@@ -27,6 +29,9 @@ struct progress {
 	char *subject;
 	char *phase;      /* "building", "boot 3/8", ... */
 	size_t samples;   /* samples measured so far, whole run */
+	/* Builds running beside (lanes.h), by slot; "" when idle. */
+	char lane[PROGRESS_LANES][13];
+	uint64_t lane_start_ns[PROGRESS_LANES];
 };
 
 /* `out` is normally stderr; tty decides the style (isatty of out). */
@@ -46,6 +51,12 @@ void progress_commit(struct progress *p, const char *label, int step,
 /* The phase changed ("building", "boot 2/8"); terminal only. */
 void progress_phase(struct progress *p, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/*
+ * A build lane started `commit` (NULL: it ended). Background lanes (slot
+ * 1 and up) show on the status line, and in a log as a line when they
+ * start and end.
+ */
+void progress_lane(struct progress *p, unsigned slot, const char *commit);
 /* Samples were stored; terminal only. */
 void progress_add_samples(struct progress *p, size_t n);
 /* The commit's probe finished (feeds the time estimate). */
@@ -58,7 +69,8 @@ void progress_clear(struct progress *p);
 
 /*
  * The status line for `now_ns`, pure, for tests: "step 2/4 abc1234
- * subject | boot 3/8 | 42 samples | 3m10s, ~6m left".
+ * subject | boot 3/8 | build 9bf921ae9c93 40s | 42 samples | 3m10s,
+ * ~6m left".
  */
 void progress_format(const struct progress *p, uint64_t now_ns,
 		     struct strbuf *out);

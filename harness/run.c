@@ -221,6 +221,46 @@ void run_kill(pid_t pid)
 	forget(pid);
 }
 
+pid_t run_fork(void)
+{
+	pid_t pid;
+
+	fflush(stdout);
+	fflush(stderr);
+	pid = fork();
+	if (pid < 0) {
+		error("fork: %s", strerror(errno));
+		return -1;
+	}
+	if (pid == 0) {
+		/*
+		 * The parent's other children are not this one's to kill: on
+		 * a signal it kills only what it started itself, then exits.
+		 */
+		for (int i = 0; i < MAX_CHILDREN; i++)
+			children[i] = 0;
+		setpgid(0, 0);
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		return 0;
+	}
+	setpgid(pid, pid);
+	remember(pid);
+	return pid;
+}
+
+int run_poll(pid_t pid, int *code)
+{
+	int status;
+	pid_t r = waitpid(pid, &status, WNOHANG);
+
+	if (r == 0)
+		return 0;
+	forget(pid);
+	kill(-pid, SIGKILL);
+	*code = r == pid ? decode(status) : RUN_SIGNALED;
+	return 1;
+}
+
 int run_command(const struct run_opts *o)
 {
 	pid_t pid = run_start(o);

@@ -44,6 +44,19 @@ pid_t run_start(const struct run_opts *opts);
  * Returns as run_command does.
  */
 int run_wait(pid_t pid, int timeout_ms);
+/*
+ * Fork the harness itself, for work done in a child (a build beside a
+ * boot): the child gets its own process group, dies with the harness,
+ * and kills only what it starts; the parent's signal handler kills its
+ * group like any child's. Returns the pid in the parent, 0 in the child
+ * (which must end with _exit), -1 after error().
+ */
+pid_t run_fork(void);
+/*
+ * Has `pid` ended? 1 with *code as run_wait gives it (the child reaped),
+ * 0 while it runs. Never blocks.
+ */
+int run_poll(pid_t pid, int *code);
 /* SIGTERM then SIGKILL the group of `pid`, and reap it. */
 void run_kill(pid_t pid);
 

@@ -46,6 +46,10 @@ struct fake {
 	size_t nr[MAX_COMMITS + 1];
 	unsigned built, boots;
 	int probed[MAX_COMMITS + 1];
+	/* ops->prefetch: the last guess, and builds it foresaw. */
+	struct strvec guess;
+	unsigned foreseen, builds_after_guess;
+	unsigned long long built_mask;
 };
 
 static int position(const struct fake *f, const char *commit)
@@ -66,11 +70,27 @@ static int fake_build(void *payload, const char *commit,
 	int p = position(f, commit);
 
 	f->built++;
+	/* The first build of each commit: the later ones are look-ups. */
+	if (f->guess.nr && !(f->built_mask >> p & 1)) {
+		f->builds_after_guess++;
+		for (size_t i = 0; i < f->guess.nr; i++)
+			f->foreseen += !strcmp(f->guess.v[i], commit);
+	}
+	f->built_mask |= 1ull << p;
 	snprintf(out->key, sizeof(out->key), "%040x", p + 0x1000);
 	out->failed = p && (f->fail_build >> p & 1);
 	if (out->failed)
 		out->first_error = xstrdup("error: expected ';'");
 	return 0;
+}
+
+static void fake_prefetch(void *payload, const char *const *commits, size_t n)
+{
+	struct fake *f = payload;
+
+	strvec_clear(&f->guess);
+	for (size_t i = 0; i < n; i++)
+		strvec_push(&f->guess, commits[i]);
 }
 
 static int fake_boot(void *payload, const char *commit, struct driver_boot *out)
@@ -114,6 +134,7 @@ static const struct driver_ops fake_ops = {
 	.build = fake_build,
 	.boot = fake_boot,
 	.load = fake_load,
+	.prefetch = fake_prefetch,
 };
 
 static void fake_init(struct fake *f, size_t n, int culprit, double drop_pct,
@@ -180,6 +201,7 @@ static enum driver_status run_bisect(struct run *r, struct fake *f)
 
 static void run_end(struct run *r, struct fake *f)
 {
+	strvec_clear(&f->guess);
 	driver_result_release(&r->res);
 	driver_release(&r->d);
 	state_release(&r->st);
@@ -221,6 +243,29 @@ START_TEST(cliff_one_boot_per_probe)
 	ck_assert_str_eq(r.st.probes[0].role, "good");
 	ck_assert_uint_eq(r.st.probes[0].v.boots, 2);
 	ck_assert(r.st.probes[0].v.median > 150 * MB);
+	run_end(&r, &f);
+}
+END_TEST
+
+START_TEST(next_builds_are_foreseen)
+{
+	/*
+	 * Every build after the good endpoint's was among the commits the
+	 * driver handed to ops->prefetch just before: bad and the first step
+	 * beside good's boots, then both possible next steps beside each
+	 * step's boots.
+	 */
+	struct fake f;
+	struct run r;
+
+	fake_init(&f, 16, 11, 85, 5);
+	job_init(&r.job);
+	run_start(&r, &f);
+	ck_assert_int_eq(run_bisect(&r, &f), DRIVER_CULPRIT);
+	printf("prefetch: %u of %u builds foreseen\n", f.foreseen,
+	       f.builds_after_guess);
+	ck_assert_uint_gt(f.builds_after_guess, 3);
+	ck_assert_uint_eq(f.foreseen, f.builds_after_guess);
 	run_end(&r, &f);
 }
 END_TEST
@@ -508,6 +553,7 @@ static Suite *driver_suite(void)
 
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, cliff_one_boot_per_probe);
+	tcase_add_test(tc, next_builds_are_foreseen);
 	tcase_add_test(tc, moderate_drop_few_boots);
 	tcase_add_test(tc, no_change_is_not_separated);
 	tcase_add_test(tc, noisy_baseline_with_outliers);

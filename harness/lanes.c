@@ -1,0 +1,238 @@
+/*
+ * lanes.c: kernel builds in child processes beside boots (see lanes.h).
+ */
+#include "lanes.h"
+
+#include "kbuild.h"
+#include "progress.h"
+#include "run.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+/* A line in a log at least this often while the run waits for a build. */
+#define LANES_SIGN_OF_LIFE_S 60
+
+/* ioprio_set(2) has no glibc wrapper. */
+#define IOPRIO_CLASS_IDLE 3
+#define IOPRIO_CLASS_SHIFT 13
+#define IOPRIO_WHO_PROCESS 1
+
+size_t lanes_default(long cpus)
+{
+	return cpus >= 2 ? 1 : 0;
+}
+
+void lanes_init(struct lanes *l, const struct job *job, const char *repo,
+		size_t background, struct progress *progress)
+{
+	memset(l, 0, sizeof(*l));
+	l->job = job;
+	l->repo = repo;
+	l->progress = progress;
+	l->nr = 1 + background;
+	l->lane = xcalloc(l->nr, sizeof(*l->lane));
+	for (size_t i = 0; i < l->nr; i++) {
+		l->lane[i].slot = (unsigned)i;
+		l->lane[i].background = i > 0;
+	}
+}
+
+static int listed(const struct strvec *v, const char *commit)
+{
+	for (size_t i = 0; i < v->nr; i++)
+		if (!strcmp(v->v[i], commit))
+			return 1;
+	return 0;
+}
+
+static struct build_lane *building(struct lanes *l, const char *commit)
+{
+	for (size_t i = 0; i < l->nr; i++)
+		if (l->lane[i].pid && !strcmp(l->lane[i].commit, commit))
+			return &l->lane[i];
+	return NULL;
+}
+
+/*
+ * The child: build `commit` in the lane's slot and exit. A background
+ * lane yields the CPU and the disk to everything else (nice 10, idle I/O
+ * class) and runs fewer make jobs, so the boot beside it keeps its CPU.
+ */
+static void __attribute__((noreturn))
+lane_child(struct lanes *l, const struct build_lane *lane)
+{
+	struct build_request req = { 0 };
+	struct build_result res = BUILD_RESULT_INIT;
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+
+	if (lane->background) {
+		if (setpriority(PRIO_PROCESS, 0, 10))
+			warning("cannot lower the build's priority: %s",
+				strerror(errno));
+		syscall(SYS_ioprio_set, IOPRIO_WHO_PROCESS, 0,
+			IOPRIO_CLASS_IDLE << IOPRIO_CLASS_SHIFT);
+		req.jobs = cpus > 1 ? (int)cpus - 1 : 1;
+	}
+	req.repo = l->repo;
+	req.rev = lane->commit;
+	req.kconfig = &l->job->kconfig;
+	req.toolchains = l->job->toolchains;
+	req.nr_toolchains = l->job->nr_toolchains;
+	req.slot = lane->slot;
+	req.flags = BUILD_QUIET;
+	kbuild_image(&res, &req);
+	_exit(res.status != BUILD_OK ? 1 : res.cached ? 2 : 0);
+}
+
+static int lane_start(struct lanes *l, struct build_lane *lane,
+		      const char *commit)
+{
+	pid_t pid;
+
+	snprintf(lane->commit, sizeof(lane->commit), "%s", commit);
+	pid = run_fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0)
+		lane_child(l, lane);
+	lane->pid = pid;
+	lane->start_ns = now_ns();
+	l->started++;
+	l->speculative += lane->background;
+	if (l->progress)
+		progress_lane(l->progress, lane->slot, commit);
+	return 0;
+}
+
+/* Reap `lane` if it ended: 1 when it did. */
+static int lane_reap(struct lanes *l, struct build_lane *lane)
+{
+	int code;
+
+	if (!lane->pid || !run_poll(lane->pid, &code))
+		return 0;
+	lane->pid = 0;
+	l->build_seconds += (now_ns() - lane->start_ns) / 1e9;
+	strvec_push(&l->done, lane->commit);
+	if (code != 2)
+		strvec_push(&l->made, lane->commit);
+	if (lane->background)
+		strvec_push(&l->guessed, lane->commit);
+	if (l->progress)
+		progress_lane(l->progress, lane->slot, NULL);
+	return 1;
+}
+
+void lanes_poll(struct lanes *l)
+{
+	for (size_t i = 0; i < l->nr; i++)
+		lane_reap(l, &l->lane[i]);
+	for (size_t i = 1; i < l->nr; i++) {
+		struct build_lane *lane = &l->lane[i];
+		while (!lane->pid && l->queue.nr) {
+			char *c = xstrdup(l->queue.v[0]);
+			struct strvec rest = STRVEC_INIT;
+			for (size_t k = 1; k < l->queue.nr; k++)
+				strvec_push(&rest, l->queue.v[k]);
+			strvec_clear(&l->queue);
+			l->queue = rest;
+			if (!listed(&l->done, c) && !building(l, c) &&
+			    lane_start(l, lane, c))
+				warning("a background build of %.12s could not "
+					"start",
+					c);
+			free(c);
+		}
+	}
+}
+
+void lanes_prefetch(struct lanes *l, const char *const *commits, size_t n)
+{
+	strvec_clear(&l->queue);
+	for (size_t i = 0; i < n; i++)
+		if (commits[i] && !listed(&l->done, commits[i]) &&
+		    !building(l, commits[i]) && !listed(&l->queue, commits[i]))
+			strvec_push(&l->queue, commits[i]);
+	lanes_poll(l);
+}
+
+int lanes_build(struct lanes *l, const char *commit)
+{
+	struct build_lane *lane;
+	uint64_t t0 = now_ns(), said = t0;
+
+	strvec_push(&l->asked, commit);
+	lanes_poll(l);
+	if (listed(&l->done, commit))
+		return 0;
+	lane = building(l, commit);
+	if (!lane) {
+		/* The foreground lane only ever runs what the run waits for. */
+		lane = &l->lane[0];
+		if (lane->pid)
+			return error("the foreground build lane is busy");
+		if (lane_start(l, lane, commit))
+			return -1;
+	}
+	while (!lane_reap(l, lane)) {
+		struct timespec ts = { 0, 200 * 1000000 };
+		uint64_t now;
+
+		if (run_interrupted())
+			return error("interrupted");
+		nanosleep(&ts, NULL);
+		now = now_ns();
+		if (l->progress) {
+			progress_phase(l->progress, "building (%.0fs)",
+				       (now - t0) / 1e9);
+			if ((now - said) / 1e9 >= LANES_SIGN_OF_LIFE_S) {
+				progress_note(l->progress,
+					      "[build] %.12s still building "
+					      "(%.0f s)",
+					      commit, (now - t0) / 1e9);
+				said = now;
+			}
+		}
+		lanes_poll(l);
+	}
+	l->waited_seconds += (now_ns() - t0) / 1e9;
+	lanes_poll(l);
+	return 0;
+}
+
+int lanes_made(const struct lanes *l, const char *commit)
+{
+	return listed(&l->made, commit);
+}
+
+unsigned lanes_wasted(const struct lanes *l)
+{
+	unsigned n = 0;
+
+	for (size_t i = 0; i < l->guessed.nr; i++)
+		n += !listed(&l->asked, l->guessed.v[i]);
+	return n;
+}
+
+void lanes_release(struct lanes *l)
+{
+	for (size_t i = 0; i < l->nr; i++)
+		if (l->lane[i].pid) {
+			run_kill(l->lane[i].pid);
+			l->lane[i].pid = 0;
+		}
+	free(l->lane);
+	strvec_clear(&l->queue);
+	strvec_clear(&l->done);
+	strvec_clear(&l->asked);
+	strvec_clear(&l->made);
+	strvec_clear(&l->guessed);
+	memset(l, 0, sizeof(*l));
+}

@@ -1,0 +1,87 @@
+/*
+ * lanes.h: kernel builds beside boots. Every build of a run happens in a
+ * child process (run_fork) in a lane of its own, each lane with its own
+ * build slot (source tree and build folder: two builds never share one),
+ * so the harness goes on while a lane builds: it boots the commit under
+ * test while background lanes build the commits the bisection may need
+ * next, and it shows how a long build is going. A lane's result reaches
+ * the harness through the build cache: when the lane is done, kbuild_image
+ * in the harness is a cache hit (or the failure kbuild remembers).
+ *
+ * Lane 0 is the foreground: the build the run waits for. Lanes 1.. are
+ * background ones, at low priority and fewer make jobs, for speculation;
+ * a speculative build no longer wanted is left to finish into the cache
+ * (it never blocks a boot) or killed when the run ends.
+ */
+#ifndef IOBISECT_LANES_H
+#define IOBISECT_LANES_H
+
+#include "job.h"
+#include "util.h"
+
+#include <stdint.h>
+#include <sys/types.h>
+
+struct progress;
+
+struct build_lane {
+	pid_t pid; /* 0: idle */
+	unsigned slot;
+	int background;
+	char commit[41];
+	uint64_t start_ns;
+};
+
+struct lanes {
+	struct build_lane *lane; /* [0] foreground, then background ones */
+	size_t nr;
+	const struct job *job;
+	const char *repo;
+	struct progress *progress; /* may be NULL */
+	struct strvec queue;       /* wanted next, not started, best first */
+	struct strvec done;        /* built (or failed) in a lane this run */
+	struct strvec asked;       /* commits the run asked for */
+	struct strvec guessed;     /* built by background lanes */
+	struct strvec made;        /* make ran (not served from the cache) */
+	/* What the lanes cost (the bench's critical path). */
+	double build_seconds;  /* lane time, all lanes */
+	double waited_seconds; /* the run waiting for a build */
+	unsigned started, speculative;
+};
+
+/*
+ * Set up `background` background lanes (0: builds only when asked). A
+ * host with 2 CPUs or more gets one by default (lanes_default).
+ */
+void lanes_init(struct lanes *l, const struct job *job, const char *repo,
+		size_t background, struct progress *progress);
+/* Kill what still builds, and reap it. */
+void lanes_release(struct lanes *l);
+
+/* Background lanes for a host of `cpus` CPUs: one beside QEMU's. */
+size_t lanes_default(long cpus);
+
+/*
+ * The commits the run may need next, best first: they replace the queue,
+ * and idle background lanes start on them (commits built or building are
+ * skipped).
+ */
+void lanes_prefetch(struct lanes *l, const char *const *commits, size_t n);
+
+/* Reap lanes that ended and start queued builds; never blocks. */
+void lanes_poll(struct lanes *l);
+
+/*
+ * Make sure a lane has built `commit`: return at once when one did this
+ * run, wait for the lane building it, or build it in the foreground lane
+ * and wait. Returns 0 (the caller then asks kbuild_image, which finds the
+ * image or the failure), or -1 after error() (interrupted, fork failed).
+ */
+int lanes_build(struct lanes *l, const char *commit);
+
+/* Did a lane run make for `commit` (not a cache hit)? */
+int lanes_made(const struct lanes *l, const char *commit);
+/* Background builds the run never asked for. */
+unsigned lanes_wasted(const struct lanes *l);
+
+#endif
