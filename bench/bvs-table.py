@@ -2,19 +2,29 @@
 """bvs-table.py OUT CULPRIT: the table of bench/bisect-vs-script from the raw
 files it leaves in OUT (cold/warm .wall, .shim, -results/; script.steps,
 script.wall, script.out; clean.steps). Writes OUT/table.md and prints it."""
+import calendar
+import glob
 import json
+import math
 import os
+import re
 import statistics
 import sys
+import time
 
 out, culprit = sys.argv[1], sys.argv[2]
 
 
-def shim(name):
+def shim_calls(name):
     calls = []
     for line in open(os.path.join(out, name + ".shim")):
         tool, s, e, rc = line.split()
         calls.append((tool, float(s), float(e)))
+    return calls
+
+
+def shim(name):
+    calls = shim_calls(name)
     make = [e - s for t, s, e in calls if t == "make"]
     # qemu --version probes (milliseconds) are not boots
     boots = [e - s for t, s, e in calls if t != "make" and e - s > 1.0]
@@ -22,16 +32,78 @@ def shim(name):
     return make, boots, qemu_all
 
 
+def union(iv):
+    """Total length of the union of intervals."""
+    tot, end = 0.0, None
+    for s, e in sorted(iv):
+        if end is None or s > end:
+            tot += e - s
+            end = e
+        elif e > end:
+            tot += e - end
+            end = e
+    return tot
+
+
+def critical_path(name):
+    """Seconds of make, of boots, of both at once, and of either."""
+    calls = shim_calls(name)
+    mk = [(s, e) for t, s, e in calls if t == "make"]
+    qm = [(s, e) for t, s, e in calls if t != "make" and e - s > 1.0]
+    m, q, either = union(mk), union(qm), union(mk + qm)
+    return dict(make=m, boot=q, both=m + q - either, either=either, makes=mk)
+
+
+def boot_noise(name, makes):
+    """Per-boot spread of ln(MB/s) around each commit's mean, for boots
+    with a build running beside them (over half the boot) and without."""
+    per = {}
+    for f in glob.glob(os.path.join(out, name + "-results/demo/*/*/boot-*.json")):
+        if "-sample-" in f:
+            continue
+        d = json.load(open(f))
+        if d.get("outcome") != "ok":
+            continue
+        end = calendar.timegm(time.strptime(d["ended"], "%Y-%m-%dT%H:%M:%SZ"))
+        start = end - d["boot_ns"] / 1e9
+        bw = []
+        pat = os.path.basename(f)[:-5] + "-sample-*.json"
+        for sf in glob.glob(os.path.join(os.path.dirname(f), "*", pat)):
+            x = json.load(open(sf))
+            if not x.get("warmup") and x.get("read"):
+                bw.append(x["read"]["bw_bytes"])
+        if not bw:
+            continue
+        over = sum(max(0.0, min(e, end) - max(s, start)) for s, e in makes)
+        per.setdefault(d["commit"], []).append((math.log(statistics.median(bw)),
+                                                 over > (end - start) / 2))
+    res = {True: [], False: []}
+    for boots in per.values():
+        if len(boots) < 2:
+            continue
+        m = statistics.mean(y for y, _ in boots)
+        k = math.sqrt(len(boots) / (len(boots) - 1))
+        for y, beside in boots:
+            res[beside].append((y - m) * k)
+    def sd(v):
+        return (f"{100 * math.sqrt(sum(x * x for x in v) / len(v)):.1f}% "
+                f"({len(v)} boots)") if v else "-"
+    return sd(res[True]), sd(res[False])
+
+
 def iob(name):
     s, e, rc = open(os.path.join(out, name + ".wall")).read().split()
     summ = json.load(open(os.path.join(out, name + "-results/demo/summary.json")))
     state = json.load(open(os.path.join(out, name + "-results/demo/bisect-state.json")))
     make, boots, qemu = shim(name)
+    measured = {p["commit"] for p in state.get("probes", []) if p.get("boots_run")}
     return dict(wall=float(e) - float(s), rc=int(rc),
                 culprit=(summ.get("culprit") or {}).get("id", "-"),
+                confidence=summ.get("confidence"),
                 builds=summ["builds"], cached=summ["builds_cached"],
                 boots=summ["boots"], steps=summ["steps"],
-                probes=len(state.get("probes", [])),
+                probes=len({p["commit"] for p in state.get("probes", [])}),
+                measured=len(measured),
                 make=sum(make), nmake=len(make), qemu=qemu, nboots=len(boots),
                 boot_median=statistics.median(boots) if boots else 0)
 
@@ -106,9 +178,18 @@ lbw = warm["probes"] * warm["boot_median"]
 L.append(f"warm: one boot per commit = {lbw / 60:.1f} min; warm run / bound = {warm['wall'] / lbw:.2f}x "
          f"(the statistics: {warm['nboots']} boots instead of {warm['probes']})")
 for n, r in (("cold", cold), ("warm", warm)):
-    over = r["wall"] - r["make"] - r["qemu"]
+    cp = critical_path(n)
+    over = r["wall"] - cp["either"]
     L.append(f"harness overhead, {n}: {over:.1f} s of {r['wall']:.0f} s outside make and QEMU = "
              f"{100 * over / r['wall']:.2f}% ({r['nmake']} make runs, {r['nboots']} boots)")
+    conf = r["confidence"]
+    L.append(f"boots per probe, {n}: {r['nboots']} boots over {r['measured']} commits booted "
+             f"({r['probes']} probed) = {r['nboots'] / max(1, r['measured']):.2f}; confidence "
+             + (f"{100 * conf:.1f}%" if conf is not None else "-"))
+    beside, alone = boot_noise(n, cp["makes"])
+    L.append(f"critical path, {n}: make {cp['make']:.0f} s, boots {cp['boot']:.0f} s, overlapped "
+             f"{cp['both']:.0f} s, either {cp['either']:.0f} s of {r['wall']:.0f} s wall; per-boot "
+             f"noise with a build beside {beside}, without {alone}")
 ok = cold["culprit"] == culprit and warm["culprit"] == culprit and sc != "-" and culprit.startswith(sc)
 L.append(f"expected culprit {culprit}; same culprit from all: " + ("yes" if ok else
          f"NO (cold {cold['culprit']}, warm {warm['culprit']}, script {sc})"))
