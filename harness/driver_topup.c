@@ -43,6 +43,23 @@ static void culprit_parents(struct driver *d, size_t node, struct strvec *out)
 }
 
 /*
+ * Are the endpoints DRIVER_CLIFF scales of noise apart or more (their
+ * medians, whatever line the threshold draws)? A commit then sits at one
+ * level or the other, a boot of it cannot be ambiguous, and a fluke that
+ * deep is a hiccup (VERDICT_HICCUP), which the verdicts already price in.
+ */
+static int is_cliff(const struct driver *d)
+{
+	const struct verdict *v = &d->sep;
+
+	return d->separated && v->sigma_pct > 0 && v->cand_median > 0 &&
+	       v->base_median > 0 &&
+	       fabs(log(v->base_median / v->cand_median)) /
+			       (v->sigma_pct / 100) >=
+		       DRIVER_CLIFF;
+}
+
+/*
  * The boots a step took to choose `commit`: the top-up judges it on the
  * boots after those. A commit is chosen as the culprit (or its parent)
  * because its step said slow (fast): those boots are biased toward that
@@ -50,22 +67,6 @@ static void culprit_parents(struct driver *d, size_t node, struct strvec *out)
  * itself. Fresh boots cannot. On a cliff (is_cliff) the step's boots
  * count: no boot there is a near miss.
  */
-/*
- * Are the endpoints' levels DRIVER_CLIFF scales of noise apart or more? A
- * commit can then sit at one level or the other, a boot of it cannot be
- * ambiguous, and a fluke that deep is a hiccup (VERDICT_HICCUP), which the
- * verdicts already price in.
- */
-static int is_cliff(const struct driver *d)
-{
-	const struct verdict *v = &d->sep;
-
-	return d->separated && v->sigma_pct > 0 && v->slow_level > 0 &&
-	       fabs(log(v->fast_level / v->slow_level)) /
-			       (v->sigma_pct / 100) >=
-		       DRIVER_CLIFF;
-}
-
 static size_t chosen_at(const struct driver *d, const char *commit)
 {
 	for (size_t i = d->st->nr_probes; i-- > 0;) {
