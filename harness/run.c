@@ -20,14 +20,22 @@
 
 static volatile sig_atomic_t interrupted;
 static volatile pid_t children[MAX_CHILDREN];
+/* Forked harnesses (run_fork): SIGTERM, so they kill what they started. */
+static volatile sig_atomic_t gentle[MAX_CHILDREN];
 
-static void remember(pid_t pid)
+static void remember_as(pid_t pid, int soft)
 {
 	for (int i = 0; i < MAX_CHILDREN; i++)
 		if (!children[i]) {
+			gentle[i] = soft;
 			children[i] = pid;
 			return;
 		}
+}
+
+static void remember(pid_t pid)
+{
+	remember_as(pid, 0);
 }
 
 static void forget(pid_t pid)
@@ -42,7 +50,7 @@ static void on_signal(int sig)
 	interrupted = sig;
 	for (int i = 0; i < MAX_CHILDREN; i++)
 		if (children[i] > 0)
-			kill(-children[i], SIGKILL);
+			kill(-children[i], gentle[i] ? SIGTERM : SIGKILL);
 }
 
 void run_install_signal_handlers(void)
@@ -223,7 +231,7 @@ void run_kill(pid_t pid)
 
 pid_t run_fork(void)
 {
-	pid_t pid;
+	pid_t pid, parent = getpid();
 
 	fflush(stdout);
 	fflush(stderr);
@@ -240,11 +248,18 @@ pid_t run_fork(void)
 		for (int i = 0; i < MAX_CHILDREN; i++)
 			children[i] = 0;
 		setpgid(0, 0);
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		/*
+		 * SIGTERM, not SIGKILL, when the harness dies: the handler
+		 * kills the groups this child started (a make and all its
+		 * sub-makes), which a SIGKILL would leave running.
+		 */
+		prctl(PR_SET_PDEATHSIG, SIGTERM);
+		if (getppid() != parent)
+			raise(SIGTERM);
 		return 0;
 	}
 	setpgid(pid, pid);
-	remember(pid);
+	remember_as(pid, 1);
 	return pid;
 }
 

@@ -46,7 +46,8 @@ pid_t run_start(const struct run_opts *opts);
 int run_wait(pid_t pid, int timeout_ms);
 /*
  * Fork the harness itself, for work done in a child (a build beside a
- * boot): the child gets its own process group, dies with the harness,
+ * boot): the child gets its own process group, gets SIGTERM when the
+ * harness dies (its handler then kills what it started, whole groups),
  * and kills only what it starts; the parent's signal handler kills its
  * group like any child's. Returns the pid in the parent, 0 in the child
  * (which must end with _exit), -1 after error().
