@@ -70,6 +70,7 @@ lane_child(struct lanes *l, const struct build_lane *lane)
 {
 	struct build_request req = { 0 };
 	struct build_result res = BUILD_RESULT_INIT;
+	struct strbuf quiet = STRBUF_INIT;
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 
 	if (lane->background) {
@@ -87,8 +88,11 @@ lane_child(struct lanes *l, const struct build_lane *lane)
 	req.nr_toolchains = l->job->nr_toolchains;
 	req.slot = lane->slot;
 	req.flags = BUILD_QUIET;
+	/* What went wrong is the harness's to say, when it asks the cache. */
+	error_capture(&quiet);
 	kbuild_image(&res, &req);
-	_exit(res.status != BUILD_OK ? 1 : res.cached ? 2 : 0);
+	/* 2: served from the cache (an image, or a failure remembered). */
+	_exit(res.cached ? 2 : res.status != BUILD_OK ? 1 : 0);
 }
 
 static int lane_start(struct lanes *l, struct build_lane *lane,
@@ -181,7 +185,8 @@ int lanes_build(struct lanes *l, const char *commit)
 		if (lane_start(l, lane, commit))
 			return -1;
 	}
-	while (!lane_reap(l, lane)) {
+	/* lanes_poll may reap it too: the list of done builds says. */
+	while (!lane_reap(l, lane) && !listed(&l->done, commit)) {
 		struct timespec ts = { 0, 200 * 1000000 };
 		uint64_t now;
 

@@ -165,8 +165,10 @@ median() {
 }
 base=$(median d0) cap4=$(median d1) cap64=$(median d2)
 echo "max_sectors_kb: default $base MB/s, 64 KiB $cap64 MB/s, 4 KiB $cap4 MB/s"
-# A clear margin: 32 times the requests at 2000/s cannot keep even half.
-[ $((cap4 * 2)) -le "$base" ] ||
+# 32 times the requests cannot keep up: on a quiet host less than half
+# (2000 requests/s); a host busy enough to make both sides CPU-bound
+# still shows a quarter less.
+[ $((cap4 * 4)) -le $((base * 3)) ] ||
 	fail "max_sectors_kb=4 gives $cap4 MB/s against $base MB/s uncapped: not clearly slower"
 
 # Nothing of ours left running.
