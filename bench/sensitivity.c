@@ -201,13 +201,9 @@ static int trial_load(void *payload, const char *commit,
 	struct trial *t = payload;
 	int p = position(t, commit);
 
-	sample_set_release(out);
 	if (p < 0)
 		return error("trial: unknown commit %s", commit);
-	out->nr = t->nr[p];
-	out->values = xmalloc((out->nr + 1) * sizeof(double));
-	memcpy(out->values, t->values[p], out->nr * sizeof(double));
-	out->nr_samples = out->nr;
+	sample_set_copy_values(out, t->values[p], t->nr[p]);
 	return 0;
 }
 
@@ -228,17 +224,7 @@ static void trial_init(struct trial *t, size_t n, int culprit,
 	t->slow = slow;
 	t->rng = rng;
 	snprintf(t->good, sizeof(t->good), "%040x", 0xffff);
-	t->g.nr = n;
-	t->g.nodes = xcalloc(n, sizeof(*t->g.nodes));
-	for (size_t i = 0; i < n; i++) {
-		struct commit_node *c = &t->g.nodes[i];
-		snprintf(c->id, sizeof(c->id), "%040zx", i + 1);
-		c->parents = xcalloc(1, sizeof(*c->parents));
-		if (i + 1 < n)
-			c->parents[c->nr_parents++] = i + 1;
-		else
-			c->outside_parents = 1;
-	}
+	graph_linear(&t->g, n);
 }
 
 /* What the trials of one level came to. */

@@ -43,18 +43,13 @@ int driver_load(struct driver *d, const char *commit, struct sample_set *out)
 {
 	struct driver_series *s = driver_series_of(d, commit);
 
-	sample_set_release(out);
 	if (s->stale) {
 		sample_set_release(&s->set);
 		if (d->ops->load(d->payload, commit, &s->set))
 			return -1;
 		s->stale = 0;
 	}
-	out->nr = out->alloc = s->set.nr;
-	out->values = xmalloc((out->nr + 1) * sizeof(*out->values));
-	if (out->nr)
-		memcpy(out->values, s->set.values,
-		       out->nr * sizeof(*out->values));
+	sample_set_copy_values(out, s->set.values, s->set.nr);
 	out->nr_samples = s->set.nr_samples;
 	out->nr_ignored = s->set.nr_ignored;
 	return 0;

@@ -1,6 +1,9 @@
 /* graph.c: the commit range as data (see graph.h). */
 #include "graph.h"
 
+#include "util.h"
+
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,4 +30,19 @@ long graph_find(const struct commit_graph *g, const char *id)
 		if (!strncmp(g->nodes[i].id, id, n))
 			return (long)i;
 	return -1;
+}
+
+void graph_linear(struct commit_graph *g, size_t n)
+{
+	g->nr = n;
+	g->nodes = xcalloc(n ? n : 1, sizeof(*g->nodes));
+	for (size_t i = 0; i < n; i++) {
+		struct commit_node *c = &g->nodes[i];
+		snprintf(c->id, sizeof(c->id), "%040zx", i + 1);
+		c->parents = xcalloc(1, sizeof(*c->parents));
+		if (i + 1 < n)
+			c->parents[c->nr_parents++] = i + 1;
+		else
+			c->outside_parents = 1;
+	}
 }

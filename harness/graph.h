@@ -34,4 +34,11 @@ void graph_release(struct commit_graph *g);
 /* Index of the commit with this full or abbreviated id, or -1. */
 long graph_find(const struct commit_graph *g, const char *id);
 
+/*
+ * A made-up linear range of n commits for tests and simulations: node i
+ * has the id "%040zx" of i + 1 and node i + 1 as its parent; the last
+ * node's parent is outside (the good side).
+ */
+void graph_linear(struct commit_graph *g, size_t n);
+
 #endif

@@ -591,6 +591,17 @@ out:
 	return doc;
 }
 
+void sample_set_copy_values(struct sample_set *out, const double *values,
+			    size_t n)
+{
+	sample_set_release(out);
+	out->nr = out->alloc = n;
+	out->values = xmalloc((n + 1) * sizeof(*out->values));
+	if (n)
+		memcpy(out->values, values, n * sizeof(*out->values));
+	out->nr_samples = n;
+}
+
 static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;

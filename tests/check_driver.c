@@ -122,10 +122,7 @@ static int fake_load(void *payload, const char *commit, struct sample_set *out)
 	struct fake *f = payload;
 	int p = position(f, commit);
 
-	sample_set_release(out);
-	out->nr = f->nr[p];
-	out->values = xmalloc((out->nr + 1) * sizeof(double));
-	memcpy(out->values, f->values[p], out->nr * sizeof(double));
+	sample_set_copy_values(out, f->values[p], f->nr[p]);
 	out->nr_samples = out->nr * 3;
 	return 0;
 }
@@ -148,17 +145,7 @@ static void fake_init(struct fake *f, size_t n, int culprit, double drop_pct,
 	f->noise = noise_pct / 100;
 	f->rng = (struct stats_rng)STATS_RNG_INIT(7);
 	snprintf(f->good, sizeof(f->good), "%040x", 0xffff);
-	f->g.nr = n;
-	f->g.nodes = xcalloc(n, sizeof(*f->g.nodes));
-	for (size_t i = 0; i < n; i++) {
-		struct commit_node *c = &f->g.nodes[i];
-		snprintf(c->id, sizeof(c->id), "%040zx", i + 1);
-		c->parents = xcalloc(1, sizeof(*c->parents));
-		if (i + 1 < n)
-			c->parents[c->nr_parents++] = i + 1;
-		else
-			c->outside_parents = 1;
-	}
+	graph_linear(&f->g, n);
 }
 
 static const char *id_at(const struct fake *f, int pos)
