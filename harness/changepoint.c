@@ -19,6 +19,7 @@ struct cp_data {
 	double *vals;   /* every boot, commit after commit */
 	const struct changepoint_options *opt;
 	struct stats_rng rng;
+	int single_only; /* cuts that start or end with the segment only */
 };
 
 /* A split accepted by the test: compact index of the right side's start. */
@@ -77,36 +78,66 @@ static void mid_ranks(const double *v, size_t n, double *r)
 }
 
 /*
- * Largest |z| of the rank sum over the allowed splits of the segment
- * [a, b) whose ranks are r (in boot order); the best split in *best.
+ * Where a segment is cut: the boots of commits [i, j) against the rest of
+ * [a, b). i == a or j == b is one split; both inside is a level that
+ * comes and goes again (a regression and its fix in one sweep), which no
+ * single split separates well.
  */
-static double max_z(const struct cp_data *d, size_t a, size_t b,
-		    const double *r, size_t *best)
-{
-	size_t N = d->off[b] - d->off[a], nl = 0, ms = d->opt->min_segment;
-	double rl = 0, top = -1;
+struct cp_cut {
+	size_t i, j;
+};
 
-	for (size_t k = a + 1; k < b; k++) {
-		for (size_t q = d->off[k - 1]; q < d->off[k]; q++)
-			rl += r[q - d->off[a]];
-		nl = d->off[k] - d->off[a];
-		if (k - a < ms || b - k < ms)
+/*
+ * Largest |z| of the rank sum of an interval of commits against the rest
+ * of the segment [a, b) whose ranks are r (in boot order), over the
+ * intervals whose pieces all last min_segment commits (circular binary
+ * segmentation); the best interval in *best. Long segments look at single
+ * splits only: the interval search is quadratic in commits, and it runs
+ * once per permutation.
+ */
+#define CP_INTERVAL_MAX 512
+static double max_z(const struct cp_data *d, size_t a, size_t b,
+		    const double *r, struct cp_cut *best)
+{
+	size_t N = d->off[b] - d->off[a], ms = d->opt->min_segment;
+	size_t m = b - a;
+	double *prefix = xcalloc(m + 1, sizeof(*prefix)), top = -1;
+
+	/* prefix[k]: the ranks of commits [a, a + k) summed. */
+	for (size_t k = 0; k < m; k++) {
+		prefix[k + 1] = prefix[k];
+		for (size_t q = d->off[a + k]; q < d->off[a + k + 1]; q++)
+			prefix[k + 1] += r[q - d->off[a]];
+	}
+	for (size_t i = a; i < b; i++) {
+		if (i > a &&
+		    (i - a < ms || m > CP_INTERVAL_MAX || d->single_only))
 			continue;
-		double nr = (double)(N - nl);
-		double var = (double)nl * nr * (double)(N + 1) / 12;
-		double z = fabs(rl - (double)nl * (double)(N + 1) / 2) /
-			   sqrt(var);
-		if (z > top) {
-			top = z;
-			if (best)
-				*best = k;
+		for (size_t j = i + ms; j <= b; j++) {
+			if ((i == a && j == b) || (j < b && b - j < ms))
+				continue;
+			double nl = (double)(d->off[j] - d->off[i]);
+			double nr = (double)N - nl;
+			double rl = prefix[j - a] - prefix[i - a];
+			double var = nl * nr * (double)(N + 1) / 12;
+			double z = fabs(rl - nl * (double)(N + 1) / 2) /
+				   sqrt(var);
+			if (z > top) {
+				top = z;
+				if (best) {
+					best->i = i;
+					best->j = j;
+				}
+			}
 		}
 	}
+	free(prefix);
 	return top;
 }
 
-/* Best split of [a, b) and its permutation p-value; 1 when none fits. */
-static double test_segment(struct cp_data *d, size_t a, size_t b, size_t *k)
+/* Best cut of [a, b) and its permutation p-value; 1 when none fits. */
+static double test_segment(struct cp_data *d, size_t a, size_t b,
+			   struct cp_cut *cut)
 {
 	size_t N = d->off[b] - d->off[a];
 	double *r, obs, p;
@@ -116,7 +147,7 @@ static double test_segment(struct cp_data *d, size_t a, size_t b, size_t *k)
 		return 1;
 	r = xmalloc(N * sizeof(*r));
 	mid_ranks(d->vals + d->off[a], N, r);
-	obs = max_z(d, a, b, r, k);
+	obs = max_z(d, a, b, r, cut);
 	for (unsigned i = 0; i < d->opt->permutations; i++) {
 		for (size_t j = N - 1; j > 0; j--) {
 			size_t q = (size_t)(stats_rng_uniform(&d->rng) *
@@ -135,46 +166,102 @@ static double test_segment(struct cp_data *d, size_t a, size_t b, size_t *k)
 }
 
 /*
- * Is the change at k a step rather than a drift? Over the `window`
- * commits on each side of k, a step (two flat levels) must fit the commit
- * medians better than a straight line does: a drift moves a little at
- * every commit and a line fits it best, a step is a jump between levels.
+ * Do flat levels, cut at cuts[0..nc) (ascending, inside (lo, hi)), fit
+ * the commit medians of [lo, hi) better than a straight line does? A
+ * drift moves a little at every commit and a line fits it best; a step is
+ * a jump between levels.
  */
-static int is_sharp(const struct cp_data *d, size_t a, size_t b, size_t k)
+static int levels_beat_line(const struct cp_data *d, size_t lo, size_t hi,
+			    const size_t *cuts, size_t nc)
 {
-	size_t w = d->opt->window, n;
-	double y[64], sx = 0, sy = 0, sxx = 0, sxy = 0, ml = 0, mr = 0;
-	double sse_step = 0, sse_line = 0, slope, icpt;
+	size_t n = hi - lo;
+	double *y = xmalloc(n * sizeof(*y)), *level = xcalloc(n, sizeof(*level));
+	double sx = 0, sy = 0, sxx = 0, sxy = 0, slope, icpt;
+	double sse_step = 0, sse_line = 0;
 
-	if (w > 32)
-		w = 32;
-	if (k - a < w)
-		w = k - a;
-	if (b - k < w)
-		w = b - k;
-	if (w < 2)
-		return 1;
-	n = 2 * w;
 	for (size_t i = 0; i < n; i++) {
-		y[i] = range_median(d, k - w + i, k - w + i + 1);
+		y[i] = range_median(d, lo + i, lo + i + 1);
 		sx += (double)i;
 		sy += y[i];
 		sxx += (double)i * (double)i;
 		sxy += (double)i * y[i];
-		if (i < w)
-			ml += y[i] / (double)w;
-		else
-			mr += y[i] / (double)w;
+	}
+	/* Each level's mean, piece by piece. */
+	for (size_t c = 0, from = 0; c <= nc; c++) {
+		size_t to = c < nc ? cuts[c] - lo : n;
+		double mean = 0;
+		for (size_t i = from; i < to; i++)
+			mean += y[i] / (double)(to - from);
+		for (size_t i = from; i < to; i++)
+			level[i] = mean;
+		from = to;
 	}
 	slope = (sxy - sx * sy / (double)n) / (sxx - sx * sx / (double)n);
 	icpt = (sy - slope * sx) / (double)n;
 	for (size_t i = 0; i < n; i++) {
-		double s = y[i] - (i < w ? ml : mr);
+		double st = y[i] - level[i];
 		double l = y[i] - (icpt + slope * (double)i);
-		sse_step += s * s;
+		sse_step += st * st;
 		sse_line += l * l;
 	}
+	free(y);
+	free(level);
 	return sse_step < sse_line;
+}
+
+/*
+ * Is the cut of [a, b) a step (or a level that comes and goes) rather
+ * than a drift? Over the `window` commits on each side of each cut point,
+ * the levels must fit better than a line. A level inside the segment is
+ * judged whole: a line never fits fast-slow-fast, where the few commits
+ * on one side of one of its ends might.
+ */
+static int is_sharp(const struct cp_data *d, size_t a, size_t b,
+		    const struct cp_cut *cut)
+{
+	size_t w = d->opt->window, cuts[2], nc = 0, lo, hi;
+
+	if (cut->i > a)
+		cuts[nc++] = cut->i;
+	if (cut->j < b)
+		cuts[nc++] = cut->j;
+	lo = cuts[0] - (cuts[0] - a < w ? cuts[0] - a : w);
+	hi = cuts[nc - 1] + (b - cuts[nc - 1] < w ? b - cuts[nc - 1] : w);
+	/* One commit on a side (or two in all) decides nothing. */
+	if (cuts[0] - lo < 2 || hi - cuts[nc - 1] < 2)
+		return 1;
+	return levels_beat_line(d, lo, hi, cuts, nc);
+}
+
+/*
+ * A level inside the segment must be a level: every commit of [i, j) has
+ * its median nearer the interval's level than the rest's. One wild commit
+ * with a normal neighbour makes an interval whose pooled boots differ from
+ * the rest, but the neighbour sits at the old level, so it is no level.
+ */
+static int interval_is_level(const struct cp_data *d, size_t a, size_t b,
+			     const struct cp_cut *cut)
+{
+	size_t n_out = (d->off[cut->i] - d->off[a]) + (d->off[b] - d->off[cut->j]);
+	double *out, in_level, out_level;
+	size_t got = 0;
+	int ok = 1;
+
+	if (cut->i == a || cut->j == b)
+		return 1;
+	out = xmalloc(n_out * sizeof(*out));
+	for (size_t q = d->off[a]; q < d->off[cut->i]; q++)
+		out[got++] = d->vals[q];
+	for (size_t q = d->off[cut->j]; q < d->off[b]; q++)
+		out[got++] = d->vals[q];
+	out_level = stats_median(out, got);
+	in_level = range_median(d, cut->i, cut->j);
+	for (size_t k = cut->i; k < cut->j && ok; k++) {
+		double m = range_median(d, k, k + 1);
+		ok = fabs(m - in_level) < fabs(m - out_level);
+	}
+	free(out);
+	return ok;
 }
 
 static double pct(double before, double after)
@@ -301,22 +388,41 @@ int changepoint_detect(struct changepoint_result *out,
 	stack[nr_stack++] = 0;
 	stack[nr_stack++] = d.m;
 	while (nr_stack) {
-		size_t b = stack[--nr_stack], a = stack[--nr_stack], k = 0;
-		double p = test_segment(&d, a, b, &k);
+		size_t b = stack[--nr_stack], a = stack[--nr_stack];
+		struct cp_cut cut = { a, b };
+		double p = test_segment(&d, a, b, &cut);
+		size_t ends[4], nr_ends = 0;
 		if (p > opt->alpha)
 			continue;
-		if (!is_sharp(&d, a, b, k)) {
+		/* Not a level: the best single split may still be a step. */
+		if (!interval_is_level(&d, a, b, &cut)) {
+			d.single_only = 1;
+			p = test_segment(&d, a, b, &cut);
+			d.single_only = 0;
+			if (p > opt->alpha)
+				continue;
+		}
+		if (!is_sharp(&d, a, b, &cut)) {
 			add_drift(out, &d, a, b, p);
 			continue;
 		}
-		ALLOC_GROW(splits, nr_splits + 1, alloc_splits);
-		splits[nr_splits].k = k;
-		splits[nr_splits++].p = p;
-		ALLOC_GROW(stack, nr_stack + 4, alloc_stack);
-		stack[nr_stack++] = a;
-		stack[nr_stack++] = k;
-		stack[nr_stack++] = k;
-		stack[nr_stack++] = b;
+		ends[nr_ends++] = a;
+		if (cut.i > a)
+			ends[nr_ends++] = cut.i;
+		if (cut.j < b)
+			ends[nr_ends++] = cut.j;
+		ends[nr_ends++] = b;
+		for (size_t e = 1; e + 1 < nr_ends; e++) {
+			ALLOC_GROW(splits, nr_splits + 1, alloc_splits);
+			splits[nr_splits].k = ends[e];
+			splits[nr_splits++].p = p;
+		}
+		/* Every piece is searched again. */
+		ALLOC_GROW(stack, nr_stack + 2 * (nr_ends - 1), alloc_stack);
+		for (size_t e = 0; e + 1 < nr_ends; e++) {
+			stack[nr_stack++] = ends[e];
+			stack[nr_stack++] = ends[e + 1];
+		}
 	}
 	settle(out, &d, splits, nr_splits);
 

@@ -3,20 +3,26 @@
  * time (a sweep, or the commits a bisection visited), where each commit
  * has several noisy per-boot values (bytes/s, higher is faster).
  *
- * Method: binary segmentation with a permutation test over segments.
- * Within a segment of commits, every boundary between two commits is a
- * candidate split; its statistic is the standardized Wilcoxon rank sum of
- * the boots on the left against those on the right, and the best split is
- * the one with the largest |z|. Its significance comes from permuting the
- * boots of the segment (a fixed-seed generator, so the answer is the same
- * on every run) and recomputing the largest |z| over all splits: the
- * p-value is (1 + #permuted >= observed) / (1 + permutations). A split
- * with p <= alpha cuts the segment and both halves are searched again.
- * Ranks make one wild boot harmless; the side medians give the effect.
+ * Method: circular binary segmentation (Olshen et al., 2004) with a
+ * permutation test over segments. Within a segment of commits, every
+ * interval of commits is a candidate cut: its statistic is the
+ * standardized Wilcoxon rank sum of the interval's boots against the rest
+ * of the segment's, and the best cut is the one with the largest |z|. An
+ * interval that starts or ends with the segment is one split; one inside
+ * it is a level that comes and goes (a regression and its fix within one
+ * sweep), which plain binary segmentation misses: no single split
+ * separates fast-slow-fast. Segments longer than 512 commits look at
+ * single splits only (the search is quadratic). Significance comes from
+ * permuting the boots of the segment (a fixed-seed generator, so the
+ * answer is the same on every run) and recomputing the largest |z| over
+ * all cuts: the p-value is (1 + #permuted >= observed) / (1 +
+ * permutations). A cut with p <= alpha splits the segment and every piece
+ * is searched again. Ranks make one wild boot harmless; the medians
+ * between neighbouring change points give the effect.
  *
  * Three rules keep noise from being called a step:
  *  - a level must last min_segment commits (2 by default) on each side of
- *    a step, so one wild commit (an outlier) is never a change point; the
+ *    a step (each piece of a cut), so one wild commit (an outlier) is never a change point; the
  *    price is that a step in the last tested commit is seen only once one
  *    more commit is measured after it;
  *  - the change of the medians on the two sides (between neighbouring

@@ -386,14 +386,14 @@ static int analyse(struct sweep_run *s, int bisect_improvements)
 	if (changepoint_detect(&cps, series, s->nr_rows, &opt))
 		goto out;
 
-	printf("\nchange points (%s at %s, threshold %s%g%s):\n", s->job.metric,
-	       s->ctx.point->id,
-	       s->job.threshold.kind == THRESHOLD_AUTO ? "auto" : "",
-	       s->job.threshold.kind == THRESHOLD_AUTO ? 0.0
-						       : s->job.threshold.value,
-	       s->job.threshold.kind == THRESHOLD_PERCENT ? "%"
-	       : s->job.threshold.kind == THRESHOLD_MBPS  ? " MB/s"
-							  : "");
+	printf("\nchange points (%s at %s, threshold ", s->job.metric,
+	       s->ctx.point->id);
+	if (s->job.threshold.kind == THRESHOLD_AUTO)
+		printf("auto):\n");
+	else
+		printf("%g%s):\n", s->job.threshold.value,
+		       s->job.threshold.kind == THRESHOLD_PERCENT ? "%"
+								  : " MB/s");
 	if (!cps.nr)
 		printf("  none\n");
 	for (size_t i = 0; i < cps.nr; i++) {
