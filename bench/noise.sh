@@ -2,7 +2,11 @@
 # noise.sh: %stddev of MB/s over N boots (default 10) of one kernel (the
 # fixture's v6.1 with the default fragments) for each preset under TCG, and
 # for a set of variations of the virtio preset that may reduce it (disk
-# backing and cache mode, guest memory, pinning QEMU to one host CPU).
+# backing and cache mode, guest memory), and for the demo job (1 vCPU)
+# with QEMU pinned to a CPU of its own (machine.pin, the default) or not,
+# each with and without a kernel build beside the boots (make -j1 at nice
+# 10 and idle I/O on the other CPUs, ccache off, as a background build
+# lane runs; "+build" in the name).
 # Each configuration is one `iobisect run --boots N`; the figure is LKP's
 # %stddev of the per-boot medians (the "boot%sd" column iobisect prints),
 # with the mean of the per-sample %sd beside it.
@@ -29,31 +33,66 @@ nvme|nvme|rawread,target=d0,$dd1m||
 raid0-4|raid0-4|rawread,target=md0,$dd1m||
 loop|loop|rawread,target=l0,$dd1m||
 dm-linear|dm-linear|rawread,target=lin,$dd1m||
-demo-4k|virtio|rawread,target=d0,bs_kb=4,size_mb=128,direct=0|--set machine.cpus=1|
+demo-4k-pinned|virtio|rawread,target=d0,bs_kb=4,size_mb=128,direct=0|--set machine.cpus=1|
 virtio-image|virtio,d0.backing=image,d0.latency_ns=0|rawread,target=d0,$dd1m||
 virtio-image-nocache|virtio,d0.backing=image,d0.latency_ns=0,d0.cache=none|rawread,target=d0,$dd1m||
 virtio-tmpfs|virtio,d0.backing=tmpfs,d0.latency_ns=0|rawread,target=d0,$dd1m||
 virtio-mem256|virtio|rawread,target=d0,$dd1m|--set machine.memory_mb=256|
 virtio-mem2048|virtio|rawread,target=d0,$dd1m|--set machine.memory_mb=2048|
-virtio-pinned|virtio|rawread,target=d0,$dd1m||taskset -c 1
 raid5-4|raid5-4|rawread,target=md0,$dd1m||
-demo-4k-pinned|virtio|rawread,target=d0,bs_kb=4,size_mb=128,direct=0|--set machine.cpus=1|taskset -c 1
+demo-4k-unpinned|virtio|rawread,target=d0,bs_kb=4,size_mb=128,direct=0|--set machine.cpus=1 --set machine.pin=false|
+demo-4k-unpinned+build|virtio|rawread,target=d0,bs_kb=4,size_mb=128,direct=0|--set machine.cpus=1 --set machine.pin=false|
+demo-4k-pinned+build|virtio|rawread,target=d0,bs_kb=4,size_mb=128,direct=0|--set machine.cpus=1|
 "
 want=" $* "
 # shellcheck source=/dev/null
 . "$root/tests/integration/lib.sh"
 kernel=$(fixture_kernel)
 mkdir -p "$out"
+
+# A kernel build beside the boots, as a background lane runs it: on every
+# CPU but the last (the one a pinned QEMU gets), nice 10, idle I/O, one
+# make job, no ccache (so it compiles all along); rebuilt from scratch in a
+# loop until stopped.
+beside_pid=
+build_beside() {
+	local src obj cpus
+	src=$(ls -d "$HOME"/.cache/iobisect/trees/*/0/src | head -1)
+	obj=$out/beside-obj
+	cpus=$(python3 -c 'import os; c = sorted(os.sched_getaffinity(0)); print(",".join(map(str, c[:-1] or c)))')
+	cp "$(ls -d "$HOME"/.cache/iobisect/trees/*/0/obj/*/ | head -1)/.config" "$out/beside.config"
+	(
+		while :; do
+			rm -rf "$obj" && mkdir -p "$obj" && cp "$out/beside.config" "$obj/.config"
+			CCACHE_DISABLE=1 taskset -c "$cpus" nice -n 10 ionice -c 3 \
+				make -s -C "$src" O="$obj" -j1 olddefconfig bzImage >/dev/null 2>&1 || true
+		done
+	) &
+	beside_pid=$!
+	sleep 20 # past configuration, into the compiles
+}
+stop_beside() {
+	[ -n "$beside_pid" ] || return 0
+	pkill -TERM -P "$beside_pid" 2>/dev/null || true
+	kill "$beside_pid" 2>/dev/null || true
+	pkill -f "make -s -C .* O=$out/beside-obj" 2>/dev/null || true
+	wait "$beside_pid" 2>/dev/null || true
+	beside_pid=
+	rm -rf "$out/beside-obj"
+}
+trap stop_beside EXIT
 printf '%-22s %5s %9s %9s %8s %8s  %s\n' config boots "MB/s" "boot%sd" "min" "max" "load" | tee "$out/table.txt"
 while IFS='|' read -r name topo work extra prefix; do
 	[ -n "$name" ] || continue
 	[ "$want" = "  " ] || [[ $want == *" $name "* ]] || continue
+	[[ $name != *+build ]] || build_beside
 	load=$(cut -d' ' -f1 /proc/loadavg)
 	rc=0
 	# shellcheck disable=SC2086
 	$prefix "$root/iobisect" run --kernel "$kernel" --topology "$topo" \
 		--workload "$work" $extra --boots "$boots" --samples 3 --warmup 1 --timeout "${NOISE_TIMEOUT:-120}" \
 		--results "$out/$name" >"$out/$name.log" 2>&1 || rc=$?
+	stop_beside
 	if [ $rc != 0 ]; then
 		printf '%-22s failed (exit %d): %s\n' "$name" "$rc" "$(grep -m1 -i 'error' "$out/$name.log")" | tee -a "$out/table.txt"
 		continue

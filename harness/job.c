@@ -1814,9 +1814,9 @@ static int parse_toolchain(struct ctx *c, json_t *v, struct job *job)
 
 static int parse_machine(struct ctx *c, json_t *v, struct machine_spec *m)
 {
-	static const char *const keys[] = { "cpus",  "memory_mb", "accel",
-					    "qemu",  "timeout_s", "append",
-					    NULL };
+	static const char *const keys[] = { "cpus",	 "memory_mb", "accel",
+					    "qemu",	 "timeout_s", "append",
+					    "pin",	 NULL };
 	static const char *const accels[] = { "auto", "kvm", "tcg", NULL };
 	json_t *a;
 	if (!json_is_object(v))
@@ -1827,6 +1827,15 @@ static int parse_machine(struct ctx *c, json_t *v, struct machine_spec *m)
 	    get_strf(c, v, "qemu", &m->qemu) ||
 	    get_strf(c, v, "append", &m->append))
 		return -1;
+	if ((a = json_object_get(v, "pin"))) {
+		if (!json_is_boolean(a)) {
+			size_t old = push(c, "pin");
+			fail(c, "expected true or false");
+			pop(c, old);
+			return -1;
+		}
+		m->pin = json_is_true(a);
+	}
 	a = json_object_get(v, "accel");
 	if (a) {
 		int i;
@@ -1954,6 +1963,7 @@ static void job_defaults(struct job *job)
 	job->machine.accel = xstrdup("auto");
 	job->machine.qemu = xstrdup("qemu-system-x86_64");
 	job->machine.timeout_s = 300;
+	job->machine.pin = 1;
 	job->samples = 3;
 	job->warmup = 1;
 	/*

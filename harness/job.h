@@ -87,6 +87,7 @@ struct machine_spec {
 	char *qemu;    /* binary, default qemu-system-x86_64 */
 	int timeout_s; /* whole boot, from QEMU start to the guest's done */
 	char *append;  /* extra kernel command line */
+	int pin;       /* QEMU on CPUs of its own when the host has some (cpus.h) */
 };
 
 /* One point of the workload matrix: the engine and its "key=value"s. */

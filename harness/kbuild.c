@@ -251,15 +251,32 @@ static struct kconfig_spec default_spec(void)
 	return s;
 }
 
-/* The date make stamps into the kernel: the commit's, so builds repeat. */
-static char *build_timestamp(long long t)
+/*
+ * The date make stamps into the kernel: one fixed date for every build,
+ * not the commit's. The built-in initramfs takes its files' mtimes from it
+ * and is regenerated only when its file list changes, not when the date
+ * does, so a commit's date would outlive its build in the build folder and
+ * the next commit's image would carry it: the same key, other bytes,
+ * depending on what the folder built before.
+ */
+#define BUILD_TIMESTAMP "Thu Jan  1 00:00:00 UTC 1970"
+
+/*
+ * Paths in the private tree say more relative to its top: the compiler
+ * names a file by its absolute path, or, with ccache's base_dir, as
+ * "../../src/..." from the build folder.
+ */
+static void strip_tree_prefix(char *line, const char *srcdir)
 {
-	time_t tt = (time_t)t;
-	struct tm tm;
-	char buf[64];
-	gmtime_r(&tt, &tm);
-	strftime(buf, sizeof(buf), "%a %b %e %H:%M:%S UTC %Y", &tm);
-	return xstrdup(buf);
+	static const char rel[] = "../../src/";
+	size_t sl = strlen(srcdir), skip = 0;
+
+	if (!strncmp(line, srcdir, sl) && line[sl] == '/')
+		skip = sl + 1;
+	else if (!strncmp(line, rel, sizeof(rel) - 1))
+		skip = sizeof(rel) - 1;
+	if (skip)
+		memmove(line, line + skip, strlen(line + skip) + 1);
 }
 
 int kbuild_image(struct build_result *out, const struct build_request *req)
@@ -273,12 +290,11 @@ int kbuild_image(struct build_result *out, const struct build_request *req)
 	char tree_id[41], config_hash[41];
 	char *cc_version = NULL, *toolchain_id = NULL, *imgdir = NULL;
 	char *objdir = NULL, *srclock = NULL, *objlock = NULL, *cc_path = NULL;
-	char *hostcc_path = NULL, *ccache = NULL, *stamp = NULL,
+	char *hostcc_path = NULL, *ccache = NULL,
 	     *objimage = NULL;
-	char *srcdir = NULL;
+	char *srcdir = NULL, *treedir = NULL;
 	int src_fd = -1, obj_fd = -1;
 	unsigned kver;
-	long long ctime_s;
 	uint64_t start = now_ns();
 	enum build_status status = BUILD_SETUP_ERROR;
 
@@ -292,8 +308,7 @@ int kbuild_image(struct build_result *out, const struct build_request *req)
 	if (repo_open(&repo, req->repo) ||
 	    repo_resolve(repo, req->rev, out->commit) ||
 	    repo_kernel_version(repo, out->commit, &kver) ||
-	    repo_tree_id(repo, out->commit, tree_id) ||
-	    repo_commit_time(repo, out->commit, &ctime_s))
+	    repo_tree_id(repo, out->commit, tree_id))
 		goto out;
 	if (kconfig_merge(spec, kver, &merged) ||
 	    kconfig_hash(spec, merged.buf, config_hash))
@@ -329,17 +344,23 @@ int kbuild_image(struct build_result *out, const struct build_request *req)
 		goto out;
 	}
 
-	objdir = xstrfmt("%s/obj/%s-%.12s", cache_dir(), repo_id(repo),
-			 config_hash);
-	srclock = xstrfmt("%s/src/%s.lock", cache_dir(), repo_id(repo));
+	/*
+	 * One tree per repository and slot, its build folders beside it:
+	 * trees/<repo>/<slot>/src and trees/<repo>/<slot>/obj/<config>.
+	 * Every build folder sits at the same place relative to its source
+	 * tree, so with ccache's base_dir at trees/ the compiler is handed
+	 * the same relative paths in every slot of every repository: a
+	 * second slot, or a second clone of the same kernel, builds from
+	 * the first one's ccache hits.
+	 */
+	treedir = xstrfmt("%s/trees/%s/%u", cache_dir(), repo_id(repo),
+			  req->slot);
+	objdir = xstrfmt("%s/obj/%.12s", treedir, config_hash);
+	srclock = xstrfmt("%s/src.lock", treedir);
 	objlock = xstrfmt("%s.lock", objdir);
 	if (mkdir_p(imgdir, 0755) || mkdir_p(objdir, 0755))
 		goto out;
-	char *srcparent = xstrfmt("%s/src", cache_dir());
-	int rc = mkdir_p(srcparent, 0755);
-	free(srcparent);
-	if (rc)
-		goto out;
+	int rc;
 	/* Source tree first, then build folder: one order, no deadlock. */
 	if ((src_fd = lock_file(req, srclock)) < 0 ||
 	    (obj_fd = lock_file(req, objlock)) < 0)
@@ -351,7 +372,7 @@ int kbuild_image(struct build_result *out, const struct build_request *req)
 		goto out;
 	}
 
-	srcdir = repo_default_workdir(repo);
+	srcdir = xstrfmt("%s/src", treedir);
 	strbuf_addf(&log,
 		    "# iobisect build %s\n# commit %s\n# tree %s\n"
 		    "# config %s\n# toolchain %s\n# objdir %s\n# srcdir %s\n",
@@ -364,19 +385,26 @@ int kbuild_image(struct build_result *out, const struct build_request *req)
 	if (repo_checkout(repo, out->commit, srcdir))
 		goto out;
 
-	/* ccache keeps compiled objects across build folders and runs. */
+	/*
+	 * ccache keeps compiled objects across build folders, slots,
+	 * repositories and runs: paths under trees/ are made relative
+	 * (base_dir), and the build folder is not hashed when a fragment
+	 * turns debug information on (the objects' comp_dir may then name
+	 * another tree; bzImage carries no debug information).
+	 */
 	ccache = run_which("ccache");
 	strvec_push(&vars, "ARCH=x86_64");
 	if (ccache) {
 		strvec_pushf(&vars, "CC=ccache %s", cc);
 		strvec_pushf(&vars, "HOSTCC=ccache %s", hostcc);
+		strvec_pushf(&env, "CCACHE_BASEDIR=%s/trees", cache_dir());
+		strvec_push(&env, "CCACHE_NOHASHDIR=1");
 	} else {
 		strvec_pushf(&vars, "CC=%s", cc);
 		strvec_pushf(&vars, "HOSTCC=%s", hostcc);
 	}
 	strvec_push(&vars, "LOCALVERSION=");
-	stamp = build_timestamp(ctime_s);
-	strvec_pushf(&env, "KBUILD_BUILD_TIMESTAMP=%s", stamp);
+	strvec_push(&env, "KBUILD_BUILD_TIMESTAMP=" BUILD_TIMESTAMP);
 	strvec_push(&env, "KBUILD_BUILD_USER=iobisect");
 	strvec_push(&env, "KBUILD_BUILD_HOST=iobisect");
 	strvec_push(&env, "KBUILD_BUILD_VERSION=1");
@@ -404,6 +432,16 @@ int kbuild_image(struct build_result *out, const struct build_request *req)
 		goto out;
 	}
 
+	/*
+	 * The built-in initramfs is regenerated only when its file list
+	 * changes; a folder made before the build date was fixed holds one
+	 * with another date. Made afresh each build, it costs a second.
+	 */
+	char *cpio = xstrfmt("%s/usr/initramfs_data.cpio", objdir);
+	if (unlink(cpio) && errno != ENOENT)
+		warning("cannot remove '%s': %s", cpio, strerror(errno));
+	free(cpio);
+
 	struct timespec make_start;
 	clock_gettime(CLOCK_REALTIME, &make_start);
 	/* Filesystem timestamps may be coarser than the clock. */
@@ -430,13 +468,8 @@ int kbuild_image(struct build_result *out, const struct build_request *req)
 		status = BUILD_FAILED;
 		if (!read_file(out->log, &text))
 			out->first_error = kbuild_first_error(text.buf);
-		/* Paths in the private tree say more relative to its top. */
-		size_t sl = strlen(srcdir);
-		if (out->first_error &&
-		    !strncmp(out->first_error, srcdir, sl) &&
-		    out->first_error[sl] == '/')
-			memmove(out->first_error, out->first_error + sl + 1,
-				strlen(out->first_error + sl + 1) + 1);
+		if (out->first_error)
+			strip_tree_prefix(out->first_error, srcdir);
 		strbuf_release(&text);
 		/*
 		 * A compiler error in the tree is the commit's own and comes
@@ -513,8 +546,8 @@ out:
 	free(cc_path);
 	free(hostcc_path);
 	free(ccache);
-	free(stamp);
 	free(objimage);
 	free(srcdir);
+	free(treedir);
 	return status == BUILD_OK ? 0 : -1;
 }

@@ -2,6 +2,7 @@
  * lanes.c: kernel builds in child processes beside boots (see lanes.h).
  */
 #include "lanes.h"
+#include "cpus.h"
 
 #include "kbuild.h"
 #include "progress.h"
@@ -63,7 +64,8 @@ static struct build_lane *building(struct lanes *l, const char *commit)
 /*
  * The child: build `commit` in the lane's slot and exit. A background
  * lane yields the CPU and the disk to everything else (nice 10, idle I/O
- * class) and runs fewer make jobs, so the boot beside it keeps its CPU.
+ * class) and keeps off the CPUs the boots measure on (cpus.h), or, with
+ * nothing pinned, runs one make job fewer than there are CPUs.
  */
 static void __attribute__((noreturn))
 lane_child(struct lanes *l, const struct build_lane *lane)
@@ -80,6 +82,11 @@ lane_child(struct lanes *l, const struct build_lane *lane)
 		syscall(SYS_ioprio_set, IOPRIO_WHO_PROCESS, 0,
 			IOPRIO_CLASS_IDLE << IOPRIO_CLASS_SHIFT);
 		req.jobs = cpus > 1 ? (int)cpus - 1 : 1;
+		struct cpu_plan plan;
+		cpu_plan_make(&plan, &l->job->machine);
+		if (plan.pinned &&
+		    !sched_setaffinity(0, sizeof(plan.build), &plan.build))
+			req.jobs = CPU_COUNT(&plan.build);
 	}
 	req.repo = l->repo;
 	req.rev = lane->commit;

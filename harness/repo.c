@@ -317,16 +317,6 @@ out:
 	return ret;
 }
 
-int repo_commit_time(struct repo *r, const char *commit, long long *t)
-{
-	git_commit *c;
-	if (lookup_commit(r, commit, &c))
-		return -1;
-	*t = (long long)git_commit_time(c);
-	git_commit_free(c);
-	return 0;
-}
-
 char *repo_default_workdir(const struct repo *r)
 {
 	return xstrfmt("%s/src/%s", cache_dir(), r->id);

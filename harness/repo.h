@@ -55,8 +55,6 @@ int repo_kernel_version(struct repo *r, const char *commit, unsigned *kver);
 /* The same from a Makefile's text; 0 when it names no version. Pure. */
 unsigned repo_parse_kernel_version(const char *makefile, size_t len);
 
-/* Committer time of a commit (seconds since the epoch). */
-int repo_commit_time(struct repo *r, const char *commit, long long *t);
 
 /*
  * The private source tree of this repository:

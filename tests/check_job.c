@@ -68,6 +68,7 @@ START_TEST(defaults_fill_a_minimal_job)
 	ck_assert_int_eq(job.machine.memory_mb, 512);
 	ck_assert_int_eq(job.machine.timeout_s, 300);
 	ck_assert_str_eq(job.machine.accel, "auto");
+	ck_assert_int_eq(job.machine.pin, 1);
 	ck_assert_int_eq(job.runs_min, 1);
 	ck_assert_int_eq(job.runs_max, 8);
 	ck_assert_int_eq(job.faster, 0);
@@ -657,6 +658,7 @@ static const struct {
 	  "machine.memory_mb: 99999999 is out of range (64..65536)" },
 	{ "cpus-type", "machine.cpus: expected a positive integer" },
 	{ "accel-unknown", "machine.accel: unknown accelerator 'hvf'" },
+	{ "pin-type", "machine.pin: expected true or false" },
 	{ "machine-unknown-key", "machine: unknown key 'memory' (did you mean "
 				 "'memory_mb'?)" },
 	{ "unknown-preset", "topology: unknown preset 'raid9'" },

@@ -243,8 +243,9 @@ static int make_runs(void)
 	return n;
 }
 
-static void build(struct build_result *res, const char *rev,
-		  const char *fragment, const char *cc)
+static void build_in(struct build_result *res, const char *rev,
+		     const char *fragment, const char *cc, unsigned flags,
+		     unsigned slot)
 {
 	struct kconfig_spec spec = {0};
 	struct toolchain_rule rule = {{0, 0}, (char *)cc, NULL};
@@ -256,10 +257,32 @@ static void build(struct build_result *res, const char *rev,
 	req.kconfig = &spec;
 	req.toolchains = cc ? &rule : NULL;
 	req.nr_toolchains = cc ? 1 : 0;
-	req.flags = BUILD_QUIET;
+	req.flags = BUILD_QUIET | flags;
 	req.jobs = 1;
+	req.slot = slot;
 	kbuild_image(res, &req);
 	strvec_clear(&spec.fragments);
+}
+
+static void build(struct build_result *res, const char *rev,
+		  const char *fragment, const char *cc)
+{
+	build_in(res, rev, fragment, cc, 0, 0);
+}
+
+/* The "# srcdir" line of a build log. */
+static char *log_srcdir(const char *log)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *line, *end, *dir;
+	ck_assert_int_eq(read_file(log, &sb), 0);
+	line = strstr(sb.buf, "# srcdir ");
+	ck_assert_ptr_nonnull(line);
+	line += strlen("# srcdir ");
+	end = strchr(line, '\n');
+	dir = xstrndup(line, end ? (size_t)(end - line) : strlen(line));
+	strbuf_release(&sb);
+	return dir;
 }
 
 static void assert_file(const char *path, const char *want)
@@ -304,6 +327,36 @@ START_TEST(test_image_cached)
 	build_result_release(&a);
 	build_result_release(&b);
 	build_result_release(&c);
+}
+END_TEST
+
+/*
+ * Builds at once use slots: each its own source tree and build folder,
+ * all at the same place relative to trees/ (ccache's base_dir), so the
+ * compiler sees the same relative paths in each.
+ */
+START_TEST(test_image_slots)
+{
+	struct build_result a = BUILD_RESULT_INIT, b = BUILD_RESULT_INIT;
+	char *sa, *sb;
+
+	build_in(&a, good_id, frag_ok, NULL, BUILD_NO_CACHE, 0);
+	ck_assert_msg(a.status == BUILD_OK, "%s", a.message);
+	sa = log_srcdir(a.log);
+	build_in(&b, good_id, frag_ok, NULL, BUILD_NO_CACHE, 1);
+	ck_assert_msg(b.status == BUILD_OK, "%s", b.message);
+	sb = log_srcdir(b.log);
+	ck_assert_str_ne(sa, sb);
+	ck_assert_ptr_nonnull(strstr(sa, "/trees/"));
+	ck_assert_ptr_nonnull(strstr(sb, "/trees/"));
+	ck_assert_str_eq(sa + strlen(sa) - 6, "/0/src");
+	ck_assert_str_eq(sb + strlen(sb) - 6, "/1/src");
+	/* The same key from either slot: one image. */
+	ck_assert_str_eq(a.key, b.key);
+	free(sa);
+	free(sb);
+	build_result_release(&a);
+	build_result_release(&b);
 }
 END_TEST
 
@@ -376,6 +429,7 @@ static Suite *kbuild_suite(void)
 	tcase_add_checked_fixture(tc, fake_setup, fake_teardown);
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_image_cached);
+	tcase_add_test(tc, test_image_slots);
 	tcase_add_test(tc, test_image_failures);
 	suite_add_tcase(s, tc);
 	return s;

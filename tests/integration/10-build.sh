@@ -2,8 +2,9 @@
 # 10-build: real kernel builds through `iobisect build` on the fixture
 # repository. v6.1 is built (cold only the first time on a machine), then a
 # commit that changes one .c file is built incrementally in the same build
-# folder, v6.1 rebuilt over it gives the same bytes, and v6.1 again comes
-# from the cache, byte-identical, without make.
+# folder, v6.1 rebuilt over it gives the same bytes, v6.1 again comes
+# from the cache, byte-identical, without make, and a second repository of
+# the same source builds it from ccache hits into the same bytes.
 # Bad input gets one line on stderr and a non-zero exit. The fixture's HEAD,
 # index and working tree are the same at the end as at the start.
 #
@@ -102,6 +103,34 @@ grep -q '^cache *hit' <<<"$out3" || fail "v6.1 again was not a cache hit: $out3"
 [ "$(iob_field key <<<"$out3")" = "$key1" ] || fail "v6.1 changed build key"
 cmp -s "$tmp/first.bzImage" "$(iob_field image <<<"$out3")" ||
 	fail "the cached image differs from the first build's"
+
+# 3b. A second repository of the same kernel (a clone at another path, so
+# a source tree and build folder of its own) builds v6.1 from the first
+# tree's ccache hits, into the same bytes: no path of either tree reaches
+# the compiler's output.
+if command -v ccache >/dev/null; then
+	ccache_counts() {
+		ccache --print-stats | awk '
+			$1 == "direct_cache_hit" || $1 == "preprocessed_cache_hit" { h += $2 }
+			$1 == "cache_miss" { m += $2 }
+			END { print h + 0, m + 0 }'
+	}
+	git clone -q --shared --no-checkout "$repo" "$tmp/clone"
+	read -r h0 m0 < <(ccache_counts)
+	t=$(seconds)
+	out6=$(iob build --repo "$tmp/clone" --commit v6.1 --no-cache)
+	read -r h1 m1 < <(ccache_counts)
+	hits=$((h1 - h0)) misses=$((m1 - m0))
+	echo "v6.1 in a second repository: $(elapsed "$t")s, ccache $hits hits, $misses misses"
+	[ "$hits" -ge 500 ] && [ "$misses" -le $((hits / 20)) ] ||
+		fail "the second repository's build got $hits ccache hits and $misses misses"
+	cmp -s "$tmp/first.bzImage" "$(iob_field image <<<"$out6")" ||
+		fail "the second repository's v6.1 image differs from the first's"
+	# Its source tree and build folder (gigabytes) go with the clone.
+	log6=$(dirname "$(iob_field image <<<"$out6")")/build.log
+	tree=$(sed -n 's/^# srcdir \(.*\)\/src$/\1/p' "$log6")
+	case $tree in */trees/*/[0-9]*) rm -rf "$tree" ;; esac
+fi
 
 # 4. Bad input: a non-zero exit and exactly one line on stderr.
 expect_error() { # exit-code pattern args...

@@ -91,10 +91,10 @@ nothing_left() { # WHAT PIDS
 		[ $t -lt 40 ] || { ps -o pid,args -p "${alive# }" >&2 || true; fail "$1: still running 20 s after the kill:$alive"; }
 	done
 	local l
-	for l in "$HOME"/.cache/iobisect/*/*.lock "$HOME"/.cache/iobisect/*/*/*.lock "$res"/e2e-lanes/.lock; do
-		[ -e "$l" ] || continue
+	while read -r l; do
 		flock -n "$l" true || fail "$1: '$l' is still locked"
-	done
+	done < <(find "$HOME"/.cache/iobisect "$res"/e2e-lanes -maxdepth 6 -name '*.lock' \
+		-not -path '*/src/*' -not -path '*/fixture/*' 2>/dev/null)
 }
 
 # Start (or resume) the bisection; SIGKILL it once the Nth "building

@@ -1,0 +1,37 @@
+/*
+ * cpus.h: which host CPUs measure and which build.
+ *
+ * Under TCG a boot keeps one host CPU busy per guest vCPU; whatever else
+ * runs on that CPU (a kernel build beside the boot, the harness) shows up
+ * as noise in the boot's figure. When the job asks for it (machine.pin,
+ * on by default) and the host has CPUs to spare, QEMU runs on the last
+ * machine.cpus CPUs the harness may use (the measuring CPUs) and builds
+ * beside a boot on the others. A host with no CPU to spare (one CPU, or
+ * no more than the guest's vCPUs) pins nothing.
+ */
+#ifndef IOBISECT_CPUS_H
+#define IOBISECT_CPUS_H
+
+#include <sched.h>
+
+struct machine_spec;
+
+struct cpu_plan {
+	int pinned;	    /* 0: nothing pinned, the sets below are unused */
+	cpu_set_t measure; /* QEMU's CPUs */
+	cpu_set_t build;   /* the rest: builds beside a boot */
+};
+
+/* The plan for `m` on this host (its allowed CPUs, sched_getaffinity). */
+void cpu_plan_make(struct cpu_plan *plan, const struct machine_spec *m);
+
+/*
+ * Sets the harness's own CPUs to `set` for a fork that follows (the child
+ * and every thread it makes inherit them); *saved gets what to put back.
+ * 1 when they were changed (then call cpus_restore), 0 without a plan.
+ */
+int cpus_pin_self(const struct cpu_plan *plan, const cpu_set_t *set,
+		  cpu_set_t *saved);
+void cpus_restore(const cpu_set_t *saved);
+
+#endif
