@@ -51,7 +51,7 @@ int cmd_build(int argc, char **argv)
 			if (i + 1 >= argc || parse_long(argv[i + 1], &n) ||
 			    n < 1 || n > 1024) {
 				error("'%s' needs a number of jobs", a);
-				return 128;
+				return EXIT_ABORT;
 			}
 			req.jobs = (int)n;
 			i++;
@@ -59,18 +59,18 @@ int cmd_build(int argc, char **argv)
 		} else {
 			error("unknown option '%s'", a);
 			fputs(build_usage, stderr);
-			return 128;
+			return EXIT_ABORT;
 		}
 		if (i + 1 >= argc) {
 			error("'%s' needs a value", a);
-			return 128;
+			return EXIT_ABORT;
 		}
 		*dst = argv[++i];
 	}
 	if (!repo || !rev) {
 		error("build needs --repo and --commit");
 		fputs(build_usage, stderr);
-		return 128;
+		return EXIT_ABORT;
 	}
 
 	spec.base = (char *)base;
@@ -104,7 +104,7 @@ int cmd_build(int argc, char **argv)
 		error("%s", res.message);
 		if (res.log)
 			printf("log     %s\n", res.log);
-		code = res.status == BUILD_SETUP_ERROR ? 128 : 1;
+		code = res.status == BUILD_SETUP_ERROR ? EXIT_ABORT : 1;
 	}
 	build_result_release(&res);
 	strvec_clear(&spec.fragments);

@@ -73,17 +73,17 @@ int cmd_compare(int argc, char **argv)
 			job = argv[++i];
 		else if (argv[i][0] == '-' || nrev == 2) {
 			fprintf(stderr, "%s\n", usage);
-			return 128;
+			return EXIT_ABORT;
 		} else
 			revs[nrev++] = argv[i];
 	}
 	if (nrev != 2) {
 		fprintf(stderr, "%s\n", usage);
-		return 128;
+		return EXIT_ABORT;
 	}
 	/* Two commits' boots need no bisect state: a bad one is a warning. */
 	if (scan_load_flags(&s, dir, job, SCAN_STATE_OPTIONAL))
-		return run_interrupted() ? 130 : 1;
+		return run_interrupted() ? EXIT_INTERRUPTED : 1;
 	for (int k = 0; k < 2; k++) {
 		idx[k] = scan_find_commit(&s, revs[k]);
 		if (idx[k] == -2) {

@@ -43,16 +43,16 @@ int cmd_report(int argc, char **argv)
 				    argv[i]);
 		} else if (a[0] == '-' || dir) {
 			fprintf(stderr, "%s\n", usage);
-			return 128;
+			return EXIT_ABORT;
 		} else
 			dir = a;
 	}
 	if (!dir || (!html && !json)) {
 		fprintf(stderr, "%s\n", usage);
-		return 128;
+		return EXIT_ABORT;
 	}
 	if (scan_load(&s, dir, job))
-		return run_interrupted() ? 130 : 1;
+		return run_interrupted() ? EXIT_INTERRUPTED : 1;
 	utc_timestamp(now, sizeof(now));
 	o.generated = now;
 	if (html) {

@@ -544,7 +544,7 @@ int cmd_run(int argc, char **argv)
 	struct summary sum = {0};
 	struct safety_hold *holds = NULL;
 	size_t nr_holds = 0;
-	int code = 128, failed = 0, job_loaded = 0, setup_failed = 0;
+	int code = EXIT_ABORT, failed = 0, job_loaded = 0, setup_failed = 0;
 
 	if (argc < 2) {
 		fputs(usage_text, stderr);
@@ -575,7 +575,7 @@ int cmd_run(int argc, char **argv)
 	if (!line) {
 		error("cannot run '%s' (is qemu-system-x86 installed?)",
 		      job.machine.qemu);
-		code = 128;
+		code = EXIT_ABORT;
 		goto out;
 	}
 	char *ver = version_number(line);
@@ -611,7 +611,7 @@ int cmd_run(int argc, char **argv)
 	char abbrev[13];
 	results_commit_abbrev(k.commit, abbrev);
 	printf("results: %s/%s/%s\n", job.results, job.name, abbrev);
-	code = run_interrupted() ? 130 : setup_failed ? 128 : failed ? 1 : 0;
+	code = run_interrupted() ? EXIT_INTERRUPTED : setup_failed ? EXIT_ABORT : failed ? 1 : 0;
 out:
 	safety_release_all(holds, nr_holds);
 	summary_release(&sum);

@@ -49,8 +49,6 @@
 enum {
 	EXIT_NO_REGRESSION = 0,
 	EXIT_REGRESSION = 1,
-	EXIT_ABORT = 128,
-	EXIT_INTERRUPTED = 130,
 };
 
 /* One commit of the sample and what the sweep got from it. */
@@ -360,7 +358,7 @@ static const char *bisect_outcome(int rc)
 		return "inconclusive";
 	case 2:
 		return "not separated";
-	case 130:
+	case EXIT_INTERRUPTED:
 		return "interrupted";
 	default:
 		return "aborted";

@@ -32,7 +32,7 @@ static int usage(void)
 {
 	fprintf(stderr, "usage: iobisect test JOB [--repo PATH] "
 			"[--results DIR]\n");
-	return 128;
+	return EXIT_ABORT;
 }
 
 /* Is the current directory inside `dir` (the tested working tree)? */
@@ -59,7 +59,7 @@ int cmd_test(int argc, char **argv)
 	const char *job_path = NULL, *repo_arg = NULL, *results = NULL;
 	const char *build_repo;
 	char head[41], good[41], bad[41];
-	int ret = 128, job_ok = 0, force = 0, used, auto_line;
+	int ret = EXIT_ABORT, job_ok = 0, force = 0, used, auto_line;
 	enum bisect_mark mark;
 	enum driver_status st;
 	const char *destroy = NULL;
@@ -161,7 +161,7 @@ int cmd_test(int argc, char **argv)
 	} else {
 		if (res.message)
 			error("%s", res.message);
-		ret = st == DRIVER_INTERRUPTED ? 130 : 128;
+		ret = st == DRIVER_INTERRUPTED ? EXIT_INTERRUPTED : EXIT_ABORT;
 	}
 out:
 	safety_release_all(holds, nr_holds);

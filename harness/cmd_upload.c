@@ -34,18 +34,18 @@ int cmd_upload(int argc, char **argv)
 			dir = argv[i];
 		else {
 			fprintf(stderr, "%s\n", usage);
-			return 128;
+			return EXIT_ABORT;
 		}
 	}
 	if (flush == !!dir || (dir && !o.url)) {
 		fprintf(stderr, "%s\n", usage);
-		return 128;
+		return EXIT_ABORT;
 	}
 	if (o.url && upload_check_url(o.url))
-		return 128;
+		return EXIT_ABORT;
 	rc = flush ? upload_flush(&o, &c) : upload_job(&o, dir, &c);
 	fprintf(stderr, "upload: %zu sent, %zu already sent, %zu kept in the "
 			"spool\n",
 		c.sent, c.already, c.kept);
-	return run_interrupted() ? 130 : rc ? 1 : 0;
+	return run_interrupted() ? EXIT_INTERRUPTED : rc ? 1 : 0;
 }

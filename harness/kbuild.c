@@ -353,8 +353,26 @@ int kbuild_image(struct build_result *out, const struct build_request *req)
 	 * second slot, or a second clone of the same kernel, builds from
 	 * the first one's ccache hits.
 	 */
-	treedir = xstrfmt("%s/trees/%s/%u", cache_dir(), repo_id(repo),
-			  req->slot);
+	/*
+	 * A slot past 0 is for a build beside another. Slot 0's tree has
+	 * been built before and is warm; another slot's first build makes
+	 * the whole tree (from ccache hits at best, minutes): so slot 0 is
+	 * taken when no build holds it.
+	 */
+	unsigned slot = req->slot;
+	if (slot > 0) {
+		char *lock0 = xstrfmt("%s/trees/%s/0/src.lock", cache_dir(),
+				      repo_id(repo));
+		int fd = open(lock0, O_RDWR | O_CLOEXEC);
+		if (fd >= 0 && !flock(fd, LOCK_EX | LOCK_NB)) {
+			slot = 0;
+			src_fd = fd;
+		} else if (fd >= 0) {
+			close(fd);
+		}
+		free(lock0);
+	}
+	treedir = xstrfmt("%s/trees/%s/%u", cache_dir(), repo_id(repo), slot);
 	objdir = xstrfmt("%s/obj/%.12s", treedir, config_hash);
 	srclock = xstrfmt("%s/src.lock", treedir);
 	objlock = xstrfmt("%s.lock", objdir);
@@ -362,7 +380,7 @@ int kbuild_image(struct build_result *out, const struct build_request *req)
 		goto out;
 	int rc;
 	/* Source tree first, then build folder: one order, no deadlock. */
-	if ((src_fd = lock_file(req, srclock)) < 0 ||
+	if ((src_fd < 0 && (src_fd = lock_file(req, srclock)) < 0) ||
 	    (obj_fd = lock_file(req, objlock)) < 0)
 		goto out;
 	/* Whoever held the lock may have just built this very key. */

@@ -27,7 +27,7 @@ struct strbuf *error_capture(struct strbuf *sb)
 	return prev;
 }
 
-static void report(const char *prefix, const char *fmt, va_list ap)
+static void say(const char *prefix, const char *fmt, va_list ap)
 {
 	if (captured) {
 		if (captured->len)
@@ -44,7 +44,7 @@ int error(const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	report("error: ", fmt, ap);
+	say("error: ", fmt, ap);
 	va_end(ap);
 	return -1;
 }
@@ -53,7 +53,7 @@ void warning(const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	report("warning: ", fmt, ap);
+	say("warning: ", fmt, ap);
 	va_end(ap);
 }
 

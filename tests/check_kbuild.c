@@ -10,9 +10,11 @@
 #include "util.h"
 
 #include <check.h>
+#include <fcntl.h>
 #include <git2.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 START_TEST(test_key)
@@ -332,6 +334,7 @@ END_TEST
 
 /*
  * Builds at once use slots: each its own source tree and build folder,
+ * slot 0 whenever it is free,
  * all at the same place relative to trees/ (ccache's base_dir), so the
  * compiler sees the same relative paths in each.
  */
@@ -343,7 +346,21 @@ START_TEST(test_image_slots)
 	build_in(&a, good_id, frag_ok, NULL, BUILD_NO_CACHE, 0);
 	ck_assert_msg(a.status == BUILD_OK, "%s", a.message);
 	sa = log_srcdir(a.log);
+	/* Slot 0 is free: a build asking for slot 1 takes the warm tree. */
 	build_in(&b, good_id, frag_ok, NULL, BUILD_NO_CACHE, 1);
+	ck_assert_msg(b.status == BUILD_OK, "%s", b.message);
+	sb = log_srcdir(b.log);
+	ck_assert_str_eq(sa, sb);
+	free(sb);
+	build_result_release(&b);
+	/* Slot 0 held by another build: slot 1 gets a tree of its own. */
+	char *lock0 = xstrfmt("%.*s.lock", (int)strlen(sa), sa);
+	int fd = open(lock0, O_RDWR);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(flock(fd, LOCK_EX | LOCK_NB), 0);
+	build_in(&b, good_id, frag_ok, NULL, BUILD_NO_CACHE, 1);
+	close(fd);
+	free(lock0);
 	ck_assert_msg(b.status == BUILD_OK, "%s", b.message);
 	sb = log_srcdir(b.log);
 	ck_assert_str_ne(sa, sb);
