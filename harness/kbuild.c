@@ -279,6 +279,33 @@ static void strip_tree_prefix(char *line, const char *srcdir)
 		memmove(line, line + skip, strlen(line + skip) + 1);
 }
 
+/*
+ * The slot a build runs in. A slot past 0 is for a build beside another;
+ * slot 0's tree has been built before and is warm, where another slot's
+ * first build makes the whole tree (from ccache hits at best: minutes).
+ * So slot 0 is taken when no build holds it; then *src_fd holds its lock.
+ */
+static unsigned pick_slot(const struct repo *repo, unsigned want,
+			  int *src_fd)
+{
+	char *lock0;
+	int fd;
+
+	if (!want)
+		return 0;
+	lock0 = xstrfmt("%s/trees/%s/0/src.lock", cache_dir(), repo_id(repo));
+	fd = open(lock0, O_RDWR | O_CLOEXEC);
+	free(lock0);
+	if (fd < 0)
+		return want;
+	if (flock(fd, LOCK_EX | LOCK_NB)) {
+		close(fd);
+		return want;
+	}
+	*src_fd = fd;
+	return 0;
+}
+
 int kbuild_image(struct build_result *out, const struct build_request *req)
 {
 	struct strbuf msg = STRBUF_INIT, merged = STRBUF_INIT,
@@ -353,25 +380,7 @@ int kbuild_image(struct build_result *out, const struct build_request *req)
 	 * second slot, or a second clone of the same kernel, builds from
 	 * the first one's ccache hits.
 	 */
-	/*
-	 * A slot past 0 is for a build beside another. Slot 0's tree has
-	 * been built before and is warm; another slot's first build makes
-	 * the whole tree (from ccache hits at best, minutes): so slot 0 is
-	 * taken when no build holds it.
-	 */
-	unsigned slot = req->slot;
-	if (slot > 0) {
-		char *lock0 = xstrfmt("%s/trees/%s/0/src.lock", cache_dir(),
-				      repo_id(repo));
-		int fd = open(lock0, O_RDWR | O_CLOEXEC);
-		if (fd >= 0 && !flock(fd, LOCK_EX | LOCK_NB)) {
-			slot = 0;
-			src_fd = fd;
-		} else if (fd >= 0) {
-			close(fd);
-		}
-		free(lock0);
-	}
+	unsigned slot = pick_slot(repo, req->slot, &src_fd);
 	treedir = xstrfmt("%s/trees/%s/%u", cache_dir(), repo_id(repo), slot);
 	objdir = xstrfmt("%s/obj/%.12s", treedir, config_hash);
 	srclock = xstrfmt("%s/src.lock", treedir);
