@@ -17,7 +17,7 @@
 struct machine_spec;
 
 struct cpu_plan {
-	int pinned;	    /* 0: nothing pinned, the sets below are unused */
+	int pinned;	   /* 0: nothing pinned, the sets below are unused */
 	cpu_set_t measure; /* QEMU's CPUs */
 	cpu_set_t build;   /* the rest: builds beside a boot */
 };

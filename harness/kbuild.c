@@ -285,8 +285,7 @@ static void strip_tree_prefix(char *line, const char *srcdir)
  * first build makes the whole tree (from ccache hits at best: minutes).
  * So slot 0 is taken when no build holds it; then *src_fd holds its lock.
  */
-static unsigned pick_slot(const struct repo *repo, unsigned want,
-			  int *src_fd)
+static unsigned pick_slot(const struct repo *repo, unsigned want, int *src_fd)
 {
 	char *lock0;
 	int fd;
@@ -317,8 +316,7 @@ int kbuild_image(struct build_result *out, const struct build_request *req)
 	char tree_id[41], config_hash[41];
 	char *cc_version = NULL, *toolchain_id = NULL, *imgdir = NULL;
 	char *objdir = NULL, *srclock = NULL, *objlock = NULL, *cc_path = NULL;
-	char *hostcc_path = NULL, *ccache = NULL,
-	     *objimage = NULL;
+	char *hostcc_path = NULL, *ccache = NULL, *objimage = NULL;
 	char *srcdir = NULL, *treedir = NULL;
 	int src_fd = -1, obj_fd = -1;
 	unsigned kver;

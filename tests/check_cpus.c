@@ -18,7 +18,7 @@ static int allowed(cpu_set_t *set)
 /* One vCPU on a host with more: the last allowed CPU measures. */
 START_TEST(one_vcpu_gets_the_last_cpu)
 {
-	struct machine_spec m = { .cpus = 1, .pin = 1 };
+	struct machine_spec m = {.cpus = 1, .pin = 1};
 	struct cpu_plan plan;
 	cpu_set_t all, both;
 	int last = -1;
@@ -43,8 +43,8 @@ END_TEST
 /* Off, or no CPU to spare: nothing is pinned. */
 START_TEST(nothing_pinned_without_a_spare_cpu)
 {
-	struct machine_spec off = { .cpus = 1, .pin = 0 };
-	struct machine_spec all_cpus = { .pin = 1 };
+	struct machine_spec off = {.cpus = 1, .pin = 0};
+	struct machine_spec all_cpus = {.pin = 1};
 	struct cpu_plan plan;
 	cpu_set_t set;
 
@@ -58,10 +58,11 @@ START_TEST(nothing_pinned_without_a_spare_cpu)
 }
 END_TEST
 
-/* A fork between pin and restore inherits the set; the harness gets its own back. */
+/* A fork between pin and restore inherits the set; the harness gets its own
+ * back. */
 START_TEST(pin_self_and_restore)
 {
-	struct machine_spec m = { .cpus = 1, .pin = 1 };
+	struct machine_spec m = {.cpus = 1, .pin = 1};
 	struct cpu_plan plan;
 	cpu_set_t before, during, saved, after;
 
