@@ -19,7 +19,6 @@ struct cp_data {
 	double *vals;   /* every boot, commit after commit */
 	const struct changepoint_options *opt;
 	struct stats_rng rng;
-	int single_only; /* cuts that start or end with the segment only */
 };
 
 /* A split accepted by the test: compact index of the right side's start. */
@@ -88,30 +87,42 @@ struct cp_cut {
 };
 
 /*
+ * The best cut of a segment, and apart from it the best single split (a
+ * cut that starts or ends with the segment), each with its |z|: when the
+ * best cut turns out to be no level, the best split is what is left.
+ */
+struct cp_best {
+	struct cp_cut any, single;
+	double z_any, z_single;
+};
+
+/*
  * Largest |z| of the rank sum of an interval of commits against the rest
  * of the segment [a, b) whose ranks are r (in boot order), over the
  * intervals whose pieces all last min_segment commits (circular binary
- * segmentation); the best interval in *best. Long segments look at single
- * splits only: the interval search is quadratic in commits, and it runs
- * once per permutation.
+ * segmentation), and over the single splits alone. Long segments look at
+ * single splits only: the interval search is quadratic in commits, and
+ * it runs once per permutation. prefix: room for b - a + 1 sums.
  */
 #define CP_INTERVAL_MAX 512
-static double max_z(const struct cp_data *d, size_t a, size_t b,
-		    const double *r, struct cp_cut *best)
+static void max_z(const struct cp_data *d, size_t a, size_t b,
+		  const double *r, double *prefix, struct cp_best *best)
 {
 	size_t N = d->off[b] - d->off[a], ms = d->opt->min_segment;
 	size_t m = b - a;
-	double *prefix = xcalloc(m + 1, sizeof(*prefix)), top = -1;
 
+	best->z_any = best->z_single = -1;
+	best->any.i = best->single.i = a;
+	best->any.j = best->single.j = b;
 	/* prefix[k]: the ranks of commits [a, a + k) summed. */
+	prefix[0] = 0;
 	for (size_t k = 0; k < m; k++) {
 		prefix[k + 1] = prefix[k];
 		for (size_t q = d->off[a + k]; q < d->off[a + k + 1]; q++)
 			prefix[k + 1] += r[q - d->off[a]];
 	}
 	for (size_t i = a; i < b; i++) {
-		if (i > a &&
-		    (i - a < ms || m > CP_INTERVAL_MAX || d->single_only))
+		if (i > a && (i - a < ms || m > CP_INTERVAL_MAX))
 			continue;
 		for (size_t j = i + ms; j <= b; j++) {
 			if ((i == a && j == b) || (j < b && b - j < ms))
@@ -122,47 +133,64 @@ static double max_z(const struct cp_data *d, size_t a, size_t b,
 			double var = nl * nr * (double)(N + 1) / 12;
 			double z = fabs(rl - nl * (double)(N + 1) / 2) /
 				   sqrt(var);
-			if (z > top) {
-				top = z;
-				if (best) {
-					best->i = i;
-					best->j = j;
-				}
+			struct cp_cut c = { i, j };
+			if (z > best->z_any) {
+				best->z_any = z;
+				best->any = c;
+			}
+			if ((i == a || j == b) && z > best->z_single) {
+				best->z_single = z;
+				best->single = c;
 			}
 		}
 	}
-	free(prefix);
-	return top;
 }
 
-/* Best cut of [a, b) and its permutation p-value; 1 when none fits. */
-static double test_segment(struct cp_data *d, size_t a, size_t b,
-			   struct cp_cut *cut)
+/*
+ * A segment's best cut and best single split, with the permutation
+ * p-value of each (one set of permutations serves both); 1 when none fits.
+ */
+struct cp_test {
+	struct cp_cut any, single;
+	double p_any, p_single;
+};
+
+static void test_segment(struct cp_data *d, size_t a, size_t b,
+			 struct cp_test *t)
 {
 	size_t N = d->off[b] - d->off[a];
-	double *r, obs, p;
-	unsigned ge = 0;
+	double *r, *prefix;
+	struct cp_best obs, perm;
+	unsigned ge_any = 0, ge_single = 0;
 
+	t->any.i = t->single.i = a;
+	t->any.j = t->single.j = b;
+	t->p_any = t->p_single = 1;
 	if (b - a < 2 * d->opt->min_segment || N < 3)
-		return 1;
+		return;
 	r = xmalloc(N * sizeof(*r));
+	prefix = xmalloc((b - a + 1) * sizeof(*prefix));
 	mid_ranks(d->vals + d->off[a], N, r);
-	obs = max_z(d, a, b, r, cut);
+	max_z(d, a, b, r, prefix, &obs);
 	for (unsigned i = 0; i < d->opt->permutations; i++) {
 		for (size_t j = N - 1; j > 0; j--) {
 			size_t q = (size_t)(stats_rng_uniform(&d->rng) *
 					    (double)(j + 1));
-			double t = r[j];
+			double tmp = r[j];
 			r[j] = r[q];
-			r[q] = t;
+			r[q] = tmp;
 		}
+		max_z(d, a, b, r, prefix, &perm);
 		/* A tiny tolerance so exact ties count as "as extreme". */
-		if (max_z(d, a, b, r, NULL) >= obs - 1e-9)
-			ge++;
+		ge_any += perm.z_any >= obs.z_any - 1e-9;
+		ge_single += perm.z_single >= obs.z_single - 1e-9;
 	}
-	p = (1.0 + ge) / (1.0 + d->opt->permutations);
+	t->any = obs.any;
+	t->single = obs.single;
+	t->p_any = (1.0 + ge_any) / (1.0 + d->opt->permutations);
+	t->p_single = (1.0 + ge_single) / (1.0 + d->opt->permutations);
+	free(prefix);
 	free(r);
-	return p;
 }
 
 /*
@@ -389,16 +417,17 @@ int changepoint_detect(struct changepoint_result *out,
 	stack[nr_stack++] = d.m;
 	while (nr_stack) {
 		size_t b = stack[--nr_stack], a = stack[--nr_stack];
-		struct cp_cut cut = { a, b };
-		double p = test_segment(&d, a, b, &cut);
+		struct cp_test t;
 		size_t ends[4], nr_ends = 0;
+		test_segment(&d, a, b, &t);
+		struct cp_cut cut = t.any;
+		double p = t.p_any;
 		if (p > opt->alpha)
 			continue;
 		/* Not a level: the best single split may still be a step. */
 		if (!interval_is_level(&d, a, b, &cut)) {
-			d.single_only = 1;
-			p = test_segment(&d, a, b, &cut);
-			d.single_only = 0;
+			cut = t.single;
+			p = t.p_single;
 			if (p > opt->alpha)
 				continue;
 		}

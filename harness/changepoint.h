@@ -22,9 +22,11 @@
  *
  * Three rules keep noise from being called a step:
  *  - a level must last min_segment commits (2 by default) on each side of
- *    a step (each piece of a cut), so one wild commit (an outlier) is never a change point; the
- *    price is that a step in the last tested commit is seen only once one
- *    more commit is measured after it;
+ *    a step (in each piece of a cut), so one wild commit (an outlier) is
+ *    never a change point; the price is that a step in the last tested
+ *    commit is seen only once one more commit is measured after it; and
+ *    a level inside a segment must be one: each of its commits nearer its
+ *    level than the rest's;
  *  - the change of the medians on the two sides (between neighbouring
  *    change points) must reach min_effect_pct;
  *  - the step must be sharp: over the `window` (4) commits on each side,

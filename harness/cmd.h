@@ -11,10 +11,9 @@
  * fast, slow; run: ok, a boot failed); these mean the same everywhere.
  */
 enum cmd_exit {
-	EXIT_SKIP = 125,  /* git bisect run's "untestable" */
-	EXIT_ABORT = 128, /* bad input or setup: nothing was decided */
-	EXIT_INTERRUPTED =
-		130, /* SIGINT or SIGTERM; what was measured is kept */
+	EXIT_SKIP = 125,	/* git bisect run's "untestable" */
+	EXIT_ABORT = 128,	/* bad input or setup: nothing decided */
+	EXIT_INTERRUPTED = 130, /* SIGINT or SIGTERM: measured is kept */
 };
 
 int cmd_build(int argc, char **argv);

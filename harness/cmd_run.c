@@ -611,7 +611,10 @@ int cmd_run(int argc, char **argv)
 	char abbrev[13];
 	results_commit_abbrev(k.commit, abbrev);
 	printf("results: %s/%s/%s\n", job.results, job.name, abbrev);
-	code = run_interrupted() ? EXIT_INTERRUPTED : setup_failed ? EXIT_ABORT : failed ? 1 : 0;
+	code = run_interrupted() ? EXIT_INTERRUPTED
+	       : setup_failed	 ? EXIT_ABORT
+	       : failed		 ? 1
+				 : 0;
 out:
 	safety_release_all(holds, nr_holds);
 	summary_release(&sum);

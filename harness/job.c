@@ -1814,9 +1814,10 @@ static int parse_toolchain(struct ctx *c, json_t *v, struct job *job)
 
 static int parse_machine(struct ctx *c, json_t *v, struct machine_spec *m)
 {
-	static const char *const keys[] = { "cpus",	 "memory_mb", "accel",
-					    "qemu",	 "timeout_s", "append",
-					    "pin",	 NULL };
+	static const char *const keys[] = {
+		"cpus", "memory_mb", "accel", "qemu", "timeout_s", "append",
+		"pin", NULL
+	};
 	static const char *const accels[] = { "auto", "kvm", "tcg", NULL };
 	json_t *a;
 	if (!json_is_object(v))

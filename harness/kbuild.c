@@ -280,6 +280,20 @@ static void strip_tree_prefix(char *line, const char *srcdir)
 }
 
 /*
+ * One tree per repository and slot, its build folders beside it:
+ * trees/<repo>/<slot>/src and trees/<repo>/<slot>/obj/<config>.
+ * Every build folder sits at the same place relative to its source tree,
+ * so with ccache's base_dir at trees/ the compiler is handed the same
+ * relative paths in every slot of every repository: a second slot, or a
+ * second clone of the same kernel, builds from the first one's ccache
+ * hits. Caller frees.
+ */
+static char *tree_dir(const struct repo *repo, unsigned slot)
+{
+	return xstrfmt("%s/trees/%s/%u", cache_dir(), repo_id(repo), slot);
+}
+
+/*
  * The slot a build runs in. A slot past 0 is for a build beside another;
  * slot 0's tree has been built before and is warm, where another slot's
  * first build makes the whole tree (from ccache hits at best: minutes).
@@ -287,14 +301,16 @@ static void strip_tree_prefix(char *line, const char *srcdir)
  */
 static unsigned pick_slot(const struct repo *repo, unsigned want, int *src_fd)
 {
-	char *lock0;
+	char *tree0, *lock0;
 	int fd;
 
 	if (!want)
 		return 0;
-	lock0 = xstrfmt("%s/trees/%s/0/src.lock", cache_dir(), repo_id(repo));
+	tree0 = tree_dir(repo, 0);
+	lock0 = xstrfmt("%s/src.lock", tree0);
 	fd = open(lock0, O_RDWR | O_CLOEXEC);
 	free(lock0);
+	free(tree0);
 	if (fd < 0)
 		return want;
 	if (flock(fd, LOCK_EX | LOCK_NB)) {
@@ -369,17 +385,7 @@ int kbuild_image(struct build_result *out, const struct build_request *req)
 		goto out;
 	}
 
-	/*
-	 * One tree per repository and slot, its build folders beside it:
-	 * trees/<repo>/<slot>/src and trees/<repo>/<slot>/obj/<config>.
-	 * Every build folder sits at the same place relative to its source
-	 * tree, so with ccache's base_dir at trees/ the compiler is handed
-	 * the same relative paths in every slot of every repository: a
-	 * second slot, or a second clone of the same kernel, builds from
-	 * the first one's ccache hits.
-	 */
-	unsigned slot = pick_slot(repo, req->slot, &src_fd);
-	treedir = xstrfmt("%s/trees/%s/%u", cache_dir(), repo_id(repo), slot);
+	treedir = tree_dir(repo, pick_slot(repo, req->slot, &src_fd));
 	objdir = xstrfmt("%s/obj/%.12s", treedir, config_hash);
 	srclock = xstrfmt("%s/src.lock", treedir);
 	objlock = xstrfmt("%s.lock", objdir);

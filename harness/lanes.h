@@ -2,11 +2,10 @@
  * lanes.h: kernel builds beside boots. Every build of a run happens in a
  * child process (run_fork) in a lane of its own, each lane with its own
  * build slot (source tree and build folder: two builds never share one;
- * a background lane builds in slot 0's warm tree when no build holds it,
- * kbuild.c),
- * so the harness goes on while a lane builds: it boots the commit under
- * test while background lanes build the commits the bisection may need
- * next, and it shows how a long build is going. A lane's result reaches
+ * a background lane takes slot 0's warm tree when no build holds it, see
+ * kbuild.c), so the harness goes on while a lane builds: it boots the
+ * commit under test while background lanes build the commits the
+ * bisection may need next, and it shows how a long build is going. A lane's result reaches
  * the harness through the build cache: when the lane is done, kbuild_image
  * in the harness is a cache hit (or the failure kbuild remembers).
  *

@@ -55,10 +55,10 @@ int repo_kernel_version(struct repo *r, const char *commit, unsigned *kver);
 /* The same from a Makefile's text; 0 when it names no version. Pure. */
 unsigned repo_parse_kernel_version(const char *makefile, size_t len);
 
-
 /*
- * The private source tree of this repository:
- * cache_dir()/src/<repo-id>. Caller frees.
+ * Where repo_checkout puts a commit when it is given no folder:
+ * cache_dir()/src/<repo-id>. Builds use trees of their own, one per slot
+ * (kbuild.c). Caller frees.
  */
 char *repo_default_workdir(const struct repo *r);
 

@@ -90,8 +90,9 @@ END_TEST
  * them: fast, fast, slow, slow, fast, fast, with a machine's noise (20%
  * per boot, as on a shared host under TCG). No single split separates the
  * slow pair from both fast ends; the interval does, and both steps come
- * back. The values of one real sweep (MB/s, 3 boots a commit, the fast
- * kernel flipping between 200 and 420 MB/s) give the same two steps.
+ * back. Boots shaped after one measured sweep (MB/s, 3 boots a commit;
+ * commits 1 and 4 are its boot medians, the fast kernel flipping between
+ * about 200 and 420 MB/s) give the same two steps.
  */
 START_TEST(regression_and_fix_in_one_short_sweep)
 {

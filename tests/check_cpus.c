@@ -58,8 +58,7 @@ START_TEST(nothing_pinned_without_a_spare_cpu)
 }
 END_TEST
 
-/* A fork between pin and restore inherits the set; the harness gets its own
- * back. */
+/* A fork between pin and restore inherits the set; then it is put back. */
 START_TEST(pin_self_and_restore)
 {
 	struct machine_spec m = {.cpus = 1, .pin = 1};

@@ -333,9 +333,8 @@ START_TEST(test_image_cached)
 END_TEST
 
 /*
- * Builds at once use slots: each its own source tree and build folder,
- * slot 0 whenever it is free,
- * all at the same place relative to trees/ (ccache's base_dir), so the
+ * Builds at once use slots: each its own source tree and build folder
+ * (slot 0 whenever it is free), all at the same place relative to trees/ (ccache's base_dir), so the
  * compiler sees the same relative paths in each.
  */
 START_TEST(test_image_slots)
