@@ -17,9 +17,12 @@
 #include <unistd.h>
 
 #define MAX_CHILDREN 64
+#define MAX_CLAIMS 16
 
 static volatile sig_atomic_t interrupted;
 static volatile pid_t children[MAX_CHILDREN];
+/* The harness's claims (run_claim_fd), -1 when free; 0 is a valid fd. */
+static int claims[MAX_CLAIMS] = { [0 ... MAX_CLAIMS - 1] = -1 };
 /* Forked harnesses (run_fork): SIGTERM, so they kill what they started. */
 static volatile sig_atomic_t gentle[MAX_CHILDREN];
 
@@ -247,6 +250,11 @@ pid_t run_fork(void)
 		 */
 		for (int i = 0; i < MAX_CHILDREN; i++)
 			children[i] = 0;
+		for (int i = 0; i < MAX_CLAIMS; i++)
+			if (claims[i] >= 0) {
+				close(claims[i]);
+				claims[i] = -1;
+			}
 		setpgid(0, 0);
 		/*
 		 * SIGTERM, not SIGKILL, when the harness dies: the handler
@@ -261,6 +269,23 @@ pid_t run_fork(void)
 	setpgid(pid, pid);
 	remember_as(pid, 1);
 	return pid;
+}
+
+void run_claim_fd(int fd)
+{
+	for (int i = 0; i < MAX_CLAIMS; i++)
+		if (claims[i] < 0) {
+			claims[i] = fd;
+			return;
+		}
+	die("more than %d claims held at once", MAX_CLAIMS);
+}
+
+void run_disclaim_fd(int fd)
+{
+	for (int i = 0; i < MAX_CLAIMS; i++)
+		if (claims[i] == fd)
+			claims[i] = -1;
 }
 
 int run_poll(pid_t pid, int *code)

@@ -54,6 +54,16 @@ int run_wait(pid_t pid, int timeout_ms);
  */
 pid_t run_fork(void);
 /*
+ * `fd` is a claim of this harness's own: the results folder's lock, a
+ * disk passed through. A flock and an exclusive open belong to the open
+ * file, which fork shares, so a build forked beside a boot would keep the
+ * claim alive after a SIGKILLed harness and turn its rerun away. A child
+ * of run_fork closes every fd named here before anything else;
+ * run_disclaim_fd forgets one again (call it before closing the fd).
+ */
+void run_claim_fd(int fd);
+void run_disclaim_fd(int fd);
+/*
  * Has `pid` ended? 1 with *code as run_wait gives it (the child reaped),
  * 0 while it runs. Never blocks.
  */

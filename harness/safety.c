@@ -5,6 +5,7 @@
  */
 #include "safety.h"
 #include "job.h"
+#include "run.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -661,6 +662,7 @@ int safety_check_passthrough(const char *path, int want_write,
 		goto out;
 	}
 	out->fd = fd;
+	run_claim_fd(fd);
 	out->path = xstrdup(f.path);
 	out->writable = want_write;
 	out->is_blockdev = f.is_blockdev;
@@ -680,8 +682,10 @@ void safety_release(struct safety_hold *h)
 {
 	if (!h)
 		return;
-	if (h->fd >= 0)
+	if (h->fd >= 0) {
+		run_disclaim_fd(h->fd);
 		close(h->fd);
+	}
 	free(h->path);
 	h->fd = -1;
 	h->path = NULL;

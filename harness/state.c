@@ -4,6 +4,7 @@
  * without touching it, the results folder lock, and the bisect log.
  */
 #include "state.h"
+#include "run.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -729,6 +730,7 @@ int state_lock(struct state_lock *l, const char *dir)
 		goto out;
 	}
 	l->fd = fd;
+	run_claim_fd(fd);
 	ret = 0;
 out:
 	strbuf_release(&path);
@@ -738,7 +740,9 @@ out:
 
 void state_unlock(struct state_lock *l)
 {
-	if (l->fd >= 0)
+	if (l->fd >= 0) {
+		run_disclaim_fd(l->fd);
 		close(l->fd);
+	}
 	l->fd = -1;
 }

@@ -2,13 +2,15 @@
  * check_state.c: the bisection state (state.c): what a resumed run reads
  * back is what the killed run wrote, a corrupt file is refused by name and
  * left in place with its previous copy, a second run is kept out by the
- * lock, and the log reads like `git bisect log`.
+ * lock (which a forked build does not keep), and the log reads like `git bisect log`.
  */
+#include "run.h"
 #include "state.h"
 #include "util.h"
 
 #include <check.h>
 #include <math.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -285,6 +287,44 @@ START_TEST(second_run_is_locked_out_with_the_holders_pid)
 }
 END_TEST
 
+/*
+ * A build forked beside a boot (run_fork) outlives a SIGKILLed harness
+ * for a moment; the lock is the harness's alone, so the rerun gets in
+ * while that child still runs.
+ */
+START_TEST(forked_child_does_not_keep_the_lock)
+{
+	struct state_lock a = STATE_LOCK_INIT, b = STATE_LOCK_INIT;
+	char *dir = xstrfmt("%s/results/demo", tmpdir);
+	int code, ready[2];
+	char c;
+	pid_t child;
+
+	ck_assert_int_eq(pipe(ready), 0);
+	ck_assert_int_eq(state_lock(&a, dir), 0);
+	child = run_fork();
+	ck_assert_int_ge(child, 0);
+	if (child == 0) {
+		/* Check's SIGTERM handler would kill this test's group. */
+		signal(SIGTERM, SIG_DFL);
+		/* run_fork has returned: the child's start is over. */
+		if (write(ready[1], "r", 1) != 1)
+			_exit(1);
+		sleep(30);
+		_exit(0);
+	}
+	ck_assert_int_eq(read(ready[0], &c, 1), 1);
+	close(ready[0]);
+	close(ready[1]);
+	state_unlock(&a);
+	ck_assert_int_eq(run_poll(child, &code), 0);
+	ck_assert_int_eq(state_lock(&b, dir), 0);
+	state_unlock(&b);
+	run_kill(child);
+	free(dir);
+}
+END_TEST
+
 START_TEST(log_reads_like_git_bisect_log)
 {
 	struct bisect_state s;
@@ -355,6 +395,7 @@ static Suite *state_suite(void)
 	tcase_add_test(tc, marks_of_the_endpoints_need_no_candidates);
 	tcase_add_test(tc, corrupt_file_points_at_the_previous_copy);
 	tcase_add_test(tc, second_run_is_locked_out_with_the_holders_pid);
+	tcase_add_test(tc, forked_child_does_not_keep_the_lock);
 	tcase_add_test(tc, log_reads_like_git_bisect_log);
 	tcase_add_test(tc, inconclusive_log_lists_the_suspects);
 	suite_add_tcase(s, tc);
