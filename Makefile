@@ -10,7 +10,7 @@ PKGS      := libgit2 libcurl jansson
 WERROR    ?= -Werror
 CFLAGS    ?= -O2 -g
 # override: `make CFLAGS=...` (as `make asan` does) adds to these, never drops them.
-override CFLAGS += -std=c11 -D_GNU_SOURCE -Wall -Wextra $(WERROR) -Iharness \
+override CFLAGS += -std=c11 -D_GNU_SOURCE -Wall -Wextra $(WERROR) -I. -Iharness \
              $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 LDLIBS    += $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm -lpthread
 CHECK_LIBS = $(shell pkg-config --libs check 2>/dev/null)
@@ -42,20 +42,21 @@ $(O)/iobisect: $(O)/harness/main.o $(O)/libharness.a
 
 # Each object depends on the headers it includes, as the compiler lists
 # them (-MMD writes a .d file beside it; read back at the end of this file;
+# -MP: a header since removed or moved does not stop the next build;
 # on a clean tree there are none, and everything is built anyway).
 $(O)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -MMD -c -o $@ $<
+	$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
 
 # The guest is PID 1 of every initramfs: static, so it runs on any kernel.
-$(GUEST): $(GUEST_SRC) $(wildcard workloads/*.h) harness/proto_frame.h
+$(GUEST): $(GUEST_SRC) $(wildcard workloads/*.h) $(wildcard proto/*.h)
 	@mkdir -p $(dir $@)
 	$(MUSL_CC) -static -O2 -std=c11 -D_GNU_SOURCE -Wall -Wextra $(WERROR) \
-		-Iharness -o $@ $(GUEST_SRC) -lpthread
+		-I. -o $@ $(GUEST_SRC) -lpthread
 
 $(O)/tests/check_%: tests/check_%.c $(O)/libharness.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -Itests -MMD -o $@ $< $(O)/libharness.a $(CHECK_LIBS) $(LDLIBS)
+	$(CC) $(CFLAGS) -Itests -MMD -MP -o $@ $< $(O)/libharness.a $(CHECK_LIBS) $(LDLIBS)
 
 # The guest's suite links the guest's modules, not the harness: its pure
 # parts (spec, pattern, the engines over plain files) run on the host.
@@ -65,7 +66,7 @@ $(O)/tests/check_%: tests/check_%.c $(O)/libharness.a
 GUEST_HOST_FLAGS := $(if $(findstring clang,$(CC)),,-Wno-format-truncation)
 $(O)/workloads/%.o: workloads/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(GUEST_HOST_FLAGS) -MMD -c -o $@ $<
+	$(CC) $(CFLAGS) $(GUEST_HOST_FLAGS) -MMD -MP -c -o $@ $<
 
 $(O)/tests/check_guest: tests/check_guest.c $(GUEST_TEST_OBJ) $(wildcard tests/*.h)
 	@mkdir -p $(dir $@)

@@ -7,17 +7,11 @@
 #ifndef IOBISECT_JOB_H
 #define IOBISECT_JOB_H
 
-#include "proto_frame.h"
+#include "kver.h"
+#include "proto/frame.h"
+#include "proto/spec_keys.h"
 #include "util.h"
 #include <stdint.h>
-
-/* A kernel version as MAJOR.MINOR.SUBLEVEL packed for comparison. */
-#define KVER(a, b, c) (((a) << 16) | ((b) << 8) | ((c) > 255 ? 255 : (c)))
-
-/* A version range, inclusive; 0 means open on that side. */
-struct kver_range {
-	unsigned min, max;
-};
 
 /* Fragments added only for kernels in a version range (kconfig.by_version). */
 struct kconfig_rule {
@@ -26,8 +20,8 @@ struct kconfig_rule {
 };
 
 struct kconfig_spec {
-	char *base;               /* "tiny" (default) or a path to a full .config */
-	struct strvec fragments;  /* names in kconfigs/ ("md") or paths */
+	char *base; /* "tiny" (default) or a path to a full .config */
+	struct strvec fragments; /* names in kconfigs/ ("md") or paths */
 	struct kconfig_rule *rules;
 	size_t nr_rules;
 };
@@ -39,7 +33,13 @@ struct toolchain_rule {
 	char *hostcc; /* NULL: same as cc */
 };
 
-enum disk_bus { BUS_VIRTIO, BUS_SCSI, BUS_NVME, BUS_IDE };
+#define BUS_ENUM(suffix, name) BUS_##suffix,
+enum disk_bus { PROTO_BUSES(BUS_ENUM) };
+#undef BUS_ENUM
+/* Names by enum disk_bus and enum disk_backing, as jobs and specs spell them.
+ */
+extern const char *const job_bus_names[];
+extern const char *const job_backing_names[];
 
 enum disk_backing {
 	BACKING_IMAGE, /* sparse raw file in the run folder */
@@ -52,13 +52,13 @@ struct disk_spec {
 	char *name; /* "d0": what layers' on= refer to */
 	enum disk_bus bus;
 	enum disk_backing backing;
-	char *path;        /* BACKING_HOST: the device or file */
-	uint64_t size_mb;  /* images and null disks */
-	uint64_t latency_ns;   /* null-co latency-ns, 0 = none */
-	uint64_t bps_max;      /* throttle group bytes/s, 0 = none */
-	uint64_t iops_max;     /* throttle group requests/s, 0 = none */
-	int readonly;          /* passthrough is read-only unless destroy-data */
-	char *cache;           /* QEMU cache mode; NULL: writeback (none for host) */
+	char *path;	     /* BACKING_HOST: the device or file */
+	uint64_t size_mb;    /* images and null disks */
+	uint64_t latency_ns; /* null-co latency-ns, 0 = none */
+	uint64_t bps_max;    /* throttle group bytes/s, 0 = none */
+	uint64_t iops_max;   /* throttle group requests/s, 0 = none */
+	int readonly;	     /* passthrough is read-only unless destroy-data */
+	char *cache;	     /* QEMU cache mode; NULL: job_disk_cache's */
 	uint32_t max_sectors_kb; /* virtio-blk/scsi request cap (0 = QEMU's) */
 };
 
@@ -71,6 +71,9 @@ struct layer_spec {
 	char *kind;
 	struct strvec keys;
 };
+
+/* The QEMU cache mode of `d`: its own, else writeback (none for host). */
+const char *job_disk_cache(const struct disk_spec *d);
 
 struct topology {
 	char *name; /* preset or job-given name, used in result paths */
@@ -87,16 +90,17 @@ struct machine_spec {
 	char *qemu;    /* binary, default qemu-system-x86_64 */
 	int timeout_s; /* whole boot, from QEMU start to the guest's done */
 	char *append;  /* extra kernel command line */
-	int pin;       /* QEMU on CPUs of its own when the host has some (cpus.h) */
+	int pin; /* QEMU on CPUs of its own when the host has some (cpus.h) */
 };
 
 /* One point of the workload matrix: the engine and its "key=value"s. */
 struct point {
-	char *id; /* filesystem-safe and stable: "threads=2,bs_kb=11,ra_kb=1792" */
+	char *id; /* filesystem-safe and stable: "threads=2,bs_kb=11,ra_kb=1792"
+		   */
 	char *engine;
 	char *target;
 	struct strvec keys; /* engine keys, "key=value" */
-	int topo;           /* index into job.topologies */
+	int topo;	    /* index into job.topologies */
 };
 
 enum threshold_kind { THRESHOLD_PERCENT, THRESHOLD_MBPS, THRESHOLD_AUTO };
@@ -109,11 +113,11 @@ struct threshold {
 enum bisect_type { BISECT_PERF, BISECT_BUILD, BISECT_BOOT };
 
 struct job {
-	char *path; /* the job file, for messages */
-	char *name; /* results/<name>/... */
-	char *repo; /* kernel repository */
-	char *good; /* fast revision */
-	char *bad;  /* slow revision */
+	char *path;   /* the job file, for messages */
+	char *name;   /* results/<name>/... */
+	char *repo;   /* kernel repository */
+	char *good;   /* fast revision */
+	char *bad;    /* slow revision */
 	char *kernel; /* prebuilt bzImage instead of repo builds (run only) */
 	struct kconfig_spec kconfig;
 	struct toolchain_rule *toolchains;
@@ -124,11 +128,12 @@ struct job {
 	size_t nr_topologies;
 	struct point *points;
 	size_t nr_points;
-	int samples; /* samples per point per boot (after warmup) */
-	int warmup;  /* samples dropped at the start of each point */
+	int samples;  /* samples per point per boot (after warmup) */
+	int warmup;   /* samples dropped at the start of each point */
 	int runs_min; /* boots per commit before a verdict */
 	int runs_max; /* boots per commit at most */
-	/* The metric a verdict decides on, "read" or "write" (bw_bytes of it). */
+	/* The metric a verdict decides on, "read" or "write" (bw_bytes of it).
+	 */
 	char *metric;
 	char *metric_point; /* the point id it is taken from; NULL: the first */
 	struct threshold threshold;
@@ -173,7 +178,7 @@ int job_find_topology(const struct job *job, const char *name);
 /* Limits on what the lists of a job may expand to. */
 #define JOB_MAX_TOPOLOGIES 64
 #define JOB_MAX_POINTS 4096
-/* What the guest can build and run in one boot (proto_frame.h). */
+/* What the guest can build and run in one boot (proto/frame.h). */
 #define JOB_MAX_DISKS PROTO_SPEC_MAX_DISKS
 #define JOB_MAX_LAYERS PROTO_SPEC_MAX_LAYERS
 #define JOB_MAX_POINTS_PER_TOPOLOGY PROTO_SPEC_MAX_POINTS
@@ -190,17 +195,14 @@ int job_find_topology(const struct job *job, const char *name);
  * so 1.5 s cuts only kernels below ~90 MB/s, a drop of over half: moderate
  * slowdowns are still measured over the same bytes as their baseline.
  */
-#define JOB_RUNTIME_MS_MAX 3600000
+#define JOB_RUNTIME_MS_MAX PROTO_RUNTIME_MS_MAX
 #define JOB_BISECT_RUNTIME_MS 1500
 
 /*
- * Where presets (qemu/<name>.json) and fragments (kconfigs/) live: $IOBISECT_DATA,
- * else the folder of the iobisect binary, else the current folder.
+ * Where presets (qemu/<name>.json) and fragments (kconfigs/) live:
+ * $IOBISECT_DATA, else the folder of the iobisect binary, else the current
+ * folder.
  */
 const char *job_data_dir(void);
-
-/* Parse "6.1", "2.6.38.8", "v6.1-rc3" into KVER form; 0 when unparsable. */
-unsigned kver_parse(const char *s);
-int kver_in_range(unsigned v, const struct kver_range *r);
 
 #endif

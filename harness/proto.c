@@ -1,6 +1,6 @@
 /*
  * proto.c: the host side of the guest's result port (framing in
- * proto_frame.h, payloads in workloads/PROTOCOL.md). Pure: bytes in,
+ * proto/frame.h, payloads in workloads/PROTOCOL.md). Pure: bytes in,
  * typed data out. A line is a frame only when every field checks out, and
  * once one frame is lost nothing after it is believed, because the lost
  * one could have been the error that made the rest meaningless.

@@ -1,6 +1,6 @@
 /*
  * proto.h: the host side of the guest's result port. proto_parse_line()
- * checks one framed line (harness/proto_frame.h); struct proto_report
+ * checks one framed line (proto/frame.h); struct proto_report
  * accumulates a whole boot's stream, fed in arbitrary chunks as they arrive
  * from QEMU, and gives typed access to what the guest said. Pure: no I/O,
  * no messages printed; reasons for rejected lines are kept in the report.
@@ -8,7 +8,7 @@
 #ifndef IOBISECT_PROTO_H
 #define IOBISECT_PROTO_H
 
-#include "proto_frame.h"
+#include "proto/frame.h"
 #include "util.h"
 
 #include <jansson.h>

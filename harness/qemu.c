@@ -156,9 +156,7 @@ static const struct cache_mode cache_modes[] = {
 
 static const struct cache_mode *find_cache(const struct disk_spec *d)
 {
-	const char *name = d->cache;
-	if (!name)
-		name = d->backing == BACKING_HOST ? "none" : "writeback";
+	const char *name = job_disk_cache(d);
 	for (size_t i = 0; i < ARRAY_SIZE(cache_modes); i++)
 		if (!strcmp(cache_modes[i].name, name))
 			return &cache_modes[i];

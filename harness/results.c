@@ -65,13 +65,6 @@ static char *cpu_model(void)
 	return model ? model : xstrdup("unknown");
 }
 
-static const char *disk_cache(const struct disk_spec *d)
-{
-	if (d->cache)
-		return d->cache;
-	return d->backing == BACKING_HOST ? "none" : "writeback";
-}
-
 void results_machine_fill(struct machine_id *m, const struct job *job,
 			  int topo, const char *accel,
 			  const char *qemu_version)
@@ -88,14 +81,14 @@ void results_machine_fill(struct machine_id *m, const struct job *job,
 	m->memory_mb = job->machine.memory_mb;
 	m->append = xstrdup(job->machine.append ? job->machine.append : "");
 	for (size_t i = 1; i < t->nr_disks; i++)
-		same &= !strcmp(disk_cache(&t->disks[i]),
-				disk_cache(&t->disks[0]));
+		same &= !strcmp(job_disk_cache(&t->disks[i]),
+				job_disk_cache(&t->disks[0]));
 	if (same && t->nr_disks) {
-		strbuf_addstr(&cache, disk_cache(&t->disks[0]));
+		strbuf_addstr(&cache, job_disk_cache(&t->disks[0]));
 	} else {
 		for (size_t i = 0; i < t->nr_disks; i++)
 			strbuf_addf(&cache, "%s%s:%s", i ? "," : "",
-				    t->disks[i].name, disk_cache(&t->disks[i]));
+				    t->disks[i].name, job_disk_cache(&t->disks[i]));
 	}
 	m->cache = strbuf_detach(&cache);
 }
@@ -158,8 +151,6 @@ static void machine_from_json(json_t *o, struct machine_id *m)
 void results_spec_hash(const struct job *job, const struct point *pt,
 		       char out[41])
 {
-	static const char *const backing[] = { "image", "tmpfs", "null",
-					       "host" };
 	const struct topology *t = &job->topologies[pt->topo];
 	struct strbuf sb = STRBUF_INIT;
 
@@ -175,11 +166,11 @@ void results_spec_hash(const struct job *job, const struct point *pt,
 			    "qemu-disk name=%s backing=%s path=%s latency_ns=%llu "
 			    "bps_max=%llu iops_max=%llu readonly=%d cache=%s "
 			    "max_sectors_kb=%u\n",
-			    d->name, backing[d->backing], d->path ? d->path : "",
+			    d->name, job_backing_names[d->backing], d->path ? d->path : "",
 			    (unsigned long long)d->latency_ns,
 			    (unsigned long long)d->bps_max,
 			    (unsigned long long)d->iops_max, d->readonly,
-			    disk_cache(d), d->max_sectors_kb);
+			    job_disk_cache(d), d->max_sectors_kb);
 	}
 	spec_render_point_nosamples(job, pt, &sb);
 	hash_hex(sb.buf, sb.len, out);

@@ -8,8 +8,6 @@
 
 #include <string.h>
 
-static const char *const bus_names[] = { "virtio", "scsi", "nvme", "ide" };
-
 /* A spec word: non-empty, printable, no blanks (job.c refuses the rest). */
 static int spec_word(const char *s)
 {
@@ -38,7 +36,7 @@ int spec_render_topology(const struct job *job, int topo, struct strbuf *out)
 		strbuf_addf(out,
 			    "disk name=%s bus=%s serial=iob%zu size_mb=%llu "
 			    "null=%d",
-			    d->name, bus_names[d->bus], i,
+			    d->name, job_bus_names[d->bus], i,
 			    (unsigned long long)d->size_mb,
 			    d->backing == BACKING_NULL);
 		/*

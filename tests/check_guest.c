@@ -5,7 +5,7 @@
  * caught), and the engines run over a matrix of their options on plain
  * files, every sample framed, counted and verified. Run by hand the guest
  * writes its frames to stdout, so each test sends them to a file and reads
- * them back through the framing of proto_frame.h.
+ * them back through the framing of proto/frame.h.
  */
 #include "../workloads/engine.h"
 #include "../workloads/layers.h"
@@ -13,6 +13,7 @@
 #include "../workloads/report.h"
 #include "../workloads/spec.h"
 #include "check_skip.h"
+#include "proto/spec_keys.h"
 
 #include <check.h>
 #include <fcntl.h>
@@ -137,6 +138,45 @@ START_TEST(spec_reads_every_directive)
 	free(s.text);
 }
 END_TEST
+
+/*
+ * The guest takes exactly the keys of proto/spec_keys.h for each
+ * directive and engine, the lists the host checks jobs against
+ * (check_job.c holds the host's half).
+ */
+static size_t words(const char *s)
+{
+	size_t n = 0;
+	for (; *s; s++)
+		n += s[0] != ' ' && (s[1] == ' ' || !s[1]);
+	return n;
+}
+
+#define ROW_COUNT(...) +1
+#define HAS_KEY(key, ...)                                                      \
+	ck_assert_msg(strstr(keys, " " #key " "), "%s: no key '%s' in '%s'",  \
+		      what, #key, keys);
+#define CHECK_KEYS(word, KEYS)                                                 \
+	{                                                                      \
+		const char *what = word, *keys = spec_keys(word);              \
+		ck_assert_ptr_nonnull(keys);                                   \
+		KEYS(HAS_KEY)                                                  \
+		ck_assert_uint_eq(words(keys), 0 KEYS(ROW_COUNT));             \
+	}
+#define LAYER(kind, KEYS) CHECK_KEYS(#kind, KEYS)
+#define ENGINE(engine, KEYS, metrics) CHECK_KEYS(#engine, KEYS)
+START_TEST(guest_keys_are_the_shared_lists)
+{
+	CHECK_KEYS("boot", PROTO_BOOT_KEYS)
+	CHECK_KEYS("disk", PROTO_DISK_KEYS)
+	CHECK_KEYS("point", PROTO_POINT_KEYS)
+	PROTO_LAYERS(LAYER)
+	PROTO_ENGINES(ENGINE)
+	ck_assert_ptr_null(spec_keys("raid"));
+}
+END_TEST
+#undef LAYER
+#undef ENGINE
 
 /* A spec the guest cannot follow: one `spec` error naming what is wrong. */
 static const struct {
@@ -470,6 +510,7 @@ int main(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, spec_reads_every_directive);
+	tcase_add_test(tc, guest_keys_are_the_shared_lists);
 	tcase_add_loop_test(tc, spec_refusal_names_the_line_and_key, 0,
 			    ARRAY_SIZE(bad_specs));
 	tcase_add_test(tc, spec_last_line_without_newline);

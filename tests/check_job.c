@@ -5,6 +5,7 @@
  * job in tests/jobs/bad/.
  */
 #include "job.h"
+#include "job_parse.h"
 #include "spec.h"
 #include "util.h"
 
@@ -602,6 +603,84 @@ START_TEST(presets_load)
 }
 END_TEST
 
+/*
+ * The host checks a job's layer and engine keys against rules made from
+ * proto/spec_keys.h, the lists the guest checks the spec against
+ * (check_guest.c holds the guest's half): a key on one side only fails
+ * here or there.
+ */
+#define ROW_COUNT(...) +1
+#define HAS_RULE(key, how, ...)                                                \
+	do {                                                                   \
+		const struct key_rule *r_ = key_rule_find(rules, #key);        \
+		ck_assert_msg(r_, "%s: no rule for '%s'", what, #key);         \
+		ck_assert_int_eq(r_->check, K_##how);                          \
+	} while (0);
+#define CHECK_RULES(name, KEYS)                                                \
+	do {                                                                   \
+		size_t n_ = 0;                                                 \
+		ck_assert_ptr_nonnull(rules);                                  \
+		KEYS(HAS_RULE)                                                 \
+		while (rules[n_].key)                                          \
+			n_++;                                                  \
+		ck_assert_msg(n_ == 0 KEYS(ROW_COUNT), "%s: %zu rules", what,  \
+			      n_);                                             \
+	} while (0);
+#define LAYER(kind, KEYS)                                                      \
+	{                                                                      \
+		const char *what = #kind;                                      \
+		const struct key_rule *rules = job_layer_rules(#kind);         \
+		CHECK_RULES(kind, KEYS)                                        \
+	}
+#define ENGINE(engine, KEYS, metrics)                                          \
+	{                                                                      \
+		const char *what = #engine;                                    \
+		const struct key_rule *rules = job_engine_rules(#engine);      \
+		CHECK_RULES(engine, KEYS)                                      \
+	}
+START_TEST(host_key_rules_are_the_shared_lists)
+{
+	PROTO_LAYERS(LAYER)
+	PROTO_ENGINES(ENGINE)
+	ck_assert_ptr_null(job_layer_rules("raid"));
+	ck_assert_ptr_null(job_engine_rules("fio"));
+}
+END_TEST
+#undef LAYER
+#undef ENGINE
+
+/*
+ * A loop layer over a file on a fresh file system says how big to make
+ * the file (workloads/PROTOCOL.md): the host took the guest's size_mb for
+ * an unknown key before both read one list.
+ */
+START_TEST(loop_on_a_new_file_takes_its_size)
+{
+	struct job job;
+	struct strbuf err = STRBUF_INIT, spec = STRBUF_INIT;
+	const char *text =
+		"{\"topology\": {\"disks\": [{\"name\": \"d0\", "
+		"\"size_mb\": 256}], \"layers\": ["
+		"{\"kind\": \"fs\", \"name\": \"f\", \"on\": \"d0\", "
+		"\"type\": \"ext4\"},"
+		"{\"kind\": \"loop\", \"name\": \"l0\", "
+		"\"on\": \"file:/mnt/loop.img\", \"size_mb\": 64}]},"
+		"\"workload\": {\"engine\": \"rawread\", \"size_mb\": 32}}";
+
+	ck_assert_msg(!parse(&job, text, &err), "%s", err.buf);
+	ck_assert_str_eq(key_of(&job.topologies[0].layers[1].keys, "size_mb"),
+			 "64");
+	ck_assert_str_eq(job.points[0].target, "l0");
+	ck_assert_int_eq(spec_render_topology(&job, 0, &spec), 0);
+	ck_assert_msg(strstr(spec.buf, "loop name=l0 on=file:/mnt/loop.img "
+				       "size_mb=64"),
+		      "%s", spec.buf);
+	job_release(&job);
+	strbuf_release(&spec);
+	strbuf_release(&err);
+}
+END_TEST
+
 START_TEST(kernel_versions)
 {
 	static const struct {
@@ -925,6 +1004,8 @@ static Suite *job_suite(void)
 	tcase_add_test(tc, presets_load);
 	tcase_add_test(tc, kernel_versions);
 	tcase_add_test(tc, data_dir_from_environment);
+	tcase_add_test(tc, host_key_rules_are_the_shared_lists);
+	tcase_add_test(tc, loop_on_a_new_file_takes_its_size);
 	tcase_add_loop_test(tc, malformed_job_names_the_key, 0,
 			    (int)ARRAY_SIZE(bad));
 	tcase_add_test(tc, every_bad_job_has_an_expectation);

@@ -1,12 +1,12 @@
 /*
  * report.h: the guest's voice. Frames on the result port (/dev/ttyS1) in
- * the framing of harness/proto_frame.h, a small JSON writer for their
+ * the framing of proto/frame.h, a small JSON writer for their
  * payloads, and human-readable progress lines on the kernel console.
  */
 #ifndef IOBISECT_GUEST_REPORT_H
 #define IOBISECT_GUEST_REPORT_H
 
-#include "proto_frame.h"
+#include "proto/frame.h"
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -1,8 +1,9 @@
 /*
- * spec.c: parses and checks /spec. The key lists below are the guest's
- * half of workloads/PROTOCOL.md.
+ * spec.c: parses and checks /spec. The keys each directive and engine
+ * takes are proto/spec_keys.h's, the lists the host checks jobs against.
  */
 #include "spec.h"
+#include "proto/spec_keys.h"
 #include "report.h"
 
 #include <errno.h>
@@ -17,25 +18,18 @@ struct keyset {
 	const char *keys; /* space-separated, with leading and trailing space */
 };
 
+#define DIRECTIVE(word, KEYS) { #word, PROTO_KEY_WORDS(KEYS) },
+#define ENGINE(word, KEYS, metrics) { #word, PROTO_KEY_WORDS(KEYS) },
 static const struct keyset directives[] = {
-	{"boot", " id commit reboot "},
-	{"disk", " name bus serial size_mb null ro max_sectors_kb "},
-	{"part", " name on start_mb size_mb "},
-	{"md", " name level chunk_kb members metadata layout bitmap "
-	       "bitmap_chunk_kb stripe_cache method "},
-	{"dm", " name on method "},
-	{"loop", " name on method size_mb "},
-	{"fs", " name on type mount mkfs_args "},
-	{"point", " id engine target samples warmup "},
+	{ "boot", PROTO_KEY_WORDS(PROTO_BOOT_KEYS) },
+	{ "disk", PROTO_KEY_WORDS(PROTO_DISK_KEYS) },
+	PROTO_LAYERS(DIRECTIVE)
+	{ "point", PROTO_KEY_WORDS(PROTO_POINT_KEYS) },
 };
 
-static const struct keyset engines[] = {
-	{"seqread", " threads bs_kb ra_kb size_mb ram_x direct fadvise "
-		    "runtime_ms "},
-	{"seqwrite", " threads bs_kb size_mb fsync direct runtime_ms "},
-	{"rawread", " bs_kb size_mb direct ra_kb runtime_ms "},
-	{"bonnie", " size_mb chunk_kb "},
-};
+static const struct keyset engines[] = { PROTO_ENGINES(ENGINE) };
+#undef DIRECTIVE
+#undef ENGINE
 
 static int in_set(const char *keys, const char *key)
 {
@@ -56,6 +50,15 @@ static const char *find_set(const struct keyset *sets, size_t nr,
 		if (!strcmp(sets[i].word, word))
 			return sets[i].keys;
 	return NULL;
+}
+
+const char *spec_keys(const char *word)
+{
+	const char *keys = find_set(
+		directives, sizeof(directives) / sizeof(*directives), word);
+	return keys ? keys
+		    : find_set(engines, sizeof(engines) / sizeof(*engines),
+			       word);
 }
 
 const char *spec_get(const struct spec_line *l, const char *key)

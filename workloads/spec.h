@@ -7,7 +7,7 @@
 #ifndef IOBISECT_GUEST_SPEC_H
 #define IOBISECT_GUEST_SPEC_H
 
-#include "proto_frame.h"
+#include "proto/frame.h"
 
 #include <stdint.h>
 
@@ -57,5 +57,10 @@ int spec_double(const struct spec_line *l, const char *key, double def,
 		double *out);
 /* The name of a line ("name=" or, for points, "id="). */
 const char *spec_name(const struct spec_line *l);
+/*
+ * The keys a directive or an engine takes, " a b c ", as the guest checks
+ * them; NULL for a word it does not know.
+ */
+const char *spec_keys(const char *word);
 
 #endif

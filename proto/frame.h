@@ -1,5 +1,5 @@
 /*
- * proto_frame.h: the framing of the guest's result port, shared by the
+ * proto/frame.h: the framing of the guest's result port, shared by the
  * guest (workloads/, built with musl) and the host parser (harness/proto.c),
  * and the limits of the spec both sides hold to. Header-only and free of
  * any library so both sides compile it.

@@ -1,0 +1,153 @@
+/*
+ * job_disk.c: a topology's disks as a job or preset gives them: the bus,
+ * what backs the disk on the host (image, tmpfs, null, a host device), and
+ * how QEMU emulates it (cache mode, latency, limits).
+ */
+#include "job_parse.h"
+
+#include <string.h>
+
+void disk_release(struct disk_spec *d)
+{
+	free(d->name);
+	free(d->path);
+	free(d->cache);
+}
+
+static const char *const disk_keys[] = {
+	"name",	    "bus",	  "backing",	    "path",
+	"size_mb",  "latency_ns", "bps_max",	    "iops_max",
+	"readonly", "cache",	  "max_sectors_kb", NULL};
+#define BUS_NAME(suffix, name) #name,
+const char *const job_bus_names[] = {PROTO_BUSES(BUS_NAME) NULL};
+#undef BUS_NAME
+const char *const job_backing_names[] = {"image", "tmpfs", "null", "host",
+					 NULL};
+static const char *const caches[] = {"none",	   "writeback", "writethrough",
+				     "directsync", "unsafe",	NULL};
+
+int disk_set(struct keypath *c, struct disk_spec *d, const char *key, json_t *v)
+{
+	long long x;
+	int i, ret = -1;
+	const char *s;
+	size_t old = kp_push(c, key);
+
+	if (!strcmp(key, "name")) {
+		if (kp_str(c, v, &s))
+			goto out;
+		if (!job_valid_name(s, 32)) {
+			kp_fail(c, "'%s' is not a valid name", s);
+			goto out;
+		}
+		free(d->name);
+		d->name = xstrdup(s);
+	} else if (!strcmp(key, "bus")) {
+		if (kp_enum(c, v, job_bus_names, "bus", &i))
+			goto out;
+		d->bus = i;
+	} else if (!strcmp(key, "backing")) {
+		if (kp_enum(c, v, job_backing_names, "backing", &i))
+			goto out;
+		d->backing = i;
+		if (i == BACKING_HOST)
+			d->readonly = 1;
+	} else if (!strcmp(key, "path")) {
+		if (kp_str(c, v, &s))
+			goto out;
+		free(d->path);
+		d->path = job_expand_home(s);
+	} else if (!strcmp(key, "size_mb")) {
+		if (kp_int(c, v, 1, 1 << 20, &x))
+			goto out;
+		d->size_mb = x;
+	} else if (!strcmp(key, "latency_ns")) {
+		if (kp_int(c, v, 0, 10000000000LL, &x))
+			goto out;
+		d->latency_ns = x;
+	} else if (!strcmp(key, "bps_max")) {
+		if (kp_int(c, v, 0, 1LL << 40, &x))
+			goto out;
+		d->bps_max = x;
+	} else if (!strcmp(key, "iops_max")) {
+		if (kp_int(c, v, 0, 100000000, &x))
+			goto out;
+		d->iops_max = x;
+	} else if (!strcmp(key, "readonly")) {
+		if (!json_is_boolean(v)) {
+			kp_fail(c, "expected true or false");
+			goto out;
+		}
+		d->readonly = json_is_true(v);
+	} else if (!strcmp(key, "cache")) {
+		if (kp_enum(c, v, caches, "cache mode", &i))
+			goto out;
+		free(d->cache);
+		d->cache = xstrdup(caches[i]);
+	} else if (!strcmp(key, "max_sectors_kb")) {
+		/*
+		 * Any bus: QEMU caps scsi and nvme requests, the guest writes
+		 * queue/max_sectors_kb for all. The kernel takes no value
+		 * below one page.
+		 */
+		if (kp_int(c, v, 0, 65536, &x))
+			goto out;
+		if (x > 0 && x < 4) {
+			kp_fail(c,
+				"%lld is below one 4 KiB page (0 leaves the "
+				"kernel's cap)",
+				x);
+			goto out;
+		}
+		d->max_sectors_kb = (uint32_t)x;
+	} else {
+		kp_pop(c, old);
+		old = c->path.len;
+		kp_fail(c, "unknown key '%s' for a disk", key);
+		goto out;
+	}
+	ret = 0;
+out:
+	kp_pop(c, old);
+	return ret;
+}
+
+int disk_parse(struct keypath *c, json_t *v, size_t idx, struct disk_spec *d)
+{
+	const char *key;
+	json_t *val;
+	memset(d, 0, sizeof(*d));
+	d->name = xstrfmt("d%zu", idx);
+	if (!json_is_object(v))
+		return kp_fail(c, "expected an object");
+	if (kp_check_keys(c, v, disk_keys))
+		return -1;
+	/* backing first: it sets the read-only default that readonly overrides.
+	 */
+	if (json_object_get(v, "backing") &&
+	    disk_set(c, d, "backing", json_object_get(v, "backing")))
+		return -1;
+	json_object_foreach(v, key, val) {
+		if (!strcmp(key, "backing"))
+			continue;
+		if (disk_set(c, d, key, val))
+			return -1;
+	}
+	return 0;
+}
+
+void disk_copy(struct disk_spec *to, const struct disk_spec *from)
+{
+	*to = *from;
+	to->name = xstrdup(from->name);
+	to->path = from->path ? xstrdup(from->path) : NULL;
+	to->cache = from->cache ? xstrdup(from->cache) : NULL;
+}
+
+const char *job_disk_cache(const struct disk_spec *d)
+{
+	/* A host disk's own page cache is the host's; the guest has its own. */
+	if (d->cache)
+		return d->cache;
+	return d->backing == BACKING_HOST ? "none" : "writeback";
+}

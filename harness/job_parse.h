@@ -1,0 +1,46 @@
+/*
+ * job_parse.h: the sections of a job file, each in its own file, as
+ * job.c calls them. Inside the job parser only; everything else reads
+ * struct job (job.h).
+ */
+#ifndef IOBISECT_JOB_PARSE_H
+#define IOBISECT_JOB_PARSE_H
+
+#include "job.h"
+#include "keypath.h"
+
+/* job_disk.c: one disk of a topology (preset or job). */
+int disk_parse(struct keypath *c, json_t *v, size_t idx, struct disk_spec *d);
+/* Set one disk key; used for preset disks and for job overrides alike. */
+int disk_set(struct keypath *c, struct disk_spec *d, const char *key,
+	     json_t *v);
+void disk_copy(struct disk_spec *to, const struct disk_spec *from);
+void disk_release(struct disk_spec *d);
+
+/*
+ * job_topology.c: "topology" (a preset name, a preset with overrides, or
+ * a whole topology) into job->topologies, one per combination of the
+ * layer keys given as lists.
+ */
+int job_parse_topology(struct keypath *c, json_t *v, struct job *job);
+void job_topology_release(struct topology *t);
+/* The rules of a layer kind's keys ("md"), or NULL. */
+const struct key_rule *job_layer_rules(const char *kind);
+
+/*
+ * job_workload.c: "workload" into job->points, one per topology and
+ * combination of the keys given as lists. *samples and *warmup get the
+ * workload's own, when it gives them.
+ */
+int job_parse_workload(struct keypath *c, json_t *w, struct job *job,
+		       int *samples, int *warmup);
+/* The engine's index in PROTO_ENGINES order, or -1. */
+int job_engine_index(const char *engine);
+/* The rules of an engine's keys, or NULL. */
+const struct key_rule *job_engine_rules(const char *engine);
+/* The metrics engine `i` reports, comma-separated ("write,rewrite,read"). */
+const char *job_engine_metrics(int i);
+/* Point ids are folder names: keep [A-Za-z0-9._,=+-], others become '_'. */
+void job_id_sanitize(char *s);
+
+#endif

@@ -1,0 +1,354 @@
+/*
+ * job_workload.c: a job's "workload": the engine, its keys (checked
+ * against proto/spec_keys.h), the target on each topology, and the matrix
+ * of points the keys given as lists make, one per combination and
+ * topology (matrix.h).
+ */
+#include "job_parse.h"
+#include "matrix.h"
+
+#include <ctype.h>
+#include <string.h>
+
+static const char *const fadvises[] = {PROTO_FADVISES, NULL};
+
+/* Each engine's key rules, as proto/spec_keys.h lists them. */
+#define RULES(engine, KEYS, metrics)                                           \
+	static const struct key_rule engine##_rules[] = {                      \
+		KEYS(KEY_RULE) KEY_RULES_END};
+PROTO_ENGINES(RULES)
+#undef RULES
+#define ENGINE_NAME(engine, KEYS, metrics) #engine,
+#define ENGINE_RULES(engine, KEYS, metrics) engine##_rules,
+#define ENGINE_METRICS(engine, KEYS, metrics) metrics,
+static const char *const engines[] = {PROTO_ENGINES(ENGINE_NAME) NULL};
+static const struct key_rule *const engine_rules[] = {
+	PROTO_ENGINES(ENGINE_RULES)};
+/* The metrics each engine reports, for checking the job's metric. */
+static const char *const engine_metrics[] = {PROTO_ENGINES(ENGINE_METRICS)};
+#undef ENGINE_NAME
+#undef ENGINE_RULES
+#undef ENGINE_METRICS
+
+int job_engine_index(const char *engine)
+{
+	return list_index(engine, engines);
+}
+
+const struct key_rule *job_engine_rules(const char *engine)
+{
+	int i = list_index(engine, engines);
+	return i < 0 ? NULL : engine_rules[i];
+}
+
+const char *job_engine_metrics(int i)
+{
+	return engine_metrics[i];
+}
+
+/* A workload key with its one or several values. */
+struct wkey {
+	const char *key;
+	struct strvec values;
+	int list; /* given as a list: a matrix dimension */
+};
+
+static int topo_has(const struct topology *t, const char *name)
+{
+	for (size_t i = 0; i < t->nr_disks; i++)
+		if (!strcmp(t->disks[i].name, name))
+			return 1;
+	for (size_t i = 0; i < t->nr_layers; i++)
+		if (!strcmp(t->layers[i].keys.v[0] + 5, name))
+			return 1;
+	return 0;
+}
+
+/* The value of layer key `key`, or NULL. */
+static const char *layer_get(const struct layer_spec *l, const char *key)
+{
+	size_t n = strlen(key);
+	for (size_t i = 0; i < l->keys.nr; i++)
+		if (!strncmp(l->keys.v[i], key, n) && l->keys.v[i][n] == '=')
+			return l->keys.v[i] + n + 1;
+	return NULL;
+}
+
+/* The default target: a file on the top file system, else the top device. */
+static char *default_target(const struct topology *t)
+{
+	if (t->nr_layers) {
+		const struct layer_spec *l = &t->layers[t->nr_layers - 1];
+		if (!strcmp(l->kind, "fs")) {
+			const char *m = layer_get(l, "mount");
+			return xstrfmt("%s/iobisect.dat", m ? m : "/mnt");
+		}
+		return xstrdup(layer_get(l, "name"));
+	}
+	return xstrdup(t->disks[t->nr_disks - 1].name);
+}
+
+static int check_target(struct keypath *c, const struct topology *t, int engine,
+			const char *target)
+{
+	if (target[0] == '/') {
+		if (!strcmp(engines[engine], "rawread"))
+			return kp_fail(c,
+				       "engine 'rawread' reads a block device, "
+				       "not the file '%s'",
+				       target);
+		for (size_t i = 0; i < t->nr_layers; i++) {
+			const char *m = layer_get(&t->layers[i], "mount");
+			if (!strcmp(t->layers[i].kind, "fs")) {
+				size_t n = strlen(m ? m : "/mnt");
+				if (!strncmp(target, m ? m : "/mnt", n) &&
+				    target[n] == '/' && target[n + 1])
+					return 0;
+			}
+		}
+		return kp_fail(c,
+			       "'%s' is not on a file system of topology '%s'",
+			       target, t->name);
+	}
+	if (!strcmp(engines[engine], "bonnie"))
+		return kp_fail(c,
+			       "engine 'bonnie' needs a file target on a "
+			       "file system, not '%s'",
+			       target);
+	if (!topo_has(t, target))
+		return kp_fail(c,
+			       "'%s' is not a disk or layer of topology '%s'",
+			       target, t->name);
+	for (size_t i = 0; i < t->nr_layers; i++)
+		if (!strcmp(t->layers[i].kind, "fs") &&
+		    !strcmp(layer_get(&t->layers[i], "name"), target))
+			return kp_fail(c,
+				       "'%s' is a file system; give a file "
+				       "path under its mount",
+				       target);
+	return 0;
+}
+
+/* Point ids are folder names: keep [A-Za-z0-9._,=+-], others become '_'. */
+void job_id_sanitize(char *s)
+{
+	for (; *s; s++)
+		if (!isalnum((unsigned char)*s) && !strchr("._,=+-", *s))
+			*s = '_';
+}
+
+static const char *const workload_common[] = {"engine", "target", "samples",
+					      "warmup", NULL};
+
+int job_parse_workload(struct keypath *c, json_t *w, struct job *job,
+		       int *samples, int *warmup)
+{
+	struct wkey keys[32];
+	struct matrix m = {0};
+	size_t nr = 0, total = 1;
+	int engine, ret = -1;
+	const char *key;
+	json_t *v;
+	struct strbuf sb = STRBUF_INIT;
+	size_t old = kp_push(c, "workload");
+
+	memset(keys, 0, sizeof(keys));
+	if (json_is_string(w)) {
+		if (kp_enum(c, w, engines, "engine", &engine))
+			goto out;
+		w = NULL;
+	} else if (!json_is_object(w)) {
+		kp_fail(c, "expected an engine name or an object");
+		goto out;
+	} else {
+		json_t *e = json_object_get(w, "engine");
+		if (!e) {
+			kp_fail(c,
+				"missing 'engine' (seqread, seqwrite, rawread "
+				"or bonnie)");
+			goto out;
+		}
+		size_t o2 = kp_push(c, "engine");
+		int r = kp_enum(c, e, engines, "engine", &engine);
+		kp_pop(c, o2);
+		if (r)
+			goto out;
+	}
+	if (w && (kp_intf(c, w, "samples", 1, 1000, samples) ||
+		  kp_intf(c, w, "warmup", 0, 100, warmup)))
+		goto out;
+
+	json_object_foreach(w, key, v) {
+		const struct key_rule *ek =
+			key_rule_find(engine_rules[engine], key);
+		int is_target = !strcmp(key, "target");
+		if (!is_target && list_index(key, workload_common) >= 0)
+			continue;
+		if (!is_target && !ek) {
+			kp_fail(c, "unknown key '%s' for engine '%s'", key,
+				engines[engine]);
+			goto out;
+		}
+		if (nr == ARRAY_SIZE(keys)) {
+			kp_fail(c, "too many keys");
+			goto out;
+		}
+		/*
+		 * The cap before the values are checked against each other
+		 * (quadratic): 100,000 targets took half a minute to refuse.
+		 */
+		if (json_is_array(v) &&
+		    (json_array_size(v) > JOB_MAX_POINTS ||
+		     total * json_array_size(v) * job->nr_topologies >
+			     JOB_MAX_POINTS)) {
+			kp_fail(c,
+				"the matrix has more than %d points (%zu "
+				"topologies x the workload's lists)",
+				JOB_MAX_POINTS, job->nr_topologies);
+			goto out;
+		}
+		struct wkey *k = &keys[nr++];
+		size_t o2 = kp_push(c, key);
+		k->key = key;
+		k->list = json_is_array(v);
+		size_t n = k->list ? json_array_size(v) : 1;
+		if (k->list && !n) {
+			kp_fail(c, "empty list");
+			kp_pop(c, o2);
+			goto out;
+		}
+		for (size_t i = 0; i < n; i++) {
+			json_t *e = k->list ? json_array_get(v, i) : v;
+			size_t o3 = k->list ? kp_push_idx(c, i) : c->path.len;
+			int r;
+			if (is_target) {
+				const char *s;
+				r = kp_str(c, e, &s);
+				strbuf_reset(&sb);
+				if (!r)
+					strbuf_addstr(&sb, s);
+				if (!r && !job_valid_word(s))
+					r = kp_fail(
+						c, "'%s' cannot contain blanks",
+						s);
+				if (!r && strlen(s) > PROTO_SPEC_MAX_VALUE)
+					r = kp_fail(
+						c,
+						"'%.32s...' is longer than "
+						"the guest takes (%d bytes)",
+						s, PROTO_SPEC_MAX_VALUE);
+			} else {
+				r = kp_rule_value(c, ek, e, &sb);
+			}
+			for (size_t q = 0; !r && q < k->values.nr; q++)
+				if (!strcmp(k->values.v[q], sb.buf))
+					r = kp_fail(c, "'%s' is listed twice",
+						    sb.buf);
+			kp_pop(c, o3);
+			if (r) {
+				kp_pop(c, o2);
+				goto out;
+			}
+			strvec_push(&k->values, sb.buf);
+		}
+		kp_pop(c, o2);
+		matrix_add(&m, n);
+		total = matrix_total(&m, JOB_MAX_POINTS);
+	}
+	if (w && json_object_get(w, "size_mb") && json_object_get(w, "ram_x")) {
+		kp_fail(c, "size_mb and ram_x exclude each other");
+		goto out;
+	}
+	/*
+	 * A job with good and bad is meant for bisection: bound its samples
+	 * by time unless the workload says otherwise (runtime_ms 0 keeps the
+	 * byte count). As a single value the key leaves point ids as they
+	 * were; it enters the spec, so the spec hash keeps these samples
+	 * apart from byte-bound ones.
+	 */
+	if (job->good && job->bad &&
+	    key_rule_find(engine_rules[engine], "runtime_ms") &&
+	    !json_object_get(w, "runtime_ms")) {
+		struct wkey *k = &keys[nr++];
+		k->key = "runtime_ms";
+		strvec_pushf(&k->values, "%d", JOB_BISECT_RUNTIME_MS);
+		matrix_add(&m, 1);
+	}
+	/* Each point costs samples x boots of guest time: keep it sane. */
+	if (total * job->nr_topologies > JOB_MAX_POINTS) {
+		kp_fail(c,
+			"the matrix has more than %d points (%zu topologies "
+			"x the workload's lists)",
+			JOB_MAX_POINTS, job->nr_topologies);
+		goto out;
+	}
+	/* One boot runs every point of its topology; the guest stops here. */
+	if (total > JOB_MAX_POINTS_PER_TOPOLOGY) {
+		kp_fail(c,
+			"the matrix has %zu points per topology; a boot runs "
+			"at most %d",
+			total, JOB_MAX_POINTS_PER_TOPOLOGY);
+		goto out;
+	}
+
+	job->points = xcalloc(total * job->nr_topologies, sizeof(*job->points));
+	for (size_t t = 0; t < job->nr_topologies; t++) {
+		const struct topology *topo = &job->topologies[t];
+		char *deftarget = default_target(topo);
+		for (size_t n = 0; n < total; n++) {
+			struct point *p = &job->points[job->nr_points++];
+			struct strbuf id = STRBUF_INIT;
+			size_t pick[MATRIX_MAX_LISTS];
+			matrix_pick(&m, n, pick);
+			p->engine = xstrdup(engines[engine]);
+			p->topo = (int)t;
+			for (size_t k = 0; k < nr; k++) {
+				const char *val = keys[k].values.v[pick[k]];
+				if (keys[k].list)
+					strbuf_addf(&id, "%s%s=%s",
+						    id.len ? "," : "",
+						    keys[k].key, val);
+				/*
+				 * runtime_ms=0 is no bound, as when absent:
+				 * left out, it leaves the spec and the spec
+				 * hash as they were before the key existed.
+				 */
+				if (!strcmp(keys[k].key, "target"))
+					p->target = xstrdup(val);
+				else if (strcmp(keys[k].key, "runtime_ms") ||
+					 strcmp(val, "0"))
+					strvec_pushf(&p->keys, "%s=%s",
+						     keys[k].key, val);
+			}
+			if (!p->target)
+				p->target = xstrdup(deftarget);
+			if (!id.len)
+				strbuf_addstr(&id, "default");
+			job_id_sanitize(id.buf);
+			p->id = strbuf_detach(&id);
+			if (strlen(p->id) > PROTO_SPEC_MAX_VALUE) {
+				kp_fail(c,
+					"point '%.32s...' has a name longer "
+					"than the guest takes (%d bytes)",
+					p->id, PROTO_SPEC_MAX_VALUE);
+				free(deftarget);
+				goto out;
+			}
+			size_t o2 = kp_push(c, "target");
+			int r = check_target(c, topo, engine, p->target);
+			kp_pop(c, o2);
+			if (r) {
+				free(deftarget);
+				goto out;
+			}
+		}
+		free(deftarget);
+	}
+	ret = 0;
+out:
+	for (size_t k = 0; k < nr; k++)
+		strvec_clear(&keys[k].values);
+	strbuf_release(&sb);
+	kp_pop(c, old);
+	return ret;
+}
