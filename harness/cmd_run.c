@@ -23,6 +23,7 @@
 #include "run.h"
 #include "safety.h"
 #include "stats.h"
+#include "table.h"
 #include "util.h"
 #include "vm.h"
 
@@ -133,9 +134,9 @@ static int check_utf8(const char *opt, const char *v)
 static int takes_value(const char *o)
 {
 	static const char *const opts[] = {
-		"--kernel", "--commit",	 "--repo",    "--destroy-data-on",
+		"--kernel",   "--commit",   "--repo",  "--destroy-data-on",
 		"--topology", "--workload", "--boots", "--samples",
-		"--warmup", "--timeout",  "--set",     "--results",
+		"--warmup",   "--timeout",  "--set",   "--results",
 	};
 	for (size_t i = 0; i < ARRAY_SIZE(opts); i++)
 		if (!strcmp(o, opts[i]))
@@ -456,6 +457,42 @@ static void print_summary(const struct summary *sum, const struct job *job)
 		       stats_max(sum->first_sample_s, sum->nr_first));
 }
 
+/*
+ * The medians as the job's "table" lays them out (a row per combination
+ * of the list keys when it gives none), printed and kept beside the
+ * boots as table.json.
+ */
+static void print_table(const struct summary *sum, const struct job *job,
+			const char *dir)
+{
+	struct table_cell *cells = xcalloc(sum->nr + 1, sizeof(*cells));
+	struct strbuf text = STRBUF_INIT;
+	struct table t;
+
+	for (size_t i = 0; i < sum->nr; i++) {
+		const struct series *s = &sum->s[i];
+		cells[i].topology = job->topologies[s->topo].name;
+		cells[i].point = s->point;
+		cells[i].metric = s->metric;
+		cells[i].mbps = stats_median(s->mbps, s->nr);
+		cells[i].cpu = stats_median(s->cpu, s->nr);
+	}
+	table_make(&t, &job->table, cells, sum->nr);
+	table_render(&t, &job->table, &text);
+	printf("\n%s", text.buf);
+	json_t *doc = table_json(&t, &job->table);
+	char *json = json_dumps(doc, JSON_INDENT(2));
+	char *path = xstrfmt("%s/table.json", dir);
+	if (!json || write_file_atomic(path, json, strlen(json)))
+		warning("the table was not stored in '%s'", path);
+	free(path);
+	free(json);
+	json_decref(doc);
+	table_release(&t);
+	strbuf_release(&text);
+	free(cells);
+}
+
 /* The engine of topology `t`'s points (its results folder names it). */
 static const char *topo_engine(const struct job *job, int t)
 {
@@ -610,7 +647,11 @@ int cmd_run(int argc, char **argv)
 	print_summary(&sum, &job);
 	char abbrev[13];
 	results_commit_abbrev(k.commit, abbrev);
-	printf("results: %s/%s/%s\n", job.results, job.name, abbrev);
+	char *dir = xstrfmt("%s/%s/%s", job.results, job.name, abbrev);
+	if (sum.nr)
+		print_table(&sum, &job, dir);
+	printf("results: %s\n", dir);
+	free(dir);
 	code = run_interrupted() ? EXIT_INTERRUPTED
 	       : setup_failed	 ? EXIT_ABORT
 	       : failed		 ? 1

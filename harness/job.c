@@ -320,7 +320,8 @@ static const char *const job_keys[] = {
 	"name",	       "description", "repo",	   "good",	   "bad",
 	"kernel",      "kconfig",     "toolchain", "machine",	   "topology",
 	"workload",    "runs",	      "metric",	   "metric_point", "threshold",
-	"bisect_type", "results",     "direction", "confidence",   NULL};
+	"bisect_type", "results",     "direction", "confidence",   "table",
+	NULL};
 
 static void job_defaults(struct job *job)
 {
@@ -491,6 +492,14 @@ static int job_parse_json(struct job *job, json_t *root, const char *origin)
 	}
 	if (kp_strf(&c, root, "metric_point", &job->metric_point))
 		goto out;
+	/* After the topologies and points: the keys it names are theirs. */
+	if ((v = json_object_get(root, "table"))) {
+		old = kp_push(&c, "table");
+		int r = job_parse_table(&c, v, job);
+		kp_pop(&c, old);
+		if (r)
+			goto out;
+	}
 	if (job->metric_point) {
 		int found = 0;
 		for (size_t i = 0; i < job->nr_points; i++)
@@ -653,6 +662,7 @@ int job_find_topology(const struct job *job, const char *name)
 
 void job_release(struct job *job)
 {
+	table_spec_release(&job->table);
 	free(job->path);
 	free(job->name);
 	free(job->repo);

@@ -10,6 +10,7 @@
 #include "kver.h"
 #include "proto/frame.h"
 #include "proto/spec_keys.h"
+#include "table.h"
 #include "util.h"
 #include <stdint.h>
 
@@ -143,6 +144,8 @@ struct job {
 	double confidence;
 	enum bisect_type bisect_type;
 	char *results; /* results root, default "results" */
+	/* How `iobisect run` lays its medians out, as the report did. */
+	struct table_spec table;
 };
 
 /*

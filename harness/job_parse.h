@@ -43,4 +43,7 @@ const char *job_engine_metrics(int i);
 /* Point ids are folder names: keep [A-Za-z0-9._,=+-], others become '_'. */
 void job_id_sanitize(char *s);
 
+/* job_table.c: "table", after the topologies and points it names. */
+int job_parse_table(struct keypath *c, json_t *v, struct job *job);
+
 #endif

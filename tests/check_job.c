@@ -727,6 +727,9 @@ static const struct {
 	const char *want;
 } bad[] = {
 	{ "not-json", "not valid JSON: " },
+	{ "table-key", "table.rows[0]: 'bs_k' is not the metric, the "
+		       "topology, or a workload or topology key given as a list" },
+	{ "table-divide", "table.divide.ra_kb: expected a number above 0" },
 	{ "not-object", "expected a JSON object" },
 	{ "duplicate-key", "not valid JSON: duplicate object key" },
 	{ "unknown-key", "unknown key 'topolgy' (did you mean 'topology'?)" },

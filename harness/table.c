@@ -1,0 +1,286 @@
+/*
+ * table.c: medians laid out as a report lays them out (see table.h).
+ */
+#include "table.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SEP "\x1f"
+
+/*
+ * The value of `key` in a name made of "k=v" words joined with commas
+ * ("raid5-4,bitmap=1", "threads=2,bs_kb=11"); a word without '=' (the
+ * topology's own name) has no key. NULL when absent.
+ */
+static char *name_value(const char *name, const char *key)
+{
+	size_t n = strlen(key);
+	for (const char *p = name; p && *p;) {
+		if (!strncmp(p, key, n) && p[n] == '=')
+			return xstrndup(p + n + 1, strcspn(p + n + 1, ","));
+		p = strchr(p, ',');
+		p = p ? p + 1 : NULL;
+	}
+	return NULL;
+}
+
+int table_name_has(const char *name, const char *key)
+{
+	char *v = name_value(name, key);
+	free(v);
+	return v != NULL;
+}
+
+static char *cell_value(const struct table_cell *c, const char *key)
+{
+	char *v;
+	if (!strcmp(key, "metric"))
+		return xstrdup(c->metric);
+	if (!strcmp(key, "topology"))
+		return xstrdup(c->topology);
+	v = name_value(c->topology, key);
+	return v ? v : name_value(c->point, key);
+}
+
+static int vec_index(const struct strvec *v, const char *s)
+{
+	for (size_t i = 0; i < v->nr; i++)
+		if (!strcmp(v->v[i], s))
+			return (int)i;
+	return -1;
+}
+
+static void push_keys_of(struct strvec *keys, const char *name,
+			 const char *column)
+{
+	struct strvec words = STRVEC_INIT;
+	strvec_split(&words, name, ',');
+	for (size_t i = 0; i < words.nr; i++) {
+		char *eq = strchr(words.v[i], '=');
+		if (!eq)
+			continue;
+		*eq = '\0';
+		if (vec_index(keys, words.v[i]) < 0 &&
+		    strcmp(words.v[i], column))
+			strvec_push(keys, words.v[i]);
+	}
+	strvec_clear(&words);
+}
+
+static size_t index_or_add(struct strvec *list, const char *s)
+{
+	int i = vec_index(list, s);
+	if (i >= 0)
+		return (size_t)i;
+	strvec_push(list, s);
+	return list->nr - 1;
+}
+
+void table_make(struct table *t, const struct table_spec *spec,
+		const struct table_cell *cells, size_t nr)
+{
+	size_t *row = xcalloc(nr + 1, sizeof(*row));
+	size_t *col = xcalloc(nr + 1, sizeof(*col));
+
+	memset(t, 0, sizeof(*t));
+	t->column_key =
+		xstrdup(spec && spec->columns ? spec->columns : "metric");
+	if (spec && spec->rows.nr) {
+		for (size_t i = 0; i < spec->rows.nr; i++)
+			strvec_push(&t->row_keys, spec->rows.v[i]);
+	} else {
+		for (size_t i = 0; i < nr; i++) {
+			push_keys_of(&t->row_keys, cells[i].topology,
+				     t->column_key);
+			push_keys_of(&t->row_keys, cells[i].point,
+				     t->column_key);
+		}
+	}
+	for (size_t i = 0; i < nr; i++) {
+		struct strbuf r = STRBUF_INIT;
+		char *cv = cell_value(&cells[i], t->column_key);
+		for (size_t k = 0; k < t->row_keys.nr; k++) {
+			char *v = cell_value(&cells[i], t->row_keys.v[k]);
+			strbuf_addf(&r, "%s%s", k ? SEP : "", v ? v : "-");
+			free(v);
+		}
+		row[i] = index_or_add(&t->rows, r.buf);
+		col[i] = index_or_add(&t->columns, cv ? cv : "-");
+		strbuf_release(&r);
+		free(cv);
+	}
+	size_t cells_nr = t->rows.nr * t->columns.nr;
+	t->mbps = xcalloc(cells_nr + 1, sizeof(double));
+	t->cpu = xcalloc(cells_nr + 1, sizeof(double));
+	for (size_t i = 0; i < cells_nr; i++)
+		t->mbps[i] = t->cpu[i] = NAN;
+	/* The first median for a place wins: rows name every key that varies.
+	 */
+	for (size_t i = nr; i-- > 0;) {
+		t->mbps[row[i] * t->columns.nr + col[i]] = cells[i].mbps;
+		t->cpu[row[i] * t->columns.nr + col[i]] = cells[i].cpu;
+	}
+	free(row);
+	free(col);
+}
+
+void table_release(struct table *t)
+{
+	strvec_clear(&t->row_keys);
+	free(t->column_key);
+	strvec_clear(&t->columns);
+	strvec_clear(&t->rows);
+	free(t->mbps);
+	free(t->cpu);
+	memset(t, 0, sizeof(*t));
+}
+
+void table_spec_release(struct table_spec *s)
+{
+	free(s->title);
+	strvec_clear(&s->rows);
+	free(s->columns);
+	strvec_clear(&s->labels);
+	strvec_clear(&s->divide);
+	memset(s, 0, sizeof(*s));
+}
+
+/* The "key=..." entry of `list` for `key`, or `def`. */
+static const char *lookup(const struct strvec *list, const char *key,
+			  const char *def)
+{
+	size_t n = strlen(key);
+	for (size_t i = 0; list && i < list->nr; i++)
+		if (!strncmp(list->v[i], key, n) && list->v[i][n] == '=')
+			return list->v[i] + n + 1;
+	return def;
+}
+
+/* A row or column value as the report wrote it: divided where asked. */
+static char *shown(const struct table_spec *spec, const char *key,
+		   const char *value)
+{
+	const char *div = lookup(spec ? &spec->divide : NULL, key, NULL);
+	char *end;
+	double v = strtod(value, &end);
+	if (!div || *end || end == value)
+		return xstrdup(value);
+	return xstrfmt("%g", v / atof(div));
+}
+
+static const char *label(const struct table_spec *spec, const char *key)
+{
+	return lookup(spec ? &spec->labels : NULL, key, key);
+}
+
+void table_render(const struct table *t, const struct table_spec *spec,
+		  struct strbuf *out)
+{
+	int cpu = spec && spec->cpu;
+	int by_metric = !strcmp(t->column_key, "metric");
+	int *w = xcalloc(t->row_keys.nr + 1, sizeof(*w));
+
+	if (spec && spec->title)
+		strbuf_addf(out, "%s\n", spec->title);
+	for (size_t k = 0; k < t->row_keys.nr; k++)
+		w[k] = (int)strlen(label(spec, t->row_keys.v[k]));
+	for (size_t r = 0; r < t->rows.nr; r++) {
+		struct strvec vals = STRVEC_INIT;
+		strvec_split(&vals, t->rows.v[r], SEP[0]);
+		for (size_t k = 0; k < vals.nr && k < t->row_keys.nr; k++) {
+			char *s = shown(spec, t->row_keys.v[k], vals.v[k]);
+			if ((int)strlen(s) > w[k])
+				w[k] = (int)strlen(s);
+			free(s);
+		}
+		strvec_clear(&vals);
+	}
+	for (size_t k = 0; k < t->row_keys.nr; k++)
+		strbuf_addf(out, "%s%-*s", k ? "  " : "", w[k],
+			    label(spec, t->row_keys.v[k]));
+	int *cw = xcalloc(t->columns.nr + 1, sizeof(*cw));
+	for (size_t c = 0; c < t->columns.nr; c++) {
+		char *v = shown(spec, t->column_key, t->columns.v[c]);
+		char *head = by_metric ? xstrfmt("%s MB/s", v)
+				       : xstrfmt("%s=%s MB/s",
+						 label(spec, t->column_key), v);
+		cw[c] = strlen(head) > 9 ? (int)strlen(head) : 9;
+		strbuf_addf(out, "  %*s", cw[c], head);
+		if (cpu)
+			strbuf_addf(out, "  %5s", "%CPU");
+		free(head);
+		free(v);
+	}
+	strbuf_addch(out, '\n');
+	for (size_t r = 0; r < t->rows.nr; r++) {
+		struct strvec vals = STRVEC_INIT;
+		strvec_split(&vals, t->rows.v[r], SEP[0]);
+		for (size_t k = 0; k < t->row_keys.nr; k++) {
+			char *s = shown(spec, t->row_keys.v[k],
+					k < vals.nr ? vals.v[k] : "-");
+			strbuf_addf(out, "%s%-*s", k ? "  " : "", w[k], s);
+			free(s);
+		}
+		for (size_t c = 0; c < t->columns.nr; c++) {
+			size_t i = r * t->columns.nr + c;
+			if (isnan(t->mbps[i]))
+				strbuf_addf(out, "  %*s", cw[c], "-");
+			else
+				strbuf_addf(out, "  %*.1f", cw[c], t->mbps[i]);
+			if (cpu && isnan(t->cpu[i]))
+				strbuf_addf(out, "  %5s", "-");
+			else if (cpu)
+				strbuf_addf(out, "  %5.1f", t->cpu[i]);
+		}
+		strbuf_addch(out, '\n');
+		strvec_clear(&vals);
+	}
+	free(cw);
+	free(w);
+}
+
+static json_t *number_or_null(double v)
+{
+	return isnan(v) ? json_null() : json_real(v);
+}
+
+json_t *table_json(const struct table *t, const struct table_spec *spec)
+{
+	json_t *o = json_object(), *keys = json_array(), *cols = json_array();
+	json_t *rows = json_array();
+
+	if (spec && spec->title)
+		json_object_set_new(o, "title", json_string(spec->title));
+	for (size_t k = 0; k < t->row_keys.nr; k++)
+		json_array_append_new(keys, json_string(t->row_keys.v[k]));
+	for (size_t c = 0; c < t->columns.nr; c++)
+		json_array_append_new(cols, json_string(t->columns.v[c]));
+	for (size_t r = 0; r < t->rows.nr; r++) {
+		struct strvec vals = STRVEC_INIT;
+		json_t *row = json_object(), *cells = json_array();
+		strvec_split(&vals, t->rows.v[r], SEP[0]);
+		for (size_t k = 0; k < t->row_keys.nr && k < vals.nr; k++)
+			json_object_set_new(row, t->row_keys.v[k],
+					    json_string(vals.v[k]));
+		for (size_t c = 0; c < t->columns.nr; c++) {
+			size_t i = r * t->columns.nr + c;
+			json_t *cell = json_object();
+			json_object_set_new(cell, "mbps",
+					    number_or_null(t->mbps[i]));
+			json_object_set_new(cell, "cpu_pct",
+					    number_or_null(t->cpu[i]));
+			json_array_append_new(cells, cell);
+		}
+		json_object_set_new(row, "cells", cells);
+		json_array_append_new(rows, row);
+		strvec_clear(&vals);
+	}
+	json_object_set_new(o, "row_keys", keys);
+	json_object_set_new(o, "column_key", json_string(t->column_key));
+	json_object_set_new(o, "columns", cols);
+	json_object_set_new(o, "rows", rows);
+	return o;
+}
