@@ -24,7 +24,7 @@ CHECK_SRC   := $(wildcard tests/check_*.c)
 CHECK_BIN   := $(CHECK_SRC:tests/%.c=$(O)/tests/%)
 GUEST       := $(O)/iobisect-guest
 
-.PHONY: all deps test unit integration asan format demo clean fuzz
+.PHONY: all deps test unit integration asan format demo clean fuzz seeds
 all: iobisect $(GUEST)
 
 # The harness modules go in an archive, so a test links only what it uses.
@@ -138,6 +138,12 @@ build-fuzz/fuzz_guest_spec: tests/fuzz/fuzz_guest_spec.c $(FUZZ_GUEST_OBJ)
 demo: deps
 	$(MAKE) all
 	tests/demo.sh
+
+# The three seed reports' jobs on the fixture kernel: each report's table,
+# measured here, and its effect asserted (tests/integration/25-seeds.sh).
+seeds: deps
+	$(MAKE) all
+	IOBISECT_TESTS=25-seeds tests/run-integration.sh
 
 format:
 	clang-format -i harness/*.c harness/*.h workloads/*.c workloads/*.h tests/*.c
