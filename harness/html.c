@@ -366,6 +366,72 @@ static void render_history(struct strbuf *out, const struct scan *s)
 	strbuf_addstr(out, "</tbody></table>\n");
 }
 
+/*
+ * The tables `iobisect run` left beside a commit's boots (table.json):
+ * each report's own table, as the job laid it out.
+ */
+static void render_table(struct strbuf *out, const char *abbrev, json_t *t)
+{
+	json_t *keys = json_object_get(t, "row_keys"), *row, *v;
+	const char *ck = json_string_value(json_object_get(t, "column_key"));
+	size_t r, k;
+
+	strbuf_addstr(out, "<h3>");
+	esc(out, abbrev);
+	strbuf_addstr(out, ": ");
+	esc(out, json_string_value(json_object_get(t, "title")));
+	strbuf_addstr(out, "</h3>\n<table><thead><tr>");
+	json_array_foreach(keys, k, v) {
+		strbuf_addstr(out, "<th>");
+		esc(out, json_string_value(v));
+		strbuf_addstr(out, "</th>");
+	}
+	json_array_foreach(json_object_get(t, "columns"), k, v) {
+		strbuf_addstr(out, "<th>");
+		if (strcmp(ck, "metric")) {
+			esc(out, ck);
+			strbuf_addch(out, '=');
+		}
+		esc(out, json_string_value(v));
+		strbuf_addstr(out, " MB/s</th>");
+	}
+	strbuf_addstr(out, "</tr></thead><tbody>\n");
+	json_array_foreach(json_object_get(t, "rows"), r, row) {
+		strbuf_addstr(out, "<tr>");
+		json_array_foreach(keys, k, v) {
+			strbuf_addstr(out, "<td>");
+			esc(out, json_string_value(
+					 json_object_get(row, json_string_value(v))));
+			strbuf_addstr(out, "</td>");
+		}
+		json_array_foreach(json_object_get(row, "cells"), k, v) {
+			json_t *m = json_object_get(v, "mbps");
+			td_num(out, json_is_number(m) ? json_number_value(m) : NAN,
+			       NULL);
+		}
+		strbuf_addstr(out, "</tr>\n");
+	}
+	strbuf_addstr(out, "</tbody></table>\n");
+}
+
+static void render_tables(struct strbuf *out, const struct scan *s)
+{
+	int any = 0;
+	for (size_t i = 0; i < s->nr_commits; i++) {
+		char *path = xstrfmt("%s/%s/table.json", s->dir,
+				     s->commits[i].abbrev);
+		json_t *t = json_load_file(path, JSON_REJECT_DUPLICATES, NULL);
+		free(path);
+		if (json_is_array(json_object_get(t, "row_keys")) &&
+		    json_is_string(json_object_get(t, "column_key"))) {
+			if (!any++)
+				strbuf_addstr(out, "<h2>Tables</h2>\n");
+			render_table(out, s->commits[i].abbrev, t);
+		}
+		json_decref(t);
+	}
+}
+
 static const char css[] =
 	"body{font:14px/1.45 system-ui,-apple-system,'Segoe UI',sans-serif;"
 	"margin:0;background:#f6f7f9;color:#1d2330}"
@@ -541,6 +607,7 @@ int html_render(const struct scan *s, const struct html_options *o,
 		strbuf_addstr(out, "<h2>Bisection history</h2>\n");
 		render_history(out, s);
 	}
+	render_tables(out, s);
 
 	strbuf_addstr(out, "<h2>Commits</h2>\n<table class=\"commits\"><thead>"
 			   "<tr><th>#</th><th>commit</th><th>role</th>"

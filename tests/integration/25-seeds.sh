@@ -64,5 +64,10 @@ b128=$(cell "$table" 128 target=d0) b2m=$(cell "$table" 2048 target=d0)
 echo "dd: /dev of the whole disk, 128 KiB $b128 MB/s, 2 MiB $b2m MB/s"
 [ $((b128 * 13)) -le $((b2m * 10)) ] ||
 	fail "dd: 2 MiB reads ($b2m MB/s) are not clearly faster than 128 KiB ($b128 MB/s)"
+# The same table in the HTML report of the results folder.
+iob report "$work/dd/dd-partition-loop-dm" --html "$work/dd.html" >/dev/null ||
+	fail "dd: iobisect report failed"
+grep -q '<h3>.*Seed 004: dd after drop_caches' "$work/dd.html" ||
+	fail "dd: the report's table is not in the HTML report"
 
 echo "25-seeds: every report's effect shows"
