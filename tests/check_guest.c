@@ -285,6 +285,52 @@ START_TEST(spec_error_frames_stay_json)
 END_TEST
 
 /* ------------------------------------------------------------------ */
+/* The layer builder */
+
+/*
+ * What the builder refuses before any maker runs, so on the host: a line
+ * that the spec's parser lets through (or one it never makes) names the
+ * line and what is wrong with it.
+ */
+static const struct {
+	const char *line, *kind, *want;
+} bad_layers[] = {
+	{ "dm name=x on=nope", NULL, "line 3: 'nope' is not an earlier layer" },
+	{ "dm name=x", NULL, "line 3: 'x' has no on=" },
+	{ "part name=p on=file:/f", NULL,
+	  "line 3: only loop layers sit on files" },
+	{ "dm name=d0 on=d0", NULL, "line 3: layer name 'd0' used twice" },
+	{ "dm name=x on=d0", "raid", "line 3: unknown layer kind 'raid'" },
+	{ "dm name=x on=d0", "disk", "line 3: unknown layer kind 'disk'" },
+};
+
+START_TEST(layers_build_refuses_bad_lines)
+{
+	char text[128];
+	struct sent s;
+
+	snprintf(text, sizeof(text), "version 1\ndisk name=d0\n%s\n",
+		 bad_layers[_i].line);
+	ck_assert_int_eq(spec_parse(&spec, text), 0);
+	ck_assert_int_eq(spec.nr_layers, 1);
+	if (bad_layers[_i].kind)
+		strcpy(spec.layers[0].word, bad_layers[_i].kind);
+	memset(&layers[0], 0, sizeof(layers[0]));
+	strcpy(layers[0].name, "d0");
+	strcpy(layers[0].kind, "disk");
+	nr_layers = 1;
+	ck_assert_int_eq(layers_build(&spec), -1);
+	ck_assert_int_eq(nr_layers, 1);
+	sent_read(&s);
+	ck_assert_int_eq(s.errors, 1);
+	ck_assert_msg(strstr(s.text, "\"stage\":\"spec\"") &&
+			      strstr(s.text, bad_layers[_i].want),
+		      "%s", s.text);
+	free(s.text);
+}
+END_TEST
+
+/* ------------------------------------------------------------------ */
 /* The data pattern */
 
 START_TEST(pattern_catches_misplaced_stale_and_zeroed_sectors)
@@ -516,6 +562,8 @@ int main(void)
 	tcase_add_test(tc, spec_last_line_without_newline);
 	tcase_add_test(tc, spec_limits_hold);
 	tcase_add_test(tc, spec_error_frames_stay_json);
+	tcase_add_loop_test(tc, layers_build_refuses_bad_lines, 0,
+			    ARRAY_SIZE(bad_layers));
 	tcase_add_test(tc, pattern_catches_misplaced_stale_and_zeroed_sectors);
 	tcase_add_loop_test(tc, engine_matrix_frames_verified_samples, 0,
 			    ARRAY_SIZE(matrix));

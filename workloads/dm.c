@@ -5,7 +5,7 @@
  * method=dmsetup runs a packed dmsetup. Over a read-only layer the table
  * is loaded read-only (DM_READONLY_FLAG, dmsetup --readonly).
  */
-#include "layers.h"
+#include "kinds.h"
 #include "report.h"
 #include "sys.h"
 #include "uapi.h"
@@ -118,7 +118,7 @@ out:
 static int dm_by_dmsetup(struct layer *l, unsigned ma, unsigned mi,
 			 uint64_t sectors, int ro)
 {
-	const char *tool = layers_tool("dmsetup");
+	const char *tool = layer_tool("dmsetup");
 	char table[128];
 	if (!tool)
 		return report_error("dm",
@@ -163,7 +163,7 @@ static int dm_by_dmsetup(struct layer *l, unsigned ma, unsigned mi,
 	return 0;
 }
 
-int dm_create(struct layer *l, const struct layer *on)
+static int dm_create(struct layer *l, struct layer *on)
 {
 	const char *method = spec_get(l->line, "method");
 	unsigned ma, mi;
@@ -192,9 +192,12 @@ int dm_create(struct layer *l, const struct layer *on)
 	if (sys_blk_node(l->dev, l->path, sizeof(l->path)) < 0)
 		return report_error("dm", "no node for '%s': %s", l->dev,
 				    strerror(errno));
-	l->root = on->root;
-	l->base = on->base;
-	l->null = on->null;
-	l->ro = on->ro;
+	layer_over(l, on, 0);
 	return 0;
 }
+
+const struct layer_ops dm_ops = {
+	.kind = "dm",
+	.whole = 1,
+	.create = dm_create,
+};

@@ -7,7 +7,7 @@
 #ifndef IOBISECT_GUEST_ENGINE_H
 #define IOBISECT_GUEST_ENGINE_H
 
-#include "layers.h"
+#include "layer.h"
 #include "spec.h"
 
 #include <stdint.h>

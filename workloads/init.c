@@ -6,6 +6,7 @@
  * reboot: the guest never waits for a host that is not listening.
  */
 #include "engine.h"
+#include "kinds.h"
 #include "layers.h"
 #include "report.h"
 #include "spec.h"

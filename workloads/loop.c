@@ -8,7 +8,7 @@
  * losetup. Over a read-only layer the loop device is read-only too
  * (LO_FLAGS_READ_ONLY, a read-only backing fd, losetup -r).
  */
-#include "layers.h"
+#include "kinds.h"
 #include "report.h"
 #include "sys.h"
 #include "uapi.h"
@@ -69,8 +69,7 @@ static int loop_bind(int n, int backing, const char *file, struct layer *l,
 	return rc;
 }
 
-static int loop_by_ioctl(struct layer *l, const char *file, int legacy,
-			 int ro)
+static int loop_by_ioctl(struct layer *l, const char *file, int legacy, int ro)
 {
 	int backing = open(file, (ro ? O_RDONLY : O_RDWR) | O_CLOEXEC);
 	int rc = -1;
@@ -110,7 +109,7 @@ static int loop_by_ioctl(struct layer *l, const char *file, int legacy,
 
 static int loop_by_losetup(struct layer *l, const char *file, int ro)
 {
-	const char *tool = layers_tool("losetup");
+	const char *tool = layer_tool("losetup");
 	if (!tool)
 		return report_error("loop", "method=losetup but losetup is not "
 					    "in the initramfs");
@@ -179,24 +178,23 @@ static int loop_make_file(struct layer *l, const char *file)
 	return 0;
 }
 
-int loop_create(struct layer *l, const char *on)
+/* `under` is NULL over file:<path>. */
+static int loop_create(struct layer *l, struct layer *under)
 {
 	const char *method = spec_get(l->line, "method");
 	const char *file;
-	const struct layer *under = NULL;
 	int rc, ro = 0;
 
-	if (!strncmp(on, "file:", 5)) {
-		file = on + 5;
+	if (!under) {
+		file = spec_get(l->line, "on") + 5;
 		if (loop_make_file(l, file))
 			return -1;
 	} else {
-		under = layer_find(on);
 		if (under->busy || !strcmp(under->kind, "fs"))
 			return report_error("loop",
 					    "'%s' cannot sit on '%s': "
 					    "it is in use",
-					    l->name, on);
+					    l->name, under->name);
 		file = under->path;
 		ro = under->ro;
 	}
@@ -211,11 +209,14 @@ int loop_create(struct layer *l, const char *on)
 				    l->name, method);
 	if (rc)
 		return -1;
-	if (under) {
-		l->root = under->root;
-		l->base = under->base;
-		l->null = under->null;
-		l->ro = under->ro;
-	}
+	if (under)
+		layer_over(l, under, 0);
 	return 0;
 }
+
+const struct layer_ops loop_ops = {
+	.kind = "loop",
+	.on = LAYER_ON_FILE,
+	.whole = 1,
+	.create = loop_create,
+};

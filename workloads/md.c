@@ -6,7 +6,7 @@
  * the internal bitmap. Either way the guest then waits for sync_action to
  * read "idle", so no sample is taken while the array resyncs.
  */
-#include "layers.h"
+#include "kinds.h"
 #include "report.h"
 #include "sys.h"
 #include "uapi.h"
@@ -147,7 +147,7 @@ out:
 static int md_by_mdadm(struct layer *l, const char *level, int chunk_kb,
 		       const char *layout, struct layer **members, int n)
 {
-	const char *tool = layers_tool("mdadm");
+	const char *tool = layer_tool("mdadm");
 	const char *metadata = spec_get(l->line, "metadata");
 	const char *bitmap = spec_get(l->line, "bitmap");
 	const char *bchunk = spec_get(l->line, "bitmap_chunk_kb");
@@ -223,9 +223,19 @@ static int md_wait_idle(struct layer *l)
 	}
 }
 
-int md_create(struct layer *l, int nr_md)
+/* Arrays are numbered md0, md1, ... in spec order. */
+static int md_minor(const struct layer *l)
+{
+	int n = 0;
+	for (const struct layer *p = layers; p < l; p++)
+		n += !strcmp(p->kind, "md");
+	return n;
+}
+
+static int md_create(struct layer *l, struct layer *on)
 {
 	const struct spec_line *line = l->line;
+	int nr_md = md_minor(l);
 	const char *level = spec_get(line, "level");
 	const char *members = spec_get(line, "members");
 	const char *method = spec_get(line, "method");
@@ -237,6 +247,7 @@ int md_create(struct layer *l, int nr_md)
 	int n = 0, lcode = 2;
 	char list[224];
 
+	(void)on; /* members= names what an array sits on */
 	if (!level || (strcmp(level, "0") && strcmp(level, "5")))
 		return report_error("md", "'%s': level must be 0 or 5",
 				    l->name);
@@ -369,7 +380,7 @@ static void log_algo(char * xor, char *raid6, size_t size)
 	}
 }
 
-void md_report(struct json *j, const struct layer *l)
+static void md_describe(struct json *j, const struct layer *l)
 {
 	struct mdu_array_info info;
 	char path[160], val[128], xor[64], raid6[64];
@@ -418,3 +429,11 @@ void md_report(struct json *j, const struct layer *l)
 	json_str(j, "xor_algo", xor);
 	json_str(j, "raid6_algo", raid6);
 }
+
+const struct layer_ops md_ops = {
+	.kind = "md",
+	.on = LAYER_ON_NONE,
+	.whole = 1,
+	.create = md_create,
+	.describe = md_describe,
+};
