@@ -146,7 +146,10 @@ void disk_copy(struct disk_spec *to, const struct disk_spec *from)
 
 const char *job_disk_cache(const struct disk_spec *d)
 {
-	/* A host disk's own page cache is the host's; the guest has its own. */
+	/*
+	 * A passed-through device is measured itself, not the host's page
+	 * cache over it (O_DIRECT); images are files the host caches.
+	 */
 	if (d->cache)
 		return d->cache;
 	return d->backing == BACKING_HOST ? "none" : "writeback";
