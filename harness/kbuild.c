@@ -430,6 +430,14 @@ int kbuild_image(struct build_result *out, const struct build_request *req)
 		strvec_pushf(&vars, "HOSTCC=ccache %s", hostcc);
 		strvec_pushf(&env, "CCACHE_BASEDIR=%s/trees", cache_dir());
 		strvec_push(&env, "CCACHE_NOHASHDIR=1");
+		/*
+		 * Depend mode: a miss is compiled once, its dependencies taken
+		 * from kbuild's own -MMD file, where the default mode runs the
+		 * preprocessor as well. On block/ and mm/ of v6.1 from an empty
+		 * cache: 87 CPU-s with plain gcc, 114 through ccache, 96 in
+		 * depend mode; hits the same (bench/ccache-cold.sh).
+		 */
+		strvec_push(&env, "CCACHE_DEPEND=1");
 	} else {
 		strvec_pushf(&vars, "CC=%s", cc);
 		strvec_pushf(&vars, "HOSTCC=%s", hostcc);
