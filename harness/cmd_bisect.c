@@ -13,6 +13,7 @@
 #include "cmd.h"
 #include "driver_job.h"
 #include "job.h"
+#include "options.h"
 #include "progress.h"
 #include "report.h"
 #include "safety.h"
@@ -22,7 +23,6 @@
 
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 static int usage(void)
 {
@@ -103,30 +103,23 @@ int cmd_bisect(int argc, char **argv)
 	struct strbuf text = STRBUF_INIT;
 	const char *job_path = NULL, *results = NULL, *destroy = NULL;
 	const char *upload_url = NULL, *notify_url = NULL;
-	int show_log = 0, force = 0, used, job_ok = 0, ret = DRIVER_ABORT;
+	int show_log = 0, force = 0, job_ok = 0, ret = DRIVER_ABORT;
 	struct safety_hold *holds = NULL;
 	size_t nr_holds = 0;
 	char hash[41];
 
+	const struct opt opts[] = {
+		OPT_FLAG("--log", &show_log),
+		OPT_STRING("--results", &results),
+		OPT_STRING("--upload", &upload_url),
+		OPT_STRING("--notify", &notify_url),
+		OPT_SAFETY(&destroy, &force),
+		OPT_ARG("JOB", &job_path),
+		OPT_END(),
+	};
+
 	report_init(&rep);
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--log"))
-			show_log = 1;
-		else if (!strcmp(argv[i], "--results") && i + 1 < argc)
-			results = argv[++i];
-		else if (!strcmp(argv[i], "--upload") && i + 1 < argc)
-			upload_url = argv[++i];
-		else if (!strcmp(argv[i], "--notify") && i + 1 < argc)
-			notify_url = argv[++i];
-		else if ((used = safety_parse_option(argc, argv, i, &destroy,
-						     &force)))
-			i += used - 1;
-		else if (argv[i][0] == '-' || job_path)
-			return usage();
-		else
-			job_path = argv[i];
-	}
-	if (!job_path)
+	if (opt_parse(opts, argc, argv, NULL) || !job_path)
 		return usage();
 	progress_init(&progress, stderr);
 	if (job_load(&job, job_path))

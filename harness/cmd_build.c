@@ -6,15 +6,25 @@
 #include "cmd.h"
 #include "kbuild.h"
 #include "kconfig.h"
+#include "options.h"
 #include "util.h"
 
 #include <stdio.h>
-#include <string.h>
 
 static const char build_usage[] =
 	"usage: iobisect build --repo PATH --commit REV [--kconfig a,b,...]\n"
 	"                      [--base tiny|CONFIG] [--cc CC] [--hostcc CC]\n"
 	"                      [--jobs N] [--no-cache]\n";
+
+static int jobs_opt(const struct opt *opt, const char *arg)
+{
+	long n;
+
+	if (parse_long(arg, &n) || n < 1 || n > 1024)
+		return error("'%s' needs a number of jobs", opt->name);
+	*(int *)opt->value = (int)n;
+	return 0;
+}
 
 int cmd_build(int argc, char **argv)
 {
@@ -24,49 +34,44 @@ int cmd_build(int argc, char **argv)
 	struct kconfig_spec spec = {0};
 	struct toolchain_rule rule = {{0, 0}, NULL, NULL};
 	struct build_result res = BUILD_RESULT_INIT;
+	int help = 0, no_cache = 0;
+	struct opt_error err;
+	const struct opt opts[] = {
+		OPT_FLAG_F("-h", &help, OPT_STOP),
+		OPT_FLAG_F("--help", &help, OPT_STOP),
+		OPT_FLAG("--no-cache", &no_cache),
+		OPT_STRING("--repo", &repo),
+		OPT_STRING("--commit", &rev),
+		OPT_STRING("--kconfig", &fragments),
+		OPT_STRING("--base", &base),
+		OPT_STRING("--cc", &cc),
+		OPT_STRING("--hostcc", &hostcc),
+		OPT_CALLBACK("--jobs", jobs_opt, &req.jobs),
+		OPT_CALLBACK("-j", jobs_opt, &req.jobs),
+		OPT_END(),
+	};
 
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		const char **dst = NULL;
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			fputs(build_usage, stdout);
-			return 0;
-		} else if (!strcmp(a, "--no-cache")) {
-			req.flags |= BUILD_NO_CACHE;
-			continue;
-		} else if (!strcmp(a, "--repo")) {
-			dst = &repo;
-		} else if (!strcmp(a, "--commit")) {
-			dst = &rev;
-		} else if (!strcmp(a, "--kconfig")) {
-			dst = &fragments;
-		} else if (!strcmp(a, "--base")) {
-			dst = &base;
-		} else if (!strcmp(a, "--cc")) {
-			dst = &cc;
-		} else if (!strcmp(a, "--hostcc")) {
-			dst = &hostcc;
-		} else if (!strcmp(a, "--jobs") || !strcmp(a, "-j")) {
-			long n;
-			if (i + 1 >= argc || parse_long(argv[i + 1], &n) ||
-			    n < 1 || n > 1024) {
-				error("'%s' needs a number of jobs", a);
-				return EXIT_ABORT;
-			}
-			req.jobs = (int)n;
-			i++;
-			continue;
-		} else {
-			error("unknown option '%s'", a);
+	if (opt_parse(opts, argc, argv, &err)) {
+		switch (err.status) {
+		case OPT_ERR_NO_VALUE:
+			error("'%s' needs a value", err.arg);
+			break;
+		case OPT_ERR_VALUE:
+			break;
+		default:
+			/* A positional too; named whole, as build takes no
+			 * "--name=value" form. */
+			error("unknown option '%s'", err.arg);
 			fputs(build_usage, stderr);
-			return EXIT_ABORT;
 		}
-		if (i + 1 >= argc) {
-			error("'%s' needs a value", a);
-			return EXIT_ABORT;
-		}
-		*dst = argv[++i];
+		return EXIT_ABORT;
 	}
+	if (help) {
+		fputs(build_usage, stdout);
+		return 0;
+	}
+	if (no_cache)
+		req.flags |= BUILD_NO_CACHE;
 	if (!repo || !rev) {
 		error("build needs --repo and --commit");
 		fputs(build_usage, stderr);

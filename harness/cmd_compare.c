@@ -9,13 +9,13 @@
  * the two commits' boots are separated (two-sided Mann-Whitney p <= 0.05).
  */
 #include "cmd.h"
+#include "options.h"
 #include "run.h"
 #include "store_scan.h"
 #include "util.h"
 
 #include <math.h>
 #include <stdio.h>
-#include <string.h>
 
 static const char usage[] =
 	"usage: iobisect compare A B [--results DIR] [--job NAME]";
@@ -62,22 +62,17 @@ int cmd_compare(int argc, char **argv)
 {
 	const char *revs[2] = { NULL, NULL }, *dir = "results", *job = NULL;
 	long idx[2];
-	size_t nrev = 0;
 	struct scan s;
 	struct strbuf out = STRBUF_INIT;
+	const struct opt opts[] = {
+		OPT_STRING("--results", &dir),
+		OPT_STRING("--job", &job),
+		OPT_ARG("A", &revs[0]),
+		OPT_ARG("B", &revs[1]),
+		OPT_END(),
+	};
 
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--results") && i + 1 < argc)
-			dir = argv[++i];
-		else if (!strcmp(argv[i], "--job") && i + 1 < argc)
-			job = argv[++i];
-		else if (argv[i][0] == '-' || nrev == 2) {
-			fprintf(stderr, "%s\n", usage);
-			return EXIT_ABORT;
-		} else
-			revs[nrev++] = argv[i];
-	}
-	if (nrev != 2) {
+	if (opt_parse(opts, argc, argv, NULL) || !revs[1]) {
 		fprintf(stderr, "%s\n", usage);
 		return EXIT_ABORT;
 	}

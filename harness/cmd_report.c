@@ -5,17 +5,27 @@
  */
 #include "cmd.h"
 #include "html.h"
+#include "options.h"
 #include "run.h"
 #include "store_scan.h"
 #include "util.h"
 
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 static const char usage[] =
 	"usage: iobisect report RESULTS_DIR --html FILE [--json FILE] "
 	"[--job NAME] [--min-effect PCT]";
+
+/* inf, nan and 1e999 were taken and hid every change. */
+static int min_effect(const struct opt *opt, const char *arg)
+{
+	double *pct = opt->value;
+
+	if (parse_decimal(arg, pct) || *pct > 1000)
+		die("--min-effect: '%s' is not a percentage (0 to 1000)", arg);
+	return 0;
+}
 
 int cmd_report(int argc, char **argv)
 {
@@ -25,29 +35,16 @@ int cmd_report(int argc, char **argv)
 	struct strbuf out = STRBUF_INIT;
 	char now[32];
 	int ret = 1;
+	const struct opt opts[] = {
+		OPT_STRING("--html", &html),
+		OPT_STRING("--json", &json),
+		OPT_STRING("--job", &job),
+		OPT_CALLBACK("--min-effect", min_effect, &o.cp.min_effect_pct),
+		OPT_ARG("RESULTS_DIR", &dir),
+		OPT_END(),
+	};
 
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		if (!strcmp(a, "--html") && i + 1 < argc)
-			html = argv[++i];
-		else if (!strcmp(a, "--json") && i + 1 < argc)
-			json = argv[++i];
-		else if (!strcmp(a, "--job") && i + 1 < argc)
-			job = argv[++i];
-		else if (!strcmp(a, "--min-effect") && i + 1 < argc) {
-			/* inf, nan and 1e999 were taken and hid every change. */
-			if (parse_decimal(argv[++i], &o.cp.min_effect_pct) ||
-			    o.cp.min_effect_pct > 1000)
-				die("--min-effect: '%s' is not a percentage "
-				    "(0 to 1000)",
-				    argv[i]);
-		} else if (a[0] == '-' || dir) {
-			fprintf(stderr, "%s\n", usage);
-			return EXIT_ABORT;
-		} else
-			dir = a;
-	}
-	if (!dir || (!html && !json)) {
+	if (opt_parse(opts, argc, argv, NULL) || !dir || (!html && !json)) {
 		fprintf(stderr, "%s\n", usage);
 		return EXIT_ABORT;
 	}

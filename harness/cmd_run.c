@@ -18,6 +18,7 @@
 #include "cmd.h"
 #include "job.h"
 #include "kbuild.h"
+#include "options.h"
 #include "qemu.h"
 #include "results.h"
 #include "run.h"
@@ -48,6 +49,8 @@ struct run_args {
 	int boots;
 	int keep_images;
 	int force;
+	int help;
+	int have_topology, have_workload;
 	const char *destroy_data_on;
 	struct strvec overrides;
 };
@@ -130,119 +133,131 @@ static int check_utf8(const char *opt, const char *v)
 	return -1;
 }
 
-/* The options that take a value, so a typo is not "needs a value". */
-static int takes_value(const char *o)
+/* --topology and --workload: a name, then key=value pairs of it. */
+static int compound_opt(const struct opt *opt, const char *v)
 {
-	static const char *const opts[] = {
-		"--kernel",   "--commit",   "--repo",  "--destroy-data-on",
-		"--topology", "--workload", "--boots", "--samples",
-		"--warmup",   "--timeout",  "--set",   "--results",
-	};
-	for (size_t i = 0; i < ARRAY_SIZE(opts); i++)
-		if (!strcmp(o, opts[i]))
-			return 1;
+	struct run_args *a = opt->value;
+	const char *key = opt->name + 2;
+
+	if (check_utf8(opt->name, v) || add_compound(&a->overrides, key, v))
+		return -1;
+	if (!strcmp(key, "topology"))
+		a->have_topology = 1;
+	else
+		a->have_workload = 1;
+	return 0;
+}
+
+static int boots_opt(const struct opt *opt, const char *v)
+{
+	return positive(opt->name, v, opt->value);
+}
+
+static int samples_opt(const struct opt *opt, const char *v)
+{
+	struct run_args *a = opt->value;
+	int n = 0;
+
+	if (positive(opt->name, v, &n))
+		return -1;
+	strvec_pushf(&a->overrides, "runs.samples=%d", n);
+	return 0;
+}
+
+static int warmup_opt(const struct opt *opt, const char *v)
+{
+	struct run_args *a = opt->value;
+	long w;
+
+	if (parse_long(v, &w) || w < 0)
+		return error("--warmup: '%s' is not a count", v);
+	strvec_pushf(&a->overrides, "runs.warmup=%ld", w);
+	return 0;
+}
+
+static int timeout_opt(const struct opt *opt, const char *v)
+{
+	struct run_args *a = opt->value;
+	int n = 0;
+
+	if (positive(opt->name, v, &n))
+		return error("--timeout: '%s' is not a number of seconds", v);
+	strvec_pushf(&a->overrides, "machine.timeout_s=%d", n);
+	return 0;
+}
+
+static int set_opt(const struct opt *opt, const char *v)
+{
+	struct run_args *a = opt->value;
+
+	if (check_utf8(opt->name, v))
+		return -1;
+	strvec_push(&a->overrides, v);
+	return 0;
+}
+
+static int results_opt(const struct opt *opt, const char *v)
+{
+	struct run_args *a = opt->value;
+
+	if (check_utf8(opt->name, v))
+		return -1;
+	strvec_pushf(&a->overrides, "results=%s", v);
 	return 0;
 }
 
 static int parse_args(struct run_args *a, int argc, char **argv)
 {
-	int have_topology = 0, have_workload = 0, n = 0;
-	for (int i = 1; i < argc; i++) {
-		const char *o = argv[i];
-		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-		int takes = 1, joined = 0;
-		/* "--opt=value" is "--opt value" in one word. */
-		char name[64];
-		const char *eq = strchr(o, '=');
-		if (!strncmp(o, "--", 2) && eq &&
-		    (size_t)(eq - o) < sizeof(name)) {
-			memcpy(name, o, (size_t)(eq - o));
-			name[eq - o] = '\0';
-			o = name;
-			v = eq + 1;
-			takes = 0;
-			joined = 1;
+	struct opt_error e;
+	/* Every option of run takes the "--opt=value" form too. */
+	const struct opt opts[] = {
+		OPT_FLAG_F("-h", &a->help, OPT_STOP),
+		/* "--help=x" shows the help too, as it always did. */
+		OPT_FLAG_F("--help", &a->help, OPT_STOP | OPT_JOINED),
+		OPT_FLAG_F("--keep-images", &a->keep_images, OPT_JOINED),
+		OPT_STRING_F("--kernel", &a->kernel, OPT_JOINED),
+		OPT_STRING_F("--commit", &a->commit, OPT_JOINED),
+		OPT_STRING_F("--repo", &a->repo, OPT_JOINED),
+		OPT_SAFETY(&a->destroy_data_on, &a->force),
+		OPT_CALLBACK_F("--topology", compound_opt, a, OPT_JOINED),
+		OPT_CALLBACK_F("--workload", compound_opt, a, OPT_JOINED),
+		OPT_CALLBACK_F("--boots", boots_opt, &a->boots, OPT_JOINED),
+		OPT_CALLBACK_F("--samples", samples_opt, a, OPT_JOINED),
+		OPT_CALLBACK_F("--warmup", warmup_opt, a, OPT_JOINED),
+		OPT_CALLBACK_F("--timeout", timeout_opt, a, OPT_JOINED),
+		OPT_CALLBACK_F("--set", set_opt, a, OPT_JOINED),
+		OPT_CALLBACK_F("--results", results_opt, a, OPT_JOINED),
+		OPT_ARG("JOB", &a->job_path),
+		OPT_END(),
+	};
+
+	if (opt_parse(opts, argc, argv, &e)) {
+		switch (e.status) {
+		case OPT_ERR_UNKNOWN:
+			return error("unknown option '%.*s'", e.len, e.arg);
+		case OPT_ERR_NO_VALUE:
+			return error("option '%.*s' needs a value", e.len,
+				     e.arg);
+		case OPT_ERR_TAKES_NO_VALUE:
+			return error("option '%.*s' takes no value", e.len,
+				     e.arg);
+		case OPT_ERR_EXTRA:
+			return error("unexpected argument '%s'", e.arg);
+		default:
+			return -1; /* the option's callback said why */
 		}
-		if (!strcmp(o, "-h") || !strcmp(o, "--help")) {
-			fputs(usage_text, stdout);
-			exit(0);
-		} else if (joined && (!strcmp(o, "--keep-images") ||
-				      !strcmp(o, "--force"))) {
-			/* --keep-images=banana was taken as --keep-images. */
-			return error("option '%s' takes no value", o);
-		} else if (!strcmp(o, "--keep-images")) {
-			a->keep_images = 1;
-			takes = 0;
-		} else if (!strcmp(o, "--force")) {
-			a->force = 1;
-			takes = 0;
-		} else if (o[0] == '-' && !takes_value(o)) {
-			return error("unknown option '%s'", o);
-		} else if (o[0] == '-' && !v) {
-			return error("option '%s' needs a value", o);
-		} else if ((!strcmp(o, "--topology") ||
-			    !strcmp(o, "--workload") || !strcmp(o, "--set") ||
-			    !strcmp(o, "--results")) &&
-			   check_utf8(o, v)) {
-			return -1;
-		} else if (!strcmp(o, "--kernel")) {
-			a->kernel = v;
-		} else if (!strcmp(o, "--commit")) {
-			a->commit = v;
-		} else if (!strcmp(o, "--repo")) {
-			a->repo = v;
-		} else if (!strcmp(o, "--destroy-data-on")) {
-			a->destroy_data_on = v;
-		} else if (!strcmp(o, "--topology")) {
-			if (add_compound(&a->overrides, "topology", v))
-				return -1;
-			have_topology = 1;
-		} else if (!strcmp(o, "--workload")) {
-			if (add_compound(&a->overrides, "workload", v))
-				return -1;
-			have_workload = 1;
-		} else if (!strcmp(o, "--boots")) {
-			if (positive(o, v, &a->boots))
-				return -1;
-		} else if (!strcmp(o, "--samples")) {
-			if (positive(o, v, &n))
-				return -1;
-			strvec_pushf(&a->overrides, "runs.samples=%d", n);
-		} else if (!strcmp(o, "--warmup")) {
-			long w;
-			if (parse_long(v, &w) || w < 0)
-				return error("--warmup: '%s' is not a count",
-					     v);
-			strvec_pushf(&a->overrides, "runs.warmup=%ld", w);
-		} else if (!strcmp(o, "--timeout")) {
-			if (positive(o, v, &n))
-				return error("--timeout: '%s' is not a number "
-					     "of seconds",
-					     v);
-			strvec_pushf(&a->overrides, "machine.timeout_s=%d", n);
-		} else if (!strcmp(o, "--set")) {
-			strvec_push(&a->overrides, v);
-		} else if (!strcmp(o, "--results")) {
-			strvec_pushf(&a->overrides, "results=%s", v);
-		} else if (o[0] == '-') {
-			return error("unknown option '%s'", o);
-		} else if (!a->job_path) {
-			a->job_path = o;
-			takes = 0;
-		} else {
-			return error("unexpected argument '%s'", o);
-		}
-		i += takes;
 	}
+	if (a->help)
+		return 0;
 	if (a->kernel && a->commit)
 		return error("--kernel and --commit: give one");
 	if (!a->job_path) {
 		if (!a->kernel && !a->commit)
 			return error("no kernel: give JOB, --kernel BZIMAGE or "
 				     "--commit REV");
-		if (!have_topology)
+		if (!a->have_topology)
 			return error("no topology: give --topology PRESET");
-		if (!have_workload)
+		if (!a->have_workload)
 			return error("no workload: give --workload ENGINE");
 	}
 	return 0;
@@ -589,6 +604,11 @@ int cmd_run(int argc, char **argv)
 	}
 	if (parse_args(&a, argc, argv))
 		goto out;
+	if (a.help) {
+		fputs(usage_text, stdout);
+		code = 0;
+		goto out;
+	}
 	if (job_load_overrides(&job, a.job_path,
 			       (const char *const *)a.overrides.v))
 		goto out;

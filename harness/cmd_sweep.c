@@ -20,6 +20,7 @@
 #include "cmd.h"
 #include "driver_job.h"
 #include "job.h"
+#include "options.h"
 #include "probe.h"
 #include "progress.h"
 #include "repo.h"
@@ -483,6 +484,26 @@ static int interrupted_or_abort(struct sweep_run *s)
 	return EXIT_ABORT;
 }
 
+static int every_opt(const struct opt *opt, const char *arg)
+{
+	long n;
+
+	if (parse_long(arg, &n) || n < 1)
+		return error("--every: expected a positive integer, not '%s'",
+			     arg);
+	*(unsigned *)opt->value = (unsigned)n;
+	return 0;
+}
+
+static int boots_opt(const struct opt *opt, const char *arg)
+{
+	long *boots = opt->value;
+
+	if (parse_long(arg, boots) || *boots < 1 || *boots > 100)
+		return error("--boots: expected 1..100, not '%s'", arg);
+	return 0;
+}
+
 int cmd_sweep(int argc, char **argv)
 {
 	struct sweep_run s;
@@ -493,41 +514,23 @@ int cmd_sweep(int argc, char **argv)
 	int bisect_improvements = 0, ret = EXIT_ABORT;
 	char a[41], b[41], took[32];
 	uint64_t t0 = now_ns();
+	struct opt_error err;
+	const struct opt opts[] = {
+		OPT_STRING("--range", &range),
+		OPT_CALLBACK("--every", every_opt, &every),
+		OPT_CALLBACK("--boots", boots_opt, &boots),
+		OPT_STRING("--tags", &tags),
+		OPT_FLAG("--bisect-improvements", &bisect_improvements),
+		OPT_STRING("--results", &results),
+		OPT_ARG("JOB", &s.job_path),
+		OPT_END(),
+	};
 
 	memset(&s, 0, sizeof(s));
 	s.lock.fd = -1;
 	state_init(&s.scratch);
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--range") && i + 1 < argc) {
-			range = argv[++i];
-		} else if (!strcmp(argv[i], "--every") && i + 1 < argc) {
-			long n;
-			if (parse_long(argv[++i], &n) || n < 1) {
-				error("--every: expected a positive integer, "
-				      "not '%s'",
-				      argv[i]);
-				return EXIT_ABORT;
-			}
-			every = (unsigned)n;
-		} else if (!strcmp(argv[i], "--boots") && i + 1 < argc) {
-			if (parse_long(argv[++i], &boots) || boots < 1 ||
-			    boots > 100) {
-				error("--boots: expected 1..100, not '%s'",
-				      argv[i]);
-				return EXIT_ABORT;
-			}
-		} else if (!strcmp(argv[i], "--tags") && i + 1 < argc) {
-			tags = argv[++i];
-		} else if (!strcmp(argv[i], "--bisect-improvements")) {
-			bisect_improvements = 1;
-		} else if (!strcmp(argv[i], "--results") && i + 1 < argc) {
-			results = argv[++i];
-		} else if (argv[i][0] == '-' || s.job_path) {
-			return usage();
-		} else {
-			s.job_path = argv[i];
-		}
-	}
+	if (opt_parse(opts, argc, argv, &err))
+		return err.status == OPT_ERR_VALUE ? EXIT_ABORT : usage();
 	if (!s.job_path || !range)
 		return usage();
 	s.boots = (unsigned)boots;

@@ -17,6 +17,7 @@
 #include "cmd.h"
 #include "driver_job.h"
 #include "job.h"
+#include "options.h"
 #include "progress.h"
 #include "repo.h"
 #include "safety.h"
@@ -59,27 +60,22 @@ int cmd_test(int argc, char **argv)
 	const char *job_path = NULL, *repo_arg = NULL, *results = NULL;
 	const char *build_repo;
 	char head[41], good[41], bad[41];
-	int ret = EXIT_ABORT, job_ok = 0, force = 0, used, auto_line;
+	int ret = EXIT_ABORT, job_ok = 0, force = 0, auto_line;
 	enum bisect_mark mark;
 	enum driver_status st;
 	const char *destroy = NULL;
 	struct safety_hold *holds = NULL;
 	size_t nr_holds = 0;
 
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--repo") && i + 1 < argc)
-			repo_arg = argv[++i];
-		else if (!strcmp(argv[i], "--results") && i + 1 < argc)
-			results = argv[++i];
-		else if ((used = safety_parse_option(argc, argv, i, &destroy,
-						     &force)))
-			i += used - 1;
-		else if (argv[i][0] == '-' || job_path)
-			return usage();
-		else
-			job_path = argv[i];
-	}
-	if (!job_path)
+	const struct opt opts[] = {
+		OPT_STRING("--repo", &repo_arg),
+		OPT_STRING("--results", &results),
+		OPT_SAFETY(&destroy, &force),
+		OPT_ARG("JOB", &job_path),
+		OPT_END(),
+	};
+
+	if (opt_parse(opts, argc, argv, NULL) || !job_path)
 		return usage();
 	driver_result_init(&res);
 	progress_init(&progress, stderr);

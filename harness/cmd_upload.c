@@ -5,12 +5,12 @@
  * and summary. The bearer token comes from $IOBISECT_UPLOAD_TOKEN.
  */
 #include "cmd.h"
+#include "options.h"
 #include "run.h"
 #include "upload.h"
 #include "util.h"
 
 #include <stdio.h>
-#include <string.h>
 
 static const char usage[] =
 	"usage: iobisect upload --flush [--url URL] [--spool DIR]\n"
@@ -22,22 +22,16 @@ int cmd_upload(int argc, char **argv)
 	struct upload_counts c;
 	const char *dir = NULL;
 	int flush = 0, rc;
+	const struct opt opts[] = {
+		OPT_FLAG("--flush", &flush),
+		OPT_STRING("--url", &o.url),
+		OPT_STRING("--spool", &o.spool),
+		OPT_ARG("JOB_DIR", &dir),
+		OPT_END(),
+	};
 
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--flush"))
-			flush = 1;
-		else if (!strcmp(argv[i], "--url") && i + 1 < argc)
-			o.url = argv[++i];
-		else if (!strcmp(argv[i], "--spool") && i + 1 < argc)
-			o.spool = argv[++i];
-		else if (argv[i][0] != '-' && !dir)
-			dir = argv[i];
-		else {
-			fprintf(stderr, "%s\n", usage);
-			return EXIT_ABORT;
-		}
-	}
-	if (flush == !!dir || (dir && !o.url)) {
+	if (opt_parse(opts, argc, argv, NULL) || flush == !!dir ||
+	    (dir && !o.url)) {
 		fprintf(stderr, "%s\n", usage);
 		return EXIT_ABORT;
 	}

@@ -824,21 +824,3 @@ void safety_pin_paths(struct job *job, const struct safety_hold *holds,
 		}
 	}
 }
-
-int safety_parse_option(int argc, char **argv, int i, const char **destroy,
-			int *force)
-{
-	if (!strcmp(argv[i], "--force")) {
-		*force = 1;
-		return 1;
-	}
-	if (!strncmp(argv[i], "--destroy-data-on=", 18)) {
-		*destroy = argv[i] + 18;
-		return 1;
-	}
-	if (!strcmp(argv[i], "--destroy-data-on") && i + 1 < argc) {
-		*destroy = argv[i + 1];
-		return 2;
-	}
-	return 0;
-}

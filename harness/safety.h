@@ -17,6 +17,7 @@
 #ifndef IOBISECT_SAFETY_H
 #define IOBISECT_SAFETY_H
 
+#include "options.h"
 #include "util.h"
 
 #include <stddef.h>
@@ -157,11 +158,12 @@ void safety_pin_paths(struct job *job, const struct safety_hold *holds,
 		      size_t nr);
 
 /*
- * The passthrough options every command that boots takes:
- * `--destroy-data-on DEV`, `--destroy-data-on=DEV` and `--force`.
- * Returns how many of argv[i], argv[i + 1] it used (0: not one of them).
+ * The passthrough options every command that boots takes, as two entries
+ * of its option table (options.h): `--destroy-data-on DEV` (or `=DEV`)
+ * and `--force`. A value on --force is refused, not taken for consent.
  */
-int safety_parse_option(int argc, char **argv, int i, const char **destroy,
-			int *force);
+#define OPT_SAFETY(destroy, force)                                             \
+	OPT_STRING_F("--destroy-data-on", destroy, OPT_JOINED),                \
+		OPT_FLAG_F("--force", force, OPT_JOINED)
 
 #endif

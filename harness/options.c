@@ -1,0 +1,84 @@
+/*
+ * options.c: one parser for every subcommand's command line (options.h).
+ */
+#include "options.h"
+
+#include <string.h>
+
+static int fail(struct opt_error *err, enum opt_status status, const char *arg,
+		size_t len)
+{
+	if (err) {
+		err->status = status;
+		err->arg = arg;
+		err->len = (int)len;
+	}
+	return -1;
+}
+
+/* The option named by the first `len` bytes of `name`. */
+static const struct opt *find(const struct opt *o, const char *name, size_t len)
+{
+	for (; o->type != OPTION_END; o++)
+		if (o->type != OPTION_ARG && !strncmp(o->name, name, len) &&
+		    !o->name[len])
+			return o;
+	return NULL;
+}
+
+/* The next positional's entry at or after `o` (the end entry if none). */
+static const struct opt *next_arg(const struct opt *o)
+{
+	while (o->type != OPTION_END && o->type != OPTION_ARG)
+		o++;
+	return o;
+}
+
+int opt_parse(const struct opt *opts, int argc, char **argv,
+	      struct opt_error *err)
+{
+	const struct opt *pos = next_arg(opts);
+
+	if (err)
+		fail(err, OPT_OK, NULL, 0);
+	for (int i = 1; i < argc; i++) {
+		const char *word = argv[i], *value, *eq = NULL;
+		size_t len = strlen(word);
+		const struct opt *o;
+
+		if (word[0] != '-') {
+			if (pos->type == OPTION_END)
+				return fail(err, OPT_ERR_EXTRA, word, len);
+			*(const char **)pos->value = word;
+			pos = next_arg(pos + 1);
+			continue;
+		}
+		/* Only a long option may carry its value after '='. */
+		if (!strncmp(word, "--", 2) && (eq = strchr(word, '=')))
+			len = (size_t)(eq - word);
+		o = find(opts, word, len);
+		if (!o || (eq && !(o->flags & OPT_JOINED)))
+			return fail(err, OPT_ERR_UNKNOWN, word, len);
+		if (o->type == OPTION_FLAG) {
+			/* "--help=x" asks for help; "--force=x" is a typo. */
+			if (eq && !(o->flags & OPT_STOP))
+				return fail(err, OPT_ERR_TAKES_NO_VALUE, word,
+					    len);
+			*(int *)o->value = 1;
+			if (o->flags & OPT_STOP)
+				return 0;
+			continue;
+		}
+		if (eq)
+			value = eq + 1;
+		else if (i + 1 < argc)
+			value = argv[++i];
+		else
+			return fail(err, OPT_ERR_NO_VALUE, word, len);
+		if (o->type == OPTION_STRING)
+			*(const char **)o->value = value;
+		else if (o->cb(o, value))
+			return fail(err, OPT_ERR_VALUE, word, len);
+	}
+	return 0;
+}

@@ -1,0 +1,96 @@
+/*
+ * options.h: the command line of every subcommand. A command declares one
+ * table of its options and positional arguments (OPT_* below, closed by
+ * OPT_END()); opt_parse() reads argv against it, word by word, and stops
+ * at the first word it cannot take, naming it.
+ *
+ * The rules every command shares, so one command line means the same to
+ * each of them:
+ *  - a word that starts with '-' is an option ("-" and "--" too);
+ *    anything else is the next positional argument;
+ *  - an option that takes a value takes the next word, whatever it is
+ *    ("--results --log" names a folder called "--log");
+ *  - "--name=VALUE" is one word for "--name VALUE" only where the entry
+ *    says so (OPT_JOINED): elsewhere it is an unknown option, as it
+ *    always was;
+ *  - an option given twice keeps the last value.
+ */
+#ifndef IOBISECT_OPTIONS_H
+#define IOBISECT_OPTIONS_H
+
+enum opt_type {
+	OPTION_END,	 /* closes a table */
+	OPTION_FLAG,	 /* "--name": *(int *)value = 1 */
+	OPTION_STRING,	 /* "--name VALUE": *(const char **)value = VALUE */
+	OPTION_CALLBACK, /* "--name VALUE": cb(opt, VALUE) */
+	OPTION_ARG,	 /* the next positional: *(const char **)value */
+};
+
+/* Entry flags. */
+enum {
+	/* "--name=VALUE" too; a flag so written is refused, not ignored. */
+	OPT_JOINED = 1 << 0,
+	/* The rest of argv is not read: -h and --help win over what follows. */
+	OPT_STOP = 1 << 1,
+};
+
+struct opt {
+	const char *name; /* "--results", "-j"; a placeholder for OPTION_ARG */
+	enum opt_type type;
+	unsigned flags;
+	void *value; /* where the value goes; the callback's data */
+	/*
+	 * Takes VALUE (never NULL), with opt->value as its own data; nonzero
+	 * refuses it, once the callback has said why.
+	 */
+	int (*cb)(const struct opt *opt, const char *arg);
+};
+
+/*
+ * The value pointer, as void *, once the compiler has checked its type:
+ * a flag's int stored through a const char ** would be silent otherwise.
+ */
+#define OPT_TYPED(type, v) ((void *)(1 ? (v) : (type)0))
+
+/* Entries, by kind (clang-format would spread each over four lines). */
+/* clang-format off */
+#define OPT_FLAG_F(n, v, f) { (n), OPTION_FLAG, (f), OPT_TYPED(int *, v), 0 }
+#define OPT_FLAG(n, v) OPT_FLAG_F(n, v, 0)
+#define OPT_STRING_F(n, v, f) \
+	{ (n), OPTION_STRING, (f), OPT_TYPED(const char **, v), 0 }
+#define OPT_STRING(n, v) OPT_STRING_F(n, v, 0)
+#define OPT_CALLBACK_F(n, fn, data, f) \
+	{ (n), OPTION_CALLBACK, (f), (data), (fn) }
+#define OPT_CALLBACK(n, fn, data) OPT_CALLBACK_F(n, fn, data, 0)
+#define OPT_ARG(n, v) { (n), OPTION_ARG, 0, OPT_TYPED(const char **, v), 0 }
+#define OPT_END() { 0, OPTION_END, 0, 0, 0 }
+/* clang-format on */
+
+enum opt_status {
+	OPT_OK,
+	OPT_ERR_UNKNOWN,	/* no such option (or not in the "=" form) */
+	OPT_ERR_NO_VALUE,	/* the last word, and it takes a value */
+	OPT_ERR_TAKES_NO_VALUE, /* "--flag=VALUE" for an OPT_JOINED flag */
+	OPT_ERR_EXTRA,		/* a positional past the table's last */
+	OPT_ERR_VALUE,		/* a callback refused the value */
+};
+
+/* Why opt_parse() stopped. */
+struct opt_error {
+	enum opt_status status;
+	const char *arg; /* the word at fault, as given */
+	int len;	 /* how much of it names the option (up to any '=') */
+};
+
+/*
+ * Parse argv[1..argc-1] (argv[0] is the command's name) against `opts`,
+ * in order: each value is stored, each callback run, as its word is
+ * read, so the first bad word is the one reported. Returns 0, or -1 with
+ * `err` (which may be NULL) saying why. Nothing is printed here but by a
+ * callback: each command says what is wrong its own way (most print their
+ * usage). Positionals a command requires are its to check.
+ */
+int opt_parse(const struct opt *opts, int argc, char **argv,
+	      struct opt_error *err);
+
+#endif
