@@ -67,11 +67,7 @@ static int topo_has(const struct topology *t, const char *name)
 /* The value of layer key `key`, or NULL. */
 static const char *layer_get(const struct layer_spec *l, const char *key)
 {
-	size_t n = strlen(key);
-	for (size_t i = 0; i < l->keys.nr; i++)
-		if (!strncmp(l->keys.v[i], key, n) && l->keys.v[i][n] == '=')
-			return l->keys.v[i] + n + 1;
-	return NULL;
+	return strvec_value(&l->keys, key);
 }
 
 /* The default target: a file on the top file system, else the top device. */

@@ -45,14 +45,6 @@ void lanes_init(struct lanes *l, const struct job *job, const char *repo,
 	}
 }
 
-static int listed(const struct strvec *v, const char *commit)
-{
-	for (size_t i = 0; i < v->nr; i++)
-		if (!strcmp(v->v[i], commit))
-			return 1;
-	return 0;
-}
-
 static struct build_lane *building(struct lanes *l, const char *commit)
 {
 	for (size_t i = 0; i < l->nr; i++)
@@ -70,7 +62,7 @@ static struct build_lane *building(struct lanes *l, const char *commit)
 static void __attribute__((noreturn))
 lane_child(struct lanes *l, const struct build_lane *lane)
 {
-	struct build_request req = { 0 };
+	struct build_request req = {0};
 	struct build_result res = BUILD_RESULT_INIT;
 	struct strbuf quiet = STRBUF_INIT;
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
@@ -154,7 +146,7 @@ void lanes_poll(struct lanes *l)
 				strvec_push(&rest, l->queue.v[k]);
 			strvec_clear(&l->queue);
 			l->queue = rest;
-			if (!listed(&l->done, c) && !building(l, c) &&
+			if (strvec_index(&l->done, c) < 0 && !building(l, c) &&
 			    lane_start(l, lane, c))
 				warning("a background build of %.12s could not "
 					"start",
@@ -168,8 +160,9 @@ void lanes_prefetch(struct lanes *l, const char *const *commits, size_t n)
 {
 	strvec_clear(&l->queue);
 	for (size_t i = 0; i < n; i++)
-		if (commits[i] && !listed(&l->done, commits[i]) &&
-		    !building(l, commits[i]) && !listed(&l->queue, commits[i]))
+		if (commits[i] && strvec_index(&l->done, commits[i]) < 0 &&
+		    !building(l, commits[i]) &&
+		    strvec_index(&l->queue, commits[i]) < 0)
 			strvec_push(&l->queue, commits[i]);
 	lanes_poll(l);
 }
@@ -181,7 +174,7 @@ int lanes_build(struct lanes *l, const char *commit)
 
 	strvec_push(&l->asked, commit);
 	lanes_poll(l);
-	if (listed(&l->done, commit))
+	if (strvec_index(&l->done, commit) >= 0)
 		return 0;
 	lane = building(l, commit);
 	if (!lane) {
@@ -193,8 +186,8 @@ int lanes_build(struct lanes *l, const char *commit)
 			return -1;
 	}
 	/* lanes_poll may reap it too: the list of done builds says. */
-	while (!lane_reap(l, lane) && !listed(&l->done, commit)) {
-		struct timespec ts = { 0, 200 * 1000000 };
+	while (!lane_reap(l, lane) && strvec_index(&l->done, commit) < 0) {
+		struct timespec ts = {0, 200 * 1000000};
 		uint64_t now;
 
 		if (run_interrupted())
@@ -221,7 +214,7 @@ int lanes_build(struct lanes *l, const char *commit)
 
 int lanes_made(const struct lanes *l, const char *commit)
 {
-	return listed(&l->made, commit);
+	return strvec_index(&l->made, commit) >= 0;
 }
 
 unsigned lanes_wasted(const struct lanes *l)
@@ -229,7 +222,7 @@ unsigned lanes_wasted(const struct lanes *l)
 	unsigned n = 0;
 
 	for (size_t i = 0; i < l->guessed.nr; i++)
-		n += !listed(&l->asked, l->guessed.v[i]);
+		n += strvec_index(&l->asked, l->guessed.v[i]) < 0;
 	return n;
 }
 

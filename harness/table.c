@@ -8,8 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define SEP "\x1f"
-
 /*
  * The value of `key` in a name made of "k=v" words joined with commas
  * ("raid5-4,bitmap=1", "threads=2,bs_kb=11"); a word without '=' (the
@@ -17,14 +15,12 @@
  */
 static char *name_value(const char *name, const char *key)
 {
-	size_t n = strlen(key);
-	for (const char *p = name; p && *p;) {
-		if (!strncmp(p, key, n) && p[n] == '=')
-			return xstrndup(p + n + 1, strcspn(p + n + 1, ","));
-		p = strchr(p, ',');
-		p = p ? p + 1 : NULL;
-	}
-	return NULL;
+	struct strvec words = STRVEC_INIT;
+	strvec_split(&words, name, ',');
+	const char *v = strvec_value(&words, key);
+	char *ret = v ? xstrdup(v) : NULL;
+	strvec_clear(&words);
+	return ret;
 }
 
 int table_name_has(const char *name, const char *key)
@@ -45,14 +41,6 @@ static char *cell_value(const struct table_cell *c, const char *key)
 	return v ? v : name_value(c->point, key);
 }
 
-static int vec_index(const struct strvec *v, const char *s)
-{
-	for (size_t i = 0; i < v->nr; i++)
-		if (!strcmp(v->v[i], s))
-			return (int)i;
-	return -1;
-}
-
 static void push_keys_of(struct strvec *keys, const char *name,
 			 const char *column)
 {
@@ -63,7 +51,7 @@ static void push_keys_of(struct strvec *keys, const char *name,
 		if (!eq)
 			continue;
 		*eq = '\0';
-		if (vec_index(keys, words.v[i]) < 0 &&
+		if (strvec_index(keys, words.v[i]) < 0 &&
 		    strcmp(words.v[i], column))
 			strvec_push(keys, words.v[i]);
 	}
@@ -72,11 +60,32 @@ static void push_keys_of(struct strvec *keys, const char *name,
 
 static size_t index_or_add(struct strvec *list, const char *s)
 {
-	int i = vec_index(list, s);
+	int i = strvec_index(list, s);
 	if (i >= 0)
 		return (size_t)i;
 	strvec_push(list, s);
 	return list->nr - 1;
+}
+
+/* The row whose values are `vals` (one per row key), added if new. */
+static size_t row_index(struct table *t, const struct strvec *vals)
+{
+	size_t nk = t->row_keys.nr, r, k;
+	for (r = 0; r < t->nr_rows; r++) {
+		for (k = 0; k < nk; k++)
+			if (strcmp(table_row_value(t, r, k), vals->v[k]))
+				break;
+		if (k == nk)
+			return r;
+	}
+	for (k = 0; k < nk; k++)
+		strvec_push(&t->values, vals->v[k]);
+	return t->nr_rows++;
+}
+
+const char *table_row_value(const struct table *t, size_t row, size_t key)
+{
+	return t->values.v[row * t->row_keys.nr + key];
 }
 
 void table_make(struct table *t, const struct table_spec *spec,
@@ -100,19 +109,19 @@ void table_make(struct table *t, const struct table_spec *spec,
 		}
 	}
 	for (size_t i = 0; i < nr; i++) {
-		struct strbuf r = STRBUF_INIT;
+		struct strvec vals = STRVEC_INIT;
 		char *cv = cell_value(&cells[i], t->column_key);
 		for (size_t k = 0; k < t->row_keys.nr; k++) {
 			char *v = cell_value(&cells[i], t->row_keys.v[k]);
-			strbuf_addf(&r, "%s%s", k ? SEP : "", v ? v : "-");
+			strvec_push(&vals, v ? v : "-");
 			free(v);
 		}
-		row[i] = index_or_add(&t->rows, r.buf);
+		row[i] = row_index(t, &vals);
 		col[i] = index_or_add(&t->columns, cv ? cv : "-");
-		strbuf_release(&r);
+		strvec_clear(&vals);
 		free(cv);
 	}
-	size_t cells_nr = t->rows.nr * t->columns.nr;
+	size_t cells_nr = t->nr_rows * t->columns.nr;
 	t->mbps = xcalloc(cells_nr + 1, sizeof(double));
 	t->cpu = xcalloc(cells_nr + 1, sizeof(double));
 	for (size_t i = 0; i < cells_nr; i++)
@@ -132,7 +141,7 @@ void table_release(struct table *t)
 	strvec_clear(&t->row_keys);
 	free(t->column_key);
 	strvec_clear(&t->columns);
-	strvec_clear(&t->rows);
+	strvec_clear(&t->values);
 	free(t->mbps);
 	free(t->cpu);
 	memset(t, 0, sizeof(*t));
@@ -152,11 +161,8 @@ void table_spec_release(struct table_spec *s)
 static const char *lookup(const struct strvec *list, const char *key,
 			  const char *def)
 {
-	size_t n = strlen(key);
-	for (size_t i = 0; list && i < list->nr; i++)
-		if (!strncmp(list->v[i], key, n) && list->v[i][n] == '=')
-			return list->v[i] + n + 1;
-	return def;
+	const char *v = list ? strvec_value(list, key) : NULL;
+	return v ? v : def;
 }
 
 /* A row or column value as the report wrote it: divided where asked. */
@@ -187,17 +193,14 @@ void table_render(const struct table *t, const struct table_spec *spec,
 		strbuf_addf(out, "%s\n", spec->title);
 	for (size_t k = 0; k < t->row_keys.nr; k++)
 		w[k] = (int)strlen(label(spec, t->row_keys.v[k]));
-	for (size_t r = 0; r < t->rows.nr; r++) {
-		struct strvec vals = STRVEC_INIT;
-		strvec_split(&vals, t->rows.v[r], SEP[0]);
-		for (size_t k = 0; k < vals.nr && k < t->row_keys.nr; k++) {
-			char *s = shown(spec, t->row_keys.v[k], vals.v[k]);
+	for (size_t r = 0; r < t->nr_rows; r++)
+		for (size_t k = 0; k < t->row_keys.nr; k++) {
+			char *s = shown(spec, t->row_keys.v[k],
+					table_row_value(t, r, k));
 			if ((int)strlen(s) > w[k])
 				w[k] = (int)strlen(s);
 			free(s);
 		}
-		strvec_clear(&vals);
-	}
 	for (size_t k = 0; k < t->row_keys.nr; k++)
 		strbuf_addf(out, "%s%-*s", k ? "  " : "", w[k],
 			    label(spec, t->row_keys.v[k]));
@@ -215,12 +218,10 @@ void table_render(const struct table *t, const struct table_spec *spec,
 		free(v);
 	}
 	strbuf_addch(out, '\n');
-	for (size_t r = 0; r < t->rows.nr; r++) {
-		struct strvec vals = STRVEC_INIT;
-		strvec_split(&vals, t->rows.v[r], SEP[0]);
+	for (size_t r = 0; r < t->nr_rows; r++) {
 		for (size_t k = 0; k < t->row_keys.nr; k++) {
 			char *s = shown(spec, t->row_keys.v[k],
-					k < vals.nr ? vals.v[k] : "-");
+					table_row_value(t, r, k));
 			strbuf_addf(out, "%s%-*s", k ? "  " : "", w[k], s);
 			free(s);
 		}
@@ -236,7 +237,6 @@ void table_render(const struct table *t, const struct table_spec *spec,
 				strbuf_addf(out, "  %5.1f", t->cpu[i]);
 		}
 		strbuf_addch(out, '\n');
-		strvec_clear(&vals);
 	}
 	free(cw);
 	free(w);
@@ -258,13 +258,12 @@ json_t *table_json(const struct table *t, const struct table_spec *spec)
 		json_array_append_new(keys, json_string(t->row_keys.v[k]));
 	for (size_t c = 0; c < t->columns.nr; c++)
 		json_array_append_new(cols, json_string(t->columns.v[c]));
-	for (size_t r = 0; r < t->rows.nr; r++) {
-		struct strvec vals = STRVEC_INIT;
+	for (size_t r = 0; r < t->nr_rows; r++) {
 		json_t *row = json_object(), *cells = json_array();
-		strvec_split(&vals, t->rows.v[r], SEP[0]);
-		for (size_t k = 0; k < t->row_keys.nr && k < vals.nr; k++)
-			json_object_set_new(row, t->row_keys.v[k],
-					    json_string(vals.v[k]));
+		for (size_t k = 0; k < t->row_keys.nr; k++)
+			json_object_set_new(
+				row, t->row_keys.v[k],
+				json_string(table_row_value(t, r, k)));
 		for (size_t c = 0; c < t->columns.nr; c++) {
 			size_t i = r * t->columns.nr + c;
 			json_t *cell = json_object();
@@ -276,7 +275,6 @@ json_t *table_json(const struct table *t, const struct table_spec *spec)
 		}
 		json_object_set_new(row, "cells", cells);
 		json_array_append_new(rows, row);
-		strvec_clear(&vals);
 	}
 	json_object_set_new(o, "row_keys", keys);
 	json_object_set_new(o, "column_key", json_string(t->column_key));

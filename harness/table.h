@@ -34,9 +34,13 @@ struct table {
 	struct strvec row_keys; /* as given, or every key that varies */
 	char *column_key;
 	struct strvec columns; /* the column key's values, first seen first */
-	struct strvec rows;    /* each row's values, joined with '\x1f' */
-	double *mbps, *cpu;    /* rows.nr x columns.nr; NAN where none */
+	struct strvec values;  /* nr_rows x row_keys.nr, row by row */
+	size_t nr_rows;
+	double *mbps, *cpu; /* nr_rows x columns.nr; NAN where none */
 };
+
+/* Row `row`'s value of row key `key`. */
+const char *table_row_value(const struct table *t, size_t row, size_t key);
 
 /*
  * Lay out `cells` as `spec` asks (NULL, or no rows: a row per combination

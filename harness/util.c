@@ -326,6 +326,23 @@ void strvec_split(struct strvec *sv, const char *s, char sep)
 	}
 }
 
+int strvec_index(const struct strvec *sv, const char *s)
+{
+	for (size_t i = 0; i < sv->nr; i++)
+		if (!strcmp(sv->v[i], s))
+			return (int)i;
+	return -1;
+}
+
+const char *strvec_value(const struct strvec *sv, const char *key)
+{
+	size_t n = strlen(key);
+	for (size_t i = 0; i < sv->nr; i++)
+		if (!strncmp(sv->v[i], key, n) && sv->v[i][n] == '=')
+			return sv->v[i] + n + 1;
+	return NULL;
+}
+
 int mkdir_p(const char *path, mode_t mode)
 {
 	char *p = xstrdup(path);

@@ -92,6 +92,10 @@ void strvec_pushf(struct strvec *sv, const char *fmt, ...)
 void strvec_clear(struct strvec *sv);
 /* Split `s` at every `sep` into `sv`, dropping empty pieces. */
 void strvec_split(struct strvec *sv, const char *s, char sep);
+/* The index of `s` in `sv`, or -1. */
+int strvec_index(const struct strvec *sv, const char *s);
+/* In a list of "key=value" entries, the value of `key`, or NULL. */
+const char *strvec_value(const struct strvec *sv, const char *key);
 
 /* Files. All return 0 or -1 after saying what failed. */
 int mkdir_p(const char *path, mode_t mode);

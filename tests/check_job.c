@@ -49,11 +49,7 @@ static int load(struct job *job, const char *rel, struct strbuf *err)
 
 static const char *key_of(const struct strvec *sv, const char *key)
 {
-	size_t n = strlen(key);
-	for (size_t i = 0; i < sv->nr; i++)
-		if (!strncmp(sv->v[i], key, n) && sv->v[i][n] == '=')
-			return sv->v[i] + n + 1;
-	return NULL;
+	return strvec_value(sv, key);
 }
 
 START_TEST(defaults_fill_a_minimal_job)

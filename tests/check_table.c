@@ -28,7 +28,7 @@ START_TEST(rows_and_columns_by_key)
 	spec.columns = strdup("bs_kb");
 	strvec_push(&spec.labels, "bs_kb=bs KiB");
 	table_make(&t, &spec, dd, 4);
-	ck_assert_uint_eq(t.rows.nr, 2);
+	ck_assert_uint_eq(t.nr_rows, 2);
 	ck_assert_uint_eq(t.columns.nr, 2);
 	ck_assert_str_eq(t.columns.v[1], "2048");
 	ck_assert(t.mbps[1 * 2 + 0] == 27.1);

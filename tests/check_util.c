@@ -413,6 +413,22 @@ START_TEST(parse_long_strict)
 }
 END_TEST
 
+START_TEST(strvec_index_and_value)
+{
+	struct strvec sv = STRVEC_INIT;
+	strvec_push(&sv, "size_mb=64");
+	strvec_push(&sv, "size=1");
+	strvec_push(&sv, "on");
+	ck_assert_int_eq(strvec_index(&sv, "on"), 2);
+	ck_assert_int_eq(strvec_index(&sv, "o"), -1);
+	ck_assert_str_eq(strvec_value(&sv, "size_mb"), "64");
+	ck_assert_str_eq(strvec_value(&sv, "size"), "1");
+	ck_assert_ptr_null(strvec_value(&sv, "on"));
+	ck_assert_ptr_null(strvec_value(&sv, "size_m"));
+	strvec_clear(&sv);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("util");
@@ -420,6 +436,7 @@ int main(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_set_timeout(tc, 20);
 	tcase_add_test(tc, strbuf_grows_and_formats);
+	tcase_add_test(tc, strvec_index_and_value);
 	tcase_add_loop_test(tc, strvec_split_drops_empty, 0,
 			    ARRAY_SIZE(split_cases));
 	tcase_add_test(tc, atomic_write_replaces_whole);
