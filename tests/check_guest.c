@@ -549,6 +549,38 @@ START_TEST(engine_reports_bad_data)
 }
 END_TEST
 
+/*
+ * /proc/mdstat as 6.1 writes it: the bitmap line of the array asked for,
+ * not of the one after it; none for an array without a bitmap.
+ */
+START_TEST(md_bitmap_pages_reads_mdstat)
+{
+	const char *mdstat =
+		"Personalities : [raid0] [raid6] [raid5] [raid4]\n"
+		"md1 : active raid0 vdf[1] vde[0]\n"
+		"      2093056 blocks super 1.2 64k chunks\n"
+		"\n"
+		"md0 : active raid5 vdd[4] vdc[2] vdb[1] vda[0]\n"
+		"      3145536 blocks super 1.0 level 5, 64k chunk, algorithm "
+		"2 [4/4] [UUUU]\n"
+		"      bitmap: 3/8 pages [12KB], 256KB chunk\n"
+		"\n"
+		"md2 : active raid5 vdi[3] vdh[2] vdg[1] vdj[0]\n"
+		"      bitmap: 0/1 pages [0KB], 65536KB chunk\n"
+		"\n"
+		"unused devices: <none>";
+	ck_assert_int_eq(md_bitmap_pages(mdstat, "md0"), 3);
+	ck_assert_int_eq(md_bitmap_pages(mdstat, "md2"), 0);
+	ck_assert_int_eq(md_bitmap_pages(mdstat, "md1"), -1);
+	ck_assert_int_eq(md_bitmap_pages(mdstat, "md9"), -1);
+	/* "md1" must not match the tail of "md11". */
+	ck_assert_int_eq(md_bitmap_pages("x\nmd11 : active\n      bitmap: "
+					 "4/4 pages\n",
+					 "md1"),
+			 -1);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("guest");
@@ -571,6 +603,7 @@ int main(void)
 			    ARRAY_SIZE(bad_options));
 	tcase_add_test(tc, engine_needs_a_size_on_files);
 	tcase_add_test(tc, engine_reports_bad_data);
+	tcase_add_test(tc, md_bitmap_pages_reads_mdstat);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

@@ -5,6 +5,7 @@
  * samples that sends the `point` and `sample` frames.
  */
 #include "engine.h"
+#include "layers.h"
 #include "deadline.h"
 #include "pattern.h"
 #include "report.h"
@@ -640,6 +641,7 @@ int engine_run_point(const struct spec_line *line, uint64_t mem_total_kb)
 		struct sample_result res[3];
 		int nr = 0;
 		int is_warmup = k < warmup;
+		md_wait_bitmaps_clean();
 		if (engine_drop_caches(&ctx) || ops->run_sample(&ctx, res, &nr))
 			goto out;
 		for (int m = 0; m < nr; m++)

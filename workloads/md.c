@@ -7,6 +7,7 @@
  * read "idle", so no sample is taken while the array resyncs.
  */
 #include "kinds.h"
+#include "layers.h"
 #include "report.h"
 #include "sys.h"
 #include "uapi.h"
@@ -340,6 +341,62 @@ static int md_create(struct layer *l, struct layer *on)
 					    path, val, strerror(errno));
 	}
 	return md_wait_idle(l);
+}
+
+long md_bitmap_pages(const char *mdstat, const char *dev)
+{
+	char want[40];
+	const char *p;
+	snprintf(want, sizeof(want), "\n%s : ", dev);
+	if (!(p = strstr(mdstat, want)))
+		return -1;
+	p += strlen(want);
+	/* Its lines run to the blank line before the next array. */
+	const char *end = strstr(p, "\n\n");
+	const char *b = strstr(p, "bitmap: ");
+	if (!b || (end && b > end))
+		return -1;
+	return strtol(b + 8, NULL, 10);
+}
+
+/*
+ * mdadm writes a new bitmap with every chunk dirty, and the kernel clears
+ * the bits of idle chunks only every daemon_sleep (5 s), two passes a bit;
+ * writes to a file system made just before also dirty what they touch. A
+ * write to a dirty chunk costs nothing extra, so a sample taken a few
+ * seconds after the array was made never waits for a bitmap update, while
+ * an array that lived for a while (the seed's) waits on every new chunk.
+ * A page of counters is freed when its last bit is cleared, so "0/N
+ * pages" means clean. Bounded: a bitmap that never settles (writes going
+ * on) is measured as it is, and said so on the console.
+ */
+void md_wait_bitmaps_clean(void)
+{
+	for (int i = 0; i < nr_layers; i++) {
+		struct layer *l = &layers[i];
+		const char *bitmap;
+		if (strcmp(l->kind, "md"))
+			continue;
+		bitmap = spec_get(l->line, "bitmap");
+		if (!bitmap || strcmp(bitmap, "1"))
+			continue;
+		static char buf[16384];
+		uint64_t start = sys_now_ns();
+		long pages = -1;
+		while (sys_read("/proc/mdstat", buf, sizeof(buf)) >= 0 &&
+		       (pages = md_bitmap_pages(buf, l->dev)) > 0 &&
+		       sys_now_ns() - start < 60ull * 1000000000ull) {
+			struct timespec ts = {0, 250000000};
+			nanosleep(&ts, NULL);
+		}
+		if (pages > 0)
+			say("%s: bitmap still holds %ld page(s) of dirty "
+			    "chunks after 60 s",
+			    l->dev, pages);
+		else
+			say("%s: bitmap clean after %.1f s", l->dev,
+			    (sys_now_ns() - start) / 1e9);
+	}
 }
 
 /*
