@@ -58,8 +58,15 @@ struct disk_spec {
 	uint64_t latency_ns; /* null-co latency-ns, 0 = none */
 	uint64_t bps_max;    /* throttle group bytes/s, 0 = none */
 	uint64_t iops_max;   /* throttle group requests/s, 0 = none */
-	int readonly;	     /* passthrough is read-only unless destroy-data */
-	char *cache;	     /* QEMU cache mode; NULL: job_disk_cache's */
+	/*
+	 * Images and tmpfs: the least time each write and each flush takes
+	 * (a null-co delay line beside the image, qemu.c), 0 = none. An image
+	 * in the host page cache completes both at once, so a flush that a
+	 * real disk makes the writer wait for costs nothing there.
+	 */
+	uint64_t write_latency_ns;
+	int readonly; /* passthrough is read-only unless destroy-data */
+	char *cache;  /* QEMU cache mode; NULL: job_disk_cache's */
 	uint32_t max_sectors_kb; /* virtio-blk/scsi request cap (0 = QEMU's) */
 };
 

@@ -17,7 +17,8 @@ void disk_release(struct disk_spec *d)
 static const char *const disk_keys[] = {
 	"name",	    "bus",	  "backing",	    "path",
 	"size_mb",  "latency_ns", "bps_max",	    "iops_max",
-	"readonly", "cache",	  "max_sectors_kb", NULL};
+	"readonly", "cache",	  "max_sectors_kb", "write_latency_ns",
+	NULL};
 #define BUS_NAME(suffix, name) #name,
 const char *const job_bus_names[] = {PROTO_BUSES(BUS_NAME) NULL};
 #undef BUS_NAME
@@ -73,6 +74,11 @@ int disk_set(struct keypath *c, struct disk_spec *d, const char *key, json_t *v)
 		if (kp_int(c, v, 0, 100000000, &x))
 			goto out;
 		d->iops_max = x;
+	} else if (!strcmp(key, "write_latency_ns")) {
+		/* Past a second a write is a hung disk, not a slow one. */
+		if (kp_int(c, v, 0, 1000000000LL, &x))
+			goto out;
+		d->write_latency_ns = x;
 	} else if (!strcmp(key, "readonly")) {
 		if (!json_is_boolean(v)) {
 			kp_fail(c, "expected true or false");

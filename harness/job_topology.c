@@ -246,6 +246,16 @@ static int draft_check(struct keypath *c, struct draft *d)
 				"disk '%s': latency_ns needs backing null "
 				"(use bps_max or iops_max for images)",
 				k->name);
+		/*
+		 * A null disk has latency_ns for every request; a host
+		 * disk is a real one and has its own.
+		 */
+		if (k->write_latency_ns && k->backing != BACKING_IMAGE &&
+		    k->backing != BACKING_TMPFS)
+			return kp_fail(c,
+				       "disk '%s': write_latency_ns needs "
+				       "backing image or tmpfs",
+				       k->name);
 		for (size_t j = 0; j < i; j++)
 			if (!strcmp(d->disks[j].name, k->name))
 				return kp_fail(c,

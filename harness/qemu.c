@@ -174,6 +174,38 @@ static const char *disk_label(const struct disk_spec *d, size_t i,
 	return sb->buf;
 }
 
+/*
+ * write_latency_ns: QEMU 7.2 can delay requests only in null-co, and
+ * blkdebug only fails them. So the image "pN" gets a null-co twin "lN" of
+ * its size, and a quorum node "qN" writes and flushes both, completing
+ * when both have: every write and flush takes at least the latency, and
+ * writes still overlap up to the queue depth. Reads go to the image alone
+ * (read-pattern=fifo), so the data is real. vote-threshold=2 makes a
+ * failed write to the image fail the request; with 1, the twin's success
+ * would hide it.
+ */
+static int add_write_latency(struct strvec *argv, const struct disk_spec *d,
+			     size_t i, const char *ro, const char *label)
+{
+	if ((d->backing != BACKING_IMAGE && d->backing != BACKING_TMPFS) ||
+	    !d->size_mb)
+		return error("disk '%s': write_latency_ns needs backing image "
+			     "or tmpfs",
+			     label);
+	strvec_push(argv, "-blockdev");
+	strvec_pushf(
+		argv,
+		"driver=null-co,node-name=l%zu,size=%llu,latency-ns=%llu%s", i,
+		(unsigned long long)d->size_mb << 20,
+		(unsigned long long)d->write_latency_ns, ro);
+	strvec_push(argv, "-blockdev");
+	strvec_pushf(argv,
+		     "driver=quorum,node-name=q%zu,vote-threshold=2,"
+		     "read-pattern=fifo,children.0=p%zu,children.1=l%zu%s",
+		     i, i, i, ro);
+	return 0;
+}
+
 /* The protocol and raw nodes of disk `i`; the top node's name in `top`. */
 static int add_backing(struct strvec *argv, const struct qemu_config *cfg,
 		       size_t i, const struct cache_mode *cm,
@@ -237,8 +269,11 @@ static int add_backing(struct strvec *argv, const struct qemu_config *cfg,
 		goto out;
 	}
 	push2(argv, "-blockdev", opt.buf);
+	if (d->write_latency_ns && add_write_latency(argv, d, i, ro, label.buf))
+		goto out;
 	strvec_pushf(argv, "-blockdev");
-	strvec_pushf(argv, "driver=raw,node-name=r%zu,file=p%zu%s", i, i, ro);
+	strvec_pushf(argv, "driver=raw,node-name=r%zu,file=%c%zu%s", i,
+		     d->write_latency_ns ? 'q' : 'p', i, ro);
 	strbuf_reset(top);
 	strbuf_addf(top, "r%zu", i);
 

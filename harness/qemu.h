@@ -6,8 +6,10 @@
  *
  * Every disk is a chain of -blockdev nodes, always ending in a raw format
  * node: a protocol node (file, host_device or null-co) "pN", the raw node
- * "rN", and when the disk has bandwidth or IOPS limits a throttle filter
- * node "tN" in its own throttle group "tgN" (each disk is its own spindle).
+ * "rN" (over a quorum "qN" of the image and a null-co "lN" when writes
+ * have a latency), and when the disk has bandwidth or IOPS limits a
+ * throttle filter node "tN" in its own throttle group "tgN" (each disk is
+ * its own spindle).
  * The device (virtio-blk, scsi-hd on one virtio-scsi controller, nvme or
  * ide-hd) sits on the top node and carries serial "iobN", N being the
  * disk's index in the topology, which is how the guest finds it.

@@ -162,15 +162,25 @@ void results_spec_hash(const struct job *job, const struct point *pt,
 	spec_render_topology(job, pt->topo, &sb);
 	for (size_t i = 0; i < t->nr_disks; i++) {
 		const struct disk_spec *d = &t->disks[i];
-		strbuf_addf(&sb,
-			    "qemu-disk name=%s backing=%s path=%s latency_ns=%llu "
-			    "bps_max=%llu iops_max=%llu readonly=%d cache=%s "
-			    "max_sectors_kb=%u\n",
-			    d->name, job_backing_names[d->backing], d->path ? d->path : "",
-			    (unsigned long long)d->latency_ns,
-			    (unsigned long long)d->bps_max,
-			    (unsigned long long)d->iops_max, d->readonly,
-			    job_disk_cache(d), d->max_sectors_kb);
+		strbuf_addf(
+			&sb,
+			"qemu-disk name=%s backing=%s path=%s latency_ns=%llu "
+			"bps_max=%llu iops_max=%llu readonly=%d cache=%s "
+			"max_sectors_kb=%u",
+			d->name, job_backing_names[d->backing],
+			d->path ? d->path : "",
+			(unsigned long long)d->latency_ns,
+			(unsigned long long)d->bps_max,
+			(unsigned long long)d->iops_max, d->readonly,
+			job_disk_cache(d), d->max_sectors_kb);
+		/*
+		 * Only when set, so a disk without it keeps the hash its
+		 * stored results were filed under.
+		 */
+		if (d->write_latency_ns)
+			strbuf_addf(&sb, " write_latency_ns=%llu",
+				    (unsigned long long)d->write_latency_ns);
+		strbuf_addch(&sb, '\n');
 	}
 	spec_render_point_nosamples(job, pt, &sb);
 	hash_hex(sb.buf, sb.len, out);

@@ -103,6 +103,60 @@ START_TEST(defaults_fill_a_minimal_job)
 }
 END_TEST
 
+/* write_latency_ns: every disk of a preset, or one; images and tmpfs only. */
+START_TEST(write_latency_reaches_image_disks)
+{
+	struct job job;
+	struct strbuf err = STRBUF_INIT;
+	ck_assert_int_eq(parse(&job,
+			       "{\"topology\": {\"preset\": \"raid5-4\", "
+			       "\"disks\": {\"write_latency_ns\": 8000000}, "
+			       "\"d2\": {\"write_latency_ns\": 0}}, "
+			       "\"workload\": {\"engine\": \"rawread\", "
+			       "\"target\": \"d0\"}}",
+			       &err),
+			 0);
+	const struct topology *t = &job.topologies[0];
+	ck_assert_uint_eq(t->disks[0].write_latency_ns, 8000000);
+	ck_assert_uint_eq(t->disks[3].write_latency_ns, 8000000);
+	ck_assert_uint_eq(t->disks[2].write_latency_ns, 0);
+	job_release(&job);
+
+	ck_assert_int_eq(parse(&job,
+			       "{\"topology\": {\"disks\": [{\"backing\": "
+			       "\"tmpfs\", \"size_mb\": 8, "
+			       "\"write_latency_ns\": 1000000000}]}, "
+			       "\"workload\": \"rawread\"}",
+			       &err),
+			 0);
+	ck_assert_uint_eq(job.topologies[0].disks[0].write_latency_ns,
+			  1000000000);
+	job_release(&job);
+
+	ck_assert_int_eq(parse(&job,
+			       "{\"topology\": {\"disks\": [{\"backing\": "
+			       "\"image\", \"size_mb\": 8, "
+			       "\"write_latency_ns\": -1}]}, "
+			       "\"workload\": \"rawread\"}",
+			       &err),
+			 -1);
+	ck_assert_ptr_nonnull(strstr(err.buf, "topology.disks[0]."
+					      "write_latency_ns: -1 is out of "
+					      "range (0..1000000000)"));
+	strbuf_reset(&err);
+	ck_assert_int_eq(parse(&job,
+			       "{\"topology\": {\"disks\": [{\"backing\": "
+			       "\"host\", \"path\": \"/dev/sdz\", "
+			       "\"write_latency_ns\": 1000}]}, "
+			       "\"workload\": \"rawread\"}",
+			       &err),
+			 -1);
+	ck_assert_ptr_nonnull(strstr(err.buf, "disk 'd0': write_latency_ns "
+					      "needs backing image or tmpfs"));
+	strbuf_release(&err);
+}
+END_TEST
+
 START_TEST(workload_lists_expand_in_key_then_list_order)
 {
 	struct job job;
@@ -350,6 +404,10 @@ START_TEST(seed_jobs_load)
 	ck_assert_str_eq(key_of(&job.topologies[1].layers[0].keys, "metadata"),
 			 "1.0");
 	ck_assert_str_eq(job.topologies[1].layers[1].kind, "fs");
+	/* The preset's disks make the bitmap's flushed writes cost time. */
+	for (size_t i = 0; i < job.topologies[1].nr_disks; i++)
+		ck_assert_uint_eq(job.topologies[1].disks[i].write_latency_ns,
+				  10000000);
 	ck_assert_uint_eq(job.nr_points, 2);
 	ck_assert_str_eq(job.points[1].engine, "bonnie");
 	ck_assert_int_eq(job.points[1].topo, 1);
@@ -760,6 +818,11 @@ static const struct {
 	{ "disk-no-size", "topology: disk 'd0' needs size_mb" },
 	{ "disk-bus", "topology.disks[0].bus: unknown bus 'usb'" },
 	{ "latency-image", "topology: disk 'd0': latency_ns needs backing null" },
+	{ "write-latency-null", "topology: disk 'd0': write_latency_ns needs "
+				"backing image or tmpfs" },
+	{ "write-latency-range",
+	  "topology.disks.write_latency_ns: 2000000000 is out of range "
+	  "(0..1000000000)" },
 	{ "no-disks", "topology.disks: expected a non-empty list of disks" },
 	{ "layer-kind", "topology.layers[0].kind: unknown layer kind 'lvm'" },
 	{ "layer-key",
@@ -992,6 +1055,7 @@ static Suite *job_suite(void)
 	tcase_add_test(tc, workload_lists_expand_in_key_then_list_order);
 	tcase_add_test(tc, topology_lists_expand_into_topologies);
 	tcase_add_test(tc, overrides_reach_disks_and_layers);
+	tcase_add_test(tc, write_latency_reaches_image_disks);
 	tcase_add_test(tc, max_sectors_kb_on_every_bus);
 	tcase_add_loop_test(tc, override_not_utf8_is_an_error, 0,
 			    ARRAY_SIZE(not_utf8));

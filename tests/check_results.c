@@ -405,9 +405,20 @@ START_TEST(spec_hash_covers_the_definition)
 	results_spec_hash(&job, &job.points[0], c);
 	ck_assert_str_ne(a, c);
 	job.warmup = 1;
+	uint64_t lat = job.topologies[0].disks[0].latency_ns;
 	job.topologies[0].disks[0].latency_ns = 100000;
 	results_spec_hash(&job, &job.points[0], d);
 	ck_assert_str_ne(a, d);
+	job.topologies[0].disks[0].latency_ns = lat;
+	results_spec_hash(&job, &job.points[0], c);
+	ck_assert_str_eq(a, c);
+	/* A write latency files results apart; none keeps the old hash. */
+	job.topologies[0].disks[0].write_latency_ns = 8000000;
+	results_spec_hash(&job, &job.points[0], d);
+	ck_assert_str_ne(a, d);
+	job.topologies[0].disks[0].write_latency_ns = 0;
+	results_spec_hash(&job, &job.points[0], c);
+	ck_assert_str_eq(a, c);
 }
 END_TEST
 

@@ -80,7 +80,7 @@ START_TEST(renders_only_the_booted_topology)
 		"disk name=d3 bus=virtio serial=iob3 size_mb=1024 null=0\n"
 		"md name=md0 level=5 chunk_kb=64 layout=left-symmetric "
 		"metadata=1.0 bitmap=1 members=d0,d1,d2,d3 method=mdadm "
-		"bitmap_chunk_kb=65536 stripe_cache=256\n"
+		"bitmap_chunk_kb=256 stripe_cache=256\n"
 		"fs name=fs0 on=md0 type=xfs mount=/mnt\n"
 		"point id=default engine=bonnie target=/mnt/bonnie.dat "
 		"samples=3 warmup=0 size_mb=256 chunk_kb=8\n";

@@ -57,6 +57,15 @@ echo "raid0: 11 KB reads, RASize 4 pages $small MB/s, 448 pages $large MB/s"
 [ $((small * 13)) -le $((large * 10)) ] ||
 	fail "raid0: readahead 448 pages ($large MB/s) is not clearly faster than 4 pages ($small MB/s)"
 
+# 001: block writes with the bitmap off and on (the job's 256 KiB bitmap
+# chunks, the preset's 10 ms a write or flush).
+run_seed raid5 "$seeds/raid5-bitmap.json" --samples 2 \
+	--set workload.size_mb=128
+off=$(cell "$table" write bitmap=0) on=$(cell "$table" write bitmap=1)
+echo "raid5: block write, bitmap off $off MB/s, on $on MB/s"
+[ $((on * 15)) -le $((off * 10)) ] ||
+	fail "raid5: block writes with the bitmap ($on MB/s) are not 1.5x slower than without ($off MB/s)"
+
 # 004: the whole disk read with 128 KiB and 2 MiB blocks.
 run_seed dd "$seeds/dd-partition-loop-dm.json" --samples 2 \
 	--set workload.size_mb=64
