@@ -74,6 +74,14 @@ enum bisect_status {
 enum bisect_status bisect_next(const struct bisect_engine *e, size_t *node);
 
 /*
+ * A multisection round: up to k untested commits that cut the candidates
+ * into k + 1 parts of about equal weight (the weight bisect_next cuts in
+ * two), into out[k], lightest first. Skipped commits are not chosen.
+ * Returns how many; 0 when the range is decided or contradicts itself.
+ */
+size_t bisect_next_many(const struct bisect_engine *e, size_t k, size_t *out);
+
+/*
  * The possible first bad commits now, in graph order (caller frees *out).
  * When bisect_next says INCONCLUSIVE these are the skipped commits plus the
  * bad tip, the list to print after "the first bad commit is one of".

@@ -12,6 +12,7 @@
  */
 #include "cmd.h"
 #include "driver_job.h"
+#include "executor.h"
 #include "job.h"
 #include "options.h"
 #include "progress.h"
@@ -107,20 +108,25 @@ int cmd_bisect(int argc, char **argv)
 	struct safety_hold *holds = NULL;
 	size_t nr_holds = 0;
 	char hash[41];
+	struct executor exec;
 
+	executor_init(&exec);
 	const struct opt opts[] = {
 		OPT_FLAG("--log", &show_log),
 		OPT_STRING("--results", &results),
 		OPT_STRING("--upload", &upload_url),
 		OPT_STRING("--notify", &notify_url),
 		OPT_SAFETY(&destroy, &force),
+		OPT_EXECUTOR(&exec),
 		OPT_ARG("JOB", &job_path),
 		OPT_END(),
 	};
 
 	report_init(&rep);
-	if (opt_parse(opts, argc, argv, NULL) || !job_path)
+	if (opt_parse(opts, argc, argv, NULL) || !job_path) {
+		executor_release(&exec);
 		return usage();
+	}
 	progress_init(&progress, stderr);
 	if (job_load(&job, job_path))
 		goto out;
@@ -141,8 +147,11 @@ int cmd_bisect(int argc, char **argv)
 	if (safety_check_job(&job, destroy, force, &holds, &nr_holds))
 		goto out;
 	safety_pin_paths(&job, holds, nr_holds);
+	if (executor_from_job(&exec, &job))
+		goto out;
 	o.job_hash = hash;
 	o.progress = &progress;
+	o.exec = &exec;
 	ret = driver_job_bisect(&job, &o, &rep);
 	if (ret == DRIVER_INTERRUPTED || !rep.job)
 		goto out;
@@ -156,6 +165,7 @@ out:
 	safety_release_all(holds, nr_holds);
 	report_release(&rep);
 	progress_release(&progress);
+	executor_release(&exec);
 	if (job_ok)
 		job_release(&job);
 	return ret;

@@ -19,6 +19,7 @@
 #include "changepoint.h"
 #include "cmd.h"
 #include "driver_job.h"
+#include "executor.h"
 #include "job.h"
 #include "options.h"
 #include "probe.h"
@@ -76,6 +77,7 @@ struct sweep_run {
 	struct sweep_row *rows;
 	size_t nr_rows;
 	unsigned boots; /* per commit of the sample (--boots) */
+	struct executor exec;
 };
 
 static int usage(void)
@@ -106,6 +108,7 @@ static void run_release(struct sweep_run *s)
 	sweep_state_release(&s->st);
 	if (s->job_loaded)
 		job_release(&s->job);
+	executor_release(&s->exec);
 	free(s->dir);
 }
 
@@ -197,6 +200,48 @@ static int measure(struct sweep_run *s, struct sweep_row *row, size_t k,
 	ret = 0;
 out:
 	driver_boot_release(&r);
+	return ret;
+}
+
+/*
+ * The whole sample at once, as one Slurm job array (executor.h); each
+ * row's outcome and per-boot values come from its task's document.
+ */
+static int measure_slurm(struct sweep_run *s)
+{
+	const char **ids = xcalloc(s->nr_rows + 1, sizeof(*ids));
+	struct task_doc *docs = xcalloc(s->nr_rows + 1, sizeof(*docs));
+	int ret;
+
+	for (size_t i = 0; i < s->nr_rows; i++) {
+		ids[i] = s->rows[i].id;
+		task_doc_init(&docs[i]);
+	}
+	ret = executor_measure(&s->exec, &s->job, s->job_path, ids,
+			       s->nr_rows, s->boots, docs, &s->progress);
+	for (size_t i = 0; !ret && i < s->nr_rows; i++) {
+		struct sweep_row *row = &s->rows[i];
+		struct task_doc *t = &docs[i];
+		row->outcome = t->ok ? "ok" : probe_outcome_name(t->outcome);
+		if (!t->ok)
+			progress_note(&s->progress, "[sweep] %.12s: %s%s%s%s%s",
+				      row->id, row->outcome,
+				      t->first_error ? ": " : "",
+				      t->first_error ? t->first_error : "",
+				      t->log ? ", log: " : "",
+				      t->log ? t->log : "");
+		/* What failed still leaves its good boots (as measure()). */
+		row->set = t->set;
+		t->set = (struct sample_set)SAMPLE_SET_INIT;
+		s->d.boots += (unsigned)row->set.nr;
+		if (t->key[0])
+			t->cached ? s->d.builds_cached++ : s->d.builds++;
+		sweep_state_add(&s->st, row->id, row->subject, "sweep");
+	}
+	for (size_t i = 0; i < s->nr_rows; i++)
+		task_doc_release(&docs[i]);
+	free(docs);
+	free(ids);
 	return ret;
 }
 
@@ -330,6 +375,7 @@ static int bisect_step(struct sweep_run *s, const char *good, const char *bad,
 	hash_hex(text.buf, text.len, hash);
 	o.job_hash = hash;
 	o.progress = &s->progress;
+	o.exec = &s->exec;
 	rc = driver_job_bisect(&job, &o, &rep);
 	if (state_load(&st, state_file))
 		goto out;
@@ -522,12 +568,14 @@ int cmd_sweep(int argc, char **argv)
 		OPT_STRING("--tags", &tags),
 		OPT_FLAG("--bisect-improvements", &bisect_improvements),
 		OPT_STRING("--results", &results),
+		OPT_EXECUTOR(&s.exec),
 		OPT_ARG("JOB", &s.job_path),
 		OPT_END(),
 	};
 
 	memset(&s, 0, sizeof(s));
 	s.lock.fd = -1;
+	executor_init(&s.exec);
 	state_init(&s.scratch);
 	if (opt_parse(opts, argc, argv, &err))
 		return err.status == OPT_ERR_VALUE ? EXIT_ABORT : usage();
@@ -554,6 +602,8 @@ int cmd_sweep(int argc, char **argv)
 		free(s.job.results);
 		s.job.results = xstrdup(results);
 	}
+	if (executor_from_job(&s.exec, &s.job))
+		goto out;
 	if (repo_open(&s.repo, s.job.repo) || resolve_range(&s, range, a, b) ||
 	    choose(&s, range, a, b, every, tags, &sample))
 		goto out;
@@ -584,6 +634,18 @@ int cmd_sweep(int argc, char **argv)
 			row->subject = ci.subject ? xstrdup(ci.subject) : NULL;
 		}
 		commit_info_release(&ci);
+	}
+	if (s.exec.kind == EXECUTOR_SLURM) {
+		int rc = measure_slurm(&s);
+		/* What the tasks stored is kept whatever happened. */
+		if (rc || sweep_state_save(&s.st, s.dir)) {
+			ret = rc ? interrupted_or_abort(&s) : EXIT_ABORT;
+			goto out;
+		}
+	}
+	for (size_t i = 0; s.exec.kind == EXECUTOR_LOCAL && i < s.nr_rows;
+	     i++) {
+		struct sweep_row *row = &s.rows[i];
 		if (measure(&s, row, i, sample.nr)) {
 			ret = interrupted_or_abort(&s);
 			sweep_state_save(&s.st, s.dir);

@@ -222,6 +222,95 @@ static void guess_next(struct driver *d, size_t node)
 	strbuf_release(&quiet);
 }
 
+/* Probe one step's commit, mark it and say so; -1 when the run stops. */
+static int step(struct driver *d, struct driver_result *res, size_t node)
+{
+	struct probe_note n = {0};
+	enum bisect_mark m;
+	const char *id = d->graph->nodes[node].id;
+	char *subject = driver_subject(d, id);
+	int ret = -1;
+
+	res->steps = driver_count_role(d->st, "step") + 1;
+	if (d->progress)
+		progress_commit(d->progress, "step", (int)res->steps,
+				(int)(res->steps - 1 +
+				      bisect_steps_left(&d->engine)),
+				id, subject);
+	free(subject);
+	guess_next(d, node);
+	if (driver_probe(d, id, DRIVER_STEP_ERROR, (unsigned)d->job->runs_max,
+			 &n))
+		goto out;
+	m = bisect_classify(d->job->bisect_type, n.outcome);
+	if (bisect_mark(&d->engine, node, m))
+		goto out;
+	driver_record(d, id, "step", &n, bisect_mark_name(m));
+	driver_say_verdict(d, id, &n, bisect_mark_name(m));
+	if (d->progress)
+		progress_commit_done(d->progress);
+	ret = 0;
+out:
+	driver_note_release(&n);
+	return ret;
+}
+
+/* Is `node` still a possible first bad commit, and untested? */
+static int open_candidate(const struct driver *d, size_t node)
+{
+	size_t *c = NULL, nc = bisect_candidates(&d->engine, &c);
+	int open = 0;
+
+	for (size_t i = 0; i < nc; i++)
+		open |= c[i] == node;
+	free(c);
+	return open && d->engine.marks[node] == BISECT_UNTESTED;
+}
+
+/*
+ * A multisection round (d->multi > 1, and operations that measure many
+ * commits at once): the commits cutting the range into d->multi + 1
+ * parts get their first boots together, then each is judged as a step,
+ * oldest first, while it is still a candidate; a commit the verdicts
+ * before it ruled out keeps its boots and gets no mark. 1 when a round
+ * ran, 0 when there is no round to run, -1 when the run stops.
+ */
+static int round_of_many(struct driver *d, struct driver_result *res)
+{
+	size_t *pick, nk;
+	const char **ids;
+	unsigned floor = d->job->runs_min > 1 ? (unsigned)d->job->runs_min : 1;
+	int ret = -1;
+
+	if (d->multi < 2 || !d->ops->measure_many)
+		return 0;
+	pick = xcalloc(d->multi, sizeof(*pick));
+	nk = bisect_next_many(&d->engine, d->multi, pick);
+	if (nk < 2) {
+		free(pick);
+		return 0;
+	}
+	ids = xcalloc(nk + 1, sizeof(*ids));
+	for (size_t i = 0; i < nk; i++)
+		ids[i] = d->graph->nodes[pick[i]].id;
+	d->rounds++;
+	driver_say(d, "[bisect] round %u: %zu commits at once", d->rounds, nk);
+	if (d->ops->measure_many(d->payload, ids, nk, floor))
+		goto out;
+	for (size_t i = 0; i < nk; i++) {
+		driver_series_stale(d, ids[i]);
+		if (open_candidate(d, pick[i]) && step(d, res, pick[i]))
+			goto out;
+	}
+	ret = 1;
+	if (driver_save(d))
+		ret = -1;
+out:
+	free(ids);
+	free(pick);
+	return ret;
+}
+
 /* Step until the engine names one commit (*culprit) or cannot. */
 static enum driver_status steps(struct driver *d, struct driver_result *res,
 				size_t *culprit)
@@ -231,10 +320,7 @@ static enum driver_status steps(struct driver *d, struct driver_result *res,
 	for (;;) {
 		size_t node, *c = NULL, nc;
 		enum bisect_status s;
-		struct probe_note n = {0};
-		enum bisect_mark m;
-		char *subject;
-		const char *id;
+		int r;
 
 		if (run_interrupted())
 			return driver_stopped(d);
@@ -261,31 +347,14 @@ static enum driver_status steps(struct driver *d, struct driver_result *res,
 			driver_save(d);
 			return DRIVER_INCONCLUSIVE;
 		}
-		id = d->graph->nodes[node].id;
-		subject = driver_subject(d, id);
-		res->steps = driver_count_role(st, "step") + 1;
-		if (d->progress)
-			progress_commit(d->progress, "step", (int)res->steps,
-					(int)(res->steps - 1 +
-					      bisect_steps_left(&d->engine)),
-					id, subject);
-		free(subject);
-		guess_next(d, node);
-		if (driver_probe(d, id, DRIVER_STEP_ERROR,
-				 (unsigned)d->job->runs_max, &n)) {
-			driver_note_release(&n);
+		r = round_of_many(d, res);
+		if (r < 0)
 			return driver_stopped(d);
-		}
-		m = bisect_classify(d->job->bisect_type, n.outcome);
-		if (bisect_mark(&d->engine, node, m)) {
-			driver_note_release(&n);
+		if (r > 0)
+			continue;
+		d->rounds++;
+		if (step(d, res, node))
 			return driver_stopped(d);
-		}
-		driver_record(d, id, "step", &n, bisect_mark_name(m));
-		driver_say_verdict(d, id, &n, bisect_mark_name(m));
-		driver_note_release(&n);
-		if (d->progress)
-			progress_commit_done(d->progress);
 		if (driver_save(d))
 			return DRIVER_ABORT;
 	}

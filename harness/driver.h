@@ -104,6 +104,13 @@ struct driver_ops {
 	 * beside the boots to come (a hint: nothing waits for it).
 	 */
 	void (*prefetch)(void *payload, const char *const *commits, size_t n);
+	/*
+	 * Optional: build `n` commits and boot each until `boots` are stored,
+	 * all at once (a multisection round on a cluster). 0, or -1 after
+	 * error() as boot.
+	 */
+	int (*measure_many)(void *payload, const char *const *commits,
+			    size_t n, unsigned boots);
 };
 
 void driver_build_release(struct driver_build *b);
@@ -124,11 +131,13 @@ struct driver {
 	const char *state_file;	   /* NULL: kept in memory only */
 	struct progress *progress; /* NULL: quiet */
 	double target;		   /* confidence asked (job "confidence") */
+	unsigned multi; /* commits probed at once per round; 0, 1: bisect */
 
 	/* This run. */
 	struct bisect_engine engine;
 	unsigned boots, baseline_boots, builds, builds_cached, samples;
 	unsigned since_good; /* boots since the last good one */
+	unsigned rounds;     /* multisection rounds (and single steps) */
 	unsigned prev_builds, prev_cached, prev_boots, prev_samples;
 	double prev_seconds;
 	uint64_t t0;

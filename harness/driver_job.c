@@ -5,6 +5,8 @@
  */
 #include "driver_job.h"
 
+#include "executor.h"
+
 #include "graph.h"
 #include "probe.h"
 #include "progress.h"
@@ -12,12 +14,14 @@
 #include "run.h"
 #include "state.h"
 #include "stats.h"
+#include "task_doc.h"
 #include "util.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 struct bisect_job {
 	struct job *job;
@@ -32,6 +36,7 @@ struct bisect_job {
 	struct driver d;
 	int driver_ready;
 	struct driver_result res;
+	struct executor_probe remote; /* --executor slurm */
 };
 
 static void bisect_job_release(struct bisect_job *b)
@@ -39,6 +44,7 @@ static void bisect_job_release(struct bisect_job *b)
 	if (b->driver_ready)
 		driver_release(&b->d);
 	driver_result_release(&b->res);
+	executor_probe_release(&b->remote);
 	if (b->ctx_ready)
 		probe_ctx_release(&b->ctx);
 	graph_release(&b->graph);
@@ -256,11 +262,24 @@ enum driver_status driver_job_bisect(struct job *job,
 		goto out;
 	b.ctx_ready = 1;
 	b.ctx.repo = b.repo;
-	driver_init(&b.d, job, &probe_ops, &b.ctx, &b.graph, &b.st);
+	if (o->exec && o->exec->kind == EXECUTOR_SLURM) {
+		b.remote = (struct executor_probe){.x = o->exec,
+						   .job = job,
+						   .ctx = &b.ctx,
+						   .progress = o->progress};
+		driver_init(&b.d, job, &executor_ops, &b.remote, &b.graph,
+			    &b.st);
+	} else {
+		driver_init(&b.d, job, &probe_ops, &b.ctx, &b.graph, &b.st);
+	}
 	b.driver_ready = 1;
 	b.d.state_file = b.state_file;
 	b.d.progress = o->progress;
+	b.d.multi = o->exec ? o->exec->probes : 1;
 	ret = driver_bisect(&b.d, &b.res);
+	if (ret == DRIVER_CULPRIT && b.d.multi > 1)
+		progress_note(o->progress, "[bisect] %u rounds, up to %u commits at once",
+			   b.d.rounds, b.d.multi);
 	if (ret != DRIVER_INTERRUPTED) {
 		progress_clear(o->progress);
 		make_report(&b, rep);
@@ -300,5 +319,63 @@ out:
 	state_unlock(&lock);
 	state_release(&st);
 	free(dir);
+	return ret;
+}
+
+int driver_job_measure(struct job *job, const char *build_repo,
+		       const char *commit, unsigned want,
+		       struct progress *progress)
+{
+	struct probe_ctx ctx;
+	struct bisect_state st;
+	struct driver d;
+	struct driver_boot r = {0};
+	struct task_doc t;
+	char host[200] = "", *run_name, *path;
+	int ret = -1;
+
+	gethostname(host, sizeof(host) - 1);
+	/* Tasks on one node at once, and the host's own runs, each have
+	   their own folder for disk images and the QEMU pid. */
+	run_name = xstrfmt(".run-%s-%ld", host, (long)getpid());
+	state_init(&st);
+	task_doc_init(&t);
+	if (probe_ctx_init_in(&ctx, job, build_repo, progress, run_name)) {
+		free(run_name);
+		state_release(&st);
+		return -1;
+	}
+	driver_init(&d, job, &probe_ops, &ctx, NULL, &st);
+	d.progress = progress;
+	if (driver_measure(&d, commit, want, &r))
+		goto out;
+	memcpy(t.commit, commit, 41);
+	t.ok = r.ok;
+	t.outcome = r.outcome;
+	t.first_error = r.first_error;
+	t.log = r.log;
+	r.first_error = r.log = NULL;
+	for (size_t i = 0; i < ctx.nr_images; i++)
+		if (!strcmp(ctx.images[i].commit, commit)) {
+			memcpy(t.key, ctx.images[i].key, 41);
+			t.cached = ctx.images[i].cached;
+		}
+	if (r.ok && probe_ops.load(&ctx, commit, &t.set))
+		goto out;
+	path = task_doc_path(job->results, job->name, commit);
+	if (!task_doc_write(&t, path))
+		ret = t.ok ? 0 : 1;
+	free(path);
+out:
+	driver_boot_release(&r);
+	task_doc_release(&t);
+	driver_release(&d);
+	probe_ctx_release(&ctx);
+	/* The folder held only this probe's images, gone with its boots. */
+	char *dir = xstrfmt("%s/%s/%s", job->results, job->name, run_name);
+	remove_tree(dir);
+	free(dir);
+	free(run_name);
+	state_release(&st);
 	return ret;
 }

@@ -13,6 +13,8 @@
 #include "job.h"
 #include "report.h"
 
+struct executor;
+
 struct progress;
 
 struct driver_job_opts {
@@ -23,6 +25,8 @@ struct driver_job_opts {
 	 */
 	const char *job_hash;
 	struct progress *progress; /* required */
+	/* Where probes run; NULL: here (executor.h). */
+	const struct executor *exec;
 };
 
 /*
@@ -45,5 +49,17 @@ enum driver_status
 driver_job_test(struct job *job, const char *build_repo, const char *good,
 		const char *bad, const char *commit, struct progress *progress,
 		struct driver_result *res, enum bisect_mark *mark);
+
+/*
+ * One probe sent from elsewhere (a Slurm task): build `commit` from
+ * `build_repo` and boot it until `want` boots are stored (0: build only),
+ * in a run folder of its own, without the results folder's lock (the run
+ * that sent it holds that), then write the task document (task_doc.h).
+ * Returns 0 when the commit built and booted, 1 when it failed (its own
+ * fault: the document says how), -1 after error(), or when interrupted.
+ */
+int driver_job_measure(struct job *job, const char *build_repo,
+		       const char *commit, unsigned want,
+		       struct progress *progress);
 
 #endif

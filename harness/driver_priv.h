@@ -68,6 +68,8 @@ void driver_verdict_input(struct driver *d, struct verdict_input *in,
 int driver_judge(struct driver *d, const char *commit, size_t from,
 		 double error, struct verdict *v, struct sample_set *cand);
 void driver_note_figures(struct probe_note *n, const struct sample_set *s);
+/* Read `commit`'s values again: boots were stored behind the driver. */
+void driver_series_stale(struct driver *d, const char *commit);
 /* Build, then measure as the bisect type asks (up to `cap` boots). */
 int driver_probe(struct driver *d, const char *commit, double error,
 		 unsigned cap, struct probe_note *n);

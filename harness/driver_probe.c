@@ -35,6 +35,11 @@ static struct driver_series *driver_series_of(struct driver *d,
 	return s;
 }
 
+void driver_series_stale(struct driver *d, const char *commit)
+{
+	driver_series_of(d, commit)->stale = 1;
+}
+
 /*
  * The per-boot values of `commit` (a copy: values and counts only), read
  * through the ops once and again after each boot of it.

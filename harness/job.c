@@ -217,6 +217,47 @@ static int parse_machine(struct keypath *c, json_t *v, struct machine_spec *m)
 	return 0;
 }
 
+static int parse_executor(struct keypath *c, json_t *v,
+			  struct executor_spec *x)
+{
+	static const char *const keys[] = {"kind",	  "partition",
+					   "account",	  "time_limit",
+					   "sbatch_args", "probes",
+					   "retries",	  NULL};
+	static const char *const kinds[] = {"local", "slurm", NULL};
+	json_t *args;
+	size_t i;
+
+	if (!json_is_object(v))
+		return kp_fail(c, "expected an object");
+	if (kp_check_keys(c, v, keys) ||
+	    kp_enumf(c, v, "kind", kinds, "executor", &x->kind) ||
+	    kp_strf(c, v, "partition", &x->partition) ||
+	    kp_strf(c, v, "account", &x->account) ||
+	    kp_strf(c, v, "time_limit", &x->time_limit) ||
+	    kp_intf(c, v, "probes", 1, 64, &x->probes) ||
+	    kp_intf(c, v, "retries", 0, 10, &x->retries))
+		return -1;
+	if (!(args = json_object_get(v, "sbatch_args")))
+		return 0;
+	size_t old = kp_push(c, "sbatch_args");
+	if (!json_is_array(args))
+		return kp_fail(c, "expected a list of sbatch options");
+	json_array_foreach(args, i, v)
+	{
+		const char *a;
+		size_t o = kp_push_idx(c, i);
+		if (kp_str(c, v, &a))
+			return -1;
+		if (a[0] != '-')
+			return kp_fail(c, "'%s' is not an sbatch option", a);
+		strvec_push(&x->sbatch_args, a);
+		kp_pop(c, o);
+	}
+	kp_pop(c, old);
+	return 0;
+}
+
 static int parse_runs(struct keypath *c, json_t *v, struct job *job)
 {
 	static const char *const keys[] = {"min", "max", "samples", "warmup",
@@ -321,7 +362,7 @@ static const char *const job_keys[] = {
 	"kernel",      "kconfig",     "toolchain", "machine",	   "topology",
 	"workload",    "runs",	      "metric",	   "metric_point", "threshold",
 	"bisect_type", "results",     "direction", "confidence",   "table",
-	NULL};
+	"executor",    NULL};
 
 static void job_defaults(struct job *job)
 {
@@ -335,6 +376,8 @@ static void job_defaults(struct job *job)
 	job->machine.qemu = xstrdup("qemu-system-x86_64");
 	job->machine.timeout_s = 300;
 	job->machine.pin = 1;
+	job->executor.kind = -1;
+	job->executor.retries = -1;
 	job->samples = 3;
 	job->warmup = 1;
 	/*
@@ -419,6 +462,7 @@ static int job_parse_json(struct job *job, json_t *root, const char *origin)
 	SECTION("toolchain", parse_toolchain(&c, v, job));
 	SECTION("machine", parse_machine(&c, v, &job->machine));
 	SECTION("runs", parse_runs(&c, v, job));
+	SECTION("executor", parse_executor(&c, v, &job->executor));
 	SECTION("threshold", parse_threshold(&c, v, &job->threshold));
 
 	static const char *const dirs[] = {"slower", "faster", NULL};
@@ -662,6 +706,10 @@ int job_find_topology(const struct job *job, const char *name)
 
 void job_release(struct job *job)
 {
+	free(job->executor.partition);
+	free(job->executor.account);
+	free(job->executor.time_limit);
+	strvec_clear(&job->executor.sbatch_args);
 	table_spec_release(&job->table);
 	free(job->path);
 	free(job->name);

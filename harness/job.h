@@ -120,6 +120,17 @@ struct threshold {
 
 enum bisect_type { BISECT_PERF, BISECT_BUILD, BISECT_BOOT };
 
+/* "executor": where probes run (executor.h); the command line wins. */
+struct executor_spec {
+	int kind;	 /* -1 not given, 0 "local", 1 "slurm" */
+	char *partition; /* sbatch --partition */
+	char *account;	 /* sbatch --account */
+	char *time_limit; /* sbatch --time */
+	struct strvec sbatch_args; /* passed to sbatch as given */
+	int probes;		   /* commits at once per round; 0 not given */
+	int retries;		   /* runs again of a lost task; -1 not given */
+};
+
 struct job {
 	char *path;   /* the job file, for messages */
 	char *name;   /* results/<name>/... */
@@ -131,6 +142,7 @@ struct job {
 	struct toolchain_rule *toolchains;
 	size_t nr_toolchains;
 	struct machine_spec machine;
+	struct executor_spec executor;
 	/* Topology settings given as lists expand to several topologies. */
 	struct topology *topologies;
 	size_t nr_topologies;

@@ -26,6 +26,8 @@ static const struct command commands[] = {
 	  "sweep JOB --range A..B [--every N | --tags PATTERN] [--boots N] "
 	  "[--bisect-improvements] [--results DIR]" },
 	{ "test", cmd_test, "test JOB   (the script for git bisect run)" },
+	{ "measure", cmd_measure,
+	  "measure JOB --commit REV --boots N [--results DIR]   (a Slurm task)" },
 	{ "report", cmd_report,
 	  "report RESULTS_DIR --html FILE [--json FILE] [--job NAME] [--min-effect PCT]" },
 	{ "compare", cmd_compare, "compare A B [--results DIR] [--job NAME]" },

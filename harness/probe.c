@@ -32,6 +32,13 @@ static char *version_word(const char *line)
 int probe_ctx_init(struct probe_ctx *ctx, struct job *job,
 		   const char *repo_path, struct progress *progress)
 {
+	return probe_ctx_init_in(ctx, job, repo_path, progress, ".run");
+}
+
+int probe_ctx_init_in(struct probe_ctx *ctx, struct job *job,
+		      const char *repo_path, struct progress *progress,
+		      const char *run_name)
+{
 	char *line, *ver, *pidfile;
 	int kvm;
 
@@ -63,8 +70,8 @@ int probe_ctx_init(struct probe_ctx *ctx, struct job *job,
 	free(line);
 	free(ver);
 
-	snprintf(ctx->run_dir, sizeof(ctx->run_dir), "%s/%s/.run",
-		 job->results, job->name);
+	snprintf(ctx->run_dir, sizeof(ctx->run_dir), "%s/%s/%s", job->results,
+		 job->name, run_name);
 	if (mkdir_p(ctx->run_dir, 0755))
 		return -1;
 	/* A QEMU that a SIGKILLed run left behind still holds the disks. */

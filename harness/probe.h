@@ -62,6 +62,14 @@ struct probe_ctx {
  */
 int probe_ctx_init(struct probe_ctx *ctx, struct job *job,
 		   const char *repo_path, struct progress *progress);
+/*
+ * The same with the run folder results/<job>/<run_name> (".run" above):
+ * probes that run at once on one results folder, Slurm tasks on one node,
+ * each need their own, or each would reap the other's QEMU.
+ */
+int probe_ctx_init_in(struct probe_ctx *ctx, struct job *job,
+		      const char *repo_path, struct progress *progress,
+		      const char *run_name);
 void probe_ctx_release(struct probe_ctx *ctx);
 
 /*

@@ -592,6 +592,22 @@ out:
 	return doc;
 }
 
+void sample_set_push(struct sample_set *s, unsigned boot, double value,
+		     double cpu_pct)
+{
+	/* Each array grown on its own: sample_set_copy_values leaves
+	   cpu_pct and boots unset. A set holds a few dozen boots. */
+	s->values = xrealloc(s->values, (s->nr + 1) * sizeof(*s->values));
+	s->cpu_pct = xrealloc(s->cpu_pct, (s->nr + 1) * sizeof(*s->cpu_pct));
+	s->boots = xrealloc(s->boots, (s->nr + 1) * sizeof(*s->boots));
+	s->alloc = s->nr + 1;
+	s->values[s->nr] = value;
+	s->cpu_pct[s->nr] = cpu_pct;
+	s->boots[s->nr] = boot;
+	s->nr++;
+	s->nr_samples++;
+}
+
 void sample_set_copy_values(struct sample_set *out, const double *values,
 			    size_t n)
 {

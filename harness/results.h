@@ -120,6 +120,9 @@ struct sample_set {
 };
 #define SAMPLE_SET_INIT { NULL, NULL, NULL, 0, 0, 0, 0 }
 void sample_set_release(struct sample_set *s);
+/* Append one boot's value (a document read back, in boot order). */
+void sample_set_push(struct sample_set *s, unsigned boot, double value,
+		     double cpu_pct);
 /* `out` (released first) holds a copy of n per-boot values, nothing else. */
 void sample_set_copy_values(struct sample_set *out, const double *values,
 			    size_t n);

@@ -8,6 +8,7 @@
 #include "util.h"
 
 #include <check.h>
+#include <stdint.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -527,6 +528,83 @@ START_TEST(single_commit_range)
 }
 END_TEST
 
+/*
+ * Multisection: k commits cut a linear range into k + 1 parts of about
+ * equal size; every culprit is found in about log_{k+1}(n) rounds when
+ * all k are marked each round; k = 1 is bisect_next's choice.
+ */
+START_TEST(multisection_cuts_into_equal_parts)
+{
+	struct commit_graph g;
+	struct bisect_engine e;
+	size_t pick[8], one;
+
+	make_linear(&g, 30);
+	ck_assert_int_eq(bisect_init(&e, &g), 0);
+	ck_assert_uint_eq(bisect_next_many(&e, 1, pick), 1);
+	ck_assert_int_eq(bisect_next(&e, &one), BISECT_NEXT);
+	ck_assert_uint_eq(pick[0], one);
+	/* 30 candidates; node i has weight 30 - i. */
+	ck_assert_uint_eq(bisect_next_many(&e, 2, pick), 2);
+	ck_assert_uint_eq(30 - pick[0], 10);
+	ck_assert_uint_eq(30 - pick[1], 20);
+	ck_assert_uint_eq(bisect_next_many(&e, 3, pick), 3);
+	ck_assert_uint_eq(30 - pick[0], 8); /* 7.5: the earlier in graph order */
+	ck_assert_uint_eq(30 - pick[1], 15);
+	ck_assert_uint_eq(30 - pick[2], 23); /* 22.5 */
+	bisect_release(&e);
+	graph_release(&g);
+
+	/* Never more than the untested commits; skipped ones never. */
+	make_linear(&g, 4);
+	ck_assert_int_eq(bisect_init(&e, &g), 0);
+	ck_assert_int_eq(bisect_mark(&e, 2, BISECT_SKIP), 0);
+	ck_assert_uint_eq(bisect_next_many(&e, 8, pick), 2);
+	ck_assert(pick[0] != 2 && pick[1] != 2 && pick[0] != pick[1]);
+	ck_assert_int_eq(bisect_mark(&e, 1, BISECT_GOOD), 0);
+	ck_assert_uint_eq(bisect_next_many(&e, 3, pick), 0); /* decided */
+	bisect_release(&e);
+	graph_release(&g);
+}
+END_TEST
+
+START_TEST(multisection_rounds_find_every_culprit)
+{
+	struct commit_graph g;
+	size_t pick[3];
+
+	make_linear(&g, 64);
+	for (size_t culprit = 0; culprit < 63; culprit++) {
+		struct bisect_engine e;
+		size_t found = SIZE_MAX;
+		unsigned rounds = 0;
+		ck_assert_int_eq(bisect_init(&e, &g), 0);
+		for (;;) {
+			size_t n = bisect_next_many(&e, 3, pick);
+			if (!n) {
+				ck_assert_int_eq(bisect_next(&e, &found),
+						 BISECT_DONE);
+				break;
+			}
+			rounds++;
+			for (size_t i = 0; i < n; i++)
+				ck_assert_int_eq(
+					bisect_mark(&e, pick[i],
+						    pick[i] <= culprit
+							    ? BISECT_BAD
+							    : BISECT_GOOD),
+					0);
+		}
+		ck_assert_uint_eq(found, culprit);
+		/* 64 candidates, 4 parts a round: log4(64) = 3 rounds. */
+		ck_assert_uint_le(rounds, 3);
+		bisect_release(&e);
+	}
+	graph_release(&g);
+}
+END_TEST
+
+
 int main(void)
 {
 	Suite *s = suite_create("bisect");
@@ -545,6 +623,8 @@ int main(void)
 	tcase_add_test(tc, exit_codes_and_names);
 	tcase_add_test(tc, errors_and_contradictions);
 	tcase_add_test(tc, single_commit_range);
+	tcase_add_test(tc, multisection_cuts_into_equal_parts);
+	tcase_add_test(tc, multisection_rounds_find_every_culprit);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

@@ -818,6 +818,9 @@ static const struct {
 	{ "disk-no-size", "topology: disk 'd0' needs size_mb" },
 	{ "disk-bus", "topology.disks[0].bus: unknown bus 'usb'" },
 	{ "latency-image", "topology: disk 'd0': latency_ns needs backing null" },
+	{ "executor-kind", "executor.kind: unknown executor 'pbs' (expected local, slurm)" },
+	{ "executor-sbatch-arg",
+	  "executor.sbatch_args[0]: 'exclusive' is not an sbatch option" },
 	{ "write-latency-null", "topology: disk 'd0': write_latency_ns needs "
 				"backing image or tmpfs" },
 	{ "write-latency-range",

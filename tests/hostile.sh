@@ -243,6 +243,14 @@ K=(--kernel k --topology virtio --workload rawread)
 check bad '^usage: ' --
 check bad "^error: 'frobnicate' is not a command" -- frobnicate
 check bad '^usage: ' -- run
+check bad '^usage: ' -- measure
+check bad '^usage: ' -- measure job.json --boots 1
+check bad '^usage: ' -- measure job.json --commit HEAD --commit-list l --boots 1
+check bad "'-1' is not a count of boots" -- measure job.json --commit HEAD --boots -1
+check bad "SLURM_ARRAY_TASK_ID is not set" -- measure job.json --commit-list l --boots 1
+check bad "--executor: 'pbs' is not local or slurm" -- bisect job.json --executor pbs
+check bad "--probes: '0' is not a number of commits" -- bisect job.json --probes 0
+check bad "--probes: '65' is not a number of commits" -- sweep job.json --range a..b --probes 65
 check bad 'not a positive number' -- run "${K[@]}" --boots 0
 check bad 'not a positive number' -- run "${K[@]}" --boots=-1
 check bad 'not a positive number' -- run "${K[@]}" --boots 99999999999999999999
