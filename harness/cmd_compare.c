@@ -7,8 +7,11 @@
  *
  * %stddev is shown above 2% only, as LKP does; a '*' beside %change says
  * the two commits' boots are separated (two-sided Mann-Whitney p <= 0.05).
+ * Below each row, the block-layer counters that differ most between the
+ * two commits' samples (counters.h), settings first.
  */
 #include "cmd.h"
+#include "counters.h"
 #include "options.h"
 #include "run.h"
 #include "store_scan.h"
@@ -16,6 +19,9 @@
 
 #include <math.h>
 #include <stdio.h>
+
+/* Measured counters shown under each row, after the settings that differ. */
+#define COMPARE_COUNTER_ROWS 8
 
 static const char usage[] =
 	"usage: iobisect compare A B [--results DIR] [--job NAME]";
@@ -43,6 +49,7 @@ void compare_render(const struct scan *s, size_t a, size_t b,
 	for (size_t i = 0; i < s->nr_series; i++) {
 		const struct scan_series *ser = &s->series[i];
 		struct scan_compare c;
+		struct counters_table ct;
 		if (!ser->cells[a].nr || !ser->cells[b].nr)
 			continue;
 		scan_compare(ser, a, b, &c);
@@ -55,6 +62,10 @@ void compare_render(const struct scan *s, size_t a, size_t b,
 		strbuf_addstr(out, "  ");
 		scan_series_name(ser, out);
 		strbuf_addf(out, " MB/s  (%zu vs %zu boots)\n", c.a_n, c.b_n);
+		counters_compare(ser->cells[a].blocks, ser->cells[b].blocks,
+				 &ct);
+		counters_render(&ct, COMPARE_COUNTER_ROWS, "    ", out);
+		counters_table_release(&ct);
 	}
 }
 

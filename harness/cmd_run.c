@@ -10,6 +10,7 @@
  * ENGINE[,key=value...]
  *                [--boots N] [--samples N] [--warmup N] [--timeout S]
  *                [--set key=value] [--results DIR] [--keep-images]
+ *                [--label NAME]
  *                [--destroy-data-on DEVICE] [--force]
  *
  * Exit: 0 when every boot was ok, 1 when a build or a boot failed, 128 on
@@ -40,12 +41,14 @@ static const char usage_text[] =
 	"                    --workload ENGINE[,key=value...]\n"
 	"  options: --boots N  --samples N  --warmup N  --timeout SECONDS\n"
 	"           --set key=value  --results DIR  --keep-images\n"
+	"           --label NAME   (a prebuilt image's name in the results)\n"
 	"           --destroy-data-on DEVICE  --force   (passed-through "
 	"disks)\n";
 
 struct run_args {
 	const char *job_path;
 	const char *kernel, *commit, *repo;
+	const char *label; /* a prebuilt image's name in result paths */
 	int boots;
 	int keep_images;
 	int force;
@@ -206,6 +209,23 @@ static int results_opt(const struct opt *opt, const char *v)
 	return 0;
 }
 
+/*
+ * A label stands where a commit's 12 characters do in result paths and
+ * in `compare A B`: 4 to 12 of [A-Za-z0-9._-], not starting with a dot.
+ * One image run under two settings can so be compared as two commits.
+ */
+static int label_check(const char *label)
+{
+	size_t n = strlen(label);
+	if (n < 4 || n > 12 || label[0] == '.' ||
+	    strspn(label, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+			  "0123456789._-") != n)
+		return error("--label '%s': 4 to 12 letters, digits, '.', "
+			     "'_' or '-', not starting with '.'",
+			     label);
+	return 0;
+}
+
 static int parse_args(struct run_args *a, int argc, char **argv)
 {
 	struct opt_error e;
@@ -218,6 +238,7 @@ static int parse_args(struct run_args *a, int argc, char **argv)
 		OPT_STRING_F("--kernel", &a->kernel, OPT_JOINED),
 		OPT_STRING_F("--commit", &a->commit, OPT_JOINED),
 		OPT_STRING_F("--repo", &a->repo, OPT_JOINED),
+		OPT_STRING_F("--label", &a->label, OPT_JOINED),
 		OPT_SAFETY(&a->destroy_data_on, &a->force),
 		OPT_CALLBACK_F("--topology", compound_opt, a, OPT_JOINED),
 		OPT_CALLBACK_F("--workload", compound_opt, a, OPT_JOINED),
@@ -251,6 +272,11 @@ static int parse_args(struct run_args *a, int argc, char **argv)
 		return 0;
 	if (a->kernel && a->commit)
 		return error("--kernel and --commit: give one");
+	if (a->label && a->commit)
+		return error("--label names a prebuilt image; a commit is "
+			     "named by itself");
+	if (a->label && label_check(a->label))
+		return -1;
 	if (!a->job_path) {
 		if (!a->kernel && !a->commit)
 			return error("no kernel: give JOB, --kernel BZIMAGE or "
@@ -294,7 +320,8 @@ static int pick_kernel(struct kernel_pick *k, const struct run_args *a,
 		hash_hex(sb.buf, sb.len, hex);
 		strbuf_release(&sb);
 		k->image = absolute_path(image);
-		k->commit = xstrfmt("img-%.8s", hex);
+		k->commit = a->label ? xstrdup(a->label)
+				     : xstrfmt("img-%.8s", hex);
 		k->build_key = xstrfmt("image:%s", hex);
 		return 0;
 	}

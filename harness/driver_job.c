@@ -14,6 +14,7 @@
 #include "run.h"
 #include "state.h"
 #include "stats.h"
+#include "store_scan.h"
 #include "task_doc.h"
 #include "util.h"
 
@@ -163,6 +164,42 @@ static int same_file(const char *a, const char *b)
 	return same;
 }
 
+/*
+ * The block-layer counters of the metric point, culprit against parent
+ * and bad against good, from what the store holds for them.
+ */
+static void counter_tables(struct bisect_job *b, struct report *rep,
+			   const char *parent, const char *culprit)
+{
+	const struct job *job = b->job;
+	const char *topo = job->topologies[b->ctx.topo].name;
+	struct scan s;
+	long ids[4];
+	const char *revs[4] = { parent, culprit, b->st.good, b->st.bad };
+
+	if (scan_load_flags(&s, b->dir, NULL, SCAN_STATE_OPTIONAL))
+		return;
+	for (int k = 0; k < 4; k++)
+		ids[k] = scan_find_commit(&s, revs[k]);
+	for (size_t i = 0; i < s.nr_series; i++) {
+		const struct scan_series *ser = &s.series[i];
+		if (strcmp(ser->topology, topo) ||
+		    strcmp(ser->point, b->ctx.point->id) ||
+		    strcmp(ser->metric, job->metric))
+			continue;
+		if (ids[0] >= 0 && ids[1] >= 0)
+			counters_compare(ser->cells[ids[0]].blocks,
+					 ser->cells[ids[1]].blocks,
+					 &rep->counters_culprit);
+		if (ids[2] >= 0 && ids[3] >= 0)
+			counters_compare(ser->cells[ids[2]].blocks,
+					 ser->cells[ids[3]].blocks,
+					 &rep->counters_endpoints);
+		break;
+	}
+	scan_release(&s);
+}
+
 /* The culprit against its (first) parent, and the endpoints. */
 static void culprit_rows(struct bisect_job *b, struct report *rep,
 			 const char *culprit)
@@ -187,6 +224,7 @@ static void culprit_rows(struct bisect_job *b, struct report *rep,
 		add_rows(rep, "read parent/culprit", &ps, &cs,
 			 b->res.status == DRIVER_CULPRIT);
 		add_rows(rep, "read good/bad endpoints", &gs, &bs, 1);
+		counter_tables(b, rep, parent, culprit);
 	}
 	sample_set_release(&ps);
 	sample_set_release(&cs);

@@ -21,7 +21,7 @@
 #define PT 22.0
 #define PB 58.0 /* bottom margin: rotated commit labels */
 
-static void esc(struct strbuf *out, const char *s)
+void html_escape(struct strbuf *out, const char *s)
 {
 	for (; s && *s; s++) {
 		switch (*s) {
@@ -161,13 +161,13 @@ static void render_plot(struct strbuf *out, const struct scan *s,
 
 	strbuf_addstr(out, "<svg class=\"plot\" xmlns=\"http://www.w3.org/2000/svg\"");
 	strbuf_addstr(out, " data-topology=\"");
-	esc(out, ser->topology);
+	html_escape(out, ser->topology);
 	strbuf_addstr(out, "\" data-engine=\"");
-	esc(out, ser->engine);
+	html_escape(out, ser->engine);
 	strbuf_addstr(out, "\" data-point=\"");
-	esc(out, ser->point);
+	html_escape(out, ser->point);
 	strbuf_addstr(out, "\" data-metric=\"");
-	esc(out, ser->metric);
+	html_escape(out, ser->metric);
 	strbuf_addf(out, "\" viewBox=\"0 0 %.0f %.0f\" role=\"img\">\n", PW, PH);
 	strbuf_addstr(out, "<title>");
 	scan_series_name(ser, out);
@@ -313,7 +313,7 @@ static void render_lkp(struct strbuf *out, const struct scan *s,
 		strbuf_addstr(out, "<td>");
 		struct strbuf name = STRBUF_INIT;
 		scan_series_name(&s->series[i], &name);
-		esc(out, name.buf);
+		html_escape(out, name.buf);
 		strbuf_release(&name);
 		strbuf_addstr(out, " MB/s</td></tr>\n");
 	}
@@ -338,11 +338,11 @@ static void render_history(struct strbuf *out, const struct scan *s)
 		strbuf_addf(out, "<tr class=\"%s\"><td class=\"num\">%zu</td>"
 				 "<td class=\"id\">%.12s</td><td>",
 			    role_class(p->mark), i + 1, p->commit);
-		esc(out, p->role);
+		html_escape(out, p->role);
 		strbuf_addstr(out, "</td><td>");
-		esc(out, p->mark);
+		html_escape(out, p->mark);
 		strbuf_addstr(out, "</td><td>");
-		esc(out, p->outcome);
+		html_escape(out, p->outcome);
 		strbuf_addstr(out, "</td>");
 		td_num(out, p->v.median / MB, NULL);
 		if (isfinite(p->v.effect_pct) && p->v.verdict)
@@ -360,7 +360,7 @@ static void render_history(struct strbuf *out, const struct scan *s)
 		else
 			strbuf_addstr(out, "<td></td>");
 		strbuf_addstr(out, "<td>");
-		esc(out, p->subject);
+		html_escape(out, p->subject);
 		strbuf_addstr(out, "</td></tr>\n");
 	}
 	strbuf_addstr(out, "</tbody></table>\n");
@@ -377,22 +377,22 @@ static void render_table(struct strbuf *out, const char *abbrev, json_t *t)
 	size_t r, k;
 
 	strbuf_addstr(out, "<h3>");
-	esc(out, abbrev);
+	html_escape(out, abbrev);
 	strbuf_addstr(out, ": ");
-	esc(out, json_string_value(json_object_get(t, "title")));
+	html_escape(out, json_string_value(json_object_get(t, "title")));
 	strbuf_addstr(out, "</h3>\n<table><thead><tr>");
 	json_array_foreach(keys, k, v) {
 		strbuf_addstr(out, "<th>");
-		esc(out, json_string_value(v));
+		html_escape(out, json_string_value(v));
 		strbuf_addstr(out, "</th>");
 	}
 	json_array_foreach(json_object_get(t, "columns"), k, v) {
 		strbuf_addstr(out, "<th>");
 		if (strcmp(ck, "metric")) {
-			esc(out, ck);
+			html_escape(out, ck);
 			strbuf_addch(out, '=');
 		}
-		esc(out, json_string_value(v));
+		html_escape(out, json_string_value(v));
 		strbuf_addstr(out, " MB/s</th>");
 	}
 	strbuf_addstr(out, "</tr></thead><tbody>\n");
@@ -400,7 +400,7 @@ static void render_table(struct strbuf *out, const char *abbrev, json_t *t)
 		strbuf_addstr(out, "<tr>");
 		json_array_foreach(keys, k, v) {
 			strbuf_addstr(out, "<td>");
-			esc(out, json_string_value(
+			html_escape(out, json_string_value(
 					 json_object_get(row, json_string_value(v))));
 			strbuf_addstr(out, "</td>");
 		}
@@ -487,9 +487,9 @@ static const char css[] =
 static void card(struct strbuf *out, const char *value, const char *label)
 {
 	strbuf_addstr(out, "<div class=\"card\"><b>");
-	esc(out, value);
+	html_escape(out, value);
 	strbuf_addstr(out, "</b><span>");
-	esc(out, label);
+	html_escape(out, label);
 	strbuf_addstr(out, "</span></div>");
 }
 
@@ -513,19 +513,19 @@ int html_render(const struct scan *s, const struct html_options *o,
 			   "<meta charset=\"utf-8\">\n<meta name=\"viewport\" "
 			   "content=\"width=device-width\">\n<title>");
 	if (o->title)
-		esc(out, o->title);
+		html_escape(out, o->title);
 	else {
 		strbuf_addstr(out, "iobisect: ");
-		esc(out, s->job);
+		html_escape(out, s->job);
 	}
 	strbuf_addf(out, "</title>\n<style>%s</style></head><body>\n", css);
 
 	strbuf_addstr(out, "<header><h1>");
 	if (o->title)
-		esc(out, o->title);
+		html_escape(out, o->title);
 	else {
 		strbuf_addstr(out, "iobisect report: ");
-		esc(out, s->job);
+		html_escape(out, s->job);
 	}
 	strbuf_addf(out, "</h1><p>%zu commits, %zu series, commit order from "
 			 "%s</p></header>\n<main>\n",
@@ -543,7 +543,7 @@ int html_render(const struct scan *s, const struct html_options *o,
 				    c->id, c->abbrev);
 			if (c->subject) {
 				strbuf_addstr(out, ": ");
-				esc(out, c->subject);
+				html_escape(out, c->subject);
 			}
 			strbuf_addstr(out, "</span></div>");
 		}
@@ -572,13 +572,13 @@ int html_render(const struct scan *s, const struct html_options *o,
 	for (size_t i = 0; i < s->nr_series; i++) {
 		const struct scan_series *ser = &s->series[i];
 		strbuf_addstr(out, "<div class=\"fig\"><h3>");
-		esc(out, ser->topology);
+		html_escape(out, ser->topology);
 		strbuf_addstr(out, " / ");
-		esc(out, ser->engine);
+		html_escape(out, ser->engine);
 		strbuf_addstr(out, " &middot; ");
-		esc(out, ser->point);
+		html_escape(out, ser->point);
 		strbuf_addstr(out, " &middot; ");
-		esc(out, ser->metric);
+		html_escape(out, ser->metric);
 		strbuf_addstr(out, "<span class=\"sub\">");
 		for (size_t j = 0; j < crs[i].nr; j++)
 			strbuf_addf(out, "%s%s %+.1f%% at %.12s (p %.2g)",
@@ -602,6 +602,7 @@ int html_render(const struct scan *s, const struct html_options *o,
 
 	strbuf_addstr(out, "<h2>Comparison (LKP style)</h2>\n");
 	render_lkp(out, s, crs);
+	html_render_counters(out, s, crs);
 
 	if (s->has_state) {
 		strbuf_addstr(out, "<h2>Bisection history</h2>\n");
@@ -618,19 +619,19 @@ int html_render(const struct scan *s, const struct html_options *o,
 		strbuf_addf(out, "<tr class=\"%s\"><td class=\"num\">%zu</td>"
 				 "<td class=\"id\">",
 			    role_class(c->role), i + 1);
-		esc(out, c->id);
+		html_escape(out, c->id);
 		strbuf_addstr(out, "</td><td>");
-		esc(out, c->role);
+		html_escape(out, c->role);
 		strbuf_addstr(out, "</td><td>");
-		esc(out, c->subject);
+		html_escape(out, c->subject);
 		strbuf_addstr(out, "</td><td>");
-		esc(out, c->first_seen);
+		html_escape(out, c->first_seen);
 		strbuf_addstr(out, "</td></tr>\n");
 	}
 	strbuf_addstr(out, "</tbody></table>\n</main>\n<footer>iobisect");
 	if (o->generated) {
 		strbuf_addstr(out, " &middot; ");
-		esc(out, o->generated);
+		html_escape(out, o->generated);
 	}
 	strbuf_addstr(out, " &middot; MB/s = 10<sup>6</sup> bytes/s</footer>"
 			   "\n</body></html>\n");

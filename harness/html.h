@@ -49,6 +49,15 @@ void html_series_pair(const struct scan *s, size_t series,
 
 int html_render(const struct scan *s, const struct html_options *o,
 		struct strbuf *out);
+/* Text made safe inside HTML elements and attribute values. */
+void html_escape(struct strbuf *out, const char *s);
+/*
+ * The block-layer counters that differ most, per series: the pair its
+ * LKP row compares and the endpoints (<table class="counters">,
+ * html_counters.c).
+ */
+void html_render_counters(struct strbuf *out, const struct scan *s,
+			  const struct changepoint_result *crs);
 json_t *html_report_json(const struct scan *s, const struct html_options *o);
 
 #endif

@@ -6,6 +6,7 @@
  * one could have been the error that made the rest meaningless.
  */
 #include "proto.h"
+#include "counters.h"
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -140,6 +141,7 @@ void proto_report_release(struct proto_report *r)
 	for (size_t i = 0; i < r->nr_samples; i++) {
 		free(r->samples[i].point);
 		free(r->samples[i].metric);
+		json_decref(r->samples[i].block);
 	}
 	free(r->samples);
 	for (size_t i = 0; i < r->nr_errors; i++) {
@@ -189,7 +191,7 @@ static int sample_parse(json_t *o, struct proto_sample *s)
 	json_t *warm = json_object_get(o, "warmup"),
 	       *ver = json_object_get(o, "verified"),
 	       *cpu = json_object_get(o, "cpu_pct"),
-	       *idx = json_object_get(o, "index");
+	       *idx = json_object_get(o, "index"), *block;
 	memset(s, 0, sizeof(*s));
 	if (!point || !metric || !json_is_boolean(warm) ||
 	    !json_is_boolean(ver) || !json_is_number(cpu) ||
@@ -205,6 +207,14 @@ static int sample_parse(json_t *o, struct proto_sample *s)
 	s->warmup = json_is_true(warm);
 	s->verified = json_is_true(ver);
 	s->cpu_pct = json_number_value(cpu);
+	/*
+	 * The counters explain a sample, they are not it: a guest that sends
+	 * none (older) or a malformed object keeps the sample without them.
+	 */
+	block = json_object_get(o, COUNTERS_KEY);
+	if (json_is_object(block) &&
+	    json_is_array(json_object_get(block, "devices")))
+		s->block = json_incref(block);
 	return 0;
 }
 

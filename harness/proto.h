@@ -55,6 +55,8 @@ struct proto_sample {
 	uint64_t sys_ns;
 	double cpu_pct;
 	int verified; /* data read back matched the pattern */
+	/* The block layer's counters (COUNTERS_KEY, "block_v1"), or NULL. */
+	json_t *block;
 };
 
 /* One `error` frame. */

@@ -9,6 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Measured counters in each table, after which only the settings. */
+#define REPORT_COUNTER_ROWS 8
+
 void report_init(struct report *r)
 {
 	memset(r, 0, sizeof(*r));
@@ -37,6 +40,8 @@ void report_release(struct report *r)
 		free(r->rows[i].unit);
 	}
 	free(r->rows);
+	counters_table_release(&r->counters_culprit);
+	counters_table_release(&r->counters_endpoints);
 	strvec_clear(&r->logs);
 	free(r->state_file);
 	report_init(r);
@@ -160,6 +165,19 @@ void report_render_text(const struct report *r, struct strbuf *out)
 					 "(culprit), medians per boot:\n",
 				    r->parent, r->culprit.id);
 		render_table(r, out);
+	}
+	if (r->counters_culprit.nr) {
+		strbuf_addf(out, "\n  block-layer counters, %.12s (parent) -> "
+				 "%.12s (culprit), medians of samples:\n",
+			    r->parent, r->culprit.id);
+		counters_render(&r->counters_culprit, REPORT_COUNTER_ROWS, "",
+				out);
+	}
+	if (r->counters_endpoints.nr) {
+		strbuf_addstr(out, "\n  block-layer counters, good -> bad "
+				   "endpoints:\n");
+		counters_render(&r->counters_endpoints, REPORT_COUNTER_ROWS,
+				"", out);
 	}
 	format_duration(took, sizeof(took), r->seconds);
 	strbuf_addf(out,

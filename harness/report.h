@@ -7,6 +7,7 @@
 #ifndef IOBISECT_REPORT_H
 #define IOBISECT_REPORT_H
 
+#include "counters.h"
 #include "state.h"
 #include "util.h"
 
@@ -39,6 +40,9 @@ struct report {
 	char *message; /* one line: why it stopped (not separated, aborted) */
 	struct report_row *rows;
 	size_t nr_rows, alloc_rows;
+	/* What the block layer did differently: parent -> culprit, and
+	   good -> bad endpoints (empty without counters). */
+	struct counters_table counters_culprit, counters_endpoints;
 	unsigned steps;         /* bisection probes (endpoints excluded) */
 	unsigned builds;        /* builds done: make ran */
 	unsigned builds_cached; /* images served from the cache */

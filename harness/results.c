@@ -7,6 +7,7 @@
  * spec hash and machine, and only as part of its boot's median.
  */
 #include "results.h"
+#include "counters.h"
 #include "spec.h"
 
 #include <dirent.h>
@@ -215,12 +216,21 @@ static const char *topo_engine(const struct job *job, int topo)
 
 static json_t *metric_json(const struct proto_sample *s)
 {
-	return json_pack("{s:I, s:I, s:I, s:I, s:I, s:f, s:b}", "io_bytes",
-			 (json_int_t)s->io_bytes, "runtime_ns",
-			 (json_int_t)s->runtime_ns, "bw_bytes",
-			 (json_int_t)s->bw_bytes, "usr_ns",
-			 (json_int_t)s->usr_ns, "sys_ns", (json_int_t)s->sys_ns,
-			 "cpu_pct", s->cpu_pct, "verified", s->verified);
+	json_t *m = json_pack(
+		"{s:I, s:I, s:I, s:I, s:I, s:f, s:b}", "io_bytes",
+		(json_int_t)s->io_bytes, "runtime_ns",
+		(json_int_t)s->runtime_ns, "bw_bytes", (json_int_t)s->bw_bytes,
+		"usr_ns", (json_int_t)s->usr_ns, "sys_ns",
+		(json_int_t)s->sys_ns, "cpu_pct", s->cpu_pct, "verified",
+		s->verified);
+	/*
+	 * Inside the metric, as a bonnie sample's three phases each have
+	 * their own; documents without it (older) load as they did.
+	 */
+	json_t *block = counters_derive(s->block, s->io_bytes);
+	if (block)
+		json_object_set_new(m, COUNTERS_KEY, block);
+	return m;
 }
 
 static json_t *point_keys_json(const struct point *pt)

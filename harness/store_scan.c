@@ -5,6 +5,7 @@
  * identity (build key, spec hash, machine), one median per boot.
  */
 #include "store_scan.h"
+#include "counters.h"
 #include "results.h"
 #include "run.h"
 #include "stats.h"
@@ -22,6 +23,7 @@ struct record {
 	size_t series, commit, identity;
 	long boot;
 	double bw;
+	json_t *block; /* the metric's block-layer counters, or NULL */
 };
 
 struct loader {
@@ -186,6 +188,9 @@ static void read_doc(struct loader *l, const char *path, size_t commit,
 		r->identity = intern(&l->identities, ident);
 		r->boot = boot;
 		r->bw = (double)json_integer_value(bw);
+		r->block = json_object_get(v, COUNTERS_KEY);
+		r->block = json_is_object(r->block) ? json_incref(r->block)
+						    : NULL;
 	}
 	free(ident);
 	free(machine);
@@ -269,6 +274,10 @@ static void fill_cell(const struct record *r, size_t n, struct scan_cell *cell)
 	}
 	if (!best_boots)
 		return;
+	cell->blocks = json_array();
+	for (size_t i = best; i < best_end; i++)
+		if (r[i].block)
+			json_array_append(cell->blocks, r[i].block);
 	cell->values = xcalloc(best_boots, sizeof(double));
 	cell->boots = xcalloc(best_boots, sizeof(unsigned));
 	tmp = xcalloc(best_end - best, sizeof(double));
@@ -572,6 +581,8 @@ int scan_load_flags(struct scan *out, const char *dir, const char *job,
 	}
 	ret = 0;
 out:
+	for (size_t r = 0; r < l.nr_recs; r++)
+		json_decref(l.recs[r].block);
 	free(l.recs);
 	strvec_clear(&l.identities);
 	if (ret)
@@ -586,6 +597,7 @@ void scan_release(struct scan *s)
 		for (size_t c = 0; x->cells && c < s->nr_commits; c++) {
 			free(x->cells[c].values);
 			free(x->cells[c].boots);
+			json_decref(x->cells[c].blocks);
 		}
 		free(x->cells);
 		free(x->topology);

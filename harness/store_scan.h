@@ -18,6 +18,7 @@
 #include "state.h"
 #include "util.h"
 
+#include <jansson.h>
 #include <stddef.h>
 
 struct scan_commit {
@@ -34,6 +35,8 @@ struct scan_cell {
 	unsigned *boots;
 	size_t nr;
 	size_t nr_ignored; /* documents left out (other identity, bad) */
+	/* The block-layer counters of the same samples (counters.h). */
+	json_t *blocks;
 };
 
 struct scan_series {

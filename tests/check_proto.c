@@ -176,6 +176,41 @@ START_TEST(report_from_a_good_stream_fed_byte_by_byte)
 }
 END_TEST
 
+/*
+ * A sample's block-layer counters are kept with it; a guest that sends
+ * none, or a garbled object, still gives the sample, without them.
+ */
+START_TEST(report_keeps_block_counters_when_well_formed)
+{
+	static const char *const tails[] = {
+		",\"block_v1\":{\"interval_ns\":5,\"devices\":[{\"dev\":\"vda\"}]}}",
+		"}",
+		",\"block_v1\":{\"devices\":\"vda\"}}",
+		",\"block_v1\":[1,2]}",
+	};
+	struct proto_report r;
+	proto_report_init(&r);
+	for (size_t i = 0; i < sizeof(tails) / sizeof(*tails); i++) {
+		char *s = sample((int)i, 0, 100), *f;
+		s[strlen(s) - 1] = '\0';
+		char *full = xstrfmt("%s%s", s, tails[i]);
+		f = frame((unsigned)i, full);
+		ck_assert_int_eq(proto_report_feed(&r, f, strlen(f)), 1);
+		free(f);
+		free(full);
+		free(s);
+	}
+	ck_assert_uint_eq(r.nr_samples, 4);
+	ck_assert_ptr_nonnull(r.samples[0].block);
+	ck_assert_int_eq(json_integer_value(json_object_get(
+				 r.samples[0].block, "interval_ns")),
+			 5);
+	for (size_t i = 1; i < 4; i++)
+		ck_assert_ptr_null(r.samples[i].block);
+	proto_report_release(&r);
+}
+END_TEST
+
 /* Kernel noise on the port between (and in front of) frames is ignored. */
 START_TEST(report_ignores_noise)
 {
@@ -363,6 +398,7 @@ static Suite *proto_suite(void)
 			    (int)(sizeof(damages) / sizeof(*damages)));
 	tcase_add_test(tc, report_keeps_errors_and_refuses_incomplete_samples);
 	tcase_add_test(tc, report_bounds_a_runaway_line);
+	tcase_add_test(tc, report_keeps_block_counters_when_well_formed);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -58,6 +58,21 @@ void engine_cpu(uint64_t *usr_ns, uint64_t *sys_ns)
 		  (uint64_t)ru.ru_stime.tv_usec * 1000ull;
 }
 
+void engine_sample_begin(struct sample_result *res, uint64_t *usr_ns,
+			 uint64_t *sys_ns)
+{
+	memset(res, 0, sizeof(*res));
+	counters_take(&res->counters[0]);
+	engine_cpu(usr_ns, sys_ns);
+}
+
+void engine_sample_end(struct sample_result *res, uint64_t *usr_ns,
+		       uint64_t *sys_ns)
+{
+	engine_cpu(usr_ns, sys_ns);
+	counters_take(&res->counters[1]);
+}
+
 /*
  * Wait until the device under the target has no request in flight, or
  * IDLE_WAIT_MS. A buffered sample stopped by its deadline leaves the
@@ -346,17 +361,16 @@ int engine_seq_io(struct point_ctx *ctx, int dir, uint64_t size, uint32_t gen,
 			 * pass it now, so exit instead of hanging. */
 			return -1;
 		}
-	engine_cpu(&u0, &s0);
+	engine_sample_begin(res, &u0, &s0);
 	pthread_barrier_wait(&go);
 	t0 = sys_now_ns();
 	deadline_wait(&dl, t0);
 	for (int i = 0; i < n; i++)
 		pthread_join(tids[i], NULL);
 	t1 = sys_now_ns();
-	engine_cpu(&u1, &s1);
+	engine_sample_end(res, &u1, &s1);
 	pthread_barrier_destroy(&go);
 
-	memset(res, 0, sizeof(*res));
 	res->runtime_ns = t1 - t0;
 	res->usr_ns = u1 - u0;
 	res->sys_ns = s1 - s0;
@@ -585,6 +599,7 @@ static int send_sample(struct point_ctx *ctx, const struct sample_result *r,
 	json_bool(&j, "verified", r->verified);
 	if (r->unchecked)
 		json_str(&j, "verify", "skipped-readonly");
+	counters_json(&j, &r->counters[0], &r->counters[1]);
 	json_end(&j);
 	say("%s %s%s %d: %.1f MB/s%s%s", ctx->id, r->metric,
 	    warmup ? " (warmup)" : "", index, bw / 1e6,
@@ -638,7 +653,8 @@ int engine_run_point(const struct spec_line *line, uint64_t mem_total_kb)
 		goto out;
 
 	for (uint64_t k = 0; k < warmup + samples; k++) {
-		struct sample_result res[3];
+		/* Static: each result holds two readings of every device. */
+		static struct sample_result res[3];
 		int nr = 0;
 		int is_warmup = k < warmup;
 		md_wait_bitmaps_clean();

@@ -7,6 +7,7 @@
 #ifndef IOBISECT_GUEST_ENGINE_H
 #define IOBISECT_GUEST_ENGINE_H
 
+#include "counters.h"
 #include "layer.h"
 #include "spec.h"
 
@@ -24,6 +25,8 @@ struct sample_result {
 	int unchecked;
 	/* Ended by the deadline (runtime_ms) before its bytes were done. */
 	int stopped;
+	/* The block layer's accounting just before and just after. */
+	struct counters_snap counters[2];
 };
 
 /* What one thread of engine_seq_io moved: [from, from + done) of its
@@ -121,5 +124,14 @@ int engine_drop_caches(struct point_ctx *ctx);
 int engine_spot_check(struct point_ctx *ctx, uint32_t gen);
 /* CPU time of the process so far. */
 void engine_cpu(uint64_t *usr_ns, uint64_t *sys_ns);
+/*
+ * The start and the end of a sample's measured window: the block layer's
+ * counters and the CPU time, read outside the time the sample reports.
+ * engine_sample_begin clears res.
+ */
+void engine_sample_begin(struct sample_result *res, uint64_t *usr_ns,
+			 uint64_t *sys_ns);
+void engine_sample_end(struct sample_result *res, uint64_t *usr_ns,
+		       uint64_t *sys_ns);
 
 #endif

@@ -53,7 +53,7 @@ static int phase_run(struct point_ctx *ctx, enum phase ph, uint32_t gen,
 				    ctx->path, strerror(errno));
 	if (ph == WRITE)
 		pattern_fill(buf, n, ctx->base, gen);
-	engine_cpu(&u0, &s0);
+	engine_sample_begin(res, &u0, &s0);
 	t0 = sys_now_ns();
 	for (uint64_t off = 0; off < ctx->size; off += n) {
 		uint64_t poff = ctx->base + off;
@@ -77,13 +77,12 @@ static int phase_run(struct point_ctx *ctx, enum phase ph, uint32_t gen,
 	if (ph != READ && (got = fsync(fd)) < 0)
 		goto io_error;
 	t1 = sys_now_ns();
-	engine_cpu(&u1, &s1);
+	engine_sample_end(res, &u1, &s1);
 	close(fd);
 	if (bad != PATTERN_OK)
 		return report_error(
 			"verify", "'%s' (%s): bad data at byte %llu", ctx->path,
 			metric[ph], (unsigned long long)(bad - ctx->base));
-	memset(res, 0, sizeof(*res));
 	res->metric = metric[ph];
 	res->io_bytes = ctx->size;
 	res->runtime_ns = t1 - t0;

@@ -38,6 +38,13 @@ cat "$tmp/large.out"
 grep -q "commit   $large" "$tmp/large.out" || fail "culprit is not $large"
 grep -q "\"id\": \"$large\"" "$tmp/results/e2e-large/summary.json" || fail "summary.json does not name $large"
 [ -s "$tmp/results/e2e-large/report.txt" ] || fail "no report.txt"
+# The block layer's counters say why: the culprit's disk has a smaller
+# readahead window, and reads reach it in smaller requests (measured).
+culprit_counters=$(sed -n '/block-layer counters, .* (culprit)/,/^$/p' "$tmp/large.out")
+printf '%s\n' "$culprit_counters" | grep -E -- '-[0-9.]+% .* vda: avg read request$' ||
+	fail "the culprit's counters do not show a smaller average read request"
+printf '%s\n' "$culprit_counters" | grep -E -- '-[0-9.]+% .* vda: read_ahead_kb$' ||
+	fail "the culprit's counters do not show the smaller read_ahead_kb"
 
 iob bisect "$tmp/e2e-large.json" --results "$tmp/results" --log >"$tmp/large.log"
 grep -q "^git bisect skip $broken\$" "$tmp/large.log" || { cat "$tmp/large.log"; fail "the broken commit $broken was not tested and skipped"; }

@@ -48,6 +48,9 @@ print(len(keys))
 PY
 )
 
+# Whether the store's samples carry block-layer counters (older ones do not).
+counters=$(grep -rl --include='*-sample-*.json' '"block_v1"' "$results" 2>/dev/null | head -1 | grep -c . || true)
+
 flags=(--headless --no-sandbox --disable-gpu --disable-background-networking
 	--disable-component-update --disable-sync --no-first-run
 	--hide-scrollbars --window-size=1200,3000)
@@ -60,9 +63,10 @@ timeout 120 chromium "${flags[@]}" --user-data-dir="$out/profile" \
 rm -rf "$out/profile"
 
 [ -s "$out/report.png" ] || { echo "no screenshot" >&2; exit 1; }
-python3 - "$out/dom.html" "$expected" "$culprit" <<'PY'
+python3 - "$out/dom.html" "$expected" "$culprit" "$counters" <<'PY'
 import re, sys
 dom, expected, culprit = open(sys.argv[1]).read(), int(sys.argv[2]), sys.argv[3]
+has_counters = sys.argv[4] == "1"
 plots = re.findall(r'<svg class="plot"[^>]*data-topology="([^"]*)"[^>]*data-point="([^"]*)"[^>]*data-metric="([^"]*)"', dom)
 assert len(plots) == expected, f"{len(plots)} plots, expected {expected}"
 assert len(set(plots)) == len(plots), "a series is plotted twice"
@@ -70,6 +74,14 @@ marks = re.findall(r'class="culprit[^"]*" data-commit="([0-9a-f]+)"', dom)
 assert marks and all(m == culprit for m in marks), f"culprit marks {marks}"
 assert re.search(r'<g class="changepoint" data-commit="%s"' % culprit, dom), "no change point at the culprit"
 assert "<script" not in dom.lower(), "the page holds a script"
+# The block layer's counters, culprit against its parent, where the store
+# has them: the largest change first, the settings last.
+counters = re.findall(r'<table class="counters"[^>]*data-head="%s"[^>]*data-pair="culprit"[^>]*>(.*?)</table>' % culprit[:12], dom, re.S)
+if has_counters:
+    assert counters, "no table of block-layer counters for the culprit"
+    rows = re.findall(r'<tr data-dev="([^"]*)" data-counter="([^"]*)" data-setting="(\d)"', counters[0])
+    assert rows and rows[0][2] == "0", f"counter rows {rows}"
+    print(f"50-report-html: culprit's counters, first {rows[0][0]}: {rows[0][1]}")
 print(f"50-report-html: {len(plots)} plots, {len(marks)} culprit marks")
 PY
 python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); assert j["culprit"]==sys.argv[2]; assert len(j["series"])==int(sys.argv[3])' \
