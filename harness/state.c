@@ -704,6 +704,7 @@ int state_lock(struct state_lock *l, const char *dir)
 	}
 	if (flock(fd, LOCK_EX | LOCK_NB)) {
 		long holder = 0;
+		const char *host = NULL;
 		if (errno != EWOULDBLOCK) {
 			error("cannot lock '%s': %s", path.buf,
 			      strerror(errno));
@@ -712,18 +713,33 @@ int state_lock(struct state_lock *l, const char *dir)
 		}
 		if (!read_file(path.buf, &pid)) {
 			strbuf_trim(&pid);
+			/* "pid host"; older runs wrote the pid alone. */
+			char *sp = strchr(pid.buf, ' ');
+			if (sp)
+				*sp++ = '\0';
 			parse_long(pid.buf, &holder);
+			host = sp && *sp ? sp : NULL;
 		}
 		close(fd);
-		if (holder > 0)
+		if (holder > 0 && host)
+			error("%s is in use by pid %ld on %s", dir, holder,
+			      host);
+		else if (holder > 0)
 			error("%s is in use by pid %ld", dir, holder);
 		else
 			error("%s is in use by another iobisect", dir);
 		ret = -2;
 		goto out;
 	}
-	/* The pid is for the message above; the lock itself is the flock. */
-	strbuf_addf(&pid, "%ld\n", (long)getpid());
+	/*
+	 * The pid and host are for the message above, which on a results
+	 * folder shared over NFS (a Slurm cluster's) must say which machine
+	 * holds it; the lock itself is the flock, which NFSv4 carries across
+	 * hosts.
+	 */
+	char host[256] = "";
+	gethostname(host, sizeof(host) - 1);
+	strbuf_addf(&pid, "%ld %s\n", (long)getpid(), host);
 	if (ftruncate(fd, 0) || pwrite(fd, pid.buf, pid.len, 0) < 0) {
 		error("cannot write '%s': %s", path.buf, strerror(errno));
 		close(fd);
