@@ -16,6 +16,7 @@
 #include "job.h"
 #include "options.h"
 #include "progress.h"
+#include "publish.h"
 #include "report.h"
 #include "safety.h"
 #include "state.h"
@@ -63,15 +64,10 @@ static int print_log(const struct job *job)
 static void publish(const struct job *job, const struct report *rep,
 		    const char *upload_url, const char *notify_url)
 {
-	struct upload_options o = UPLOAD_OPTIONS_INIT;
 	if (upload_url) {
-		struct upload_counts c = { 0 };
-		o.url = upload_url;
 		char *dir = xstrfmt("%s/%s", job->results, job->name);
-		upload_job(&o, dir, &c);
+		publish_upload(upload_url, dir);
 		free(dir);
-		printf("upload: %zu sent, %zu already there, %zu spooled\n",
-		       c.sent, c.already, c.kept);
 	}
 	if (notify_url && rep->status == STATE_DONE) {
 		char *report = xstrfmt("%s/%s/report.txt", job->results,
@@ -89,8 +85,7 @@ static void publish(const struct job *job, const struct report *rep,
 			.report = report,
 			.job = job->name,
 		};
-		if (!upload_notify(&o, notify_url, &n))
-			printf("notified %s\n", notify_url);
+		publish_notice(notify_url, &n, NULL, NULL);
 		free(report);
 	}
 }

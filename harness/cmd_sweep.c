@@ -24,6 +24,7 @@
 #include "options.h"
 #include "probe.h"
 #include "progress.h"
+#include "publish.h"
 #include "repo.h"
 #include "results.h"
 #include "run.h"
@@ -78,13 +79,15 @@ struct sweep_run {
 	size_t nr_rows;
 	unsigned boots; /* per commit of the sample (--boots) */
 	struct executor exec;
+	const char *upload_url, *notify_url; /* publish.h */
 };
 
 static int usage(void)
 {
 	fprintf(stderr, "usage: iobisect sweep JOB --range A..B [--every N | "
 			"--tags PATTERN] [--boots N] [--bisect-improvements] "
-			"[--results DIR]\n");
+			"[--results DIR] [--upload URL] [--notify URL] "
+			"[--executor local|slurm ...]\n");
 	return EXIT_ABORT;
 }
 
@@ -412,6 +415,57 @@ static const char *bisect_outcome(int rc)
 	}
 }
 
+/*
+ * --notify: the regression between sampled commits good and bad, and its
+ * culprit, once: a nightly run finds it again and stays quiet.
+ */
+static void notify(struct sweep_run *s, const struct changepoint *cp,
+		   const char *good, const char *bad, const char *culprit,
+		   const char *subject)
+{
+	char *name = sweep_bisect_job_name(s->job.name, good, bad);
+	char *report = xstrfmt("%s/%s/report.txt", s->job.results, name);
+	char *range = xstrfmt("%.12s..%.12s", good, bad);
+	char *metric = xstrfmt("%s %s", s->ctx.point->id, s->job.metric);
+	char *seen = xstrfmt("%s %s", range, culprit);
+	struct upload_notice n = {
+		.culprit = culprit,
+		.subject = subject,
+		.metric = metric,
+		.change_pct = cp->change_pct,
+		.report = report,
+		.job = s->job.name,
+		.range = range,
+	};
+
+	publish_notice(s->notify_url, &n, s->dir, seen);
+	free(seen);
+	free(metric);
+	free(range);
+	free(report);
+	free(name);
+}
+
+/* --upload: the sweep's folder and those of the bisections it ran. */
+static void upload(struct sweep_run *s)
+{
+	DIR *d = opendir(s->job.results);
+	struct dirent *e;
+	char *prefix = xstrfmt("%s-bisect-", s->job.name);
+
+	publish_upload(s->upload_url, s->dir);
+	while (d && (e = readdir(d))) {
+		if (strncmp(e->d_name, prefix, strlen(prefix)))
+			continue;
+		char *dir = xstrfmt("%s/%s", s->job.results, e->d_name);
+		publish_upload(s->upload_url, dir);
+		free(dir);
+	}
+	if (d)
+		closedir(d);
+	free(prefix);
+}
+
 static int analyse(struct sweep_run *s, int bisect_improvements)
 {
 	struct changepoint_commit *series;
@@ -499,6 +553,9 @@ static int analyse(struct sweep_run *s, int bisect_improvements)
 			       good, bad, culprit,
 			       ci.describe ? ci.describe : "",
 			       ci.subject ? ci.subject : "");
+			fflush(stdout);
+			if (!faster && s->notify_url)
+				notify(s, cp, good, bad, culprit, ci.subject);
 			commit_info_release(&ci);
 		} else {
 			printf("%s %.12s..%.12s: no culprit: bisection %s "
@@ -569,6 +626,8 @@ int cmd_sweep(int argc, char **argv)
 		OPT_FLAG("--bisect-improvements", &bisect_improvements),
 		OPT_STRING("--results", &results),
 		OPT_EXECUTOR(&s.exec),
+		OPT_STRING("--upload", &s.upload_url),
+		OPT_STRING("--notify", &s.notify_url),
 		OPT_ARG("JOB", &s.job_path),
 		OPT_END(),
 	};
@@ -582,6 +641,10 @@ int cmd_sweep(int argc, char **argv)
 	if (!s.job_path || !range)
 		return usage();
 	s.boots = (unsigned)boots;
+	/* A bad URL is said now, not after a night of measuring. */
+	if ((s.upload_url && upload_check_url(s.upload_url)) ||
+	    (s.notify_url && upload_check_url(s.notify_url)))
+		return EXIT_ABORT;
 	if (every && tags) {
 		error("--every and --tags choose the sample two ways: give "
 		      "one");
@@ -664,6 +727,8 @@ int cmd_sweep(int argc, char **argv)
 	       s.d.boots, s.nr_rows, s.d.builds, s.d.builds_cached, took);
 	fflush(stdout);
 	ret = analyse(&s, bisect_improvements);
+	if (s.upload_url && (ret == EXIT_REGRESSION || ret == EXIT_NO_REGRESSION))
+		upload(&s);
 out:
 	strvec_clear(&sample);
 	run_release(&s);

@@ -21,10 +21,13 @@ static const struct command commands[] = {
 	  "build --repo PATH --commit REV [--kconfig a,b,...] [--base tiny|CONFIG] [--cc CC]" },
 	{ "run", cmd_run,
 	  "run JOB | run --kernel BZIMAGE|--commit REV --topology T --workload W" },
-	{ "bisect", cmd_bisect, "bisect JOB [--log]" },
+	{ "bisect", cmd_bisect,
+	  "bisect JOB [--log] [--executor local|slurm] [--probes K] "
+	  "[--partition P] [--account A] [--time-limit T] [--sbatch-arg OPT]" },
 	{ "sweep", cmd_sweep,
 	  "sweep JOB --range A..B [--every N | --tags PATTERN] [--boots N] "
-	  "[--bisect-improvements] [--results DIR]" },
+	  "[--bisect-improvements] [--results DIR] [--upload URL] "
+	  "[--notify URL] [--executor local|slurm] [--probes K]" },
 	{ "test", cmd_test, "test JOB   (the script for git bisect run)" },
 	{ "measure", cmd_measure,
 	  "measure JOB --commit REV --boots N [--results DIR]   (a Slurm task)" },

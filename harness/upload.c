@@ -563,6 +563,8 @@ int upload_notify(const struct upload_options *o, const char *url,
 			      n->job, "culprit", n->culprit, "subject",
 			      n->subject, "metric", n->metric, "change_pct",
 			      n->change_pct, "report", n->report);
+	if (j && n->range)
+		json_object_set_new(j, "range", json_string(n->range));
 	char *body = j ? json_dumps(j, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
 	char key[41];
 	int ret;

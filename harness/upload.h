@@ -90,10 +90,12 @@ struct upload_notice {
 	double change_pct;
 	const char *report;   /* a link or path to the report */
 	const char *job;
+	const char *range;    /* a sweep's change point, "good12..bad12" */
 };
 
 /*
- * POST {"job", "culprit", "subject", "metric", "change_pct", "report"} to
+ * POST {"job", "culprit", "subject", "metric", "change_pct", "report",
+ * and "range" when set} to
  * `url` (same headers, retries and token as uploads, no spool: a late
  * notice is worth less than none). 0 when accepted, -1 after error().
  */
