@@ -295,13 +295,25 @@ static int round_of_many(struct driver *d, struct driver_result *res)
 		ids[i] = d->graph->nodes[pick[i]].id;
 	d->rounds++;
 	driver_say(d, "[bisect] round %u: %zu commits at once", d->rounds, nk);
-	if (d->ops->measure_many(d->payload, ids, nk, floor))
-		goto out;
-	for (size_t i = 0; i < nk; i++) {
+	size_t *had = xcalloc(nk, sizeof(*had));
+	struct sample_set set = SAMPLE_SET_INIT;
+	for (size_t i = 0; i < nk; i++)
+		if (!driver_load(d, ids[i], &set))
+			had[i] = set.nr;
+	int failed = d->ops->measure_many(d->payload, ids, nk, floor);
+	/* The round's boots count as the run's, as a step's own do. */
+	for (size_t i = 0; !failed && i < nk; i++) {
 		driver_series_stale(d, ids[i]);
+		if (!driver_load(d, ids[i], &set) && set.nr > had[i])
+			d->boots += (unsigned)(set.nr - had[i]);
+	}
+	sample_set_release(&set);
+	free(had);
+	if (failed)
+		goto out;
+	for (size_t i = 0; i < nk; i++)
 		if (open_candidate(d, pick[i]) && step(d, res, pick[i]))
 			goto out;
-	}
 	ret = 1;
 	if (driver_save(d))
 		ret = -1;

@@ -424,7 +424,8 @@ START_TEST(notify_posts_the_regression)
 	char *url, *spool, *srv = T("%s/srv", tmp);
 	struct upload_notice n = { "99ecd36e9878c0da63346ca80792c0a324775211",
 				   "block: slow path", "virtio/rawread read",
-				   -14.5, "file:///tmp/report.html", "demo" };
+				   -14.5, "file:///tmp/report.html", "demo",
+				   "5ca50121b814..99ecd36e9878" };
 	struct strbuf sb = STRBUF_INIT;
 
 	mkdir_p(srv, 0755);
@@ -442,6 +443,9 @@ START_TEST(notify_posts_the_regression)
 	ck_assert_ptr_nonnull(strstr(sb.buf, "\"change_pct\":-14.5"));
 	ck_assert_ptr_nonnull(strstr(sb.buf, "\"culprit\":\"99ecd36e"));
 	ck_assert_ptr_nonnull(strstr(sb.buf, "report.html"));
+	/* A sweep's notice names its change point. */
+	ck_assert_ptr_nonnull(
+		strstr(sb.buf, "\"range\":\"5ca50121b814..99ecd36e9878\""));
 	strbuf_release(&sb);
 }
 END_TEST

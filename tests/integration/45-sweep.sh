@@ -21,30 +21,15 @@ sweep() {
 	fi
 }
 
-repo=$(fixture_repo)
-series=$("$IOB_ROOT/tests/fixture/demo-series.sh" 2>/dev/null)
-field() { awk -v a="$1" -v b="$2" '$1 == a && (b == "" || $2 == b) { print $NF; exit }' <<<"$series"; }
-culprit=$(field culprit iobisect-demo-large)
-tip=$(field branch iobisect-demo-large)
-broken=$(field broken "")
-[ -n "$culprit" ] && [ -n "$tip" ] || fail "demo-series printed no ids"
+demo_ids
+broken=$(demo_field broken "")
 base=$(git -C "$repo" rev-parse 'v6.1^{commit}')
-c3=$(git -C "$repo" rev-parse "$tip~9")
-c9=$(git -C "$repo" rev-parse "$tip~3")
 [ "$c9" = "$culprit" ] || fail "the demo series changed: c9 $c9 is not the culprit $culprit"
 
 tmp=$(mktemp -d /tmp/iobisect-45.XXXXXX)
 # Kept when the test fails, for the logs (cold.err, the derived bisection).
 trap 'if [ $? -eq 0 ]; then rm -rf "$tmp"; else echo "kept $tmp" >&2; fi' EXIT
-# The demo job with half the bytes per boot (the slowdown is about 10x, so
-# this is still far past the 10% threshold). The boots per commit stay the
-# demo's: with fewer, a noisy machine leaves steps undecided and the
-# bisection inconclusive.
-sed -e "s|\"~/.cache/iobisect/fixture/linux\"|\"$repo\"|" \
-    -e 's|"name": "demo"|"name": "e2e-sweep"|' \
-    -e 's|"size_mb": 128|"size_mb": 64|' \
-    "$IOB_ROOT/tests/jobs/demo.json" >"$tmp/job.json"
-grep -q '"size_mb": 64' "$tmp/job.json" || fail "tests/jobs/demo.json changed shape"
+demo_job e2e-sweep "$tmp/job.json"
 
 boot_docs() { find "$tmp/results" -name 'boot-*.json' ! -name '*-sample-*' 2>/dev/null | wc -l; }
 
@@ -88,7 +73,7 @@ grep -q "^regression ${c3:0:12}\.\.${c9:0:12}: culprit $culprit " "$tmp/warm.out
 # readahead window back. With --bisect-improvements the sweep bisects that
 # rise too, as a job with "direction": "faster", and names f14. The
 # commits already measured above are read from the store.
-faster=$(field culprit iobisect-demo-faster)
+faster=$(demo_field culprit iobisect-demo-faster)
 [ -n "$faster" ] || fail "demo-series printed no faster culprit"
 rc=0
 sweep "$tmp/job.json" --range v6.1..iobisect-demo-faster --every 3 --bisect-improvements \

@@ -29,20 +29,9 @@ trap cleanup EXIT
 # Slurm's own view: jobs of ours still queued or running.
 ours_active() { squeue -h -t PENDING,RUNNING,CONFIGURING,COMPLETING -o %i | wc -l; }
 
-repo=$(fixture_repo)
-series=$("$IOB_ROOT/tests/fixture/demo-series.sh" 2>/dev/null)
-field() { awk -v a="$1" -v b="$2" '$1 == a && (b == "" || $2 == b) { print $NF; exit }' <<<"$series"; }
-culprit=$(field culprit iobisect-demo-large)
-tip=$(field branch iobisect-demo-large)
-[ -n "$culprit" ] && [ -n "$tip" ] || fail "demo-series printed no ids"
-c3=$(git -C "$repo" rev-parse "$tip~9")
-c9=$(git -C "$repo" rev-parse "$tip~3")
+demo_ids
 
-# 45-sweep's job: the demo at half the bytes per boot.
-sed -e "s|\"~/.cache/iobisect/fixture/linux\"|\"$repo\"|" \
-    -e 's|"name": "demo"|"name": "slurm-sweep"|' \
-    -e 's|"size_mb": 128|"size_mb": 64|' \
-    "$IOB_ROOT/tests/jobs/demo.json" >"$tmp/job.json"
+demo_job slurm-sweep "$tmp/job.json"
 sweep() { iob sweep "$tmp/job.json" --range v6.1..iobisect-demo-large --every 3 "$@"; }
 found() {
 	grep -Eq "^  regression +${c3:0:12}\.\.${c9:0:12} .* bisect\$" "$1" &&
@@ -100,9 +89,7 @@ for _ in $(seq 1 20); do [ "$(ours_active)" -eq 0 ] && break; sleep 0.5; done
 [ "$(ours_active)" -eq 0 ] || { squeue; fail "Slurm jobs left behind by a stopped iobisect"; }
 
 # --- multisection: k commits at once per round
-sed -e "s|\"~/.cache/iobisect/fixture/linux\"|\"$repo\"|" \
-    -e 's|"size_mb": 128|"size_mb": 64|' \
-    "$IOB_ROOT/tests/jobs/demo.json" >"$tmp/demo.json"
+demo_job demo "$tmp/demo.json"
 for k in 2 3; do
 	rc=0
 	iob bisect "$tmp/demo.json" --results "$tmp/m$k" --executor slurm --probes $k \

@@ -12,14 +12,7 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-repo=$(fixture_repo)
-series=$("$IOB_ROOT/tests/fixture/demo-series.sh" 2>/dev/null)
-field() { awk -v a="$1" -v b="$2" '$1 == a && (b == "" || $2 == b) { print $NF; exit }' <<<"$series"; }
-culprit=$(field culprit iobisect-demo-large)
-tip=$(field branch iobisect-demo-large)
-[ -n "$culprit" ] && [ -n "$tip" ] || fail "demo-series printed no ids"
-c3=$(git -C "$repo" rev-parse "$tip~9")
-c9=$(git -C "$repo" rev-parse "$tip~3")
+demo_ids
 
 tmp=$(mktemp -d /tmp/iobisect-47.XXXXXX)
 branch=iobisect-nightly-$$
@@ -40,10 +33,7 @@ for _ in $(seq 50); do [ -s "$tmp/port" ] && break; sleep 0.1; done
 port=$(cat "$tmp/port")
 notices() { grep -l '"range"' "$tmp/srv/stored"/*.json 2>/dev/null | wc -l; }
 
-sed -e "s|\"~/.cache/iobisect/fixture/linux\"|\"$repo\"|" \
-    -e 's|"name": "demo"|"name": "nightly"|' \
-    -e 's|"size_mb": 128|"size_mb": 64|' \
-    "$IOB_ROOT/tests/jobs/demo.json" >"$tmp/job.json"
+demo_job nightly "$tmp/job.json"
 night() {
 	local rc=0
 	iob sweep "$tmp/job.json" --range "v6.1..$branch" --every 3 --results "$tmp/results" \

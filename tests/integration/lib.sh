@@ -11,6 +11,10 @@
 #   fixture_kernel  print the bzImage of v6.1 with the default fragments
 #   iob_field NAME  read "NAME  value" lines of iobisect's output on stdin
 #   fail MSG        print "FAIL: MSG" on stderr and exit 1
+#   demo_ids        set repo, series, culprit, tip, c3 and c9 of the demo
+#                   series' large branch (tests/fixture/demo-series.sh)
+#   demo_job NAME F write the demo job at half the bytes per boot, named
+#                   NAME, on the fixture repository, to F
 
 IOB_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 
@@ -41,4 +45,29 @@ fixture_kernel() {
 		return 1
 	fi
 	iob_field image <<<"$out"
+}
+
+demo_ids() {
+	repo=$(fixture_repo)
+	series=$("$IOB_ROOT/tests/fixture/demo-series.sh" 2>/dev/null)
+	culprit=$(demo_field culprit iobisect-demo-large)
+	tip=$(demo_field branch iobisect-demo-large)
+	[ -n "$culprit" ] && [ -n "$tip" ] || fail "demo-series printed no ids"
+	c3=$(git -C "$repo" rev-parse "$tip~9")
+	c9=$(git -C "$repo" rev-parse "$tip~3")
+}
+
+# A field of demo-series.sh's output: "KEY [BRANCH] ... VALUE".
+demo_field() {
+	awk -v a="$1" -v b="$2" '$1 == a && (b == "" || $2 == b) { print $NF; exit }' <<<"$series"
+}
+
+# The slowdown is about 10x, so half the bytes is still far past the
+# threshold; the boots per commit stay the demo's.
+demo_job() {
+	sed -e "s|\"~/.cache/iobisect/fixture/linux\"|\"$(fixture_repo)\"|" \
+	    -e "s|\"name\": \"demo\"|\"name\": \"$1\"|" \
+	    -e 's|"size_mb": 128|"size_mb": 64|' \
+	    "$IOB_ROOT/tests/jobs/demo.json" >"$2"
+	grep -q '"size_mb": 64' "$2" || fail "tests/jobs/demo.json changed shape"
 }
