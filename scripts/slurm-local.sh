@@ -47,7 +47,9 @@ SlurmdPidFile=$dir/slurmd.pid
 SlurmctldLogFile=$dir/slurmctld.log
 SlurmdLogFile=$dir/slurmd.log
 ProctrackType=proctrack/linuxproc
-TaskPlugin=task/none
+# Each task on CPUs of its own (sched_setaffinity, no cgroup needed): two
+# probes at once put their QEMUs on different CPUs.
+TaskPlugin=task/affinity
 SwitchType=switch/none
 MpiDefault=none
 ReturnToService=2
