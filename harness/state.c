@@ -689,6 +689,53 @@ void state_log(const struct bisect_state *s, struct strbuf *out)
 	}
 }
 
+/*
+ * The owner a lock file names ("pid host"; older runs wrote the pid
+ * alone): *holder 0 and host "" when it names none.
+ */
+static void lock_owner(const char *path, long *holder, struct strbuf *host)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	*holder = 0;
+	strbuf_reset(host);
+	if (read_file(path, &sb))
+		return;
+	strbuf_trim(&sb);
+	char *sp = strchr(sb.buf, ' ');
+	if (sp) {
+		*sp++ = '\0';
+		strbuf_addstr(host, sp);
+	}
+	if (parse_long(sb.buf, holder) || *holder < 0)
+		*holder = 0;
+	strbuf_release(&sb);
+}
+
+/*
+ * After the flock is ours: does the lock file still name a run of
+ * another host, whose flock we may not see? A run that ends clears it;
+ * one killed on this host left its flock with its life, so the name is
+ * stale and taken over; one killed on another host needs the file
+ * removed by hand, which the message says.
+ */
+static int held_elsewhere(const char *path, const char *dir, const char *me)
+{
+	struct strbuf host = STRBUF_INIT;
+	long holder;
+	int held = 0;
+
+	lock_owner(path, &holder, &host);
+	if (holder > 0 && host.len && strcmp(host.buf, me)) {
+		held = 1;
+		error("%s is in use by pid %ld on %s (if that run is gone, "
+		      "remove '%s')",
+		      dir, holder, host.buf, path);
+	}
+	strbuf_release(&host);
+	return held;
+}
+
 int state_lock(struct state_lock *l, const char *dir)
 {
 	struct strbuf path = STRBUF_INIT, pid = STRBUF_INIT;
@@ -711,15 +758,8 @@ int state_lock(struct state_lock *l, const char *dir)
 			close(fd);
 			goto out;
 		}
-		if (!read_file(path.buf, &pid)) {
-			strbuf_trim(&pid);
-			/* "pid host"; older runs wrote the pid alone. */
-			char *sp = strchr(pid.buf, ' ');
-			if (sp)
-				*sp++ = '\0';
-			parse_long(pid.buf, &holder);
-			host = sp && *sp ? sp : NULL;
-		}
+		lock_owner(path.buf, &holder, &pid);
+		host = pid.len ? pid.buf : NULL;
 		close(fd);
 		if (holder > 0 && host)
 			error("%s is in use by pid %ld on %s", dir, holder,
@@ -732,13 +772,19 @@ int state_lock(struct state_lock *l, const char *dir)
 		goto out;
 	}
 	/*
-	 * The pid and host are for the message above, which on a results
-	 * folder shared over NFS (a Slurm cluster's) must say which machine
-	 * holds it; the lock itself is the flock, which NFSv4 carries across
-	 * hosts.
+	 * The flock keeps out every run of this host, and of others where
+	 * the folder is on NFSv4, which carries it across hosts. Where it
+	 * does not (NFSv3 without lockd, other shared file systems) the
+	 * owner written below does: a run of another host that has not
+	 * cleared it is taken to hold the folder still.
 	 */
 	char host[256] = "";
 	gethostname(host, sizeof(host) - 1);
+	if (held_elsewhere(path.buf, dir, host)) {
+		close(fd);
+		ret = -2;
+		goto out;
+	}
 	strbuf_addf(&pid, "%ld %s\n", (long)getpid(), host);
 	if (ftruncate(fd, 0) || pwrite(fd, pid.buf, pid.len, 0) < 0) {
 		error("cannot write '%s': %s", path.buf, strerror(errno));
@@ -757,6 +803,10 @@ out:
 void state_unlock(struct state_lock *l)
 {
 	if (l->fd >= 0) {
+		/* No owner left behind: another host may take it now. */
+		if (ftruncate(l->fd, 0))
+			warning("cannot clear the results lock: %s",
+				strerror(errno));
 		run_disclaim_fd(l->fd);
 		close(l->fd);
 	}

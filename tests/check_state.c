@@ -385,6 +385,41 @@ START_TEST(inconclusive_log_lists_the_suspects)
 }
 END_TEST
 
+START_TEST(lock_of_another_host_holds_across_hosts)
+{
+	struct state_lock a = STATE_LOCK_INIT;
+	struct strbuf err = STRBUF_INIT, left = STRBUF_INIT;
+	char *dir = xstrfmt("%s/results/shared", tmpdir);
+	char *lock = xstrfmt("%s/.lock", dir);
+	char host[256] = "", *mine;
+
+	gethostname(host, sizeof(host) - 1);
+	ck_assert_int_eq(mkdir_p(dir, 0755), 0);
+	/* A run of another host, on a file system whose flock it does not
+	   share: its name in the file keeps this host out. */
+	ck_assert_int_eq(write_file_atomic(lock, "4242 node7\n", 11), 0);
+	error_capture(&err);
+	ck_assert_int_eq(state_lock(&a, dir), -2);
+	error_capture(NULL);
+	ck_assert_msg(strstr(err.buf, "in use by pid 4242 on node7") &&
+			      strstr(err.buf, lock),
+		      "got '%s'", err.buf);
+	/* A run of this host killed long ago: its flock died with it. */
+	mine = xstrfmt("2147483646 %s\n", host);
+	ck_assert_int_eq(write_file_atomic(lock, mine, strlen(mine)), 0);
+	ck_assert_int_eq(state_lock(&a, dir), 0);
+	/* An ended run leaves no owner behind. */
+	state_unlock(&a);
+	ck_assert_int_eq(read_file(lock, &left), 0);
+	ck_assert_uint_eq(left.len, 0);
+	strbuf_release(&left);
+	strbuf_release(&err);
+	free(mine);
+	free(lock);
+	free(dir);
+}
+END_TEST
+
 static Suite *state_suite(void)
 {
 	Suite *s = suite_create("state");
@@ -399,6 +434,7 @@ static Suite *state_suite(void)
 	tcase_add_test(tc, corrupt_file_points_at_the_previous_copy);
 	tcase_add_test(tc, second_run_is_locked_out_with_the_holders_pid_and_host);
 	tcase_add_test(tc, forked_child_does_not_keep_the_lock);
+	tcase_add_test(tc, lock_of_another_host_holds_across_hosts);
 	tcase_add_test(tc, log_reads_like_git_bisect_log);
 	tcase_add_test(tc, inconclusive_log_lists_the_suspects);
 	suite_add_tcase(s, tc);
