@@ -19,6 +19,7 @@
 #include "job.h"
 #include "kbuild.h"
 #include "options.h"
+#include "prebuilt.h"
 #include "qemu.h"
 #include "results.h"
 #include "run.h"
@@ -263,9 +264,6 @@ static int parse_args(struct run_args *a, int argc, char **argv)
 	return 0;
 }
 
-/* A bzImage is tens of MiB; a path to anything else must not be read whole. */
-#define KERNEL_IMAGE_MAX ((size_t)256 << 20)
-
 /* What is booted: its image, the label in result paths, the build key. */
 struct kernel_pick {
 	char *image;
@@ -281,18 +279,15 @@ static int pick_kernel(struct kernel_pick *k, const struct run_args *a,
 					: job->kernel;
 	*exit_code = 128;
 	if (image) {
-		struct strbuf sb = STRBUF_INIT;
 		char hex[41];
 		if (!file_exists(image))
 			return error("--kernel: '%s' does not exist", image);
-		if (read_file_max(image, &sb, KERNEL_IMAGE_MAX))
-			return -1;
 		/*
 		 * A prebuilt image is named by its content, in the 12
 		 * characters a result path keeps of a commit.
 		 */
-		hash_hex(sb.buf, sb.len, hex);
-		strbuf_release(&sb);
+		if (prebuilt_image_key(image, hex, NULL))
+			return -1;
 		k->image = absolute_path(image);
 		k->commit = xstrfmt("img-%.8s", hex);
 		k->build_key = xstrfmt("image:%s", hex);
@@ -312,6 +307,7 @@ static int pick_kernel(struct kernel_pick *k, const struct run_args *a,
 		.kconfig = &job->kconfig,
 		.toolchains = job->toolchains,
 		.nr_toolchains = job->nr_toolchains,
+		.prebuilt = job->prebuilt,
 	};
 	struct build_result res = BUILD_RESULT_INIT;
 	int rc = kbuild_image(&res, &req);

@@ -430,6 +430,60 @@ START_TEST(seed_jobs_load)
 }
 END_TEST
 
+/*
+ * A toolchain's environment and a prebuilt source, as jobs write them: a
+ * prefix string is split at blanks, braces that are not placeholders (a
+ * podman format) are kept, a chroot is a folder with ~ expanded, and a
+ * folder without names looks for "{commit}/bzImage".
+ */
+START_TEST(toolchain_environments_and_prebuilt_sources)
+{
+	struct job job;
+	struct strbuf err = STRBUF_INIT;
+	const char *text =
+		"{\"topology\": \"virtio\", \"workload\": {\"engine\": "
+		"\"rawread\"}, \"toolchain\": ["
+		"{\"max\": \"3.2\", \"cc\": \"gcc-4.9\", \"prefix\": "
+		"\"podman run --rm -v {src}:{src} -v {out}:{out} gcc:4.9\", "
+		"\"identity\": \"podman image inspect --format {{.Digest}} "
+		"gcc:4.9\"},"
+		"{\"cc\": \"gcc-11\", \"chroot\": \"~/\"},"
+		"{\"cc\": \"gcc-12\"}], "
+		"\"prebuilt\": {\"folder\": \"/tmp\"}}";
+
+	setenv("HOME", "/tmp", 1);
+	ck_assert_msg(!parse(&job, text, &err), "%s", err.buf);
+	ck_assert_uint_eq(job.nr_toolchains, 3);
+	ck_assert_int_eq(job.toolchains[0].env.kind, TOOLENV_PREFIX);
+	ck_assert_uint_eq(job.toolchains[0].env.prefix.nr, 8);
+	ck_assert_str_eq(job.toolchains[0].env.prefix.v[4], "{src}:{src}");
+	ck_assert_uint_eq(job.toolchains[0].env.identity.nr, 6);
+	ck_assert_str_eq(job.toolchains[0].env.identity.v[4], "{{.Digest}}");
+	ck_assert_int_eq(job.toolchains[1].env.kind, TOOLENV_CHROOT);
+	ck_assert_str_eq(job.toolchains[1].env.root, "/tmp/");
+	ck_assert_int_eq(job.toolchains[2].env.kind, TOOLENV_HOST);
+	ck_assert_ptr_nonnull(job.prebuilt);
+	ck_assert_str_eq(job.prebuilt->folder, "/tmp");
+	ck_assert_uint_eq(job.prebuilt->names.nr, 1);
+	ck_assert_str_eq(job.prebuilt->names.v[0], PREBUILT_DEFAULT_NAME);
+	job_release(&job);
+
+	ck_assert_msg(!parse(&job,
+			     "{\"topology\": \"virtio\", \"workload\": "
+			     "{\"engine\": \"rawread\"}, \"prebuilt\": "
+			     "{\"command\": [\"sh\", \"-c\", \"cp "
+			     "/srv/$1 $2\", \"-\", \"{tag}\", "
+			     "\"{out}\"]}}",
+			     &err),
+		      "%s", err.buf);
+	ck_assert_uint_eq(job.prebuilt->command.nr, 6);
+	ck_assert_str_eq(job.prebuilt->command.v[2], "cp /srv/$1 $2");
+	ck_assert_ptr_null(job.prebuilt->folder);
+	job_release(&job);
+	strbuf_release(&err);
+}
+END_TEST
+
 /* The point line the guest gets for point i, as text. */
 static char *point_line(const struct job *job, size_t i)
 {
@@ -850,6 +904,32 @@ static const struct {
 	{ "fragments-empty",
 	  "kconfig.fragments: expected a non-empty list of strings" },
 	{ "toolchain-cc", "toolchain[0]: missing 'cc'" },
+	{ "toolchain-env-both",
+	  "toolchain[0]: give 'prefix' or 'chroot', not both" },
+	{ "toolchain-placeholder", "toolchain[0].prefix: unknown placeholder "
+				   "'{sr}' (known: {src}, {out})" },
+	{ "toolchain-chroot-missing",
+	  "toolchain[0].chroot: '/nonexistent/jessie' is not a folder" },
+	{ "toolchain-identity-alone",
+	  "toolchain[0]: 'identity' names an environment: give 'prefix' or "
+	  "'chroot' too" },
+	{ "toolchain-prefix-empty", "toolchain[0].prefix: empty" },
+	{ "prebuilt-both", "prebuilt: give 'folder' or 'command' (one of them)" },
+	{ "prebuilt-no-out", "prebuilt.command: no '{out}': where is the image "
+			     "to go?" },
+	{ "prebuilt-name-fixed", "prebuilt.name: 'bzImage' names no {commit}, "
+				 "{short} or {tag}" },
+	{ "prebuilt-name-escape", "prebuilt.name: '../{commit}/bzImage' is not "
+				  "a name inside the folder" },
+	{ "prebuilt-placeholder", "prebuilt.name: unknown placeholder "
+				  "'{commitid}' (known: {commit}, {short}, "
+				  "{tag})" },
+	{ "prebuilt-folder-missing",
+	  "prebuilt.folder: '/nonexistent/kernels' is not a folder" },
+	{ "prebuilt-and-kernel",
+	  "prebuilt: give 'kernel' or 'prebuilt', not both" },
+	{ "prebuilt-name-in-command",
+	  "prebuilt: 'name' is for a folder; a command names its own" },
 	{ "fs-type", "topology.extra_layers[0].type: 'btrfs' is not one of "
 		     "ext4, ext3, xfs" },
 	{ "runtime-range",
@@ -1052,6 +1132,7 @@ static Suite *job_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, defaults_fill_a_minimal_job);
 	tcase_add_test(tc, direction_and_confidence);
+	tcase_add_test(tc, toolchain_environments_and_prebuilt_sources);
 	tcase_add_test(tc, workload_lists_expand_in_key_then_list_order);
 	tcase_add_test(tc, topology_lists_expand_into_topologies);
 	tcase_add_test(tc, overrides_reach_disks_and_layers);
