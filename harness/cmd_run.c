@@ -293,10 +293,15 @@ static int pick_kernel(struct kernel_pick *k, const struct run_args *a,
 		k->build_key = xstrfmt("image:%s", hex);
 		return 0;
 	}
-	const char *rev = a->commit;
+	/*
+	 * Without either, the job's own kernel: its "bad" revision, the one
+	 * a bisection of it would find slow (the seed jobs run as shipped).
+	 */
+	const char *rev = a->commit ? a->commit : job->bad;
 	const char *repo = a->repo ? a->repo : job->repo;
 	if (!rev)
-		return error("%s: no kernel to run: give --kernel or --commit",
+		return error("%s: no kernel to run: give --kernel or --commit "
+			     "(or 'bad' in the job)",
 			     job->path ? job->path : "job");
 	if (!repo)
 		return error("--commit %s: no repository: give --repo PATH",

@@ -32,8 +32,8 @@ struct kconfig_spec {
 /* kernel version range -> compilers (toolchain map). */
 struct toolchain_rule {
 	struct kver_range range;
-	char *cc;	     /* "gcc-12" */
-	char *hostcc;	     /* NULL: same as cc */
+	char *cc;	    /* "gcc-12" */
+	char *hostcc;	    /* NULL: same as cc */
 	struct toolenv env; /* where they run: the host unless a job says */
 };
 

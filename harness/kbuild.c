@@ -313,7 +313,8 @@ int kbuild_image(struct build_result *out, const struct build_request *req)
 {
 	struct strbuf msg = STRBUF_INIT, merged = STRBUF_INIT,
 		      log = STRBUF_INIT;
-	struct strvec vars = STRVEC_INIT, menv = STRVEC_INIT, argv = STRVEC_INIT;
+	struct strvec vars = STRVEC_INIT, menv = STRVEC_INIT,
+		      argv = STRVEC_INIT;
 	struct kconfig_spec fallback = {0};
 	const struct kconfig_spec *spec = req->kconfig;
 	struct repo *repo = NULL;
@@ -347,8 +348,8 @@ int kbuild_image(struct build_result *out, const struct build_request *req)
 
 	const struct toolchain_rule *tc = kbuild_pick_toolchain(
 		req->toolchains, req->nr_toolchains, kver);
-	static const struct toolenv host_env = {TOOLENV_HOST, STRVEC_INIT,
-						NULL, STRVEC_INIT};
+	static const struct toolenv host_env = {TOOLENV_HOST, STRVEC_INIT, NULL,
+						STRVEC_INIT};
 	const struct toolenv *env = tc ? &tc->env : &host_env;
 	const char *cc = tc && tc->cc ? tc->cc : "gcc";
 	const char *hostcc = tc && tc->hostcc ? tc->hostcc : cc;

@@ -9,6 +9,7 @@ pkgs=(
 	linux-source-6.1 bc flex bison libelf-dev libssl-dev dwarves cpio xz-utils ccache
 	git mdadm dmsetup e2fsprogs xfsprogs util-linux kmod
 	python3 chromium jq clang-14 libclang-rt-14-dev
+	gcc-11 debootstrap
 )
 missing=()
 for p in "${pkgs[@]}"; do

@@ -46,8 +46,8 @@ START_TEST(test_toolchain_id)
 	char *a = kbuild_toolchain_id("gcc", NULL, v12, NULL);
 	char *b = kbuild_toolchain_id("gcc", "gcc", v12, "");
 	char *c = kbuild_toolchain_id("gcc", "clang", v12, NULL);
-	char *d = kbuild_toolchain_id("gcc", NULL,
-				      "gcc (Debian 11.3.0) 11.3.0", NULL);
+	char *d = kbuild_toolchain_id("gcc", NULL, "gcc (Debian 11.3.0) 11.3.0",
+				      NULL);
 	/* The same compiler in an environment is another toolchain. */
 	char *e = kbuild_toolchain_id("gcc", NULL, v12,
 				      "env=chroot:/srv/bookworm id=0123");

@@ -10,6 +10,8 @@
 #   iob ARGS...     run this tree's ./iobisect
 #   fixture_kernel  print the bzImage of v6.1 with the default fragments
 #   iob_field NAME  read "NAME  value" lines of iobisect's output on stdin
+#   demo_ids        set large, moderate, broken and noeffect: the demo
+#                   series' commits (tests/fixture/demo-series.sh)
 #   fail MSG        print "FAIL: MSG" on stderr and exit 1
 
 IOB_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -41,4 +43,16 @@ fixture_kernel() {
 		return 1
 	fi
 	iob_field image <<<"$out"
+}
+
+demo_ids() {
+	local series
+	series=$("$IOB_ROOT/tests/fixture/demo-series.sh" 2>/dev/null) || return 1
+	_demo_field() { awk -v a="$1" -v b="$2" '$1 == a && (b == "" || $2 == b) { print $NF; exit }' <<<"$series"; }
+	large=$(_demo_field culprit iobisect-demo-large)
+	moderate=$(_demo_field culprit iobisect-demo-moderate)
+	broken=$(_demo_field broken "")
+	noeffect=$(_demo_field noeffect "")
+	[ -n "$large" ] && [ -n "$moderate" ] && [ -n "$broken" ] && [ -n "$noeffect" ] ||
+		fail "demo-series printed no ids"
 }
