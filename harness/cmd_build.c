@@ -32,7 +32,7 @@ int cmd_build(int argc, char **argv)
 	const char *base = "tiny", *cc = NULL, *hostcc = NULL;
 	struct build_request req = {0};
 	struct kconfig_spec spec = {0};
-	struct toolchain_rule rule = {{0, 0}, NULL, NULL};
+	struct toolchain_rule rule = {0};
 	struct build_result res = BUILD_RESULT_INIT;
 	int help = 0, no_cache = 0;
 	struct opt_error err;

@@ -20,6 +20,7 @@
 #include "job.h"
 #include "kbuild.h"
 #include "options.h"
+#include "prebuilt.h"
 #include "qemu.h"
 #include "results.h"
 #include "run.h"
@@ -289,9 +290,6 @@ static int parse_args(struct run_args *a, int argc, char **argv)
 	return 0;
 }
 
-/* A bzImage is tens of MiB; a path to anything else must not be read whole. */
-#define KERNEL_IMAGE_MAX ((size_t)256 << 20)
-
 /* What is booted: its image, the label in result paths, the build key. */
 struct kernel_pick {
 	char *image;
@@ -307,28 +305,30 @@ static int pick_kernel(struct kernel_pick *k, const struct run_args *a,
 					: job->kernel;
 	*exit_code = 128;
 	if (image) {
-		struct strbuf sb = STRBUF_INIT;
 		char hex[41];
 		if (!file_exists(image))
 			return error("--kernel: '%s' does not exist", image);
-		if (read_file_max(image, &sb, KERNEL_IMAGE_MAX))
-			return -1;
 		/*
 		 * A prebuilt image is named by its content, in the 12
 		 * characters a result path keeps of a commit.
 		 */
-		hash_hex(sb.buf, sb.len, hex);
-		strbuf_release(&sb);
+		if (prebuilt_image_key(image, hex, NULL))
+			return -1;
 		k->image = absolute_path(image);
 		k->commit = a->label ? xstrdup(a->label)
 				     : xstrfmt("img-%.8s", hex);
 		k->build_key = xstrfmt("image:%s", hex);
 		return 0;
 	}
-	const char *rev = a->commit;
+	/*
+	 * Without either, the job's own kernel: its "bad" revision, the one
+	 * a bisection of it would find slow (the seed jobs run as shipped).
+	 */
+	const char *rev = a->commit ? a->commit : job->bad;
 	const char *repo = a->repo ? a->repo : job->repo;
 	if (!rev)
-		return error("%s: no kernel to run: give --kernel or --commit",
+		return error("%s: no kernel to run: give --kernel or --commit "
+			     "(or 'bad' in the job)",
 			     job->path ? job->path : "job");
 	if (!repo)
 		return error("--commit %s: no repository: give --repo PATH",
@@ -339,6 +339,7 @@ static int pick_kernel(struct kernel_pick *k, const struct run_args *a,
 		.kconfig = &job->kconfig,
 		.toolchains = job->toolchains,
 		.nr_toolchains = job->nr_toolchains,
+		.prebuilt = job->prebuilt,
 	};
 	struct build_result res = BUILD_RESULT_INIT;
 	int rc = kbuild_image(&res, &req);

@@ -1,8 +1,9 @@
 /*
  * job.c: the job file. Parses the JSON (jansson) into struct job: the
- * kernel side (repo, revisions, kconfig, toolchains), the machine, the
+ * kernel side (repo, revisions, kconfig), the machine, the
  * runs and the verdict's settings here; the topology (job_topology.c,
  * job_disk.c) and the workload (job_workload.c) in their own files. Any
+ * toolchains and prebuilt images are in job_build.c. Any
  * problem is one error() naming the file and the key path (keypath.h),
  * because a typo in a job must cost seconds, not a kernel build.
  */
@@ -19,7 +20,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static int get_range(struct keypath *c, json_t *obj, struct kver_range *r)
+int job_get_range(struct keypath *c, json_t *obj, struct kver_range *r)
 {
 	const char *keys[] = {"min", "max"};
 	for (int i = 0; i < 2; i++) {
@@ -147,7 +148,7 @@ static int parse_kconfig(struct keypath *c, json_t *v, struct kconfig_spec *k)
 		int bad = !json_is_object(r)
 				  ? kp_fail(c, "expected an object")
 				  : kp_check_keys(c, r, rule_keys) ||
-					    get_range(c, r, &rule->range);
+					    job_get_range(c, r, &rule->range);
 		if (!bad) {
 			size_t o3 = kp_push(c, "fragments");
 			json_t *f = json_object_get(r, "fragments");
@@ -162,32 +163,6 @@ static int parse_kconfig(struct keypath *c, json_t *v, struct kconfig_spec *k)
 		}
 	}
 	kp_pop(c, old);
-	return 0;
-}
-
-static int parse_toolchain(struct keypath *c, json_t *v, struct job *job)
-{
-	static const char *const keys[] = {"min", "max", "cc", "hostcc", NULL};
-	if (!json_is_array(v) || !json_array_size(v))
-		return kp_fail(c, "expected a non-empty list");
-	job->toolchains = xcalloc(json_array_size(v), sizeof(*job->toolchains));
-	for (size_t i = 0; i < json_array_size(v); i++) {
-		json_t *r = json_array_get(v, i);
-		struct toolchain_rule *t =
-			&job->toolchains[job->nr_toolchains++];
-		size_t old = kp_push_idx(c, i);
-		int bad = !json_is_object(r)
-				  ? kp_fail(c, "expected an object")
-				  : kp_check_keys(c, r, keys) ||
-					    get_range(c, r, &t->range) ||
-					    kp_strf(c, r, "cc", &t->cc) ||
-					    kp_strf(c, r, "hostcc", &t->hostcc);
-		if (!bad && !t->cc)
-			bad = kp_fail(c, "missing 'cc'");
-		kp_pop(c, old);
-		if (bad)
-			return -1;
-	}
 	return 0;
 }
 
@@ -362,7 +337,7 @@ static const char *const job_keys[] = {
 	"kernel",      "kconfig",     "toolchain", "machine",	   "topology",
 	"workload",    "runs",	      "metric",	   "metric_point", "threshold",
 	"bisect_type", "results",     "direction", "confidence",   "table",
-	"executor",    NULL};
+	"executor",    "prebuilt",    NULL};
 
 static void job_defaults(struct job *job)
 {
@@ -459,7 +434,8 @@ static int job_parse_json(struct job *job, json_t *root, const char *origin)
 			goto out;                                              \
 	}
 	SECTION("kconfig", parse_kconfig(&c, v, &job->kconfig));
-	SECTION("toolchain", parse_toolchain(&c, v, job));
+	SECTION("toolchain", job_parse_toolchain(&c, v, job));
+	SECTION("prebuilt", job_parse_prebuilt(&c, v, job));
 	SECTION("machine", parse_machine(&c, v, &job->machine));
 	SECTION("runs", parse_runs(&c, v, job));
 	SECTION("executor", parse_executor(&c, v, &job->executor));
@@ -722,11 +698,7 @@ void job_release(struct job *job)
 	for (size_t i = 0; i < job->kconfig.nr_rules; i++)
 		strvec_clear(&job->kconfig.rules[i].fragments);
 	free(job->kconfig.rules);
-	for (size_t i = 0; i < job->nr_toolchains; i++) {
-		free(job->toolchains[i].cc);
-		free(job->toolchains[i].hostcc);
-	}
-	free(job->toolchains);
+	job_build_release(job);
 	free(job->machine.accel);
 	free(job->machine.qemu);
 	free(job->machine.append);

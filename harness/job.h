@@ -10,7 +10,9 @@
 #include "kver.h"
 #include "proto/frame.h"
 #include "proto/spec_keys.h"
+#include "prebuilt.h"
 #include "table.h"
+#include "toolenv.h"
 #include "util.h"
 #include <stdint.h>
 
@@ -30,8 +32,9 @@ struct kconfig_spec {
 /* kernel version range -> compilers (toolchain map). */
 struct toolchain_rule {
 	struct kver_range range;
-	char *cc;     /* "gcc-12" */
-	char *hostcc; /* NULL: same as cc */
+	char *cc;	    /* "gcc-12" */
+	char *hostcc;	    /* NULL: same as cc */
+	struct toolenv env; /* where they run: the host unless a job says */
 };
 
 #define BUS_ENUM(suffix, name) BUS_##suffix,
@@ -138,6 +141,8 @@ struct job {
 	char *good;   /* fast revision */
 	char *bad;    /* slow revision */
 	char *kernel; /* prebuilt bzImage instead of repo builds (run only) */
+	/* Images per commit from a folder or a command: nothing is built. */
+	struct prebuilt_source *prebuilt;
 	struct kconfig_spec kconfig;
 	struct toolchain_rule *toolchains;
 	size_t nr_toolchains;

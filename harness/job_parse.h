@@ -9,6 +9,18 @@
 #include "job.h"
 #include "keypath.h"
 
+/* job.c: "min" and "max" kernel versions of a rule. */
+int job_get_range(struct keypath *c, json_t *obj, struct kver_range *r);
+
+/*
+ * job_build.c: how the job's kernels are had: "toolchain" (compilers by
+ * kernel version, each maybe in an environment) and "prebuilt" (images
+ * from a folder or a command instead of builds).
+ */
+int job_parse_toolchain(struct keypath *c, json_t *v, struct job *job);
+int job_parse_prebuilt(struct keypath *c, json_t *v, struct job *job);
+void job_build_release(struct job *job);
+
 /* job_disk.c: one disk of a topology (preset or job). */
 int disk_parse(struct keypath *c, json_t *v, size_t idx, struct disk_spec *d);
 /* Set one disk key; used for preset disks and for job overrides alike. */

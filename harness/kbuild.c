@@ -10,8 +10,10 @@
  */
 #include "kbuild.h"
 #include "kconfig.h"
+#include "prebuilt.h"
 #include "repo.h"
 #include "run.h"
+#include "toolenv.h"
 #include "util.h"
 
 #include <errno.h>
@@ -53,10 +55,11 @@ void kbuild_key(const char *tree_id, const char *config_hash,
 }
 
 char *kbuild_toolchain_id(const char *cc, const char *hostcc,
-			  const char *version_line)
+			  const char *version_line, const char *env_id)
 {
-	return xstrfmt("cc=%s hostcc=%s %s", cc, hostcc ? hostcc : cc,
-		       version_line ? version_line : "");
+	return xstrfmt("cc=%s hostcc=%s %s%s%s", cc, hostcc ? hostcc : cc,
+		       version_line ? version_line : "",
+		       env_id && *env_id ? " " : "", env_id ? env_id : "");
 }
 
 const struct toolchain_rule *
@@ -125,31 +128,16 @@ static void progress(const struct build_request *req, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* First line of `cc --version`, the compiler's identity in build keys. */
-static char *compiler_version(const char *cc)
+/* First line of `cc --version` in env, the compiler's identity in keys. */
+static char *compiler_version(const struct toolenv *env, const char *cc,
+			      const char *dir)
 {
-	char tmp[] = "/tmp/iobisect-ccver.XXXXXX";
-	int fd = mkstemp(tmp);
-	if (fd < 0) {
-		error("cannot create a temporary file: %s", strerror(errno));
-		return NULL;
-	}
-	close(fd);
 	const char *argv[] = {cc, "--version", NULL};
-	struct run_opts o = RUN_OPTS_INIT;
-	o.argv = argv;
-	o.stdout_path = tmp;
-	o.timeout_ms = 30000;
-	int rc = run_command(&o);
 	struct strbuf sb = STRBUF_INIT;
 	char *line = NULL;
-	if (rc == 0 && !read_file(tmp, &sb)) {
-		char *nl = strchr(sb.buf, '\n');
-		line = xstrndup(sb.buf, nl ? (size_t)(nl - sb.buf) : sb.len);
-	} else {
-		error("'%s --version' failed", cc);
-	}
-	unlink(tmp);
+
+	if (!toolenv_output(env, dir, dir, argv, &sb))
+		line = xstrndup(sb.buf, strcspn(sb.buf, "\n"));
 	strbuf_release(&sb);
 	return line;
 }
@@ -325,7 +313,8 @@ int kbuild_image(struct build_result *out, const struct build_request *req)
 {
 	struct strbuf msg = STRBUF_INIT, merged = STRBUF_INIT,
 		      log = STRBUF_INIT;
-	struct strvec vars = STRVEC_INIT, env = STRVEC_INIT, argv = STRVEC_INIT;
+	struct strvec vars = STRVEC_INIT, menv = STRVEC_INIT,
+		      argv = STRVEC_INIT;
 	struct kconfig_spec fallback = {0};
 	const struct kconfig_spec *spec = req->kconfig;
 	struct repo *repo = NULL;
@@ -333,12 +322,14 @@ int kbuild_image(struct build_result *out, const struct build_request *req)
 	char *cc_version = NULL, *toolchain_id = NULL, *imgdir = NULL;
 	char *objdir = NULL, *srclock = NULL, *objlock = NULL, *cc_path = NULL;
 	char *hostcc_path = NULL, *ccache = NULL, *objimage = NULL;
-	char *srcdir = NULL, *treedir = NULL;
+	char *srcdir = NULL, *treedir = NULL, *env_id = NULL, *probe_dir = NULL;
 	int src_fd = -1, obj_fd = -1;
 	unsigned kver;
 	uint64_t start = now_ns();
 	enum build_status status = BUILD_SETUP_ERROR;
 
+	if (req->prebuilt)
+		return prebuilt_image(out, req->prebuilt, req->repo, req->rev);
 	memset(out, 0, sizeof(*out));
 	error_capture(&msg);
 
@@ -357,19 +348,34 @@ int kbuild_image(struct build_result *out, const struct build_request *req)
 
 	const struct toolchain_rule *tc = kbuild_pick_toolchain(
 		req->toolchains, req->nr_toolchains, kver);
+	static const struct toolenv host_env = {TOOLENV_HOST, STRVEC_INIT, NULL,
+						STRVEC_INIT};
+	const struct toolenv *env = tc ? &tc->env : &host_env;
 	const char *cc = tc && tc->cc ? tc->cc : "gcc";
 	const char *hostcc = tc && tc->hostcc ? tc->hostcc : cc;
-	if (!(cc_path = run_which(cc))) {
-		error("compiler '%s' not found", cc);
-		goto out;
+	if (env->kind == TOOLENV_HOST) {
+		if (!(cc_path = run_which(cc))) {
+			error("compiler '%s' not found", cc);
+			goto out;
+		}
+		if (!(hostcc_path = run_which(hostcc))) {
+			error("compiler '%s' not found", hostcc);
+			goto out;
+		}
+	} else {
+		/*
+		 * An environment is asked before any slot is taken: its
+		 * folders are the trees' top, which holds every slot's.
+		 */
+		probe_dir = xstrfmt("%s/trees", cache_dir());
+		if (mkdir_p(probe_dir, 0755) ||
+		    !(env_id = toolenv_identify(env, cc, hostcc, probe_dir,
+						probe_dir)))
+			goto out;
 	}
-	if (!(hostcc_path = run_which(hostcc))) {
-		error("compiler '%s' not found", hostcc);
+	if (!(cc_version = compiler_version(env, cc, probe_dir)))
 		goto out;
-	}
-	if (!(cc_version = compiler_version(cc)))
-		goto out;
-	toolchain_id = kbuild_toolchain_id(cc, hostcc, cc_version);
+	toolchain_id = kbuild_toolchain_id(cc, hostcc, cc_version, env_id);
 	kbuild_key(tree_id, config_hash, toolchain_id, out->key);
 
 	imgdir = xstrfmt("%s/images/%s", cache_dir(), out->key);
@@ -386,7 +392,18 @@ int kbuild_image(struct build_result *out, const struct build_request *req)
 	}
 
 	treedir = tree_dir(repo, pick_slot(repo, req->slot, &src_fd));
-	objdir = xstrfmt("%s/obj/%.12s", treedir, config_hash);
+	/*
+	 * Another environment's compiler would make make rebuild the whole
+	 * folder, and the host's after it again: a folder of its own each.
+	 */
+	if (env_id) {
+		char env_hash[41];
+		hash_hex(env_id, strlen(env_id), env_hash);
+		objdir = xstrfmt("%s/obj/%.12s-%.8s", treedir, config_hash,
+				 env_hash);
+	} else {
+		objdir = xstrfmt("%s/obj/%.12s", treedir, config_hash);
+	}
 	srclock = xstrfmt("%s/src.lock", treedir);
 	objlock = xstrfmt("%s.lock", objdir);
 	if (mkdir_p(imgdir, 0755) || mkdir_p(objdir, 0755))
@@ -423,13 +440,14 @@ int kbuild_image(struct build_result *out, const struct build_request *req)
 	 * turns debug information on (the objects' comp_dir may then name
 	 * another tree; bzImage carries no debug information).
 	 */
-	ccache = run_which("ccache");
+	/* Not in an environment: the host's ccache is not there. */
+	ccache = env->kind == TOOLENV_HOST ? run_which("ccache") : NULL;
 	strvec_push(&vars, "ARCH=x86_64");
 	if (ccache) {
 		strvec_pushf(&vars, "CC=ccache %s", cc);
 		strvec_pushf(&vars, "HOSTCC=ccache %s", hostcc);
-		strvec_pushf(&env, "CCACHE_BASEDIR=%s/trees", cache_dir());
-		strvec_push(&env, "CCACHE_NOHASHDIR=1");
+		strvec_pushf(&menv, "CCACHE_BASEDIR=%s/trees", cache_dir());
+		strvec_push(&menv, "CCACHE_NOHASHDIR=1");
 		/*
 		 * Depend mode: a miss is compiled once, its dependencies taken
 		 * from kbuild's own -MMD file, where the default mode runs the
@@ -437,23 +455,23 @@ int kbuild_image(struct build_result *out, const struct build_request *req)
 		 * cache: 87 CPU-s with plain gcc, 114 through ccache, 96 in
 		 * depend mode; hits the same (bench/ccache-cold.sh).
 		 */
-		strvec_push(&env, "CCACHE_DEPEND=1");
+		strvec_push(&menv, "CCACHE_DEPEND=1");
 	} else {
 		strvec_pushf(&vars, "CC=%s", cc);
 		strvec_pushf(&vars, "HOSTCC=%s", hostcc);
 	}
 	strvec_push(&vars, "LOCALVERSION=");
-	strvec_push(&env, "KBUILD_BUILD_TIMESTAMP=" BUILD_TIMESTAMP);
-	strvec_push(&env, "KBUILD_BUILD_USER=iobisect");
-	strvec_push(&env, "KBUILD_BUILD_HOST=iobisect");
-	strvec_push(&env, "KBUILD_BUILD_VERSION=1");
+	strvec_push(&menv, "KBUILD_BUILD_TIMESTAMP=" BUILD_TIMESTAMP);
+	strvec_push(&menv, "KBUILD_BUILD_USER=iobisect");
+	strvec_push(&menv, "KBUILD_BUILD_HOST=iobisect");
+	strvec_push(&menv, "KBUILD_BUILD_VERSION=1");
 	/*
 	 * Plain ASCII messages, so first_error reads the same everywhere
 	 * (the kernel's Makefile unexports LC_ALL, so set the parts).
 	 */
-	strvec_push(&env, "LANG=C");
-	strvec_push(&env, "LC_CTYPE=C");
-	strvec_push(&env, "LC_MESSAGES=C");
+	strvec_push(&menv, "LANG=C");
+	strvec_push(&menv, "LC_CTYPE=C");
+	strvec_push(&menv, "LC_MESSAGES=C");
 
 	progress(req, "configuring (%s)", spec->base ? spec->base : "tiny");
 	struct kconfig_step step = {
@@ -462,8 +480,9 @@ int kbuild_image(struct build_result *out, const struct build_request *req)
 		.base = spec->base,
 		.merged = merged.buf,
 		.make_vars = (const char *const *)vars.v,
-		.env = (const char *const *)env.v,
+		.env = (const char *const *)menv.v,
 		.log = out->log,
+		.toolenv = env,
 	};
 	rc = kconfig_configure(&step);
 	if (rc) {
@@ -497,10 +516,10 @@ int kbuild_image(struct build_result *out, const struct build_request *req)
 	progress(req, "make -j%ld bzImage (log: %s)", jobs, out->log);
 	struct run_opts o = RUN_OPTS_INIT;
 	o.argv = (const char *const *)argv.v;
-	o.env = (const char *const *)env.v;
+	o.env = (const char *const *)menv.v;
 	o.stdout_path = out->log;
 	o.stderr_to_stdout = 1;
-	rc = run_command(&o);
+	rc = toolenv_run(env, srcdir, objdir, &o);
 	out->objects_rebuilt = objects_newer(objdir, make_start);
 	if (rc) {
 		struct strbuf text = STRBUF_INIT;
@@ -574,10 +593,12 @@ out:
 	strbuf_release(&merged);
 	strbuf_release(&log);
 	strvec_clear(&vars);
-	strvec_clear(&env);
+	strvec_clear(&menv);
 	strvec_clear(&argv);
 	free(cc_version);
 	free(toolchain_id);
+	free(env_id);
+	free(probe_dir);
 	free(imgdir);
 	free(objdir);
 	free(srclock);

@@ -29,6 +29,8 @@ struct build_request {
 	const struct kconfig_spec *kconfig;
 	const struct toolchain_rule *toolchains; /* first match wins */
 	size_t nr_toolchains;
+	/* Set: the image comes from here and nothing is built (prebuilt.h). */
+	const struct prebuilt_source *prebuilt;
 	unsigned flags; /* enum build_flags */
 	int jobs;	/* make -j; 0: the number of online CPUs */
 	unsigned slot;	/* builds at once use different slots (lanes.h) */
@@ -52,7 +54,8 @@ struct build_result {
 	}
 
 /*
- * Build (or fetch from the cache) the kernel image of req. Returns 0 when
+ * Build (or fetch from the cache) the kernel image of req, or take it from
+ * req->prebuilt when set (prebuilt_image). Returns 0 when
  * out->status is BUILD_OK, -1 otherwise; nothing is printed on stderr
  * except progress: the reason is in out->message, for the caller to say.
  */
@@ -67,10 +70,12 @@ void kbuild_key(const char *tree_id, const char *config_hash,
 
 /*
  * The toolchain's identity: "cc=<cc> hostcc=<hostcc> <first line of
- * cc --version>". Pure: the caller supplies the version line.
+ * cc --version>", then the environment's part (toolenv_id) when it has
+ * one. Pure: the caller supplies the version line and env_id (NULL or ""
+ * for the host).
  */
 char *kbuild_toolchain_id(const char *cc, const char *hostcc,
-			  const char *version_line);
+			  const char *version_line, const char *env_id);
 
 /* The rule for kernel `kver` (first whose range holds it), or NULL. */
 const struct toolchain_rule *

@@ -254,7 +254,9 @@ static int run_make(const struct kconfig_step *step, const char *target,
 	o.stdin_path = stdin_path;
 	o.stdout_path = step->log;
 	o.stderr_to_stdout = 1;
-	int rc = run_command(&o);
+	int rc = step->toolenv ? toolenv_run(step->toolenv, step->srcdir,
+					     step->objdir, &o)
+			       : run_command(&o);
 	strvec_clear(&argv);
 	if (rc)
 		return error("'make %s' failed (exit %d), see '%s'", target, rc,

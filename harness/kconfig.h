@@ -65,6 +65,8 @@ struct kconfig_step {
 	const char *const *make_vars; /* "ARCH=x86_64", "CC=..." */
 	const char *const *env;	      /* extra environment for make */
 	const char *log;	      /* output appended here */
+	/* Where make runs (a chroot, a container); NULL: the host. */
+	const struct toolenv *toolenv;
 };
 
 /*

@@ -85,6 +85,7 @@ lane_child(struct lanes *l, const struct build_lane *lane)
 	req.kconfig = &l->job->kconfig;
 	req.toolchains = l->job->toolchains;
 	req.nr_toolchains = l->job->nr_toolchains;
+	req.prebuilt = l->job->prebuilt;
 	req.slot = lane->slot;
 	req.flags = BUILD_QUIET;
 	/* What went wrong is the harness's to say, when it asks the cache. */

@@ -118,15 +118,17 @@ const struct probe_image *probe_build(struct probe_ctx *ctx,
 		progress_phase(ctx->progress, "building");
 	/*
 	 * A lane builds it (or has, beside an earlier boot); what it made
-	 * is in the cache for kbuild_image below.
+	 * is in the cache for kbuild_image below. A prebuilt image is only
+	 * looked up (or fetched), which no lane would do sooner.
 	 */
-	if (lanes_build(&ctx->lanes, commit))
+	if (!ctx->job->prebuilt && lanes_build(&ctx->lanes, commit))
 		return NULL;
 	req.repo = ctx->repo_path;
 	req.rev = commit;
 	req.kconfig = &ctx->job->kconfig;
 	req.toolchains = ctx->job->toolchains;
 	req.nr_toolchains = ctx->job->nr_toolchains;
+	req.prebuilt = ctx->job->prebuilt;
 	/* The status line is ours while a bisection runs. */
 	req.flags = ctx->progress ? BUILD_QUIET : 0;
 	kbuild_image(&res, &req);
@@ -344,7 +346,9 @@ static void ops_prefetch(void *payload, const char *const *commits, size_t n)
 {
 	struct probe_ctx *ctx = payload;
 
-	lanes_prefetch(&ctx->lanes, commits, n);
+	/* Nothing to build ahead when images come ready-made. */
+	if (!ctx->job->prebuilt)
+		lanes_prefetch(&ctx->lanes, commits, n);
 }
 
 const struct driver_ops probe_ops = {

@@ -99,6 +99,38 @@ int repo_resolve(struct repo *r, const char *rev, char id[41])
 	return 0;
 }
 
+struct tags_at {
+	struct repo *r;
+	git_oid commit;
+	struct strvec *out;
+};
+
+static int tag_at(const char *name, git_oid *oid, void *payload)
+{
+	struct tags_at *t = payload;
+	git_object *obj = NULL, *peeled = NULL;
+
+	/* Annotated tags point at a tag object: peel to the commit. */
+	if (!git_object_lookup(&obj, t->r->git, oid, GIT_OBJECT_ANY) &&
+	    !git_object_peel(&peeled, obj, GIT_OBJECT_COMMIT) &&
+	    git_oid_equal(git_object_id(peeled), &t->commit))
+		strvec_push(t->out, name + strlen("refs/tags/"));
+	git_object_free(peeled);
+	git_object_free(obj);
+	return 0;
+}
+
+int repo_tags_at(struct repo *r, const char *commit, struct strvec *out)
+{
+	struct tags_at t = {r, {{0}}, out};
+
+	if (git_oid_fromstr(&t.commit, commit))
+		return error("'%s' is not a commit id", commit);
+	if (git_tag_foreach(r->git, tag_at, &t))
+		return repo_git_error("cannot list tags");
+	return 0;
+}
+
 static int resolve_oid(struct repo *r, const char *rev, git_oid *oid)
 {
 	git_commit *c;

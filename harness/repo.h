@@ -34,6 +34,10 @@ const char *repo_id(const struct repo *r);
  */
 int repo_resolve(struct repo *r, const char *rev, char id[41]);
 
+/* The tags at `commit` (a full id), "v6.1", pushed onto `out` by name. */
+struct strvec;
+int repo_tags_at(struct repo *r, const char *commit, struct strvec *out);
+
 /* 1 when `anc` is `desc` or one of its ancestors, 0 when not, -1 on error. */
 int repo_is_ancestor(struct repo *r, const char *anc, const char *desc);
 

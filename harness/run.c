@@ -150,8 +150,12 @@ pid_t run_start(const struct run_opts *o)
 	if (pid == 0) {
 		close(fds[0]);
 		child_setup(o);
-		execv(prog, (char *const *)o->argv);
-		int e = errno;
+		int e = 0;
+		if (o->setup && o->setup(o->payload))
+			e = errno ? errno : EPERM;
+		else
+			execv(prog, (char *const *)o->argv);
+		e = e ? e : errno;
 		if (write(fds[1], &e, sizeof(e)) < 0)
 			_exit(127);
 		_exit(127);

@@ -20,6 +20,12 @@ struct run_opts {
 	int stderr_to_stdout;    /* send stderr where stdout goes */
 	const char *pidfile;     /* when set, holds the child's pid while alive */
 	int timeout_ms;          /* 0: none; past it the group is killed */
+	/*
+	 * Called in the child just before exec (a chroot's mounts, see
+	 * toolenv.c): 0, or -1 with errno set, and the child does not run.
+	 */
+	int (*setup)(void *payload);
+	void *payload;
 };
 #define RUN_OPTS_INIT { 0 }
 

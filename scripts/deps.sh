@@ -10,6 +10,7 @@ pkgs=(
 	git mdadm dmsetup e2fsprogs xfsprogs util-linux kmod
 	python3 chromium jq clang-14 libclang-rt-14-dev
 	slurmctld slurmd slurm-client munge
+	gcc-11 debootstrap
 )
 missing=()
 for p in "${pkgs[@]}"; do

@@ -6,6 +6,7 @@
  * "kernel" whose Makefile only pretends to configure and build.
  */
 #include "kbuild.h"
+#include "prebuilt.h"
 #include "repo.h"
 #include "util.h"
 
@@ -41,21 +42,27 @@ END_TEST
 
 START_TEST(test_toolchain_id)
 {
-	char *a =
-		kbuild_toolchain_id("gcc", NULL, "gcc (Debian 12.2.0) 12.2.0");
-	char *b =
-		kbuild_toolchain_id("gcc", "gcc", "gcc (Debian 12.2.0) 12.2.0");
-	char *c = kbuild_toolchain_id("gcc", "clang",
-				      "gcc (Debian 12.2.0) 12.2.0");
-	char *d =
-		kbuild_toolchain_id("gcc", NULL, "gcc (Debian 11.3.0) 11.3.0");
+	const char *v12 = "gcc (Debian 12.2.0) 12.2.0";
+	char *a = kbuild_toolchain_id("gcc", NULL, v12, NULL);
+	char *b = kbuild_toolchain_id("gcc", "gcc", v12, "");
+	char *c = kbuild_toolchain_id("gcc", "clang", v12, NULL);
+	char *d = kbuild_toolchain_id("gcc", NULL, "gcc (Debian 11.3.0) 11.3.0",
+				      NULL);
+	/* The same compiler in an environment is another toolchain. */
+	char *e = kbuild_toolchain_id("gcc", NULL, v12,
+				      "env=chroot:/srv/bookworm id=0123");
 	ck_assert_str_eq(a, b); /* HOSTCC defaults to CC */
+	/* The host's identity is what it was before environments. */
+	ck_assert_str_eq(a, "cc=gcc hostcc=gcc gcc (Debian 12.2.0) 12.2.0");
 	ck_assert_str_ne(a, c);
 	ck_assert_str_ne(a, d);
+	ck_assert_str_eq(e, "cc=gcc hostcc=gcc gcc (Debian 12.2.0) 12.2.0 "
+			    "env=chroot:/srv/bookworm id=0123");
 	free(a);
 	free(b);
 	free(c);
 	free(d);
+	free(e);
 }
 END_TEST
 
@@ -71,10 +78,10 @@ static const struct {
 START_TEST(test_pick_toolchain)
 {
 	const struct toolchain_rule rules[] = {
-		{{KVER(2, 6, 0), KVER(3, 255, 255)}, "gcc-4.9", NULL},
-		{{KVER(4, 0, 0), KVER(5, 255, 255)}, "gcc-8", NULL},
+		{{KVER(2, 6, 0), KVER(3, 255, 255)}, "gcc-4.9", NULL, {0}},
+		{{KVER(4, 0, 0), KVER(5, 255, 255)}, "gcc-8", NULL, {0}},
 		/* Overlaps the one above: the first match wins. */
-		{{KVER(4, 0, 0), 0}, "gcc-12", NULL},
+		{{KVER(4, 0, 0), 0}, "gcc-12", NULL, {0}},
 	};
 	const struct toolchain_rule *r = kbuild_pick_toolchain(
 		rules, ARRAY_SIZE(rules), pick_cases[_i].kver);
@@ -250,7 +257,7 @@ static void build_in(struct build_result *res, const char *rev,
 		     unsigned slot)
 {
 	struct kconfig_spec spec = {0};
-	struct toolchain_rule rule = {{0, 0}, (char *)cc, NULL};
+	struct toolchain_rule rule = {{0, 0}, (char *)cc, NULL, {0}};
 	struct build_request req = {0};
 	spec.base = "tiny";
 	strvec_push(&spec.fragments, fragment);
@@ -431,6 +438,167 @@ START_TEST(test_image_failures)
 }
 END_TEST
 
+/*
+ * A toolchain in an environment (here a prefix that only sets a variable,
+ * so the host's compiler answers inside it): make runs through it, the
+ * key differs from the same compiler's on the host, and its build folder
+ * is its own.
+ */
+START_TEST(test_image_environment)
+{
+	struct build_result a = BUILD_RESULT_INIT, b = BUILD_RESULT_INIT;
+	struct toolchain_rule rule = {{0, 0}, "cc", NULL, {0}};
+	struct kconfig_spec spec = {0};
+	struct build_request req = {0};
+	struct strbuf log = STRBUF_INIT;
+
+	build(&a, good_id, frag_ok, "cc");
+	ck_assert_msg(a.status == BUILD_OK, "%s", a.message);
+	rule.env.kind = TOOLENV_PREFIX;
+	strvec_split(&rule.env.prefix, "env IOBISECT_ENV_OUT={out}", ' ');
+	spec.base = "tiny";
+	strvec_push(&spec.fragments, frag_ok);
+	req.repo = repo_dir;
+	req.rev = good_id;
+	req.kconfig = &spec;
+	req.toolchains = &rule;
+	req.nr_toolchains = 1;
+	req.flags = BUILD_QUIET;
+	req.jobs = 1;
+	kbuild_image(&b, &req);
+	ck_assert_msg(b.status == BUILD_OK, "%s", b.message);
+	ck_assert_int_eq(b.cached, 0);
+	ck_assert_str_ne(a.key, b.key);
+	ck_assert_int_eq(make_runs(), 2);
+	assert_file(b.image, "image-1\n");
+	ck_assert_int_eq(read_file(b.log, &log), 0);
+	ck_assert_ptr_nonnull(
+		strstr(log.buf, " env=env IOBISECT_ENV_OUT={out} id="));
+	/* A folder of its own: the host's is not rebuilt by it. */
+	ck_assert_ptr_null(strstr(log.buf, a.key));
+	ck_assert_ptr_nonnull(strstr(strstr(log.buf, "# objdir "), "-"));
+
+	/* Asked again: the cache, through the same identity. */
+	build_result_release(&b);
+	kbuild_image(&b, &req);
+	ck_assert_int_eq(b.cached, 1);
+	ck_assert_int_eq(make_runs(), 2);
+	build_result_release(&a);
+	build_result_release(&b);
+	strbuf_release(&log);
+	strvec_clear(&spec.fragments);
+	toolenv_release(&rule.env);
+}
+END_TEST
+
+/* A bzImage as far as the harness looks: the boot header's signature. */
+static void write_image(const char *path, const char *tag)
+{
+	char data[1024];
+	char *dir = xstrndup(path, (size_t)(strrchr(path, '/') - path));
+
+	memset(data, 0, sizeof(data));
+	memcpy(data + 0x202, "HdrS", 4);
+	snprintf(data + 0x300, 64, "%s", tag);
+	ck_assert_int_eq(mkdir_p(dir, 0755), 0);
+	ck_assert_int_eq(write_file_atomic(path, data, sizeof(data)), 0);
+	free(dir);
+}
+
+static void prebuilt_request(struct build_result *res,
+			     const struct prebuilt_source *src, const char *rev)
+{
+	struct build_request req = {0};
+
+	req.repo = repo_dir;
+	req.rev = rev;
+	req.prebuilt = src;
+	req.flags = BUILD_QUIET;
+	kbuild_image(res, &req);
+}
+
+/*
+ * Images from a folder or a command: the key is the image's hash, make
+ * never runs, a commit without an image did not build, and a file that is
+ * no bzImage is not taken for one.
+ */
+START_TEST(test_image_prebuilt)
+{
+	struct prebuilt_source folder = {0}, command = {0};
+	struct build_result r = BUILD_RESULT_INIT;
+	struct strbuf data = STRBUF_INIT;
+	char *dir = xstrfmt("%s/images", tmpdir), *path, want[41];
+
+	folder.folder = dir;
+	strvec_push(&folder.names, "{short}.bzImage");
+	strvec_push(&folder.names, PREBUILT_DEFAULT_NAME);
+	path = xstrfmt("%s/%s/bzImage", dir, good_id);
+	write_image(path, "good");
+	ck_assert_int_eq(read_file(path, &data), 0);
+	hash_hex(data.buf, data.len, want);
+
+	prebuilt_request(&r, &folder, "HEAD~2");
+	ck_assert_msg(r.status == BUILD_OK, "%s", r.message);
+	ck_assert_str_eq(r.commit, good_id);
+	ck_assert_str_eq(r.key, want);
+	ck_assert_str_eq(r.image, path);
+	ck_assert_int_eq(r.cached, 1);
+	free(path);
+	build_result_release(&r);
+
+	/* The first name found wins. */
+	path = xstrfmt("%s/%.12s.bzImage", dir, good_id);
+	write_image(path, "short");
+	prebuilt_request(&r, &folder, good_id);
+	ck_assert_str_eq(r.image, path);
+	ck_assert_str_ne(r.key, want);
+	free(path);
+	build_result_release(&r);
+
+	prebuilt_request(&r, &folder, next_id);
+	ck_assert_int_eq(r.status, BUILD_FAILED);
+	ck_assert_ptr_nonnull(strstr(r.message, "no image for"));
+	ck_assert_ptr_nonnull(strstr(r.message, "bzImage"));
+	ck_assert_ptr_null(r.image);
+	build_result_release(&r);
+
+	path = xstrfmt("%s/%.12s.bzImage", dir, broken_id);
+	ck_assert_int_eq(write_file_atomic(path, "ELF", 3), 0);
+	prebuilt_request(&r, &folder, broken_id);
+	ck_assert_int_eq(r.status, BUILD_FAILED);
+	ck_assert_ptr_nonnull(strstr(r.message, "is not a bzImage"));
+	free(path);
+	build_result_release(&r);
+
+	prebuilt_request(&r, &folder, "v9");
+	ck_assert_int_eq(r.status, BUILD_SETUP_ERROR);
+	build_result_release(&r);
+
+	/* A command writes {out}; its image is kept by its hash. */
+	char *from = xstrfmt("%s/{commit}/bzImage", dir);
+	strvec_push(&command.command, "cp");
+	strvec_push(&command.command, from);
+	strvec_push(&command.command, "{out}");
+	prebuilt_request(&r, &command, good_id);
+	ck_assert_msg(r.status == BUILD_OK, "%s", r.message);
+	ck_assert_str_eq(r.key, want);
+	ck_assert_ptr_nonnull(strstr(r.image, "/prebuilt/"));
+	ck_assert_ptr_nonnull(strstr(r.image, want));
+	build_result_release(&r);
+	prebuilt_request(&r, &command, next_id);
+	ck_assert_int_eq(r.status, BUILD_FAILED);
+	ck_assert_ptr_nonnull(strstr(r.message, "'cp' gave no image for"));
+	build_result_release(&r);
+
+	ck_assert_int_eq(make_runs(), 0);
+	free(from);
+	strvec_clear(&folder.names);
+	strvec_clear(&command.command);
+	strbuf_release(&data);
+	free(dir);
+}
+END_TEST
+
 static Suite *kbuild_suite(void)
 {
 	Suite *s = suite_create("kbuild");
@@ -447,6 +615,8 @@ static Suite *kbuild_suite(void)
 	tcase_add_test(tc, test_image_cached);
 	tcase_add_test(tc, test_image_slots);
 	tcase_add_test(tc, test_image_failures);
+	tcase_add_test(tc, test_image_environment);
+	tcase_add_test(tc, test_image_prebuilt);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -10,13 +10,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 repo=$(fixture_repo)
-series=$("$IOB_ROOT/tests/fixture/demo-series.sh" 2>/dev/null)
-field() { awk -v a="$1" -v b="$2" '$1 == a && (b == "" || $2 == b) { print $NF; exit }' <<<"$series"; }
-large=$(field culprit iobisect-demo-large)
-moderate=$(field culprit iobisect-demo-moderate)
-broken=$(field broken "")
-noeffect=$(field noeffect "")
-[ -n "$large" ] && [ -n "$moderate" ] && [ -n "$broken" ] || fail "demo-series printed no ids"
+demo_ids
 
 tmp=$(mktemp -d /tmp/iobisect-40.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT

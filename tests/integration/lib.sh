@@ -11,8 +11,9 @@
 #   fixture_kernel  print the bzImage of v6.1 with the default fragments
 #   iob_field NAME  read "NAME  value" lines of iobisect's output on stdin
 #   fail MSG        print "FAIL: MSG" on stderr and exit 1
-#   demo_ids        set repo, series, culprit, tip, c3 and c9 of the demo
-#                   series' large branch (tests/fixture/demo-series.sh)
+#   demo_ids        set the demo series' commits (tests/fixture/demo-series.sh):
+#                   large, moderate, broken, noeffect; and of the large
+#                   branch culprit (= large), tip, c3, c9; repo, series
 #   demo_job NAME F write the demo job at half the bytes per boot, named
 #                   NAME, on the fixture repository, to F
 
@@ -49,10 +50,15 @@ fixture_kernel() {
 
 demo_ids() {
 	repo=$(fixture_repo)
-	series=$("$IOB_ROOT/tests/fixture/demo-series.sh" 2>/dev/null)
-	culprit=$(demo_field culprit iobisect-demo-large)
+	series=$("$IOB_ROOT/tests/fixture/demo-series.sh" 2>/dev/null) || return 1
+	large=$(demo_field culprit iobisect-demo-large)
+	moderate=$(demo_field culprit iobisect-demo-moderate)
+	broken=$(demo_field broken "")
+	noeffect=$(demo_field noeffect "")
 	tip=$(demo_field branch iobisect-demo-large)
-	[ -n "$culprit" ] && [ -n "$tip" ] || fail "demo-series printed no ids"
+	[ -n "$large" ] && [ -n "$moderate" ] && [ -n "$broken" ] &&
+		[ -n "$noeffect" ] && [ -n "$tip" ] || fail "demo-series printed no ids"
+	culprit=$large
 	c3=$(git -C "$repo" rev-parse "$tip~9")
 	c9=$(git -C "$repo" rev-parse "$tip~3")
 }
