@@ -6,7 +6,6 @@
 #include "driver_job.h"
 
 #include "executor.h"
-
 #include "graph.h"
 #include "probe.h"
 #include "progress.h"

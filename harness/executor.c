@@ -71,8 +71,13 @@ int executor_from_job(struct executor *x, const struct job *job)
 		x->probes = (unsigned)j->probes;
 	if (j->retries >= 0)
 		x->slurm.retries = (unsigned)j->retries;
-	if (x->kind != EXECUTOR_SLURM)
+	if (x->kind != EXECUTOR_SLURM) {
+		if (x->probes > 1)
+			return error("--probes %u needs --executor slurm: a "
+				     "local run probes one commit at a time",
+				     x->probes);
 		return 0;
+	}
 	sbatch = run_which("sbatch");
 	free(sbatch);
 	if (!sbatch)

@@ -250,6 +250,7 @@ check bad "'-1' is not a count of boots" -- measure job.json --commit HEAD --boo
 check bad "SLURM_ARRAY_TASK_ID is not set" -- measure job.json --commit-list l --boots 1
 check bad "--executor: 'pbs' is not local or slurm" -- bisect job.json --executor pbs
 check bad "--probes: '0' is not a number of commits" -- bisect job.json --probes 0
+check bad "--probes 2 needs --executor slurm" -- bisect "$root/tests/jobs/demo.json" --probes 2 --results out/r
 check bad "--probes: '65' is not a number of commits" -- sweep job.json --range a..b --probes 65
 check bad 'not a positive number' -- run "${K[@]}" --boots 0
 check bad 'not a positive number' -- run "${K[@]}" --boots=-1
