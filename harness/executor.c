@@ -67,7 +67,9 @@ int executor_from_job(struct executor *x, const struct job *job)
 		strvec_push(&all, x->slurm.extra.v[i]);
 	strvec_clear(&x->slurm.extra);
 	x->slurm.extra = all;
-	if (x->probes <= 1 && j->probes > 1)
+	/* The job's probes go with its Slurm executor, not with --executor
+	   local given over it. */
+	if (x->kind == EXECUTOR_SLURM && x->probes <= 1 && j->probes > 1)
 		x->probes = (unsigned)j->probes;
 	if (j->retries >= 0)
 		x->slurm.retries = (unsigned)j->retries;
@@ -244,7 +246,11 @@ int executor_measure(const struct executor *x, const struct job *job,
 			sent += todo[i];
 		char *array = array_of(todo, n);
 		char *name = xstrfmt("iobisect-%s", job->name);
-		int rc = slurm_submit(&x->slurm, name, f.log, array, cmd, id);
+		struct slurm_opts o = x->slurm;
+		/* The guest's vCPUs and one for QEMU's own thread, as a
+		   local boot has them (cpus.h). */
+		o.cpus_per_task = (unsigned)job->machine.cpus + 1;
+		int rc = slurm_submit(&o, name, f.log, array, cmd, id);
 		free(name);
 		if (!rc && progress)
 			progress_note(progress,

@@ -166,6 +166,14 @@ void slurm_sbatch_argv(struct strvec *argv, const struct slurm_opts *o,
 		strvec_pushf(argv, "--account=%s", o->account);
 	if (o->time_limit)
 		strvec_pushf(argv, "--time=%s", o->time_limit);
+	/*
+	 * A probe gets the CPUs its boot needs, so probes at once on one
+	 * node never share one (their boots would measure each other), and a
+	 * boot measures the same alone or beside another. Before the extras: a
+	 * user's own --cpus-per-task comes later and wins.
+	 */
+	if (o->cpus_per_task)
+		strvec_pushf(argv, "--cpus-per-task=%u", o->cpus_per_task);
 	for (size_t i = 0; i < o->extra.nr; i++)
 		strvec_push(argv, o->extra.v[i]);
 	/* exec: the task's own process is iobisect, so Slurm's signals

@@ -20,6 +20,7 @@ struct slurm_opts {
 	const char *partition;	/* NULL: the cluster's default */
 	const char *account;	/* NULL: the user's default */
 	const char *time_limit; /* sbatch --time, e.g. "2:00:00"; NULL: none */
+	unsigned cpus_per_task; /* a probe's CPUs; 0: Slurm's default */
 	struct strvec extra;	/* more sbatch options, passed as given */
 	unsigned retries;	/* runs again of a lost task (default 2) */
 	unsigned poll_ms;	/* between two looks at the queue */

@@ -101,6 +101,7 @@ START_TEST(sbatch_line_quotes_the_task_command)
 	slurm_opts_init(&o);
 	o.partition = "big";
 	o.time_limit = "1:00:00";
+	o.cpus_per_task = 2;
 	strvec_push(&o.extra, "--exclusive");
 	slurm_sbatch_argv(&argv, &o, "iobisect-demo", "/r/slurm-%A_%a.log",
 			  "0,2", cmd);
@@ -110,6 +111,10 @@ START_TEST(sbatch_line_quotes_the_task_command)
 	ck_assert_int_ge(strvec_index(&argv, "--partition=big"), 0);
 	ck_assert_int_ge(strvec_index(&argv, "--time=1:00:00"), 0);
 	ck_assert_int_ge(strvec_index(&argv, "--exclusive"), 0);
+	/* The guest's CPUs, before the user's options, which win. */
+	ck_assert_int_ge(strvec_index(&argv, "--cpus-per-task=2"), 0);
+	ck_assert_int_lt(strvec_index(&argv, "--cpus-per-task=2"),
+			 strvec_index(&argv, "--exclusive"));
 	ck_assert_int_lt(strvec_index(&argv, "--account="), 0);
 	ck_assert_str_eq(argv.v[argv.nr - 1],
 			 "--wrap=exec '/opt/iob/iobisect' 'measure' "

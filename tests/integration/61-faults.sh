@@ -191,7 +191,8 @@ git -C "$tmp/clone" checkout -q --detach "$good"
 (cd "$tmp/clone" && "$IOB_ROOT/iobisect" test "$tmp/hang.json" --results "$res") \
 	>"$tmp/hang0.out" 2>"$tmp/hang0.err" || { tail "$tmp/hang0.err" >&2; fail "hung guest: endpoints not measured"; }
 make_job "$tmp/hang.json" hang 128 6 0
-child=$(git -C "$repo" rev-list --reverse --ancestry-path "$culprit..iobisect-demo-large" | head -1)
+# sed, not head: head leaves rev-list a closed pipe (SIGPIPE, and pipefail).
+child=$(git -C "$repo" rev-list --reverse --ancestry-path "$culprit..iobisect-demo-large" | sed -n 1p)
 [ -n "$child" ] || fail "hung guest: no commit after the culprit"
 git -C "$tmp/clone" checkout -q --detach "$child"
 rc=0
