@@ -106,12 +106,6 @@ int executor_probes_opt(const struct opt *opt, const char *arg)
 	return 0;
 }
 
-static void sleep_ms(unsigned ms)
-{
-	struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
-	nanosleep(&ts, NULL);
-}
-
 /* "0,3,7" for the tasks still to run. */
 static char *array_of(const unsigned char *todo, size_t n)
 {
@@ -166,7 +160,7 @@ static int wait_job(const struct executor *x, const char *id,
 		unknown_ms = active ? 0 : unknown_ms + x->slurm.poll_ms;
 		if (unknown_ms >= 120 * 1000)
 			break;
-		sleep_ms(x->slurm.poll_ms);
+		run_sleep_ms(x->slurm.poll_ms);
 	}
 	slurm_forget(id);
 	return 0;

@@ -67,6 +67,13 @@ void run_install_signal_handlers(void)
 	sigaction(SIGHUP, &sa, NULL);
 }
 
+void run_sleep_ms(long ms)
+{
+	struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+	while (nanosleep(&ts, &ts) && errno == EINTR && !run_interrupted())
+		;
+}
+
 int run_interrupted(void)
 {
 	return interrupted;

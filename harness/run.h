@@ -84,6 +84,8 @@ void run_kill(pid_t pid);
 void run_install_signal_handlers(void);
 /* Nonzero after SIGINT/SIGTERM/SIGHUP: stop at the next safe point. */
 int run_interrupted(void);
+/* Wait `ms` (a backoff, a poll), cut short by SIGINT or SIGTERM. */
+void run_sleep_ms(long ms);
 
 /*
  * Kill a process left by an earlier, killed harness whose pid was written

@@ -88,14 +88,6 @@ static int retryable_curl(CURLcode rc)
 	}
 }
 
-/* A backoff that SIGINT or SIGTERM cuts short. */
-static void sleep_ms(long ms)
-{
-	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
-	while (nanosleep(&ts, &ts) && errno == EINTR && !run_interrupted())
-		;
-}
-
 /*
  * libcurl calls this about once a second even while it only waits for an
  * answer, so a server that accepts and never answers cannot hold the
@@ -224,7 +216,7 @@ enum upload_result upload_post(const struct upload_options *o,
 				      "tries", url, code, tries);
 			break;
 		}
-		sleep_ms(wait);
+		run_sleep_ms(wait);
 		wait *= 2;
 	}
 	if (status)
