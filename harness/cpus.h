@@ -8,11 +8,18 @@
  * machine.cpus CPUs the harness may use (the measuring CPUs) and builds
  * beside a boot on the others. A host with no CPU to spare (one CPU, or
  * no more than the guest's vCPUs) pins nothing.
+ *
+ * Only QEMU's vCPU threads go on the measuring CPUs, one each: QEMU starts
+ * on the building CPUs and its vCPU threads are moved once they exist.
+ * Its main loop (device emulation, I/O completion) stays with the builds,
+ * at a higher priority than theirs: sharing the measuring CPU with the
+ * vCPU thread halved the demo's throughput.
  */
 #ifndef IOBISECT_CPUS_H
 #define IOBISECT_CPUS_H
 
 #include <sched.h>
+#include <sys/types.h>
 
 struct machine_spec;
 
@@ -33,5 +40,23 @@ void cpu_plan_make(struct cpu_plan *plan, const struct machine_spec *m);
 int cpus_pin_self(const struct cpu_plan *plan, const cpu_set_t *set,
 		  cpu_set_t *saved);
 void cpus_restore(const cpu_set_t *saved);
+
+/*
+ * Moves the vCPU threads of the QEMU in the process group `pgid` (QEMU's
+ * own, or that of a wrapper that started it; the threads are named
+ * "CPU <n>/TCG" or "CPU <n>/KVM" by -name debug-threads=on, "ALL CPUs/TCG"
+ * for one-thread TCG) to the plan's measuring CPUs: vCPU n to the n-th of
+ * them (modulo their number). Safe to call again as more threads appear.
+ * Returns how many vCPUs it placed (every one for "ALL CPUs"), 0 without
+ * a plan, -1 when /proc cannot be read.
+ */
+int cpus_pin_vcpus(const struct cpu_plan *plan, pid_t pgid, int nr_vcpus);
+
+/*
+ * Every thread of every process in the process group `pgid` (a build lane
+ * and all make started; a QEMU whose vCPUs have no names) onto `set`. Returns how many threads moved, -1
+ * when /proc cannot be read.
+ */
+int cpus_move_group(pid_t pgid, const cpu_set_t *set);
 
 #endif

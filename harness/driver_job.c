@@ -368,13 +368,12 @@ int driver_job_measure(struct job *job, const char *build_repo,
 	struct driver d;
 	struct driver_boot r = {0};
 	struct task_doc t;
-	char host[200] = "", *run_name, *path;
+	char *run_name, *path;
 	int ret = -1;
 
-	gethostname(host, sizeof(host) - 1);
 	/* Tasks on one node at once, and the host's own runs, each have
 	   their own folder for disk images and the QEMU pid. */
-	run_name = xstrfmt(".run-%s-%ld", host, (long)getpid());
+	run_name = xstrfmt(".run-%s-%ld", host_name(), (long)getpid());
 	state_init(&st);
 	task_doc_init(&t);
 	if (probe_ctx_init_in(&ctx, job, build_repo, progress, run_name)) {

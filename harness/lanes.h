@@ -3,16 +3,26 @@
  * child process (run_fork) in a lane of its own, each lane with its own
  * build slot (source tree and build folder: two builds never share one;
  * a background lane takes slot 0's warm tree when no build holds it, see
- * kbuild.c), so the harness goes on while a lane builds: it boots the
- * commit under test while background lanes build the commits the
- * bisection may need next, and it shows how a long build is going. A lane's result reaches
+ * kbuild.c, and on a small host waits for it), so the harness goes on
+ * while a lane builds: it boots the commit under test while background
+ * lanes build the commits the bisection may need next, and it shows how
+ * a long build is going. A lane's result reaches
  * the harness through the build cache: when the lane is done, kbuild_image
  * in the harness is a cache hit (or the failure kbuild remembers).
  *
  * Lane 0 is the foreground: the build the run waits for. Lanes 1.. are
- * background ones, at low priority and fewer make jobs, for speculation;
- * a speculative build no longer wanted is left to finish into the cache
- * (it never blocks a boot) or killed when the run ends.
+ * background ones, at low priority, for speculation. During a boot they
+ * keep to the CPUs the boot does not measure on; between boots (when the
+ * run is most likely waiting for them) they get every CPU. A speculative
+ * build that turns out not to be wanted (the run asks the foreground for
+ * another commit, or the next guesses leave it out) is stopped, so it
+ * never holds the warm tree the next build needs; one still wanted when
+ * the run ends is killed then.
+ *
+ * On a host with few CPUs a background build waits for slot 0's warm
+ * tree rather than start a tree of its own: a new tree is a whole build
+ * (minutes from ccache hits), where the warm one rebuilds a step's change
+ * in seconds.
  */
 #ifndef IOBISECT_LANES_H
 #define IOBISECT_LANES_H
@@ -20,6 +30,7 @@
 #include "job.h"
 #include "util.h"
 
+#include <sched.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -47,7 +58,10 @@ struct lanes {
 	/* What the lanes cost (the bench's critical path). */
 	double build_seconds;  /* lane time, all lanes */
 	double waited_seconds; /* the run waiting for a build */
-	unsigned started, speculative;
+	unsigned started, speculative, stopped;
+	int beside_boot;   /* a boot runs now: keep off its CPUs */
+	int own_trees;     /* background builds may open trees of their own */
+	cpu_set_t allowed; /* the harness's CPUs: a build's between boots */
 };
 
 /*
@@ -73,6 +87,12 @@ void lanes_prefetch(struct lanes *l, const char *const *commits, size_t n);
 void lanes_poll(struct lanes *l);
 
 /*
+ * A boot starts (1) or ended (0): background builds move off the
+ * measuring CPUs for it, and back onto every CPU after it.
+ */
+void lanes_beside_boot(struct lanes *l, int booting);
+
+/*
  * Make sure a lane has built `commit`: return at once when one did this
  * run, wait for the lane building it, or build it in the foreground lane
  * and wait. Returns 0 (the caller then asks kbuild_image, which finds the
@@ -82,7 +102,7 @@ int lanes_build(struct lanes *l, const char *commit);
 
 /* Did a lane run make for `commit` (not a cache hit)? */
 int lanes_made(const struct lanes *l, const char *commit);
-/* Background builds the run never asked for. */
+/* Background builds the run never asked for (stopped ones included). */
 unsigned lanes_wasted(const struct lanes *l);
 
 #endif

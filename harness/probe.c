@@ -310,9 +310,12 @@ static int ops_boot(void *payload, const char *commit, struct driver_boot *out)
 		return img ? error("%.12s has no image", commit) : -1;
 	if (ctx->progress)
 		progress_phase(ctx->progress, "booting");
-	/* Background builds start (or go on) beside the boot. */
+	/* Background builds start (or go on) beside the boot, off its CPUs. */
+	lanes_beside_boot(&ctx->lanes, 1);
 	lanes_poll(&ctx->lanes);
-	if (probe_boot(ctx, img, &status, &out->first_error, &out->log))
+	int r = probe_boot(ctx, img, &status, &out->first_error, &out->log);
+	lanes_beside_boot(&ctx->lanes, 0);
+	if (r)
 		return -1;
 	lanes_poll(&ctx->lanes);
 	out->ok = status == BOOT_OK;

@@ -128,23 +128,32 @@ void progress_phase(struct progress *p, const char *fmt, ...)
 	redraw(p);
 }
 
-void progress_lane(struct progress *p, unsigned slot, const char *commit)
+/* A background lane's build ended: built, or stopped as not needed. */
+static void lane_ended(struct progress *p, unsigned slot, int stopped)
 {
 	char took[32];
 
+	format_duration(took, sizeof(took),
+			(now_ns() - p->lane_start_ns[slot]) / 1e9);
+	if (stopped)
+		fprintf(p->out, "[build] %s: stopped after %s, not needed\n",
+			p->lane[slot], took);
+	else
+		fprintf(p->out, "[build] %s: built beside in %s\n",
+			p->lane[slot], took);
+}
+
+static void lane_changed(struct progress *p, unsigned slot,
+			 const char *commit, int stopped)
+{
 	if (slot >= PROGRESS_LANES)
 		return;
 	if (slot && !p->tty) {
-		if (commit) {
+		if (commit)
 			fprintf(p->out, "[build] %.12s: building beside\n",
 				commit);
-		} else {
-			format_duration(took, sizeof(took),
-					(now_ns() - p->lane_start_ns[slot]) /
-						1e9);
-			fprintf(p->out, "[build] %s: built beside in %s\n",
-				p->lane[slot], took);
-		}
+		else
+			lane_ended(p, slot, stopped);
 		fflush(p->out);
 	}
 	snprintf(p->lane[slot], sizeof(p->lane[slot]), "%.12s",
@@ -152,6 +161,16 @@ void progress_lane(struct progress *p, unsigned slot, const char *commit)
 	if (commit)
 		p->lane_start_ns[slot] = now_ns();
 	redraw(p);
+}
+
+void progress_lane(struct progress *p, unsigned slot, const char *commit)
+{
+	lane_changed(p, slot, commit, 0);
+}
+
+void progress_lane_stopped(struct progress *p, unsigned slot)
+{
+	lane_changed(p, slot, NULL, 1);
 }
 
 void progress_add_samples(struct progress *p, size_t n)

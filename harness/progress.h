@@ -57,6 +57,8 @@ void progress_phase(struct progress *p, const char *fmt, ...)
  * start and end.
  */
 void progress_lane(struct progress *p, unsigned slot, const char *commit);
+/* A background lane's build was stopped: the run needs another commit. */
+void progress_lane_stopped(struct progress *p, unsigned slot);
 /* Samples were stored; terminal only. */
 void progress_add_samples(struct progress *p, size_t n);
 /* The commit's probe finished (feeds the time estimate). */

@@ -414,6 +414,11 @@ int qemu_argv_build(struct strvec *argv, const struct qemu_config *cfg)
 	strvec_push(argv, "-nographic");
 	strvec_push(argv, "-no-reboot");
 	push2(argv, "-machine", "pc");
+	/*
+	 * Threads named by role ("CPU 0/TCG", "CPU 0/KVM"), so the harness
+	 * can put the vCPU threads alone on the measuring CPUs (cpus.h).
+	 */
+	push2(argv, "-name", "iobisect,debug-threads=on");
 	if (cfg->kvm) {
 		push2(argv, "-accel", "kvm");
 		push2(argv, "-cpu", "host");

@@ -778,14 +778,12 @@ int state_lock(struct state_lock *l, const char *dir)
 	 * owner written below does: a run of another host that has not
 	 * cleared it is taken to hold the folder still.
 	 */
-	char host[256] = "";
-	gethostname(host, sizeof(host) - 1);
-	if (held_elsewhere(path.buf, dir, host)) {
+	if (held_elsewhere(path.buf, dir, host_name())) {
 		close(fd);
 		ret = -2;
 		goto out;
 	}
-	strbuf_addf(&pid, "%ld %s\n", (long)getpid(), host);
+	strbuf_addf(&pid, "%ld %s\n", (long)getpid(), host_name());
 	if (ftruncate(fd, 0) || pwrite(fd, pid.buf, pid.len, 0) < 0) {
 		error("cannot write '%s': %s", path.buf, strerror(errno));
 		close(fd);

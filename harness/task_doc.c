@@ -36,11 +36,9 @@ char *task_doc_path(const char *results, const char *job, const char *commit)
 int task_doc_write(const struct task_doc *t, const char *path)
 {
 	json_t *doc = json_object(), *boots = json_array();
-	char host[256] = "";
 	char *dir = xstrdup(path), *slash = strrchr(dir, '/');
 	int ret = -1;
 
-	gethostname(host, sizeof(host) - 1);
 	for (size_t i = 0; i < t->set.nr; i++)
 		json_array_append_new(
 			boots,
@@ -61,7 +59,7 @@ int task_doc_write(const struct task_doc *t, const char *path)
 				    json_string(t->first_error));
 	if (t->log)
 		json_object_set_new(doc, "log", json_string(t->log));
-	json_object_set_new(doc, "host", json_string(host));
+	json_object_set_new(doc, "host", json_string(host_name()));
 	json_object_set_new(doc, "boots", boots);
 
 	char *text = json_dumps(doc, JSON_INDENT(2));

@@ -643,6 +643,14 @@ char *absolute_path(const char *path)
 	return xstrfmt("%s/%s", cwd, path);
 }
 
+const char *host_name(void)
+{
+	static char host[256];
+	if (!host[0])
+		gethostname(host, sizeof(host) - 1);
+	return host;
+}
+
 const char *cache_dir(void)
 {
 	static char *dir;

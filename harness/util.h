@@ -134,6 +134,12 @@ char *absolute_path(const char *path);
 /* ${XDG_CACHE_HOME:-$HOME/.cache}/iobisect, created on first use. */
 const char *cache_dir(void);
 
+/*
+ * This machine's name (gethostname), as runs, locks and Slurm tasks name
+ * their host; "" when it has none.
+ */
+const char *host_name(void);
+
 /* Hex SHA-1 (40 chars + NUL) of a buffer, through libgit2's hasher. */
 void hash_hex(const void *data, size_t len, char out[41]);
 

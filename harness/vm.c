@@ -35,6 +35,8 @@
  */
 #define PANIC_GRACE_MS 5000
 #define POLL_MS 20
+/* How long QEMU may take to make its vCPU threads (place_vcpus). */
+#define VCPU_WAIT_MS 3000
 /* Panic lines quoted in the detail, at most. */
 #define MAX_QUOTED 12
 
@@ -379,6 +381,27 @@ static int create_empty(const char *path)
 	return 0;
 }
 
+/*
+ * 1 once QEMU's vCPU threads are on the measuring CPUs. QEMU leads a
+ * process group of its own (run_start), which also holds it when a
+ * wrapper script starts it. The threads exist within a second of the
+ * start, long before the guest measures; a QEMU whose threads have no
+ * names by then goes there whole, as measuring beside a build would be
+ * worse than sharing with its main loop.
+ */
+static int place_vcpus(const struct cpu_plan *plan, pid_t pid, int vcpus,
+		       uint64_t elapsed_ns)
+{
+	if (cpus_pin_vcpus(plan, pid, vcpus) >= vcpus)
+		return 1;
+	if (elapsed_ns < VCPU_WAIT_MS * 1000000ull)
+		return 0;
+	warning("QEMU's vCPU threads were not found by name: all of QEMU "
+		"runs on the measuring CPUs");
+	cpus_move_group(pid, &plan->measure);
+	return 1;
+}
+
 /* QEMU's argv as a shell-readable line, for people rerunning a boot. */
 static void write_cmdline(const char *path, const struct strvec *argv)
 {
@@ -459,11 +482,17 @@ int vm_boot(struct boot_result *out, const struct boot_request *req)
 	ro.stdout_path = qlog;
 	ro.stderr_to_stdout = 1;
 	ro.pidfile = pidfile;
-	/* QEMU on the measuring CPUs, when the host has CPUs to spare. */
+	/*
+	 * When the host has CPUs to spare, QEMU starts on the building CPUs
+	 * and its vCPU threads move to the measuring ones once they exist
+	 * (cpus.h): placed below, as the boot is watched.
+	 */
 	struct cpu_plan plan;
 	cpu_set_t saved;
 	cpu_plan_make(&plan, &job->machine);
-	int pinned = cpus_pin_self(&plan, &plan.measure, &saved);
+	int pinned = cpus_pin_self(&plan, &plan.build, &saved);
+	int vcpus = job->machine.cpus > 0 ? job->machine.cpus : 1;
+	int vcpus_placed = !pinned;
 	uint64_t t0 = now_ns();
 	pid_t pid = run_start(&ro);
 	if (pinned)
@@ -495,6 +524,8 @@ int vm_boot(struct boot_result *out, const struct boot_request *req)
 			break;
 		}
 		uint64_t el = now_ns() - t0;
+		if (!vcpus_placed)
+			vcpus_placed = place_vcpus(&plan, pid, vcpus, el);
 		if (run_interrupted())
 			interrupted = 1;
 		else if (el > timeout_ns)

@@ -223,6 +223,8 @@ START_TEST(test_machine_and_serials)
 	ck_assert_ptr_nonnull(strstr(j, "\n-no-reboot\n"));
 	ck_assert_ptr_nonnull(strstr(j, "\n-nographic\n"));
 	ASSERT_PAIR(j, "-accel", "tcg,thread=multi");
+	/* vCPU threads by name, for the measuring CPUs (cpus.h). */
+	ASSERT_PAIR(j, "-name", "iobisect,debug-threads=on");
 	ASSERT_PAIR(j, "-smp", "2");
 	ASSERT_PAIR(j, "-m", "768");
 	ASSERT_PAIR(j, "-kernel", "/k/bzImage");
