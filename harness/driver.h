@@ -55,6 +55,16 @@ struct progress;
 #define DRIVER_REFRESH 2	   /* a good boot per this many of a probe's */
 #define DRIVER_MAX_REOPEN 3	   /* contradicting top-ups before giving up */
 #define DRIVER_CLIFF 8.0	   /* levels this many noise scales apart */
+/*
+ * The most the machine's own speed was seen to move during a run: the
+ * development machine ran the same kernel at 200 and at 400 MB/s for
+ * minutes at a time. Endpoints less than DRIVER_DRIFT_MAX squared apart
+ * can be flipped by it (a good kernel at half speed then reads nearer the
+ * bad level than its own), so they are booted once more after the top-up
+ * and must still read as they did (driver_topup.c).
+ */
+#define DRIVER_DRIFT_MAX 2.0
+#define DRIVER_DRIFT_BOOTS 3 /* an endpoint's boots for that, at most */
 
 /* Exit codes of `iobisect bisect` (and the driver's results). */
 enum driver_status {

@@ -132,6 +132,137 @@ static int topup_judge(struct driver *d, struct topup_item *it, size_t nr,
 }
 
 /*
+ * Fresh boots of the endpoint `commit`, judged against the levels the run
+ * started with: the good endpoint's boots before good_from and the bad
+ * one's before bad_from. Up to DRIVER_DRIFT_BOOTS boots, until a verdict
+ * says which level they are at. 1 when they read at the other endpoint's
+ * level (its verdict, or, still undecided, a median nearer that level
+ * than its own), 0 when not (or a boot failed: that says nothing of
+ * speed), -1 to stop. *now_median gets the fresh boots' median.
+ */
+static int endpoint_moved(struct driver *d, const char *commit, int is_bad,
+			  size_t good_from, size_t bad_from, double *now_median)
+{
+	struct sample_set good = SAMPLE_SET_INIT, bad = SAMPLE_SET_INIT,
+			  now = SAMPLE_SET_INIT;
+	size_t from;
+	int ret = -1;
+
+	if (driver_load(d, commit, &now))
+		goto out;
+	from = now.nr;
+	for (int k = 0; k < DRIVER_DRIFT_BOOTS; k++) {
+		struct probe_note n = {0};
+		struct verdict_input in;
+		struct noise_model nm;
+		struct verdict v;
+		int r;
+
+		if (d->progress)
+			progress_phase(d->progress, "%.12s again, boot %d",
+				       commit, k + 1);
+		r = driver_boot_commit(d, commit, &n);
+		driver_note_release(&n);
+		if (r) {
+			ret = r < 0 ? -1 : 0;
+			goto out;
+		}
+		if (driver_load(d, commit, &now) ||
+		    driver_load(d, d->st->good, &good) ||
+		    driver_load(d, d->st->bad, &bad))
+			goto out;
+		ret = 0;
+		if (now.nr <= from || !good_from || good_from > good.nr ||
+		    !bad_from || bad_from > bad.nr)
+			goto out;
+		driver_verdict_input(d, &in, &good, &bad, DRIVER_STEP_ERROR,
+				     &nm);
+		in.base = good.values;
+		in.n_base = good_from;
+		in.bad = bad.values;
+		in.n_bad = bad_from;
+		in.cand = now.values + from;
+		in.n_cand = now.nr - from;
+		*now_median = stats_median(in.cand, in.n_cand);
+		if (verdict_decide(&v, &in))
+			continue;
+		if (v.kind != VERDICT_UNDECIDED) {
+			ret = v.kind == (is_bad ? VERDICT_GOOD : VERDICT_BAD);
+			goto out;
+		}
+		if (k + 1 == DRIVER_DRIFT_BOOTS) {
+			/* Nearer the other level, on the log scale? */
+			double own = stats_median(is_bad ? in.bad : in.base,
+						  is_bad ? in.n_bad
+							 : in.n_base),
+			       other = stats_median(is_bad ? in.base : in.bad,
+						    is_bad ? in.n_base
+							   : in.n_bad);
+			ret = fabs(log(*now_median / other)) <
+			      fabs(log(*now_median / own));
+		}
+	}
+out:
+	sample_set_release(&good);
+	sample_set_release(&bad);
+	sample_set_release(&now);
+	return ret;
+}
+
+/*
+ * Did the machine's speed move during the run? Each endpoint is booted
+ * again and judged as a step against the levels the run started with: a
+ * good one that now reads slow, or a bad one that now reads fast, means
+ * the steps between were judged against levels the machine no longer has,
+ * and the culprit is not named (said in res's message). Only endpoints
+ * closer than DRIVER_DRIFT_MAX squared are asked: wider ones cannot flip.
+ * 1 when it moved, 0 when not, -1 to stop.
+ */
+static int machine_moved(struct driver *d, struct driver_result *res)
+{
+	const struct verdict *sep = &d->sep;
+	struct sample_set good = SAMPLE_SET_INIT, bad = SAMPLE_SET_INIT;
+	int ret = -1;
+
+	if (!d->separated || sep->base_median <= 0 || sep->cand_median <= 0 ||
+	    fabs(log(sep->base_median / sep->cand_median)) >=
+		    2 * log(DRIVER_DRIFT_MAX))
+		return 0;
+	if (driver_load(d, d->st->good, &good) ||
+	    driver_load(d, d->st->bad, &bad))
+		goto out;
+	for (int k = 0; k < 2; k++) {
+		const char *commit = k ? d->st->bad : d->st->good;
+		double now = 0;
+		int r = endpoint_moved(d, commit, k, good.nr, bad.nr, &now);
+		if (r < 0)
+			goto out;
+		if (!r)
+			continue;
+		driver_set_message(
+			res,
+			xstrfmt("the %s endpoint %.12s now reads %s (%.1f MB/s "
+				"against %.1f good and %.1f bad at the start): "
+				"the machine's speed moved during the run, so "
+				"the steps' verdicts do not hold and no culprit "
+				"is named; run again when the machine is steady",
+				k ? "bad" : "good", commit, k ? "fast" : "slow",
+				now / 1e6,
+				stats_median(good.values, good.nr) / 1e6,
+				stats_median(bad.values, bad.nr) / 1e6));
+		ret = 1;
+		goto out;
+	}
+	driver_say(d, "[bisect] endpoints booted again: they read as at the "
+		      "start");
+	ret = 0;
+out:
+	sample_set_release(&good);
+	sample_set_release(&bad);
+	return ret;
+}
+
+/*
  * Boot the culprit and its parents until the answer's confidence reaches
  * the target (each at most twice runs.max boots). A verdict that turns
  * against its step re-marks that commit and sets *reopen. Returns 0, or
@@ -252,6 +383,13 @@ int driver_topup(struct driver *d, size_t node, struct driver_result *res,
 			*conf = 0;
 			break;
 		}
+	}
+	if (!*reopen && *conf > 0) {
+		int moved = machine_moved(d, res);
+		if (moved < 0)
+			goto out;
+		if (moved)
+			*conf = 0;
 	}
 	/* The verdicts the answer rests on, as they ended. */
 	for (size_t i = 0; i < nr; i++) {

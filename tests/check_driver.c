@@ -38,6 +38,8 @@ struct fake {
 	int outlier_every;
 	unsigned fail_build; /* bit per position: does not build */
 	int abort_after;     /* the boot op fails after this many boots; 0 no */
+	/* After this many boots the machine runs at half speed; 0 never. */
+	unsigned halve_after;
 	const struct script *script;
 	size_t nr_script;
 	struct stats_rng rng;
@@ -104,6 +106,8 @@ static int fake_boot(void *payload, const char *commit, struct driver_boot *out)
 	ck_assert_uint_lt(f->nr[p], MAX_BOOTS);
 	v = level * exp(f->noise * stats_rng_normal(&f->rng)) *
 	    (1 + f->drift * f->boots);
+	if (f->halve_after && f->boots >= f->halve_after)
+		v *= 0.5;
 	if (!p && f->outlier_every && (f->nr[0] + 1) % f->outlier_every == 0)
 		v *= (f->nr[0] / f->outlier_every) % 2 ? 0.7 : 1.4;
 	for (size_t i = 0; i < f->nr_script; i++)
@@ -271,7 +275,8 @@ START_TEST(moderate_drop_few_boots)
 	printf("moderate: %u boots over %u commits (%u baseline), confidence "
 	       "%.4f\n",
 	       f.boots, probed(&f), r.d.baseline_boots, r.res.confidence);
-	ck_assert((double)f.boots / probed(&f) <= 4);
+	/* The endpoints' second look (machine_moved) comes on top. */
+	ck_assert((double)(f.boots - 2 * DRIVER_DRIFT_BOOTS) / probed(&f) <= 4);
 	run_end(&r, &f);
 }
 END_TEST
@@ -352,6 +357,44 @@ START_TEST(drift_of_the_machine)
 	ck_assert_str_eq(r.res.culprit, id_at(&f, 11));
 	printf("drift: %u boots, %u of them baseline\n", f.boots,
 	       r.d.baseline_boots);
+	run_end(&r, &f);
+}
+END_TEST
+
+/*
+ * The machine halves its speed after the endpoints (seen here: minutes at
+ * 200 MB/s, then minutes at 400): every step of a -25% drop then reads
+ * slow against the start's levels, and without a second look the first
+ * commit would be named. Booted again, the good endpoint reads slow: no
+ * culprit, and the message says why.
+ */
+START_TEST(machine_speed_moved_names_no_culprit)
+{
+	/* The speed halves after the good endpoint, or after the bad one. */
+	static const unsigned after[] = {2, 5};
+	struct fake f;
+	struct run r;
+
+	for (size_t i = 0; i < ARRAY_SIZE(after); i++) {
+		fake_init(&f, 16, 11, 25, 2);
+		f.halve_after = after[i];
+		job_init(&r.job);
+		run_start(&r, &f);
+		ck_assert_int_eq(run_bisect(&r, &f), DRIVER_INCONCLUSIVE);
+		ck_assert_ptr_nonnull(r.res.message);
+		ck_assert_ptr_nonnull(strstr(r.res.message, "speed moved"));
+		ck_assert_str_eq(r.st.culprit, "");
+		printf("speed moved after %u boots: %s\n", after[i],
+		       r.res.message);
+		run_end(&r, &f);
+	}
+
+	/* A steady machine: both endpoints read again as at the start. */
+	fake_init(&f, 16, 11, 25, 2);
+	job_init(&r.job);
+	run_start(&r, &f);
+	ck_assert_int_eq(run_bisect(&r, &f), DRIVER_CULPRIT);
+	ck_assert_str_eq(r.res.culprit, id_at(&f, 11));
 	run_end(&r, &f);
 }
 END_TEST
@@ -546,6 +589,7 @@ static Suite *driver_suite(void)
 	tcase_add_test(tc, noisy_baseline_with_outliers);
 	tcase_add_test(tc, drift_of_the_machine);
 	tcase_add_test(tc, contradicting_topup_reopens);
+	tcase_add_test(tc, machine_speed_moved_names_no_culprit);
 	tcase_add_test(tc, exit_codes);
 	tcase_add_test(tc, resume_replays_marks);
 	tcase_add_test(tc, faster_finds_the_improvement);
