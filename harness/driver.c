@@ -431,7 +431,9 @@ enum driver_status driver_bisect(struct driver *d, struct driver_result *res)
 		}
 		driver_save(d);
 	}
-	memcpy(res->culprit, d->graph->nodes[culprit].id, 41);
+	/* Levels the machine no longer has named it: no suspect, even. */
+	if (!res->speed_moved)
+		memcpy(res->culprit, d->graph->nodes[culprit].id, 41);
 	res->confidence = conf;
 	st->confidence = conf;
 	if (d->job->bisect_type != BISECT_PERF || conf >= d->target) {
@@ -448,7 +450,8 @@ enum driver_status driver_bisect(struct driver *d, struct driver_result *res)
 						   res->culprit, conf * 100,
 						   d->target * 100,
 						   2 * d->job->runs_max));
-		strvec_push(&st->suspects, res->culprit);
+		if (res->culprit[0])
+			strvec_push(&st->suspects, res->culprit);
 		st->status = STATE_INCONCLUSIVE;
 		ret = DRIVER_INCONCLUSIVE;
 	}

@@ -183,6 +183,7 @@ struct driver_result {
 	char *message;	   /* one line: why it stopped, or a warning */
 	unsigned steps;	   /* step probes, earlier runs included */
 	unsigned reopened; /* top-ups that contradicted a step */
+	int speed_moved;   /* the endpoints read otherwise at the end */
 };
 void driver_result_init(struct driver_result *r);
 void driver_result_release(struct driver_result *r);

@@ -209,6 +209,17 @@ out:
 	return ret;
 }
 
+/* The boots the endpoint of `role` was judged on, at most `nr`. */
+static size_t start_boots(const struct driver *d, const char *role, size_t nr)
+{
+	for (size_t i = 0; i < d->st->nr_probes; i++) {
+		const struct state_probe *p = &d->st->probes[i];
+		if (!strcmp(p->role, role))
+			return p->v.boots && p->v.boots < nr ? p->v.boots : nr;
+	}
+	return nr;
+}
+
 /*
  * Did the machine's speed move during the run? Each endpoint is booted
  * again and judged as a step against the levels the run started with: a
@@ -231,6 +242,9 @@ static int machine_moved(struct driver *d, struct driver_result *res)
 	if (driver_load(d, d->st->good, &good) ||
 	    driver_load(d, d->st->bad, &bad))
 		goto out;
+	/* The levels the run started with: the endpoints' own probes. */
+	good.nr = start_boots(d, "good", good.nr);
+	bad.nr = start_boots(d, "bad", bad.nr);
 	for (int k = 0; k < 2; k++) {
 		const char *commit = k ? d->st->bad : d->st->good;
 		double now = 0;
@@ -388,8 +402,10 @@ int driver_topup(struct driver *d, size_t node, struct driver_result *res,
 		int moved = machine_moved(d, res);
 		if (moved < 0)
 			goto out;
-		if (moved)
+		if (moved) {
 			*conf = 0;
+			res->speed_moved = 1;
+		}
 	}
 	/* The verdicts the answer rests on, as they ended. */
 	for (size_t i = 0; i < nr; i++) {

@@ -384,6 +384,8 @@ START_TEST(machine_speed_moved_names_no_culprit)
 		ck_assert_ptr_nonnull(r.res.message);
 		ck_assert_ptr_nonnull(strstr(r.res.message, "speed moved"));
 		ck_assert_str_eq(r.st.culprit, "");
+		ck_assert_str_eq(r.res.culprit, "");
+		ck_assert_uint_eq(r.res.suspects.nr, 0);
 		printf("speed moved after %u boots: %s\n", after[i],
 		       r.res.message);
 		run_end(&r, &f);
