@@ -135,10 +135,11 @@ static int topup_judge(struct driver *d, struct topup_item *it, size_t nr,
  * Fresh boots of the endpoint `commit`, judged against the levels the run
  * started with: the good endpoint's boots before good_from and the bad
  * one's before bad_from. Up to DRIVER_DRIFT_BOOTS boots, until a verdict
- * says which level they are at. 1 when they read at the other endpoint's
- * level (its verdict, or, still undecided, a median nearer that level
- * than its own), 0 when not (or a boot failed: that says nothing of
- * speed), -1 to stop. *now_median gets the fresh boots' median.
+ * says which level they are at. 1 when the verdict is the other
+ * endpoint's level, 0 when not (its own, still undecided: the answer is
+ * not vetoed on weak evidence, which cost found culprits in the
+ * sensitivity runs; or a boot failed, which says nothing of speed), -1
+ * to stop. *now_median gets the fresh boots' median.
  */
 static int endpoint_moved(struct driver *d, const char *commit, int is_bad,
 			  size_t good_from, size_t bad_from, double *now_median)
@@ -189,17 +190,6 @@ static int endpoint_moved(struct driver *d, const char *commit, int is_bad,
 		if (v.kind != VERDICT_UNDECIDED) {
 			ret = v.kind == (is_bad ? VERDICT_GOOD : VERDICT_BAD);
 			goto out;
-		}
-		if (k + 1 == DRIVER_DRIFT_BOOTS) {
-			/* Nearer the other level, on the log scale? */
-			double own = stats_median(is_bad ? in.bad : in.base,
-						  is_bad ? in.n_bad
-							 : in.n_base),
-			       other = stats_median(is_bad ? in.base : in.bad,
-						    is_bad ? in.n_base
-							   : in.n_bad);
-			ret = fabs(log(*now_median / other)) <
-			      fabs(log(*now_median / own));
 		}
 	}
 out:
