@@ -1,8 +1,9 @@
 /*
  * cpus.c: the measuring CPUs and the building ones (the plan is in
  * cpus.h). The harness is one thread when it starts QEMU, so changing its
- * own affinity around the fork is how the child and QEMU's vCPU threads,
- * made later, get theirs.
+ * own affinity around the fork is how QEMU starts on the building CPUs;
+ * its vCPU threads, made later, are then found by name under /proc and
+ * moved, as a build lane's whole process group is moved around a boot.
  */
 #include "cpus.h"
 #include "job.h"
