@@ -195,6 +195,14 @@ int cpus_pin_vcpus(const struct cpu_plan *plan, pid_t pgid, int nr_vcpus)
 
 	if (!plan || !plan->pinned)
 		return 0;
+	/*
+	 * Called every poll until the threads exist: the group's leader is
+	 * QEMU itself unless a wrapper started it, and its threads are read
+	 * before every process's stat under /proc is.
+	 */
+	int n = each_thread(pgid, place_vcpu, &p);
+	if (n >= nr_vcpus)
+		return n;
 	return each_thread_in_group(pgid, place_vcpu, &p);
 }
 

@@ -132,26 +132,25 @@ static int topup_judge(struct driver *d, struct topup_item *it, size_t nr,
 }
 
 /*
- * Fresh boots of the endpoint `commit`, judged against the levels the run
- * started with: the good endpoint's boots before good_from and the bad
- * one's before bad_from. Up to DRIVER_DRIFT_BOOTS boots, until a verdict
- * says which level they are at. 1 when the verdict is the other
- * endpoint's level, 0 when not (its own, still undecided: the answer is
- * not vetoed on weak evidence, which cost found culprits in the
- * sensitivity runs; or a boot failed, which says nothing of speed), -1
- * to stop. *now_median gets the fresh boots' median.
+ * Fresh boots of the endpoint `commit`, which has `from` boots so far,
+ * judged against the levels the run started with (`good`, `bad`: the
+ * endpoints' boots when they were judged, loaded once by the caller). Up
+ * to DRIVER_DRIFT_BOOTS boots, until a verdict says which level they are
+ * at. 1 when the verdict is the other endpoint's level, 0 when not (its
+ * own, still undecided: the answer is not vetoed on weak evidence, which
+ * cost found culprits in the sensitivity runs; or a boot failed, which
+ * says nothing of speed), -1 to stop. *now_median gets the fresh boots'
+ * median.
  */
 static int endpoint_moved(struct driver *d, const char *commit, int is_bad,
-			  size_t good_from, size_t bad_from, double *now_median)
+			  size_t from, const struct sample_set *good,
+			  const struct sample_set *bad, double *now_median)
 {
-	struct sample_set good = SAMPLE_SET_INIT, bad = SAMPLE_SET_INIT,
-			  now = SAMPLE_SET_INIT;
-	size_t from;
-	int ret = -1;
+	struct sample_set now = SAMPLE_SET_INIT;
+	int ret = 0;
 
-	if (driver_load(d, commit, &now))
-		goto out;
-	from = now.nr;
+	if (!good->nr || !bad->nr)
+		return 0;
 	for (int k = 0; k < DRIVER_DRIFT_BOOTS; k++) {
 		struct probe_note n = {0};
 		struct verdict_input in;
@@ -166,22 +165,18 @@ static int endpoint_moved(struct driver *d, const char *commit, int is_bad,
 		driver_note_release(&n);
 		if (r) {
 			ret = r < 0 ? -1 : 0;
-			goto out;
+			break;
 		}
-		if (driver_load(d, commit, &now) ||
-		    driver_load(d, d->st->good, &good) ||
-		    driver_load(d, d->st->bad, &bad))
-			goto out;
-		ret = 0;
-		if (now.nr <= from || !good_from || good_from > good.nr ||
-		    !bad_from || bad_from > bad.nr)
-			goto out;
-		driver_verdict_input(d, &in, &good, &bad, DRIVER_STEP_ERROR,
-				     &nm);
-		in.base = good.values;
-		in.n_base = good_from;
-		in.bad = bad.values;
-		in.n_bad = bad_from;
+		if (driver_load(d, commit, &now)) {
+			ret = -1;
+			break;
+		}
+		if (now.nr <= from)
+			break;
+		driver_verdict_input(d, &in, good, bad, DRIVER_STEP_ERROR, &nm);
+		/* All of the start's boots, not the baseline's window. */
+		in.base = good->values;
+		in.n_base = good->nr;
 		in.cand = now.values + from;
 		in.n_cand = now.nr - from;
 		*now_median = stats_median(in.cand, in.n_cand);
@@ -189,12 +184,9 @@ static int endpoint_moved(struct driver *d, const char *commit, int is_bad,
 			continue;
 		if (v.kind != VERDICT_UNDECIDED) {
 			ret = v.kind == (is_bad ? VERDICT_GOOD : VERDICT_BAD);
-			goto out;
+			break;
 		}
 	}
-out:
-	sample_set_release(&good);
-	sample_set_release(&bad);
 	sample_set_release(&now);
 	return ret;
 }
@@ -232,13 +224,15 @@ static int machine_moved(struct driver *d, struct driver_result *res)
 	if (driver_load(d, d->st->good, &good) ||
 	    driver_load(d, d->st->bad, &bad))
 		goto out;
+	size_t good_all = good.nr, bad_all = bad.nr;
 	/* The levels the run started with: the endpoints' own probes. */
 	good.nr = start_boots(d, "good", good.nr);
 	bad.nr = start_boots(d, "bad", bad.nr);
 	for (int k = 0; k < 2; k++) {
 		const char *commit = k ? d->st->bad : d->st->good;
 		double now = 0;
-		int r = endpoint_moved(d, commit, k, good.nr, bad.nr, &now);
+		int r = endpoint_moved(d, commit, k, k ? bad_all : good_all,
+				       &good, &bad, &now);
 		if (r < 0)
 			goto out;
 		if (!r)

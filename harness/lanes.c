@@ -2,7 +2,6 @@
  * lanes.c: kernel builds in child processes beside boots (see lanes.h).
  */
 #include "lanes.h"
-#include "cpus.h"
 
 #include "kbuild.h"
 #include "progress.h"
@@ -53,6 +52,7 @@ void lanes_init(struct lanes *l, const struct job *job, const char *repo,
 	}
 	if (sched_getaffinity(0, sizeof(l->allowed), &l->allowed))
 		CPU_ZERO(&l->allowed);
+	cpu_plan_make(&l->plan, &job->machine);
 	int spare = CPU_COUNT(&l->allowed) -
 		    (job->machine.cpus > 0 ? job->machine.cpus : 1);
 	l->own_trees = spare >= LANES_OWN_TREE_MIN_CPUS;
@@ -89,10 +89,9 @@ lane_child(struct lanes *l, const struct build_lane *lane)
 		syscall(SYS_ioprio_set, IOPRIO_WHO_PROCESS, 0,
 			IOPRIO_CLASS_IDLE << IOPRIO_CLASS_SHIFT);
 		req.jobs = CPU_COUNT(&l->allowed);
-		struct cpu_plan plan;
-		cpu_plan_make(&plan, &l->job->machine);
-		if (plan.pinned && l->beside_boot)
-			sched_setaffinity(0, sizeof(plan.build), &plan.build);
+		if (l->plan.pinned && l->beside_boot)
+			sched_setaffinity(0, sizeof(l->plan.build),
+					  &l->plan.build);
 		/* Slot 0's warm tree, waiting for it if need be. */
 		if (!l->own_trees)
 			slot = 0;
@@ -132,6 +131,15 @@ static int lane_start(struct lanes *l, struct build_lane *lane,
 	return 0;
 }
 
+/* What every end of a lane's build counts, reaped or stopped. */
+static void lane_ended(struct lanes *l, struct build_lane *lane)
+{
+	lane->pid = 0;
+	l->build_seconds += (now_ns() - lane->start_ns) / 1e9;
+	if (lane->background)
+		strvec_push(&l->guessed, lane->commit);
+}
+
 /* Reap `lane` if it ended: 1 when it did. */
 static int lane_reap(struct lanes *l, struct build_lane *lane)
 {
@@ -139,13 +147,10 @@ static int lane_reap(struct lanes *l, struct build_lane *lane)
 
 	if (!lane->pid || !run_poll(lane->pid, &code))
 		return 0;
-	lane->pid = 0;
-	l->build_seconds += (now_ns() - lane->start_ns) / 1e9;
+	lane_ended(l, lane);
 	strvec_push(&l->done, lane->commit);
 	if (code != 2)
 		strvec_push(&l->made, lane->commit);
-	if (lane->background)
-		strvec_push(&l->guessed, lane->commit);
 	if (l->progress)
 		progress_lane(l->progress, lane->slot, NULL);
 	return 1;
@@ -170,10 +175,8 @@ static void stop_guesses(struct lanes *l, const char *const *keep, size_t n)
 		if (wanted)
 			continue;
 		run_kill(lane->pid);
-		lane->pid = 0;
+		lane_ended(l, lane);
 		l->stopped++;
-		l->build_seconds += (now_ns() - lane->start_ns) / 1e9;
-		strvec_push(&l->guessed, lane->commit);
 		if (l->progress)
 			progress_lane_stopped(l->progress, lane->slot);
 	}
@@ -181,16 +184,13 @@ static void stop_guesses(struct lanes *l, const char *const *keep, size_t n)
 
 void lanes_beside_boot(struct lanes *l, int booting)
 {
-	struct cpu_plan plan;
-
 	l->beside_boot = booting;
-	cpu_plan_make(&plan, &l->job->machine);
-	if (!plan.pinned)
+	if (!l->plan.pinned)
 		return;
 	for (size_t i = 1; i < l->nr; i++)
 		if (l->lane[i].pid)
 			cpus_move_group(l->lane[i].pid,
-					booting ? &plan.build : &l->allowed);
+					booting ? &l->plan.build : &l->allowed);
 }
 
 void lanes_poll(struct lanes *l)

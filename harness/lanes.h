@@ -27,6 +27,7 @@
 #ifndef IOBISECT_LANES_H
 #define IOBISECT_LANES_H
 
+#include "cpus.h"
 #include "job.h"
 #include "util.h"
 
@@ -62,6 +63,7 @@ struct lanes {
 	int beside_boot;   /* a boot runs now: keep off its CPUs */
 	int own_trees;     /* background builds may open trees of their own */
 	cpu_set_t allowed; /* the harness's CPUs: a build's between boots */
+	struct cpu_plan plan; /* the job's: a build's CPUs during a boot */
 };
 
 /*

@@ -100,9 +100,36 @@ static pthread_t named_thread(const char *name)
 	return t;
 }
 
-static void thread_cpus(pthread_t t, cpu_set_t *set)
+/* The thread runs on exactly `want`. */
+static void assert_on(pthread_t t, const cpu_set_t *want)
 {
-	ck_assert_int_eq(pthread_getaffinity_np(t, sizeof(*set), set), 0);
+	cpu_set_t set;
+	ck_assert_int_eq(pthread_getaffinity_np(t, sizeof(set), &set), 0);
+	ck_assert(CPU_EQUAL(&set, want));
+}
+
+/*
+ * This test process as a QEMU would be: a process group of its own (as
+ * run_start makes), the plan of a 1-vCPU guest, and threads to name held
+ * until qemu_like_end. 0 on a host with one CPU (then skip).
+ */
+static int qemu_like(struct cpu_plan *plan, cpu_set_t *all)
+{
+	struct machine_spec m = {.cpus = 1, .pin = 1};
+
+	if (allowed(all) < 2)
+		return 0;
+	ck_assert_int_eq(setpgid(0, 0), 0);
+	cpu_plan_make(plan, &m);
+	pthread_mutex_lock(&hold);
+	return 1;
+}
+
+static void qemu_like_end(const pthread_t *threads, size_t n)
+{
+	pthread_mutex_unlock(&hold);
+	for (size_t i = 0; i < n; i++)
+		pthread_join(threads[i], NULL);
 }
 
 /*
@@ -111,32 +138,23 @@ static void thread_cpus(pthread_t t, cpu_set_t *set)
  */
 START_TEST(vcpu_threads_alone_on_the_measuring_cpus)
 {
-	struct machine_spec m = {.cpus = 1, .pin = 1};
 	struct cpu_plan plan;
-	cpu_set_t all, set;
-	pthread_t vcpu0, vcpu1, io;
+	cpu_set_t all;
+	pthread_t t[3]; /* vCPU 0, an I/O thread, vCPU 1 */
 
-	if (allowed(&all) < 2)
+	if (!qemu_like(&plan, &all))
 		CHECK_SKIP("one CPU: nothing to pin");
-	/* A group of our own, as QEMU has (run_start). */
-	ck_assert_int_eq(setpgid(0, 0), 0);
-	cpu_plan_make(&plan, &m);
-	pthread_mutex_lock(&hold);
-	vcpu0 = named_thread("CPU 0/TCG");
-	io = named_thread("IO iobisect");
+	t[0] = named_thread("CPU 0/TCG");
+	t[1] = named_thread("IO iobisect");
 	ck_assert_int_eq(cpus_pin_vcpus(&plan, getpid(), 1), 1);
-	thread_cpus(vcpu0, &set);
-	ck_assert(CPU_EQUAL(&set, &plan.measure));
-	thread_cpus(io, &set);
-	ck_assert(CPU_EQUAL(&set, &all));
-	thread_cpus(pthread_self(), &set);
-	ck_assert(CPU_EQUAL(&set, &all));
+	assert_on(t[0], &plan.measure);
+	assert_on(t[1], &all);
+	assert_on(pthread_self(), &all);
 
 	/* A second vCPU (KVM's name) wraps to the first measuring CPU. */
-	vcpu1 = named_thread("CPU 1/KVM");
+	t[2] = named_thread("CPU 1/KVM");
 	ck_assert_int_eq(cpus_pin_vcpus(&plan, getpid(), 2), 2);
-	thread_cpus(vcpu1, &set);
-	ck_assert(CPU_EQUAL(&set, &plan.measure));
+	assert_on(t[2], &plan.measure);
 
 	/* Without a plan nothing moves. */
 	struct machine_spec off = {.cpus = 1, .pin = 0};
@@ -144,39 +162,27 @@ START_TEST(vcpu_threads_alone_on_the_measuring_cpus)
 	cpu_plan_make(&none, &off);
 	ck_assert_int_eq(cpus_pin_vcpus(&none, getpid(), 1), 0);
 	ck_assert_int_eq(cpus_pin_vcpus(&plan, 0x7ffffff0, 1), 0);
-	pthread_mutex_unlock(&hold);
-	pthread_join(vcpu0, NULL);
-	pthread_join(vcpu1, NULL);
-	pthread_join(io, NULL);
+	qemu_like_end(t, 3);
 }
 END_TEST
 
 /* One-thread TCG names one thread for every vCPU; the fallback moves all. */
 START_TEST(one_thread_tcg_and_the_whole_process)
 {
-	struct machine_spec m = {.cpus = 1, .pin = 1};
 	struct cpu_plan plan;
-	cpu_set_t all, set;
-	pthread_t tcg, other;
+	cpu_set_t all;
+	pthread_t t[2]; /* the TCG thread, another */
 
-	if (allowed(&all) < 2)
+	if (!qemu_like(&plan, &all))
 		CHECK_SKIP("one CPU: nothing to pin");
-	ck_assert_int_eq(setpgid(0, 0), 0);
-	cpu_plan_make(&plan, &m);
-	pthread_mutex_lock(&hold);
-	tcg = named_thread("ALL CPUs/TCG");
-	other = named_thread("worker");
+	t[0] = named_thread("ALL CPUs/TCG");
+	t[1] = named_thread("worker");
 	ck_assert_int_eq(cpus_pin_vcpus(&plan, getpid(), 4), 4);
-	thread_cpus(tcg, &set);
-	ck_assert(CPU_EQUAL(&set, &plan.measure));
-	thread_cpus(other, &set);
-	ck_assert(CPU_EQUAL(&set, &all));
+	assert_on(t[0], &plan.measure);
+	assert_on(t[1], &all);
 	ck_assert_int_eq(cpus_move_group(getpid(), &plan.measure), 3);
-	thread_cpus(other, &set);
-	ck_assert(CPU_EQUAL(&set, &plan.measure));
-	pthread_mutex_unlock(&hold);
-	pthread_join(tcg, NULL);
-	pthread_join(other, NULL);
+	assert_on(t[1], &plan.measure);
+	qemu_like_end(t, 2);
 }
 END_TEST
 
