@@ -4,7 +4,7 @@
  * confidence, `git bisect run`'s one commit, a sweep's measurement, and
  * the small things every part of the driver shares (the state saved, the
  * notes for people). The endpoints are in driver_endpoints.c, one commit's
- * probe in driver_probe.c, the top-up in driver_topup.c; nothing here
+ * probe in driver_probe.c, the confirmation in driver_confirm.c; nothing here
  * reaches git, make or QEMU except through the ops.
  */
 #include "driver.h"
@@ -351,7 +351,7 @@ static enum driver_status steps(struct driver *d, struct driver_result *res,
 				driver_set_message(
 					res, xstrdup("the marks contradict "
 						     "each other: a "
-						     "top-up or a resumed run "
+						     "confirmation or a resumed run "
 						     "changed a "
 						     "verdict the range "
 						     "depends on"));
@@ -412,7 +412,7 @@ enum driver_status driver_bisect(struct driver *d, struct driver_result *res)
 			goto out;
 		if (d->job->bisect_type != BISECT_PERF)
 			break;
-		if (driver_topup(d, culprit, res, &reopen, &conf)) {
+		if (driver_confirm(d, culprit, res, &reopen, &conf)) {
 			ret = driver_stopped(d);
 			goto out;
 		}
@@ -420,8 +420,8 @@ enum driver_status driver_bisect(struct driver *d, struct driver_result *res)
 			break;
 		if (res->reopened > DRIVER_MAX_REOPEN) {
 			driver_set_message(
-				res, xstrfmt("%u top-ups contradicted the "
-					     "steps: the range does not "
+				res, xstrfmt("%u confirmations contradicted "
+					     "the steps: the range does not "
 					     "hold one clear slowdown",
 					     res->reopened));
 			strvec_push(&st->suspects, d->graph->nodes[culprit].id);
@@ -431,9 +431,7 @@ enum driver_status driver_bisect(struct driver *d, struct driver_result *res)
 		}
 		driver_save(d);
 	}
-	/* Levels the machine no longer has named it: no suspect, even. */
-	if (!res->speed_moved)
-		memcpy(res->culprit, d->graph->nodes[culprit].id, 41);
+	memcpy(res->culprit, d->graph->nodes[culprit].id, 41);
 	res->confidence = conf;
 	st->confidence = conf;
 	if (d->job->bisect_type != BISECT_PERF || conf >= d->target) {
@@ -446,7 +444,7 @@ enum driver_status driver_bisect(struct driver *d, struct driver_result *res)
 						   "first slow commit, at "
 						   "confidence %.1f%%, below "
 						   "the job's %.1f%% "
-						   "within %d boots each",
+						   "within %d pairs",
 						   res->culprit, conf * 100,
 						   d->target * 100,
 						   2 * d->job->runs_max));

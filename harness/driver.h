@@ -17,23 +17,24 @@
  * is booted once, judged, and booted again only while the evidence is not
  * decisive, up to runs.max, then skipped. Steps are judged at a loose error
  * (DRIVER_STEP_ERROR): a wrong step only costs boots, because the answer
- * rests on the culprit and its parents alone (if the culprit is slow and
- * every parent fast, it made things slow, whatever the steps said), and
- * those are topped up until the product of their verdicts' confidences
- * reaches the job's target, judged on boots taken after their steps chose
- * them (a fluke that chose them cannot confirm itself; on a cliff, where
- * no boot is a near miss, the step's boots count). A top-up that
- * contradicts a step re-opens the range instead of naming a wrong commit.
+ * rests on the culprit and its parents alone (if the culprit is slower
+ * than every parent by the drop, it made things slow, whatever the steps
+ * said). That claim is confirmed on fresh pairs (driver_confirm.c): parent
+ * and culprit booted back to back in a balanced random order, judged on
+ * the ratio within each pair, until the pairs alone reach the job's
+ * confidence, which is then the answer's. A confirmation that contradicts
+ * the steps re-opens the range instead of naming a wrong commit.
  *
- * Noise. Every verdict shares one noise model (noise.h), pooled from all
- * the commits this run booted twice or more (the good endpoint's last
- * DRIVER_WINDOW boots, the bad endpoint, the steps, the top-up).
+ * Noise. Every verdict shares one noise model (noise.h: a spread, the
+ * machine's slower mode, a rate of wild boots), pooled from all the
+ * commits this run booted twice or more (the good endpoint's last
+ * DRIVER_WINDOW boots, the bad endpoint, the steps, the pairs).
  *
  * Drift. The baseline is the good endpoint's last DRIVER_WINDOW boots. A
  * probe that is not decided by its first boot gets a good boot before
  * every DRIVER_REFRESH boots of its own, so the baseline a slow-to-decide
  * verdict leans on is measured beside it; a cliff decided in one boot
- * needs none.
+ * needs none. The pairs need no baseline: each pair is its own.
  */
 #ifndef IOBISECT_DRIVER_H
 #define IOBISECT_DRIVER_H
@@ -50,21 +51,10 @@ struct progress;
 
 #define DRIVER_STEP_ERROR 0.05	   /* Wald's bounds for a step */
 #define DRIVER_ENDPOINT_ERROR 0.01 /* for the endpoints' separation */
-#define DRIVER_TEST_ERROR 0.01	   /* `iobisect test`: no top-up follows */
+#define DRIVER_TEST_ERROR 0.01	   /* `iobisect test`: nothing confirms it */
 #define DRIVER_WINDOW 16	   /* good boots a verdict compares with */
 #define DRIVER_REFRESH 2	   /* a good boot per this many of a probe's */
-#define DRIVER_MAX_REOPEN 3	   /* contradicting top-ups before giving up */
-#define DRIVER_CLIFF 8.0	   /* levels this many noise scales apart */
-/*
- * The most the machine's own speed was seen to move during a run: the
- * development machine ran the same kernel at 200 and at 400 MB/s for
- * minutes at a time. Endpoints less than DRIVER_DRIFT_MAX squared apart
- * can be flipped by it (a good kernel at half speed then reads nearer the
- * bad level than its own), so they are booted once more after the top-up
- * and must still read as they did (driver_topup.c).
- */
-#define DRIVER_DRIFT_MAX 2.0
-#define DRIVER_DRIFT_BOOTS 3 /* an endpoint's boots for that, at most */
+#define DRIVER_MAX_REOPEN 3	   /* contradicted answers before giving up */
 
 /* Exit codes of `iobisect bisect` (and the driver's results). */
 enum driver_status {
@@ -182,14 +172,13 @@ struct driver_result {
 	double confidence; /* NAN when not known */
 	char *message;	   /* one line: why it stopped, or a warning */
 	unsigned steps;	   /* step probes, earlier runs included */
-	unsigned reopened; /* top-ups that contradicted a step */
-	int speed_moved;   /* the endpoints read otherwise at the end */
+	unsigned reopened; /* confirmations that contradicted a step */
 };
 void driver_result_init(struct driver_result *r);
 void driver_result_release(struct driver_result *r);
 
 /*
- * Bisect d->graph: endpoints, merge base, steps, top-up. Returns the
+ * Bisect d->graph: endpoints, merge base, steps, confirmation. Returns the
  * status (also in res->status); DRIVER_ABORT and DRIVER_INTERRUPTED come
  * after error() or with the state saved. The state's status, culprit,
  * suspects and confidence are set to match.

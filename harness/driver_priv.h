@@ -1,6 +1,6 @@
 /*
  * driver_priv.h: what the driver's own files (driver.c, driver_probe.c,
- * driver_endpoints.c, driver_topup.c) share; nothing else includes it.
+ * driver_endpoints.c, driver_confirm.c) share; nothing else includes it.
  */
 #ifndef IOBISECT_DRIVER_PRIV_H
 #define IOBISECT_DRIVER_PRIV_H
@@ -88,8 +88,8 @@ enum driver_status driver_endpoints_perf(struct driver *d,
 enum driver_status driver_merge_base(struct driver *d,
 				     struct driver_result *res);
 
-/* driver_topup.c: 0, or -1 to stop; see driver.h for the policy. */
-int driver_topup(struct driver *d, size_t node, struct driver_result *res,
-		 int *reopen, double *conf);
+/* driver_confirm.c: 0, or -1 to stop; see driver.h for the policy. */
+int driver_confirm(struct driver *d, size_t node, struct driver_result *res,
+		   int *reopen, double *conf);
 
 #endif

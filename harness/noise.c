@@ -72,44 +72,120 @@ static double mad_scale(const struct noise_group *groups, size_t nr)
 	return s;
 }
 
+void noise_prior(struct noise_model *out)
+{
+	out->sigma = NOISE_PRIOR_SIGMA;
+	out->df = NOISE_PRIOR_DF;
+	out->nu = NOISE_PRIOR_DF;
+	out->boots = out->groups = 0;
+	out->mode_rate = NOISE_MODE_RATE;
+	out->mode_offset = NOISE_MODE_OFFSET;
+	out->wild = NOISE_WILD_FLOOR;
+}
+
+/* The prior's weight for the slower mode's depth, in boots. */
+#define MODE_OFFSET_PRIOR_BOOTS 5.0
+/* Deeper than this many times the prior's depth: no mode, a wild boot. */
+#define MODE_DEPTH_MAX 2.5
+
+enum boot_kind { BOOT_KEPT, BOOT_MODE, BOOT_WILD };
+
+/*
+ * Where one boot of a group sits: with its commit, in the slower mode, or
+ * nowhere. The reference is the group's median from three boots on, and
+ * the faster of two boots below that: of two boots a mode apart, the
+ * faster one is the commit's level and the other the machine's mode.
+ */
+static enum boot_kind boot_kind(double r, size_t n, double clip,
+				double mode_floor)
+{
+	if (r < -clip)
+		return r < mode_floor ? BOOT_WILD : BOOT_MODE;
+	if (r > clip && n >= 3)
+		return BOOT_WILD;
+	return BOOT_KEPT;
+}
+
+static double group_ref(const struct noise_group *g)
+{
+	double top = g->y[0];
+
+	if (g->n >= 3)
+		return stats_median(g->y, g->n);
+	for (size_t i = 1; i < g->n; i++)
+		top = fmax(top, g->y[i]);
+	return top;
+}
+
 void noise_estimate(struct noise_model *out, const struct noise_group *groups,
 		    size_t nr_groups)
 {
 	double prior = NOISE_PRIOR_DF * NOISE_PRIOR_SIGMA * NOISE_PRIOR_SIGMA;
-	double ss = 0, df = 0, clip, s;
+	double ss = 0, df = 0, clip, s, mode_sum = 0;
+	double mode_floor = MODE_DEPTH_MAX * NOISE_MODE_OFFSET;
+	size_t n_mode = 0, n_wild = 0;
 
+	noise_prior(out);
 	/*
-	 * Residuals further than NOISE_CLIP robust scales from their
-	 * commit's mean count as if they were at NOISE_CLIP (winsorizing):
-	 * under a normal law this changes almost nothing (0.3% of boots are
-	 * that far), under a heavy tail it keeps one boot hit by a busy
-	 * neighbour from setting the scale alone.
+	 * Boots further than NOISE_CLIP robust scales below their commit's
+	 * level are the machine's slower mode (or, deeper still, wild), and
+	 * those as far above it wild: each is counted as what it is, and left
+	 * out of the spread, which is the spread within a mode. The robust
+	 * scale is not moved by them while they are fewer than half.
 	 */
 	clip = mad_scale(groups, nr_groups);
 	if (clip < NOISE_FLOOR)
 		clip = NOISE_FLOOR;
 	clip *= NOISE_CLIP;
-	out->boots = out->groups = 0;
 	for (size_t k = 0; k < nr_groups; k++) {
 		const struct noise_group *g = &groups[k];
-		double m, c;
+		double ref, m = 0, c;
+		size_t kept = 0;
 
 		if (!usable(g))
 			continue;
-		m = group_mean(g);
+		ref = group_ref(g);
 		c = clip * sqrt(1 - 1.0 / (double)g->n);
 		for (size_t i = 0; i < g->n; i++) {
-			double r = g->y[i] - m;
-			if (fabs(r) > c)
-				r = r < 0 ? -c : c;
-			ss += r * r;
+			double r = g->y[i] - ref;
+			switch (boot_kind(r, g->n, c, mode_floor)) {
+			case BOOT_MODE:
+				n_mode++;
+				mode_sum += r;
+				break;
+			case BOOT_WILD:
+				n_wild++;
+				break;
+			default:
+				m += g->y[i];
+				kept++;
+			}
 		}
-		df += (double)(g->n - 1);
 		out->boots += g->n;
 		out->groups++;
+		if (!kept) /* an even group split far apart: no spread */
+			continue;
+		m /= (double)kept;
+		for (size_t i = 0; i < g->n; i++) {
+			double r = g->y[i] - ref;
+			if (boot_kind(r, g->n, c, mode_floor) == BOOT_KEPT)
+				ss += (g->y[i] - m) * (g->y[i] - m);
+		}
+		df += (double)(kept - 1);
 	}
 	s = sqrt((prior + ss) / (NOISE_PRIOR_DF + df));
 	out->sigma = s > NOISE_FLOOR ? s : NOISE_FLOOR;
 	out->df = NOISE_PRIOR_DF + df;
 	out->nu = out->df < NOISE_MAX_NU ? out->df : NOISE_MAX_NU;
+	out->mode_rate = ((double)n_mode + NOISE_MODE_RATE *
+					       NOISE_MODE_PRIOR_BOOTS) /
+			 ((double)out->boots + NOISE_MODE_PRIOR_BOOTS);
+	out->mode_offset =
+		(mode_sum + NOISE_MODE_OFFSET * MODE_OFFSET_PRIOR_BOOTS) /
+		((double)n_mode + MODE_OFFSET_PRIOR_BOOTS);
+	out->wild = ((double)n_wild +
+		     NOISE_WILD_FLOOR * NOISE_MODE_PRIOR_BOOTS) /
+		    ((double)out->boots + NOISE_MODE_PRIOR_BOOTS);
+	if (out->wild < NOISE_WILD_FLOOR)
+		out->wild = NOISE_WILD_FLOOR;
 }

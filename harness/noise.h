@@ -19,6 +19,19 @@
  *    verdicts use a Student-t law (NOISE_MAX_NU degrees of freedom at
  *    most), under which a wild boot moves the evidence by a bounded amount.
  *
+ * The machine has a second speed. Under TCG on a shared host the same
+ * kernel reads 25-50% slower for a boot or for minutes at a time: not an
+ * outlier to clip but a mode with a rate and a depth. So the model also
+ * holds:
+ *  - mode_rate: the share of boots in the slower mode, and mode_offset:
+ *    how far below (ln units), from the boots that sit below their
+ *    commit's median by more than NOISE_CLIP scales, shrunk towards a
+ *    prior fitted to this kind of machine (NOISE_MODE_*; bench/README.md);
+ *  - wild: the share of boots that fit neither mode (far above their
+ *    commit, or below the slow mode), with a floor: what one boot alone
+ *    can be worth is derived from it (a boot is a hiccup at that rate),
+ *    not fixed.
+ *
  * Pure: no I/O.
  */
 #ifndef IOBISECT_NOISE_H
@@ -31,6 +44,17 @@
 #define NOISE_FLOOR 0.01 /* 1%: no machine is quieter for long */
 #define NOISE_CLIP 3.0
 #define NOISE_MAX_NU 10.0
+/*
+ * The slower mode's prior: a boot in five, 30% below (ln 0.7), each worth
+ * NOISE_MODE_PRIOR_BOOTS boots of data, so a run's few boots refine it
+ * without talking it away. Fitted to boots of one kernel in a row on the
+ * development machine (bench/fit-modes.py; bench/README.md).
+ */
+#define NOISE_MODE_RATE 0.2
+#define NOISE_MODE_OFFSET -0.357
+#define NOISE_MODE_PRIOR_BOOTS 20.0
+/* Boots that fit neither mode: at least one in a hundred. */
+#define NOISE_WILD_FLOOR 0.01
 
 /* The boots of one commit, as y = ln(bytes/s). */
 struct noise_group {
@@ -44,7 +68,13 @@ struct noise_model {
 	double nu;     /* of the Student-t law verdicts use */
 	size_t boots;  /* boots in groups of two or more */
 	size_t groups; /* such groups */
+	double mode_rate;   /* share of boots in the slower mode */
+	double mode_offset; /* its distance below, ln units (< 0) */
+	double wild;	    /* share of boots that fit neither mode */
 };
+
+/* The prior alone: what a run knows before its boots. */
+void noise_prior(struct noise_model *out);
 
 /*
  * Estimate the model from groups of boots; groups of one boot carry no

@@ -169,13 +169,21 @@ static double error_bound(double e)
 	return log((1 - e) / e);
 }
 
-/*
- * The most evidence `n` boots of the thinnest side can carry (see
- * VERDICT_HICCUP), applied to a ratio.
- */
-static double cap_evidence(double llr, size_t n)
+/* The share of boots that read anything: never below the floor. */
+static double wild_rate(const struct noise_model *nm)
 {
-	double cap = (double)n * log((1 - VERDICT_HICCUP) / VERDICT_HICCUP);
+	return nm->wild > NOISE_WILD_FLOOR ? fmin(nm->wild, 0.5)
+					   : NOISE_WILD_FLOOR;
+}
+
+/*
+ * The most evidence `n` boots of the thinnest side can carry: one boot is
+ * a hiccup that reads anything at the model's wild rate h, so it is worth
+ * odds of at most (1 - h) / h, applied to a ratio.
+ */
+static double cap_evidence(double llr, size_t n, double h)
+{
+	double cap = (double)n * log((1 - h) / h);
 
 	return llr > cap ? cap : llr < -cap ? -cap : llr;
 }
@@ -183,6 +191,59 @@ static double cap_evidence(double llr, size_t n)
 static size_t min_size(size_t a, size_t b)
 {
 	return a < b ? a : b;
+}
+
+/*
+ * How well one side explains value `y`: the side is the half-line of
+ * levels beyond `edge` (above it for fast, below for slow), seen on a
+ * machine that runs a value in its normal mode (weight 1 - rate) or
+ * shifted by each of `shift[0..nr)` (the rest of `rate`, split evenly).
+ * Student-t with nu degrees of freedom, scale `se`.
+ */
+struct side_law {
+	double edge, se;
+	int fast;
+};
+
+static double side_loglik(double y, const struct side_law *s, double nu,
+			  double rate, const double *shift, size_t nr)
+{
+	double d = s->fast ? fmax(0, s->edge - y) : fmax(0, y - s->edge);
+	double l = (1 - rate) * exp(noise_t_logpdf(d / s->se, nu));
+
+	for (size_t k = 0; k < nr; k++) {
+		double e = s->edge + shift[k];
+		d = s->fast ? fmax(0, e - y) : fmax(0, y - e);
+		l += rate / (double)nr * exp(noise_t_logpdf(d / s->se, nu));
+	}
+	return log(l) - log(s->se);
+}
+
+/*
+ * What one value says, slow (or right) against fast (or wrong): a value
+ * may be wild at rate h, reading anything, so it is worth odds of at most
+ * (1 - h) / h either way.
+ */
+static double value_llr(double y, const struct side_law *slow,
+			const struct side_law *fast, double nu, double rate,
+			const double *shift, size_t nr, double h)
+{
+	double w = log((1 - h) / h);
+	double l = side_loglik(y, slow, nu, rate, shift, nr) -
+		   side_loglik(y, fast, nu, rate, shift, nr);
+
+	return l > w ? w : l < -w ? -w : l;
+}
+
+/* The normal mode, or the machine's slower mode (either, shifted). */
+static double shift_distance(double y, const struct side_law *s,
+			     double shift)
+{
+	double e = s->edge + shift;
+	double dn = s->fast ? fmax(0, s->edge - y) : fmax(0, y - s->edge);
+	double dm = s->fast ? fmax(0, e - y) : fmax(0, y - e);
+
+	return fmin(dn, dm);
 }
 
 /* 1 / (1 + e^|llr|), without overflow. */
@@ -236,6 +297,23 @@ static int slow_level(double *out, const struct threshold *t, double g,
 }
 
 /*
+ * The edges of the two sides: with auto, the baseline's level and the bad
+ * endpoint's; with a line, VERDICT_LINE_ZONE of the way from the line to
+ * the baseline on either side of it, so the threshold keeps its meaning
+ * (the smallest drop that counts): a commit whose boots agree on a drop
+ * smaller than the line is fast, one past it slow, and only one right at
+ * the line takes every boot the cap allows.
+ */
+static void side_edges(double *fast, double *slow, double g, double line,
+		       int is_auto)
+{
+	double zone = is_auto ? 0 : VERDICT_LINE_ZONE * (g - line);
+
+	*fast = is_auto ? g : line + zone;
+	*slow = line - zone;
+}
+
+/*
  * The test of `cand` between the fast level (base) and the slow one.
  * `check_last`: a last boot that fits neither level holds the verdict back
  * (for a commit under test; an endpoint's level is what it measures).
@@ -245,44 +323,56 @@ static int decide(struct verdict *out, const struct verdict_input *in,
 		  const struct side *cand, const char *label, int check_last)
 {
 	struct noise_model nm;
-	double s, c1 = 0, se0, se1, z0, z1, p0, p1, last;
+	struct side_law fast, slow;
+	double s, c1 = 0, h, moff, p0, p1, last, nc, llr = 0;
 	int is_auto = in->threshold.kind == THRESHOLD_AUTO;
+	size_t thin;
 	char head[220];
 
 	if (slow_level(&c1, &in->threshold, base->loc, in->faster, bad))
 		return -1;
 	noise_of(&nm, in, base, bad, cand);
 	s = nm.sigma;
+	h = wild_rate(&nm);
+	/* The machine's slower mode, in the frame where drops go down. */
+	moff = in->faster ? -nm.mode_offset : nm.mode_offset;
 	out->fast_level = level_bps(base->loc, in->faster);
 	out->slow_level = level_bps(c1, in->faster);
 	out->sigma_pct = s * 100;
 	out->nu = nm.nu;
 	out->bound = error_bound(in->error);
 
-	se0 = s * sqrt(1.0 / (double)cand->n + 1.0 / (double)base->n);
-	se1 = is_auto ? s * sqrt(1.0 / (double)cand->n + 1.0 / (double)bad->n)
-		      : se0;
 	/*
-	 * "Fast" is the baseline's level or above, "slow" the slow level or
-	 * below: each side is explained as well as its nearest point allows,
-	 * so a commit far past the line (a -90% cliff against a 10% line)
-	 * is all the more slow, instead of being explained by neither.
+	 * Each boot is weighed on its own against each side, so a boot the
+	 * slower mode explains counts as that, and its spread carries the
+	 * uncertainty of the level it is compared with: a level measured by
+	 * n boots moves every boot's distance together, which per boot is
+	 * a variance of n_c / n times one boot's (the same evidence, for
+	 * normal boots, as their mean against the level).
 	 */
-	z0 = fmax(0, base->loc - cand->loc) / se0;
-	z1 = fmax(0, cand->loc - c1) / se1;
-	out->llr = noise_t_logpdf(z1, nm.nu) - log(se1) -
-		   (noise_t_logpdf(z0, nm.nu) - log(se0));
-	out->llr = cap_evidence(out->llr, min_size(min_size(cand->n, base->n),
-						   is_auto ? bad->n : base->n));
+	nc = (double)cand->n;
+	side_edges(&fast.edge, &slow.edge, base->loc, c1, is_auto);
+	fast.fast = 1;
+	slow.fast = 0;
+	fast.se = s * sqrt(1 + nc / (double)base->n);
+	slow.se = is_auto ? s * sqrt(1 + nc / (double)bad->n) : fast.se;
+	for (size_t i = 0; i < cand->n; i++)
+		llr += value_llr(cand->y[i], &slow, &fast, nm.nu, nm.mode_rate,
+				 &moff, 1, h);
+	thin = min_size(cand->n, is_auto ? min_size(base->n, bad->n)
+					 : base->n);
+	out->llr = cap_evidence(llr, thin, h);
 	out->error = posterior_error(out->llr);
 
-	/* The newest boot, alone: between the levels, far from both? */
+	/* The newest boot, alone: far from both sides, in either mode? */
 	last = cand->y[cand->n - 1];
 	p0 = s * sqrt(1 + 1.0 / (double)base->n);
 	p1 = is_auto ? s * sqrt(1 + 1.0 / (double)bad->n) : p0;
 	out->implausible = check_last &&
-			   (base->loc - last) / p0 > VERDICT_IMPLAUSIBLE_Z &&
-			   (last - c1) / p1 > VERDICT_IMPLAUSIBLE_Z;
+			   shift_distance(last, &fast, moff) / p0 >
+				   VERDICT_IMPLAUSIBLE_Z &&
+			   shift_distance(last, &slow, moff) / p1 >
+				   VERDICT_IMPLAUSIBLE_Z;
 
 	fmt_fixed(head, sizeof(head),
 		  "good %.1f MB/s (%.1f%%, %zu boots), %s %.1f MB/s (%.1f%%, "
@@ -388,7 +478,7 @@ static int endpoints_auto(struct verdict *out, const struct verdict_input *in,
 	se = nm.sigma * sqrt(1.0 / (double)good->n + 1.0 / (double)bad->n);
 	out->llr = cap_evidence(
 		log_mixture_ratio(d, se, nm.nu, VERDICT_MIXTURE_TAU),
-		min_size(good->n, bad->n));
+		min_size(good->n, bad->n), wild_rate(&nm));
 	out->error = out->llr > 0 ? exp(-out->llr) : 1;
 	fmt_fixed(head, sizeof(head),
 		  "good %.1f MB/s (%.1f%%, %zu boots), bad %.1f MB/s (%.1f%%, "
@@ -446,4 +536,93 @@ double verdict_path_confidence(const double *errors, size_t n)
 		c *= 1 - e;
 	}
 	return c;
+}
+
+/*
+ * The pairs' test. Each pair is a boot of the parent and one of the
+ * culprit taken back to back, r = ln(culprit / parent): whatever speed
+ * the machine had for those seconds is in both and cancels. "Right" is
+ * r at the drop or below (the answer holds: the culprit is that much
+ * slower than its parent), "wrong" r at no drop or above for auto, and
+ * for a line the zone on either side of it as in verdict_decide. A pair
+ * in which the machine changed mode between its two boots is shifted by
+ * the mode's depth, up or down, at the rate two independent boots would
+ * do so (a mode that lasts minutes does so far less often).
+ */
+int verdict_pairs(struct verdict *out, const struct verdict_pairs_input *in)
+{
+	struct side_law right, wrong;
+	double *r, *pv, *cv, s, h, rate, m, shift[2], llr = 0, np;
+	size_t n = in->n;
+
+	memset(out, 0, sizeof(*out));
+	if (!n || !in->parent || !in->culprit || !in->noise)
+		return error("no pairs to judge");
+	if (!(in->drop < 0))
+		return error("pairs need a drop below zero, not %g", in->drop);
+	r = xmalloc(n * sizeof(*r));
+	for (size_t i = 0; i < n; i++) {
+		r[i] = log(in->culprit[i] / in->parent[i]);
+		if (!isfinite(r[i])) {
+			free(r);
+			return error("a pair has %g and %g bytes/s",
+				     in->parent[i], in->culprit[i]);
+		}
+		if (in->faster)
+			r[i] = -r[i];
+	}
+	np = (double)n;
+	s = in->noise->sigma * M_SQRT2;
+	h = fmin(0.5, 2 * wild_rate(in->noise));
+	rate = 2 * in->noise->mode_rate * (1 - in->noise->mode_rate);
+	m = fabs(in->noise->mode_offset);
+	shift[0] = m;
+	shift[1] = -m;
+	side_edges(&wrong.edge, &right.edge, 0, in->drop, !in->line);
+	wrong.fast = 1;
+	right.fast = 0;
+	wrong.se = s;
+	/* A drop measured by the endpoints moves every pair's distance. */
+	right.se = sqrt(s * s + np * in->drop_se * in->drop_se);
+	for (size_t i = 0; i < n; i++)
+		llr += value_llr(r[i], &right, &wrong, in->noise->nu, rate,
+				 shift, 2, h);
+	out->llr = cap_evidence(llr, n, h);
+	out->error = posterior_error(out->llr);
+	out->bound = error_bound(in->error_right);
+	out->sigma_pct = s * 100;
+	out->nu = in->noise->nu;
+	out->n_base = out->n_cand = n;
+	pv = xmalloc(n * sizeof(*pv));
+	cv = xmalloc(n * sizeof(*cv));
+	memcpy(pv, in->parent, n * sizeof(*pv));
+	memcpy(cv, in->culprit, n * sizeof(*cv));
+	out->base_median = stats_median(pv, n);
+	out->cand_median = stats_median(cv, n);
+	out->base_pct_stddev = stats_pct_stddev(pv, n);
+	out->cand_pct_stddev = stats_pct_stddev(cv, n);
+	/* The pairs' own figure: the median ratio within a pair. */
+	out->pct_change =
+		(exp(in->faster ? -stats_median(r, n) : stats_median(r, n)) -
+		 1) * 100;
+	out->fast_level = out->base_median;
+	out->slow_level = out->base_median * exp(in->drop);
+	if (out->llr >= out->bound)
+		out->kind = VERDICT_BAD;
+	else if (out->llr <= -error_bound(in->error_wrong))
+		out->kind = VERDICT_GOOD;
+	fmt_fixed(out->reason, sizeof(out->reason),
+		  "%zu pairs: parent %.1f MB/s, culprit %.1f MB/s, %+.1f%% "
+		  "within a pair (the drop sought %+.1f%%, pair noise %.1f%%): "
+		  "llr %+.1f, %s",
+		  n, out->base_median / MB, out->cand_median / MB,
+		  out->pct_change, (exp(in->drop) - 1) * 100, out->sigma_pct,
+		  out->llr,
+		  out->kind == VERDICT_BAD    ? "confirmed"
+		  : out->kind == VERDICT_GOOD ? "contradicted"
+					      : "one more pair");
+	free(pv);
+	free(cv);
+	free(r);
+	return 0;
 }

@@ -23,6 +23,20 @@
  * neither side explains (between the levels, four scales from both)
  * decides nothing: it earns another boot.
  *
+ * A line keeps its meaning: with a percentage or MB/s threshold, fast is
+ * "less of a drop than the line" and slow "more", each side starting
+ * VERDICT_LINE_ZONE of the way from the line to the baseline, so a
+ * commit whose boots agree on -20% is not slow under a 25% line, and one
+ * at -30% is. (Weighing "at the baseline" against "at the line" put the
+ * boundary half-way, and called -20% slow.)
+ *
+ * The machine has a slower mode (noise.h): each boot is weighed against
+ * each side as the normal mode or the slower one would explain it, so a
+ * boot between the levels, where an unchanged commit in the slower mode
+ * reads, is worth little, and a boot at the bad level on a cliff, which
+ * no mode of the good level explains, decides alone. A boot can also be
+ * wild at the model's measured rate, which bounds what one boot is worth.
+ *
  * Pure: no I/O; invalid input returns -1 after error().
  */
 #ifndef IOBISECT_VERDICT_H
@@ -39,13 +53,8 @@ enum verdict_kind { VERDICT_UNDECIDED, VERDICT_GOOD, VERDICT_BAD };
 #define VERDICT_ERROR_DEFAULT 0.01
 /* A boot between the levels, this many scales from both, fits neither. */
 #define VERDICT_IMPLAUSIBLE_Z 4.0
-/*
- * A boot can be a hiccup that reads anything (a neighbour's burst, a
- * stalled host): one in VERDICT_HICCUP. So one boot is worth odds of at
- * most (1 - h) / h, and the evidence of a verdict at most that per boot of
- * its thinnest side: a single boot never makes a verdict surer than 99%.
- */
-#define VERDICT_HICCUP 0.01
+/* A line's zone: this share of the way to the baseline on either side. */
+#define VERDICT_LINE_ZONE 0.2
 /* The spread of drops the endpoint test (auto) is tuned for, ln units. */
 #define VERDICT_MIXTURE_TAU 0.2
 
@@ -119,6 +128,29 @@ int verdict_decide(struct verdict *out, const struct verdict_input *in);
  * out->reason gives both medians in MB/s with their spread.
  */
 int verdict_endpoints(struct verdict *out, const struct verdict_input *in);
+
+/*
+ * The answer's own test: pairs of boots of the culprit's parent and of the
+ * culprit, taken back to back in a balanced order, judged on the ratio
+ * within each pair (verdict.c says why). VERDICT_BAD: the culprit is
+ * slower than its parent by the drop (confirmed, at error_right);
+ * VERDICT_GOOD: it is not (contradicted, at error_wrong); UNDECIDED: one
+ * more pair. out->error is the chance the answer is wrong given the pairs.
+ */
+struct verdict_pairs_input {
+	const double *parent, *culprit; /* pair k: parent[k], culprit[k] */
+	size_t n;
+	/*
+	 * ln(slow / fast) sought, < 0: the endpoints' measured drop for auto
+	 * (drop_se its uncertainty), or the threshold's line (line set).
+	 */
+	double drop, drop_se;
+	int line;
+	int faster;
+	const struct noise_model *noise; /* one boot's, as in a verdict */
+	double error_right, error_wrong;
+};
+int verdict_pairs(struct verdict *out, const struct verdict_pairs_input *in);
 
 /* "good", "bad", "undecided". */
 const char *verdict_name(enum verdict_kind k);

@@ -40,6 +40,13 @@ struct fake {
 	int abort_after;     /* the boot op fails after this many boots; 0 no */
 	/* After this many boots the machine runs at half speed; 0 never. */
 	unsigned halve_after;
+	/*
+	 * A machine with a slower mode: entered at mode_rate per boot, held
+	 * for a geometric number of boots of mean mode_hold, mode_depth
+	 * below (0.3: 30%); the state runs on in time order across commits.
+	 */
+	double mode_rate, mode_depth, mode_hold;
+	int in_mode;
 	const struct script *script;
 	size_t nr_script;
 	struct stats_rng rng;
@@ -108,6 +115,15 @@ static int fake_boot(void *payload, const char *commit, struct driver_boot *out)
 	    (1 + f->drift * f->boots);
 	if (f->halve_after && f->boots >= f->halve_after)
 		v *= 0.5;
+	if (f->mode_rate > 0) {
+		if (f->in_mode)
+			f->in_mode = stats_rng_uniform(&f->rng) >=
+				     1 / f->mode_hold;
+		else
+			f->in_mode = stats_rng_uniform(&f->rng) < f->mode_rate;
+		if (f->in_mode)
+			v *= 1 - f->mode_depth;
+	}
 	if (!p && f->outlier_every && (f->nr[0] + 1) % f->outlier_every == 0)
 		v *= (f->nr[0] / f->outlier_every) % 2 ? 0.7 : 1.4;
 	for (size_t i = 0; i < f->nr_script; i++)
@@ -220,12 +236,15 @@ START_TEST(cliff_one_boot_per_probe)
 	ck_assert_str_eq(r.res.culprit, id_at(&f, 9));
 	ck_assert(r.res.confidence >= 0.95);
 	/*
-	 * Two good boots for the noise model, one bad, one per step, and no
-	 * top-up: on a cliff the steps' boots are the answer's evidence.
+	 * Two good boots for the noise model, one bad, one per step, and one
+	 * pair of the culprit and its parent: no answer goes unconfirmed,
+	 * and on a cliff that costs a boot of each.
 	 */
 	printf("cliff: %u boots over %u commits, confidence %.6f\n", f.boots,
 	       probed(&f), r.res.confidence);
-	ck_assert((double)f.boots / probed(&f) <= 1.5);
+	ck_assert((double)f.boots / probed(&f) <= 2.0);
+	ck_assert_uint_eq(f.nr[9], 2);
+	ck_assert_uint_eq(f.nr[8], 2);
 	ck_assert_uint_eq(f.nr[0], 2);
 	ck_assert_uint_eq(f.nr[12], 1);
 	/* The state says it, and the good endpoint shows its level. */
@@ -275,8 +294,16 @@ START_TEST(moderate_drop_few_boots)
 	printf("moderate: %u boots over %u commits (%u baseline), confidence "
 	       "%.4f\n",
 	       f.boots, probed(&f), r.d.baseline_boots, r.res.confidence);
-	/* The endpoints' second look (machine_moved) comes on top. */
-	ck_assert((double)(f.boots - 2 * DRIVER_DRIFT_BOOTS) / probed(&f) <= 4);
+	if (getenv("DRIVER_DEBUG")) {
+		struct strbuf sb = STRBUF_INIT;
+		state_log(&r.st, &sb);
+		fputs(sb.buf, stdout);
+	}
+	/*
+	 * The drop is as deep as the machine's slower mode, so a pair can be
+	 * either: the pairs take a few more than a cliff's one.
+	 */
+	ck_assert((double)f.boots / probed(&f) <= 5);
 	run_end(&r, &f);
 }
 END_TEST
@@ -364,11 +391,11 @@ END_TEST
 /*
  * The machine halves its speed after the endpoints (seen here: minutes at
  * 200 MB/s, then minutes at 400): every step of a -25% drop then reads
- * slow against the start's levels, and without a second look the first
- * commit would be named. Booted again, the good endpoint reads slow: no
- * culprit, and the message says why.
+ * slow against the start's levels, and the steps converge on a commit
+ * that changed nothing. Its pairs with its parent, taken at the same
+ * speed, show no drop: never that commit; the right one, or no answer.
  */
-START_TEST(machine_speed_moved_names_no_culprit)
+START_TEST(machine_speed_moved_names_no_wrong_culprit)
 {
 	/* The speed halves after the good endpoint, or after the bad one. */
 	static const unsigned after[] = {2, 5};
@@ -376,38 +403,42 @@ START_TEST(machine_speed_moved_names_no_culprit)
 	struct run r;
 
 	for (size_t i = 0; i < ARRAY_SIZE(after); i++) {
+		enum driver_status s;
 		fake_init(&f, 16, 11, 25, 2);
 		f.halve_after = after[i];
 		job_init(&r.job);
 		run_start(&r, &f);
-		ck_assert_int_eq(run_bisect(&r, &f), DRIVER_INCONCLUSIVE);
-		ck_assert_ptr_nonnull(r.res.message);
-		ck_assert_ptr_nonnull(strstr(r.res.message, "speed moved"));
-		ck_assert_str_eq(r.st.culprit, "");
-		ck_assert_str_eq(r.res.culprit, "");
-		ck_assert_uint_eq(r.res.suspects.nr, 0);
-		printf("speed moved after %u boots: %s\n", after[i],
-		       r.res.message);
+		s = run_bisect(&r, &f);
+		printf("speed moved after %u boots: exit %d, %s, %u reopened: "
+		       "%s\n",
+		       after[i], s, r.res.culprit, r.res.reopened,
+		       r.res.message ? r.res.message : "");
+		if (s == DRIVER_CULPRIT)
+			ck_assert_str_eq(r.res.culprit, id_at(&f, 11));
+		else
+			ck_assert_str_eq(r.st.culprit, "");
 		run_end(&r, &f);
 	}
 
-	/* A steady machine: both endpoints read again as at the start. */
+	/* A steady machine: the culprit, confirmed at the first try. */
 	fake_init(&f, 16, 11, 25, 2);
 	job_init(&r.job);
 	run_start(&r, &f);
 	ck_assert_int_eq(run_bisect(&r, &f), DRIVER_CULPRIT);
 	ck_assert_str_eq(r.res.culprit, id_at(&f, 11));
+	ck_assert_uint_eq(r.res.reopened, 0);
 	run_end(&r, &f);
 }
 END_TEST
 
-START_TEST(contradicting_topup_reopens)
+START_TEST(contradicting_pairs_reopen)
 {
 	/*
 	 * 16 commits, a -25% culprit at 12. The first step (8) reads 25%
 	 * low once, by a fluke, and is marked slow at the step's loose
-	 * error (2%); the bisection converges on 8, whose top-up toward a
-	 * 99% answer shows it fast: the range re-opens and 12 is found.
+	 * error; the bisection converges on 8, whose pairs with its parent
+	 * show no drop, and its fresh boots show it fast: the range
+	 * re-opens and 12 is found.
 	 */
 	static const struct script fluke[] = {{8, 0, 150}};
 	struct fake f;
@@ -426,11 +457,133 @@ START_TEST(contradicting_topup_reopens)
 		fputs(sb.buf, stdout);
 	}
 	ck_assert_str_eq(r.res.culprit, id_at(&f, 12));
-	ck_assert_uint_eq(r.res.reopened, 1);
-	ck_assert(r.res.confidence >= 0.95);
-	/* The log keeps both marks of 8, the later one wins. */
-	ck_assert_str_eq(state_find_mark(&r.st, id_at(&f, 8)), "good");
+	ck_assert(r.res.confidence >= 0.99);
+	if (r.res.reopened) /* the fluke chose 8: the later mark wins */
+		ck_assert_str_eq(state_find_mark(&r.st, id_at(&f, 8)),
+				 "good");
 	run_end(&r, &f);
+}
+END_TEST
+
+/* The thresholds a user writes: auto, a percentage and MB/s. */
+static void set_threshold(struct job *job, int k)
+{
+	if (k == 1) {
+		job->threshold.kind = THRESHOLD_PERCENT;
+		job->threshold.value = 25;
+	} else if (k == 2) {
+		job->threshold.kind = THRESHOLD_MBPS;
+		job->threshold.value = 50; /* of 200: a 25% line */
+	}
+}
+
+static const char *const threshold_names[] = {"auto", "25%", "50 MB/s"};
+
+/*
+ * A -68% cliff (the planted regression of the verdict report), 5% noise,
+ * and an unchanged commit that reads its first boot in the machine's
+ * slower mode (-30%): every unchanged commit in turn, and the culprit's
+ * parent; each threshold. The right culprit, or no answer; never the
+ * unchanged commit.
+ */
+START_TEST(slower_mode_boot_never_names_unchanged)
+{
+	for (int k = 0; k < 3; k++) {
+		for (int pos = 1; pos < 9; pos++) {
+			struct script fluke[] = {{pos, 0, 140}};
+			struct fake f;
+			struct run r;
+			enum driver_status s;
+
+			fake_init(&f, 12, 9, 68, 5);
+			f.script = fluke;
+			f.nr_script = 1;
+			job_init(&r.job);
+			set_threshold(&r.job, k);
+			run_start(&r, &f);
+			s = run_bisect(&r, &f);
+			if (s == DRIVER_CULPRIT)
+				ck_assert_msg(!strcmp(r.res.culprit,
+						      id_at(&f, 9)),
+					      "%s, unchanged %d read low: "
+					      "named %.12s",
+					      threshold_names[k], pos,
+					      r.res.culprit);
+			else
+				ck_assert_int_eq(s, DRIVER_INCONCLUSIVE);
+			ck_assert(s != DRIVER_CULPRIT ||
+				  r.res.confidence >= 0.95);
+			run_end(&r, &f);
+		}
+	}
+}
+END_TEST
+
+/*
+ * A machine with a slower mode as measured on the development machine:
+ * a boot in six enters it, it lasts three boots on average, 30% below,
+ * beside 5% noise. 150 bisections of a -68% cliff and 150 of a -30% drop
+ * at each threshold (a culprit anywhere): among answers given, none is
+ * wrong (measured: 148-150 and 60-114 of 150 found, the rest no answer). Boots per probed commit on the cliff stay within 2.5 (a pair
+ * more when a step or the pair lands in the mode).
+ */
+START_TEST(machine_with_modes_names_no_wrong_commit)
+{
+	static const double drops[] = {68, 30};
+
+	for (size_t di = 0; di < ARRAY_SIZE(drops); di++) {
+		for (int k = 0; k < 3; k++) {
+			unsigned found = 0, other = 0, boots = 0, probes = 0;
+			for (int seed = 1; seed <= 150; seed++) {
+				struct fake f;
+				struct run r;
+				int culprit = 1 + seed % 11;
+				enum driver_status s;
+
+				fake_init(&f, 12, culprit, drops[di], 5);
+				f.rng = (struct stats_rng)STATS_RNG_INIT(
+					(uint64_t)seed * 7919 + k);
+				f.mode_rate = 1.0 / 6;
+				f.mode_hold = 3;
+				f.mode_depth = 0.3;
+				job_init(&r.job);
+				set_threshold(&r.job, k);
+				run_start(&r, &f);
+				s = run_bisect(&r, &f);
+				if (s == DRIVER_CULPRIT) {
+					ck_assert_msg(
+						!strcmp(r.res.culprit,
+							id_at(&f, culprit)),
+						"-%g%%, %s, seed %d: named "
+						"%d, culprit %d",
+						drops[di], threshold_names[k],
+						seed,
+						(int)(f.n -
+						      (size_t)graph_find(
+							      &f.g,
+							      r.res.culprit)),
+						culprit);
+					found++;
+				} else {
+					other++;
+				}
+				boots += f.boots;
+				probes += probed(&f);
+				run_end(&r, &f);
+			}
+			printf("modes, -%g%%, %s: %u found, %u no answer, "
+			       "%.2f boots per probed commit\n",
+			       drops[di], threshold_names[k], found, other,
+			       (double)boots / probes);
+			/*
+			 * -30% sits on the 25% line's slow edge and as
+			 * deep as the mode: many end with no answer.
+			 */
+			ck_assert_uint_ge(found, (drops[di] > 50 ? 135 : 50));
+			if (drops[di] > 50)
+				ck_assert((double)boots / probes <= 2.5);
+		}
+	}
 }
 END_TEST
 
@@ -549,6 +702,7 @@ START_TEST(test_one_commit)
 	struct driver d;
 	struct driver_result res;
 	enum bisect_mark mark;
+	size_t good_boots;
 
 	fake_init(&f, 8, 5, 85, 5);
 	f.fail_build = 1u << 2;
@@ -561,6 +715,7 @@ START_TEST(test_one_commit)
 			 DRIVER_CULPRIT);
 	ck_assert_int_eq(mark, BISECT_BAD);
 	ck_assert_ptr_nonnull(strstr(res.message, "slow:"));
+	good_boots = f.nr[0];
 	driver_result_release(&res);
 	ck_assert_int_eq(driver_test(&d, id_at(&f, 3), &res, &mark),
 			 DRIVER_CULPRIT);
@@ -571,7 +726,7 @@ START_TEST(test_one_commit)
 	ck_assert_int_eq(mark, BISECT_SKIP);
 	driver_result_release(&res);
 	/* The endpoints were measured once, by the first call. */
-	ck_assert_uint_eq(f.nr[0], 2);
+	ck_assert_uint_eq(f.nr[0], good_boots);
 	driver_release(&d);
 	state_release(&st);
 	graph_release(&f.g);
@@ -590,8 +745,10 @@ static Suite *driver_suite(void)
 	tcase_add_test(tc, no_change_is_not_separated);
 	tcase_add_test(tc, noisy_baseline_with_outliers);
 	tcase_add_test(tc, drift_of_the_machine);
-	tcase_add_test(tc, contradicting_topup_reopens);
-	tcase_add_test(tc, machine_speed_moved_names_no_culprit);
+	tcase_add_test(tc, contradicting_pairs_reopen);
+	tcase_add_test(tc, machine_speed_moved_names_no_wrong_culprit);
+	tcase_add_test(tc, slower_mode_boot_never_names_unchanged);
+	tcase_add_test(tc, machine_with_modes_names_no_wrong_commit);
 	tcase_add_test(tc, exit_codes);
 	tcase_add_test(tc, resume_replays_marks);
 	tcase_add_test(tc, faster_finds_the_improvement);

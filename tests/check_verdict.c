@@ -79,14 +79,43 @@ START_TEST(noise_prior_floor_and_outlier)
 	ck_assert(m.sigma >= NOISE_FLOOR);
 	ck_assert_double_eq_tol(m.nu, NOISE_MAX_NU, 1e-12);
 	/*
-	 * One boot 100% off eight identical ones: without the clip the scale
-	 * would be sqrt((0.005 + 0.889) / 10) = 0.30; clipped at three floors
-	 * every residual counts 0.0283: sqrt((0.005 + 9 * 0.0008) / 10).
+	 * One boot 100% above eight identical ones: in the scale it would be
+	 * sqrt((0.005 + 0.889) / 10) = 0.30; it fits no mode, so it is
+	 * counted as wild and left out: sqrt(0.005 / (2 + 7)).
 	 */
 	g = (struct noise_group){ wild, 9 };
 	noise_estimate(&m, &g, 1);
-	ck_assert_double_eq_tol(m.sigma, sqrt((0.005 + 9 * 0.0008) / 10),
-				1e-6);
+	ck_assert_double_eq_tol(m.sigma, sqrt(0.005 / 9), 1e-9);
+	ck_assert_double_eq_tol(m.wild, (1 + 0.2) / 29, 1e-12);
+	ck_assert_double_eq_tol(m.mode_rate, NOISE_MODE_RATE * 20 / 29, 1e-12);
+}
+END_TEST
+
+START_TEST(noise_slower_mode_measured)
+{
+	/*
+	 * Four commits of five boots, one boot of each 30% low (ln 0.7 =
+	 * -0.357): four in the slower mode among 20 boots, with the prior's
+	 * 20 boots at 0.2: rate (4 + 4) / 40; depth (4 * -0.357 + 5 *
+	 * -0.357) / 9. The spread is that of the other boots.
+	 */
+	double y[4][5];
+	struct noise_group g[4];
+	struct noise_model m;
+
+	for (int k = 0; k < 4; k++) {
+		for (int i = 0; i < 5; i++)
+			y[k][i] = k + 0.01 * (i % 2 ? 1 : -1) * (i > 0);
+		y[k][4] = k + log(0.7);
+		g[k] = (struct noise_group){ y[k], 5 };
+	}
+	noise_estimate(&m, g, 4);
+	ck_assert_double_eq_tol(m.mode_rate, 8.0 / 40, 1e-12);
+	ck_assert_double_eq_tol(m.mode_offset,
+				(4 * log(0.7) + 5 * NOISE_MODE_OFFSET) / 9,
+				1e-9);
+	ck_assert(m.sigma < 0.03);
+	ck_assert_double_eq_tol(m.wild, NOISE_WILD_FLOOR, 1e-12);
 }
 END_TEST
 
@@ -94,9 +123,10 @@ START_TEST(likelihood_ratio_by_hand)
 {
 	/*
 	 * Baseline 1000 MB/s (pseudo-median of four boots at ±1% and ±2%),
-	 * line 10% below, noise 5% with 10 degrees of freedom. One boot at
-	 * 900 MB/s sits on the line: z_fast = ln(0.9) / (0.05 sqrt(1 + 1/4))
-	 * = -1.8847, z_slow = 0, llr = -5.5 ln(1 + z_fast^2 / 10) = 1.6718.
+	 * a 10% line at 900 and its zone 0.2 of the way to the baseline on
+	 * either side (fast from ln 900 + 0.02107, slow from ln 900 -
+	 * 0.02107), noise 5% with 10 degrees of freedom, no slower mode.
+	 * One boot at 900 sits on the line, as far from both sides: llr 0.
 	 */
 	double base[4], cand[2] = { 900 * MB, 880 * MB };
 	double d[] = { 0.02, -0.02, 0.01, -0.01 };
@@ -108,22 +138,168 @@ START_TEST(likelihood_ratio_by_hand)
 		base[i] = 1000 * MB * exp(d[i]);
 	in.noise = &nm;
 	ck_assert_int_eq(verdict_decide(&v, &in), 0);
-	ck_assert_double_eq_tol(v.llr, 1.6718286108525584, 1e-9);
+	ck_assert_double_eq_tol(v.llr, 0, 1e-12);
 	ck_assert_double_eq_tol(v.bound, log(0.95 / 0.05), 1e-12);
 	ck_assert_double_eq_tol(v.fast_level, 1000 * MB, 1);
 	ck_assert_double_eq_tol(v.slow_level, 900 * MB, 1);
-	ck_assert_double_eq_tol(v.error, 1 / (1 + exp(v.llr)), 1e-12);
-	ck_assert_int_eq(v.kind, VERDICT_UNDECIDED); /* 1.67 < 2.94 */
+	ck_assert_double_eq_tol(v.error, 0.5, 1e-12);
+	ck_assert_int_eq(v.kind, VERDICT_UNDECIDED);
 	/*
-	 * A second boot at 880: the mean of two, spread sqrt(1/2 + 1/4), is
-	 * past the line, which then explains it fully (z_slow = 0).
+	 * A second boot at 880, each boot's spread 0.05 sqrt(1 + 2/4): the
+	 * first still says nothing, the second sits 0.0435 below the fast
+	 * side and inside the slow one: llr = 5.5 ln(1 + (0.0435 /
+	 * 0.0612)^2 / 10) = 0.2713, far from a verdict. (Weighed against
+	 * the baseline's and the line's points, as before, these two boots
+	 * were called slow.)
 	 */
 	in.n_cand = 2;
 	ck_assert_int_eq(verdict_decide(&v, &in), 0);
-	ck_assert_double_eq_tol(v.llr, 2.9989353605272004, 1e-9);
-	ck_assert_int_eq(v.kind, VERDICT_BAD);
+	ck_assert_double_eq_tol(v.llr, 0.2713012736175071, 1e-9);
+	ck_assert_int_eq(v.kind, VERDICT_UNDECIDED);
 	ck_assert_double_eq_tol(v.pct_change, -11, 0.01);
-	ck_assert_msg(strstr(v.reason, "slow"), "%s", v.reason);
+}
+END_TEST
+
+START_TEST(threshold_keeps_its_meaning)
+{
+	/*
+	 * A 25% line, baseline 1000 MB/s (4 boots), noise 5%, the machine's
+	 * slower mode at its prior: boots that agree on -20% are fast (not
+	 * slow), boots that agree on -32% slow.
+	 */
+	double base[] = { 1000 * MB, 1000 * MB, 1000 * MB, 1000 * MB };
+	double at20[] = { 800 * MB, 800 * MB, 800 * MB };
+	double at32[] = { 680 * MB, 680 * MB, 680 * MB };
+	struct noise_model nm = { .sigma = 0.05, .df = 10, .nu = 10 };
+	struct verdict_input in = input(base, 4, at20, 3);
+	struct verdict v;
+
+	nm.mode_rate = NOISE_MODE_RATE;
+	nm.mode_offset = log(0.7);
+	in.noise = &nm;
+	in.threshold.value = 25;
+	ck_assert_int_eq(verdict_decide(&v, &in), 0);
+	ck_assert_double_eq_tol(v.llr, -5.505998964135571, 1e-9);
+	ck_assert_int_eq(v.kind, VERDICT_GOOD);
+	in.cand = at32;
+	ck_assert_int_eq(verdict_decide(&v, &in), 0);
+	ck_assert_double_eq_tol(v.llr, 3.247328760159647, 1e-9);
+	ck_assert_int_eq(v.kind, VERDICT_BAD);
+}
+END_TEST
+
+START_TEST(slower_mode_boot_decides_nothing)
+{
+	/*
+	 * A 25% line, baseline 1000 MB/s (4 boots), noise 3%. One boot at
+	 * 700 (-30%): without a slower mode it is past the line and decides
+	 * (llr at its cap, ln 99); on a machine with a mode 30% below, where
+	 * an unchanged commit reads one boot in five, it is worth 1.356 and
+	 * earns another boot; that one, at the baseline, says fast. A boot
+	 * at the bad level of a cliff (300) is no mode's: it decides alone.
+	 */
+	double base[] = { 1000 * MB, 1000 * MB, 1000 * MB, 1000 * MB };
+	double cand[] = { 700 * MB, 1000 * MB }, cliff[] = { 300 * MB };
+	struct noise_model nm = { .sigma = 0.03, .df = 10, .nu = 10 };
+	struct verdict_input in = input(base, 4, cand, 1);
+	struct verdict v;
+
+	in.noise = &nm;
+	in.threshold.value = 25;
+	ck_assert_int_eq(verdict_decide(&v, &in), 0);
+	ck_assert_double_eq_tol(v.llr, log(99), 1e-9);
+	ck_assert_int_eq(v.kind, VERDICT_BAD);
+	nm.mode_rate = NOISE_MODE_RATE;
+	nm.mode_offset = log(0.7);
+	ck_assert_int_eq(verdict_decide(&v, &in), 0);
+	ck_assert_double_eq_tol(v.llr, 1.355994873038865, 1e-9);
+	ck_assert_int_eq(v.kind, VERDICT_UNDECIDED);
+	in.n_cand = 2;
+	ck_assert_int_eq(verdict_decide(&v, &in), 0);
+	ck_assert_double_eq_tol(v.llr, -3.2616178489579806, 1e-9);
+	ck_assert_int_eq(v.kind, VERDICT_GOOD);
+	in.cand = cliff;
+	in.n_cand = 1;
+	ck_assert_int_eq(verdict_decide(&v, &in), 0);
+	ck_assert_int_eq(v.kind, VERDICT_BAD);
+	/* The wild rate measured sets what one boot is worth. */
+	nm.wild = 0.05;
+	ck_assert_int_eq(verdict_decide(&v, &in), 0);
+	ck_assert_double_eq_tol(v.llr, log(19), 1e-9);
+}
+END_TEST
+
+START_TEST(pairs_confirm_or_contradict)
+{
+	/*
+	 * Pairs of a parent at 200 MB/s and a culprit at 30 (a cliff, auto
+	 * drop measured at ln 0.15): one pair confirms at 95%. The same
+	 * pairs of two unchanged commits (ratio 1) contradict. A pair whose
+	 * culprit boot fell into the slower mode (ratio 0.7) is weak either
+	 * way; the machine's level cancels: pairs at 100 and 15 (the machine
+	 * at half speed) read as pairs at 200 and 30.
+	 */
+	double parent[] = { 200 * MB, 200 * MB, 100 * MB };
+	double culprit[] = { 30 * MB, 30 * MB, 15 * MB };
+	double same[] = { 200 * MB, 140 * MB };
+	struct noise_model nm;
+	struct verdict_pairs_input in = { 0 };
+	struct verdict v, half;
+
+	noise_prior(&nm);
+	nm.sigma = 0.04;
+	nm.nu = 10;
+	in.parent = parent;
+	in.culprit = culprit;
+	in.n = 1;
+	in.drop = log(0.15);
+	in.drop_se = 0.03;
+	in.noise = &nm;
+	in.error_right = 0.05;
+	in.error_wrong = 0.05;
+	ck_assert_int_eq(verdict_pairs(&v, &in), 0);
+	ck_assert_int_eq(v.kind, VERDICT_BAD);
+	ck_assert(v.error <= 0.05);
+	ck_assert_msg(strstr(v.reason, "confirmed"), "%s", v.reason);
+	in.parent = parent + 2;
+	in.culprit = culprit + 2;
+	ck_assert_int_eq(verdict_pairs(&half, &in), 0);
+	ck_assert_double_eq_tol(half.llr, v.llr, 1e-9);
+	in.parent = parent;
+	in.culprit = parent;
+	ck_assert_int_eq(verdict_pairs(&v, &in), 0);
+	ck_assert_int_eq(v.kind, VERDICT_GOOD);
+	ck_assert_msg(strstr(v.reason, "contradicted"), "%s", v.reason);
+	/*
+	 * Unchanged commits, the culprit's boot in the slower mode: against
+	 * a cliff that pair says "no cliff"; against a drop as deep as the
+	 * mode it is weak, and earns another pair.
+	 */
+	in.culprit = same + 1;
+	in.parent = same;
+	ck_assert_int_eq(verdict_pairs(&v, &in), 0);
+	ck_assert_int_eq(v.kind, VERDICT_GOOD);
+	in.drop = log(0.7);
+	ck_assert_int_eq(verdict_pairs(&v, &in), 0);
+	ck_assert_int_eq(v.kind, VERDICT_UNDECIDED);
+	ck_assert(v.llr > 0 && v.llr < 2);
+	/* A 25% line: a pair at -20% says no, one at -40% yes. */
+	double p2[] = { 1000 * MB, 1000 * MB }, c2[] = { 800 * MB, 600 * MB };
+	in.parent = p2;
+	in.culprit = c2;
+	in.drop = log(0.75);
+	in.drop_se = 0;
+	in.line = 1;
+	in.n = 1;
+	ck_assert_int_eq(verdict_pairs(&v, &in), 0);
+	ck_assert(v.llr < 0);
+	in.culprit = c2 + 1;
+	in.n = 1;
+	ck_assert_int_eq(verdict_pairs(&v, &in), 0);
+	ck_assert(v.llr > 0);
+	/* No drop to seek is an error. */
+	in.drop = 0;
+	ck_assert_int_eq(verdict_pairs(&v, &in), -1);
 }
 END_TEST
 
@@ -142,12 +318,15 @@ START_TEST(cliff_decided_by_one_boot)
 	in.error = 0.01;
 	ck_assert_int_eq(verdict_decide(&v, &in), 0);
 	ck_assert_int_eq(v.kind, VERDICT_BAD);
-	/* One boot is worth odds of 99:1 at most: it may be a hiccup. */
-	ck_assert_double_eq_tol(v.error, VERDICT_HICCUP, 1e-12);
+	/*
+	 * One boot is worth odds of 99:1 at most: it may be wild, at the
+	 * rate the model measured (its floor, here).
+	 */
+	ck_assert_double_eq_tol(v.error, NOISE_WILD_FLOOR, 1e-12);
 	in.cand = fast;
 	ck_assert_int_eq(verdict_decide(&v, &in), 0);
 	ck_assert_int_eq(v.kind, VERDICT_GOOD);
-	ck_assert_double_eq_tol(v.error, VERDICT_HICCUP, 1e-12);
+	ck_assert_double_eq_tol(v.error, NOISE_WILD_FLOOR, 1e-12);
 	/* The bad level: the geometric mean of its two boots. */
 	ck_assert_double_eq_tol(v.slow_level, sqrt(30.0 * 31) * MB, 1);
 }
@@ -287,7 +466,7 @@ START_TEST(endpoints_fixed_threshold)
 			  798 * MB, 803 * MB, 795 * MB, 808 * MB };
 	double same[] = { 776 * MB, 780 * MB, 770 * MB, 775 * MB,
 			  772 * MB, 779 * MB, 771 * MB, 777 * MB };
-	double slow[] = { 600 * MB, 605 * MB };
+	double slow[] = { 600 * MB, 605 * MB, 598 * MB, 603 * MB };
 	struct verdict_input in = input(good, 8, NULL, 0);
 	struct verdict v;
 
@@ -296,8 +475,15 @@ START_TEST(endpoints_fixed_threshold)
 	in.n_bad = 8;
 	ck_assert_int_eq(verdict_endpoints(&v, &in), 0);
 	ck_assert_int_eq(v.kind, VERDICT_GOOD);
+	/*
+	 * -25% is as deep as the machine's slower mode: two boots there may
+	 * be a good kernel in it, four agreeing are slow.
+	 */
 	in.bad = slow;
 	in.n_bad = 2;
+	ck_assert_int_eq(verdict_endpoints(&v, &in), 0);
+	ck_assert_int_eq(v.kind, VERDICT_UNDECIDED);
+	in.n_bad = 4;
 	ck_assert_int_eq(verdict_endpoints(&v, &in), 0);
 	ck_assert_int_eq(v.kind, VERDICT_BAD);
 }
@@ -322,8 +508,9 @@ END_TEST
  * Counts, over `trials`, verdicts that are wrong for a commit at the
  * baseline (slow) and at the line (fast).
  */
-static void simulate(double cand_mb, double noise_pct, double error,
-		     int trials, int *bad, int *good, double *boots)
+static void simulate(double cand_mb, double noise_pct, double mode,
+		     double error, int trials, int *bad, int *good,
+		     double *boots)
 {
 	struct stats_rng rng = STATS_RNG_INIT(42);
 	double base[16], cand[16];
@@ -337,6 +524,9 @@ static void simulate(double cand_mb, double noise_pct, double error,
 		for (;;) {
 			struct verdict_input in;
 			draw(&rng, cand + nc++, 1, cand_mb, noise_pct);
+			/* The machine's slower mode, at rate `mode`. */
+			if (stats_rng_uniform(&rng) < mode)
+				cand[nc - 1] *= 0.7;
 			if (nc % 2 == 0 && nb < 16)
 				draw(&rng, base + nb++, 1, 1000, noise_pct);
 			in = input(base, nb, cand, nc);
@@ -359,23 +549,31 @@ START_TEST(simulation_error_rates)
 
 	/*
 	 * 5% noise, a 10% line, Wald's 5%: an unchanged commit is called
-	 * slow, and a commit at the line fast, at most about 5% of the time
-	 * (the estimated noise and the small baseline make the bound
-	 * approximate: allow 7%).
+	 * slow, and a commit at the slow side's edge (the line less its
+	 * zone: 900 e^-0.02107 = 881.2) fast, at most about 5% of the time
+	 * (the estimated noise, its slower mode and the small baseline make
+	 * the bound approximate: allow 7%). Near the line many stay
+	 * undecided at 16 boots: that is the zone's purpose.
 	 */
-	simulate(1000, 5, 0.05, 2000, &bad, &good, &boots);
+	simulate(1000, 5, 0, 0.05, 2000, &bad, &good, &boots);
 	printf("unchanged, 5%% noise: slow %d, fast %d of 2000, %.2f boots\n",
 	       bad, good, boots);
 	ck_assert_int_le(bad, 140);
 	ck_assert_int_ge(good, 1700);
-	simulate(900, 5, 0.05, 2000, &bad, &good, &boots);
-	printf("at the line, 5%% noise: slow %d, fast %d of 2000, %.2f "
+	simulate(900 * exp(-0.2 * log(1 / 0.9)), 5, 0.2, 0.05, 2000, &bad, &good,
+		 &boots);
+	printf("at the slow edge, 5%% noise: slow %d, fast %d of 2000, %.2f "
 	       "boots\n",
 	       bad, good, boots);
-	ck_assert_int_le(good, 140);
-	ck_assert_int_ge(bad, 1700);
+	ck_assert_int_le(good, 180);
+	ck_assert_int_ge(bad, 1600);
+	simulate(750, 5, 0, 0.05, 2000, &bad, &good, &boots);
+	printf("-25%%, 5%% noise: slow %d, fast %d of 2000, %.2f boots\n", bad,
+	       good, boots);
+	ck_assert_int_eq(good, 0);
+	ck_assert_int_ge(bad, 1900);
 	/* A cliff at 20% noise: decided by the first boot nearly always. */
-	simulate(150, 20, 0.05, 2000, &bad, &good, &boots);
+	simulate(150, 20, 0, 0.05, 2000, &bad, &good, &boots);
 	printf("-85%%, 20%% noise: slow %d of 2000, %.2f boots\n", bad, boots);
 	ck_assert_int_ge(bad, 1990);
 	ck_assert(boots < 1.1);
@@ -390,7 +588,11 @@ static Suite *verdict_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, noise_pooled_by_hand);
 	tcase_add_test(tc, noise_prior_floor_and_outlier);
+	tcase_add_test(tc, noise_slower_mode_measured);
 	tcase_add_test(tc, likelihood_ratio_by_hand);
+	tcase_add_test(tc, threshold_keeps_its_meaning);
+	tcase_add_test(tc, slower_mode_boot_decides_nothing);
+	tcase_add_test(tc, pairs_confirm_or_contradict);
 	tcase_add_test(tc, cliff_decided_by_one_boot);
 	tcase_add_test(tc, implausible_boot_earns_another);
 	tcase_add_test(tc, runs_min_is_a_floor);

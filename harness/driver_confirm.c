@@ -1,0 +1,369 @@
+/*
+ * driver_confirm.c: the answer's evidence. An answer is a claim about two
+ * commits, the culprit and its parent (each parent, for a merge): that
+ * the one is slower than the other by the drop sought. So it is judged on
+ * fresh boots of both taken side by side: pairs, parent and culprit back
+ * to back in a balanced random order (AB BA or BA AB in every two pairs,
+ * seeded by the commits so a rerun repeats it), judged on the ratio within
+ * each pair (verdict_pairs) until those pairs alone reach the job's
+ * confidence. Whatever speed the machine had for those seconds is in both
+ * boots of a pair and cancels, so a machine whose speed moves between
+ * pairs cannot make the answer; no answer is exempt, a cliff included (it
+ * costs a pair there). Pairs that say there is no such drop re-mark the
+ * commit their fresh boots show misjudged and re-open the range.
+ */
+#include "driver.h"
+#include "driver_priv.h"
+
+#include "noise.h"
+#include "progress.h"
+#include "run.h"
+#include "stats.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The commits the culprit is judged against: its parents. */
+static void culprit_parents(struct driver *d, size_t node, struct strvec *out)
+{
+	const struct commit_node *c = &d->graph->nodes[node];
+
+	strvec_clear(out);
+	for (size_t k = 0; k < c->nr_parents; k++)
+		strvec_push(out, d->graph->nodes[c->parents[k]].id);
+	for (int k = 0; k < c->outside_parents; k++)
+		strvec_push(out, c->outside ? c->outside[k] : d->st->good);
+}
+
+/* One parent's pairs with the culprit. */
+struct confirm_pairs {
+	const char *parent;
+	double *pv, *cv; /* pair k: parent's boot, culprit's boot */
+	size_t n, alloc_p, alloc_c;
+	size_t parent_from; /* the parent's boots before its pairs */
+	unsigned failed;
+	struct verdict v;
+	int decided;
+};
+
+/*
+ * The drop the pairs test (verdict_pairs): the threshold's line, or with
+ * auto the endpoints' measured drop and its uncertainty. -1 after error()
+ * when the line cannot be drawn.
+ */
+static int confirm_drop(struct driver *d, struct verdict_pairs_input *in,
+			const struct noise_model *nm)
+{
+	const struct threshold *t = &d->job->threshold;
+	const struct verdict *sep = &d->sep;
+	double g = sep->base_median, v;
+	int faster = d->job->faster;
+
+	in->line = t->kind != THRESHOLD_AUTO;
+	in->drop_se = 0;
+	switch (t->kind) {
+	case THRESHOLD_PERCENT:
+		in->drop = faster ? -log1p(t->value / 100)
+				  : log1p(-t->value / 100);
+		break;
+	case THRESHOLD_MBPS:
+		v = t->value * 1e6;
+		in->drop = faster ? -log((g + v) / g) : log((g - v) / g);
+		break;
+	default:
+		in->drop = -fabs(log(sep->cand_median / g));
+		in->drop_se = nm->sigma * sqrt(1.0 / (double)sep->n_base +
+					       1.0 / (double)sep->n_cand);
+	}
+	if (!(in->drop < 0) || !isfinite(in->drop))
+		return error("no drop to confirm: good %.1f MB/s, threshold "
+			     "%g",
+			     g / 1e6, t->value);
+	return 0;
+}
+
+static uint64_t seed_of(const char *a, const char *b)
+{
+	uint64_t h = 1469598103934665603ull; /* FNV-1a */
+
+	for (const char *s = a; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ull;
+	for (const char *s = b; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ull;
+	return h;
+}
+
+/*
+ * One boot of `commit` for a pair: 0 with *value its figure, 1 when it
+ * failed or stored nothing usable (n says how), -1 to stop.
+ */
+static int pair_boot(struct driver *d, const char *commit, double *value,
+		     struct probe_note *n)
+{
+	struct sample_set s = SAMPLE_SET_INIT;
+	size_t had;
+	int r;
+
+	if (driver_load(d, commit, &s))
+		return -1;
+	had = s.nr;
+	r = driver_boot_commit(d, commit, n);
+	if (!r && !driver_load(d, commit, &s) && s.nr > had)
+		*value = s.values[s.nr - 1];
+	else if (!r)
+		r = 1;
+	sample_set_release(&s);
+	return r;
+}
+
+/* One more pair, in the order the balance asks: 0, 1 failed, -1 stop. */
+static int take_pair(struct driver *d, const char *culprit,
+		     struct confirm_pairs *p, struct stats_rng *rng,
+		     int *last_order, struct probe_note *n)
+{
+	double pv = 0, cv = 0;
+	int parent_first, r;
+
+	/* AB BA or BA AB: each two pairs are balanced, their order drawn. */
+	parent_first = p->n % 2 ? !*last_order : stats_rng_uniform(rng) < 0.5;
+	*last_order = parent_first;
+	for (int k = 0; k < 2; k++) {
+		int is_parent = k == 0 ? parent_first : !parent_first;
+		if (d->progress)
+			progress_phase(d->progress, "pair %zu: %s %.12s",
+				       p->n + 1, is_parent ? "parent" : "culprit",
+				       is_parent ? p->parent : culprit);
+		r = pair_boot(d, is_parent ? p->parent : culprit,
+			      is_parent ? &pv : &cv, n);
+		if (r)
+			return r;
+	}
+	ALLOC_GROW(p->pv, p->n + 1, p->alloc_p);
+	ALLOC_GROW(p->cv, p->n + 1, p->alloc_c);
+	p->pv[p->n] = pv;
+	p->cv[p->n] = cv;
+	p->n++;
+	return 0;
+}
+
+/*
+ * The pairs said the culprit is not slower than this parent: which of
+ * the two did the steps misjudge? Each is judged on its fresh boots (its
+ * pairs') against the run's levels: the culprit now fast, or the parent
+ * now slow; when neither verdict decides, the one further from the side
+ * its step gave it. A commit the range cannot re-mark (an endpoint, or a
+ * parent outside) leaves the other. 0 with *which (0 the culprit, 1 the
+ * parent; -1 neither can be), -1 to stop.
+ */
+static int misjudged(struct driver *d, size_t node, const char *culprit,
+		     size_t culprit_from, const struct confirm_pairs *p,
+		     int *which)
+{
+	struct verdict vc = {0}, vp = {0};
+	struct sample_set s = SAMPLE_SET_INIT;
+	long at = graph_find(d->graph, p->parent);
+	int can_c = node != 0, can_p = at > 0, rc, rp;
+
+	*which = can_c ? 0 : can_p ? 1 : -1;
+	if (!can_c || !can_p)
+		return 0;
+	rc = driver_judge(d, culprit, culprit_from, DRIVER_STEP_ERROR, &vc, &s);
+	rp = rc < 0 ? -1
+		    : driver_judge(d, p->parent, p->parent_from,
+				   DRIVER_STEP_ERROR, &vp, &s);
+	sample_set_release(&s);
+	if (rc < 0 || rp < 0)
+		return -1;
+	if (!rc && vc.kind == VERDICT_GOOD)
+		*which = 0;
+	else if (!rp && vp.kind == VERDICT_BAD)
+		*which = 1;
+	else if (!rc && !rp)
+		/* ln odds for "slow" of each: the less slow culprit, or the
+		   more slow parent, was misjudged. */
+		*which = -vc.llr >= vp.llr ? 0 : 1;
+	return 0;
+}
+
+/* The verdicts the answer rests on, in the state: role "confirm". */
+static void record_pairs(struct driver *d, const char *commit,
+			 const struct verdict *v, const char *remark)
+{
+	struct probe_note n = {0};
+	struct sample_set s = SAMPLE_SET_INIT;
+
+	if (driver_load(d, commit, &s)) {
+		sample_set_release(&s);
+		return;
+	}
+	n.outcome = PROBE_FAST; /* measured */
+	n.have_verdict = v && v->n_cand > 0;
+	if (n.have_verdict)
+		n.v = *v;
+	driver_note_figures(&n, &s);
+	driver_record(d, commit, "confirm", &n, remark);
+	sample_set_release(&s);
+}
+
+/*
+ * Confirm the culprit at `node` against each parent, pair by pair, until
+ * the pairs alone reach the job's confidence (each parent at most twice
+ * runs.max pairs). *conf gets the answer's confidence (0 when it could not
+ * be judged: res's message says why); *reopen is set when the pairs
+ * contradicted the steps and a commit was re-marked. 0, or -1 to stop.
+ */
+int driver_confirm(struct driver *d, size_t node, struct driver_result *res,
+		   int *reopen, double *conf)
+{
+	const char *culprit = d->graph->nodes[node].id;
+	size_t nr, cap = 2 * (size_t)d->job->runs_max, culprit_from;
+	struct confirm_pairs *pairs;
+	struct sample_set s = SAMPLE_SET_INIT;
+	struct verdict_pairs_input in = {0};
+	struct noise_model nm;
+	char *subject;
+	int ret = -1, order = 0;
+
+	*reopen = 0;
+	*conf = 0;
+	culprit_parents(d, node, &res->parents);
+	nr = res->parents.nr;
+	pairs = xcalloc(nr ? nr : 1, sizeof(*pairs));
+	if (driver_load(d, culprit, &s))
+		goto out;
+	culprit_from = s.nr;
+	for (size_t k = 0; k < nr; k++) {
+		struct probe_note n = {0};
+		int r;
+		pairs[k].parent = res->parents.v[k];
+		r = driver_build_commit(d, pairs[k].parent, &n);
+		if (r > 0)
+			driver_set_message(res,
+					   xstrfmt("the culprit's parent %.12s "
+						   "cannot be measured: %s",
+						   pairs[k].parent,
+						   driver_failure_text(&n)));
+		driver_note_release(&n);
+		if (r)
+			goto done;
+		if (driver_load(d, pairs[k].parent, &s))
+			goto out;
+		pairs[k].parent_from = s.nr;
+	}
+	if (d->progress) {
+		subject = driver_subject(d, culprit);
+		progress_commit(d->progress, "confirm", 0, 0, culprit, subject);
+		free(subject);
+	}
+	driver_noise(d, &nm);
+	if (confirm_drop(d, &in, &nm)) {
+		driver_set_message(res, xstrdup("the answer cannot be "
+						"confirmed: the threshold "
+						"draws no drop"));
+		goto done;
+	}
+	in.faster = d->job->faster;
+	/* Each parent's share of the answer's error, so all together hold. */
+	in.error_right = 1 - pow(d->target, 1.0 / (double)nr);
+	in.error_wrong = DRIVER_STEP_ERROR;
+	*conf = 1;
+	for (size_t k = 0; k < nr; k++) {
+		struct confirm_pairs *p = &pairs[k];
+		struct stats_rng rng = STATS_RNG_INIT(seed_of(culprit, p->parent));
+
+		while (!p->decided) {
+			struct probe_note n = {0};
+			int r;
+
+			if (p->n >= cap)
+				break;
+			r = take_pair(d, culprit, p, &rng, &order, &n);
+			if (r > 0) {
+				/* A pair with a failed half is dropped. */
+				if (++p->failed >= 3) {
+					driver_set_message(
+						res,
+						xstrfmt("the answer could not be "
+							"confirmed: boots failed "
+							"(%s)",
+							driver_failure_text(&n)));
+					driver_note_release(&n);
+					*conf = 0;
+					goto done;
+				}
+			}
+			driver_note_release(&n);
+			if (r < 0)
+				goto out;
+			if (r > 0 || !p->n)
+				continue;
+			driver_noise(d, &nm);
+			in.noise = &nm;
+			in.parent = p->pv;
+			in.culprit = p->cv;
+			in.n = p->n;
+			if (verdict_pairs(&p->v, &in))
+				goto out;
+			p->decided = p->v.kind != VERDICT_UNDECIDED;
+		}
+		driver_say(d, "[bisect] %.12s against its parent %.12s: %s",
+			   culprit, p->parent, p->v.reason);
+		if (p->v.kind == VERDICT_GOOD) {
+			int which;
+			if (misjudged(d, node, culprit, culprit_from, p,
+				      &which))
+				goto out;
+			*conf = 0;
+			if (which < 0) {
+				driver_set_message(
+					res,
+					xstrfmt("the pairs of %.12s and its "
+						"parent %.12s show no drop, and "
+						"neither can be re-marked: the "
+						"machine's speed moved during "
+						"the run, or the slowdown is "
+						"older than the range",
+						culprit, p->parent));
+				goto done;
+			}
+			const char *id = which ? p->parent : culprit;
+			const char *mark = which ? "bad" : "good";
+			driver_say(d,
+				   "[bisect] the pairs contradict the steps: "
+				   "%.12s is %s; re-opening the range",
+				   id, which ? "slow" : "fast");
+			if (bisect_mark(&d->engine,
+					(size_t)graph_find(d->graph, id),
+					driver_mark_from_name(mark)))
+				goto out;
+			record_pairs(d, id, &p->v, mark);
+			res->reopened++;
+			*reopen = 1;
+			break;
+		}
+		*conf *= 1 - p->v.error;
+		if (p->v.kind != VERDICT_BAD)
+			break; /* the cap: below the target */
+	}
+done:
+	if (!*reopen) {
+		record_pairs(d, culprit, nr ? &pairs[0].v : NULL, NULL);
+		for (size_t k = 0; k < nr; k++)
+			if (!driver_is_good(d, pairs[k].parent))
+				record_pairs(d, pairs[k].parent, &pairs[k].v,
+					     NULL);
+	}
+	driver_save(d);
+	ret = 0;
+out:
+	for (size_t k = 0; k < nr; k++) {
+		free(pairs[k].pv);
+		free(pairs[k].cv);
+	}
+	free(pairs);
+	sample_set_release(&s);
+	return ret;
+}
