@@ -15,6 +15,22 @@
 #include <stdlib.h>
 #include <string.h>
 
+int cpus_default_vcpus_for(int host_cpus)
+{
+	int n = host_cpus - 1;
+
+	return n < 1 ? 1 : n > 2 ? 2 : n;
+}
+
+int cpus_default_vcpus(void)
+{
+	cpu_set_t allowed;
+
+	if (sched_getaffinity(0, sizeof(allowed), &allowed))
+		return 1;
+	return cpus_default_vcpus_for(CPU_COUNT(&allowed));
+}
+
 void cpu_plan_make(struct cpu_plan *plan, const struct machine_spec *m)
 {
 	cpu_set_t allowed;

@@ -461,13 +461,52 @@ out:
 	return res->status = ret;
 }
 
+/*
+ * `git bisect run`'s commit, judged as an answer is: on pairs of the good
+ * endpoint and the commit booted back to back, at DRIVER_TEST_ERROR
+ * either way, up to runs.max pairs (then untestable). Nothing confirms a
+ * mark git is given, and a machine whose speed moves for minutes must
+ * not make one: the pairs are what it cannot move. 0, or -1 to stop.
+ */
+static int test_pairs(struct driver *d, const char *commit,
+		      struct probe_note *n, enum bisect_mark *mark)
+{
+	struct driver_pairs p = {.parent = d->st->good};
+	struct verdict_pairs_input in = {0};
+	struct noise_model nm;
+	int r;
+
+	*mark = BISECT_SKIP;
+	r = driver_build_commit(d, commit, n);
+	if (r)
+		return r < 0 ? -1 : 0;
+	driver_noise(d, &nm);
+	if (driver_pairs_drop(d, &in, &nm))
+		return -1;
+	in.error_right = in.error_wrong = DRIVER_TEST_ERROR;
+	r = driver_pairs_run(d, commit, &p, &in, (size_t)d->job->runs_max, n);
+	if (r == 0) {
+		n->have_verdict = p.n > 0;
+		n->v = p.v;
+		n->outcome = PROBE_UNDECIDED;
+		if (p.decided)
+			*mark = p.v.kind == VERDICT_BAD ? BISECT_BAD
+							: BISECT_GOOD;
+		if (*mark != BISECT_SKIP)
+			n->outcome = *mark == BISECT_BAD ? PROBE_SLOW
+							 : PROBE_FAST;
+	}
+	driver_pairs_release(&p);
+	return r < 0 ? -1 : 0;
+}
+
 enum driver_status driver_test(struct driver *d, const char *commit,
 			       struct driver_result *res,
 			       enum bisect_mark *mark)
 {
 	struct probe_note n = {0};
 	enum driver_status ret = DRIVER_CULPRIT;
-	int is_auto = d->job->threshold.kind == THRESHOLD_AUTO;
+	int is_auto = d->job->threshold.kind == THRESHOLD_AUTO, r;
 	const char *word;
 
 	driver_result_init(res);
@@ -484,20 +523,23 @@ enum driver_status driver_test(struct driver *d, const char *commit,
 	}
 	if (d->progress)
 		progress_commit(d->progress, "test", 0, 0, commit, NULL);
-	if (driver_probe(d, commit, DRIVER_TEST_ERROR,
-			 (unsigned)d->job->runs_max, &n)) {
+	if (d->job->bisect_type == BISECT_PERF)
+		r = test_pairs(d, commit, &n, mark);
+	else if (!(r = driver_probe(d, commit, DRIVER_TEST_ERROR,
+				    (unsigned)d->job->runs_max, &n)))
+		*mark = bisect_classify(d->job->bisect_type, n.outcome);
+	if (r) {
 		ret = driver_stopped(d);
 		goto out;
 	}
-	*mark = bisect_classify(d->job->bisect_type, n.outcome);
 	word = *mark == BISECT_GOOD  ? "fast"
 	       : *mark == BISECT_BAD ? "slow"
 				     : "untestable";
 	if (n.have_verdict && n.outcome != PROBE_BUILD_FAILED)
 		driver_set_message(
 			res, xstrfmt("%s: %.12s %.1f MB/s ±%.0f%% vs good "
-				     "%.1f MB/s ±%.0f%% (%+.1f%%, %zu "
-				     "boots, error %.2g)",
+				     "%.1f MB/s ±%.0f%% (%+.1f%% within %zu "
+				     "pairs, error %.2g)",
 				     word, commit, n.v.cand_median / 1e6,
 				     n.v.cand_pct_stddev, n.v.base_median / 1e6,
 				     n.v.base_pct_stddev, n.v.pct_change,

@@ -38,29 +38,27 @@ static void culprit_parents(struct driver *d, size_t node, struct strvec *out)
 		strvec_push(out, c->outside ? c->outside[k] : d->st->good);
 }
 
-/* One parent's pairs with the culprit. */
-struct confirm_pairs {
-	const char *parent;
-	double *pv, *cv; /* pair k: parent's boot, culprit's boot */
-	size_t n, alloc_p, alloc_c;
-	size_t parent_from; /* the parent's boots before its pairs */
-	unsigned failed;
-	struct verdict v;
-	int decided;
-};
-
 /*
  * The drop the pairs test (verdict_pairs): the threshold's line, or with
  * auto the endpoints' measured drop and its uncertainty. -1 after error()
  * when the line cannot be drawn.
  */
-static int confirm_drop(struct driver *d, struct verdict_pairs_input *in,
-			const struct noise_model *nm)
+int driver_pairs_drop(struct driver *d, struct verdict_pairs_input *in,
+		      const struct noise_model *nm)
 {
 	const struct threshold *t = &d->job->threshold;
 	const struct verdict *sep = &d->sep;
+	struct sample_set good = SAMPLE_SET_INIT;
 	double g = sep->base_median, v;
 	int faster = d->job->faster;
+
+	/* Without the endpoints' test (`iobisect test`, a line): good's. */
+	if (!d->separated) {
+		if (driver_load(d, d->st->good, &good))
+			return -1;
+		g = good.nr ? stats_median(good.values, good.nr) : 0;
+		sample_set_release(&good);
+	}
 
 	in->line = t->kind != THRESHOLD_AUTO;
 	in->drop_se = 0;
@@ -78,9 +76,9 @@ static int confirm_drop(struct driver *d, struct verdict_pairs_input *in,
 		in->drop_se = nm->sigma * sqrt(1.0 / (double)sep->n_base +
 					       1.0 / (double)sep->n_cand);
 	}
+	in->faster = faster;
 	if (!(in->drop < 0) || !isfinite(in->drop))
-		return error("no drop to confirm: good %.1f MB/s, threshold "
-			     "%g",
+		return error("no drop to seek: good %.1f MB/s, threshold %g",
 			     g / 1e6, t->value);
 	return 0;
 }
@@ -121,15 +119,16 @@ static int pair_boot(struct driver *d, const char *commit, double *value,
 
 /* One more pair, in the order the balance asks: 0, 1 failed, -1 stop. */
 static int take_pair(struct driver *d, const char *culprit,
-		     struct confirm_pairs *p, struct stats_rng *rng,
-		     int *last_order, struct probe_note *n)
+		     struct driver_pairs *p, struct stats_rng *rng,
+		     struct probe_note *n)
 {
 	double pv = 0, cv = 0;
 	int parent_first, r;
 
 	/* AB BA or BA AB: each two pairs are balanced, their order drawn. */
-	parent_first = p->n % 2 ? !*last_order : stats_rng_uniform(rng) < 0.5;
-	*last_order = parent_first;
+	parent_first = p->n % 2 ? !p->last_order
+			       : stats_rng_uniform(rng) < 0.5;
+	p->last_order = parent_first;
 	for (int k = 0; k < 2; k++) {
 		int is_parent = k == 0 ? parent_first : !parent_first;
 		if (d->progress)
@@ -149,6 +148,48 @@ static int take_pair(struct driver *d, const char *culprit,
 	return 0;
 }
 
+int driver_pairs_run(struct driver *d, const char *commit,
+		     struct driver_pairs *p, struct verdict_pairs_input *in,
+		     size_t cap, struct probe_note *fail)
+{
+	struct stats_rng rng = STATS_RNG_INIT(seed_of(commit, p->parent));
+	struct noise_model nm;
+
+	while (!p->decided && p->n < cap) {
+		struct probe_note n = {0};
+		int r = take_pair(d, commit, p, &rng, &n);
+
+		if (r > 0 && ++p->failed >= 3) {
+			/* A pair with a failed half is dropped, at most 3. */
+			driver_note_release(fail);
+			*fail = n;
+			return 1;
+		}
+		driver_note_release(&n);
+		if (r < 0)
+			return -1;
+		if (r > 0)
+			continue;
+		driver_noise(d, &nm);
+		in->noise = &nm;
+		in->parent = p->pv;
+		in->culprit = p->cv;
+		in->n = p->n;
+		if (verdict_pairs(&p->v, in))
+			return -1;
+		in->noise = NULL;
+		p->decided = p->v.kind != VERDICT_UNDECIDED;
+	}
+	return 0;
+}
+
+void driver_pairs_release(struct driver_pairs *p)
+{
+	free(p->pv);
+	free(p->cv);
+	memset(p, 0, sizeof(*p));
+}
+
 /*
  * The pairs said the culprit is not slower than this parent: which of
  * the two did the steps misjudge? Each is judged on its fresh boots (its
@@ -159,7 +200,7 @@ static int take_pair(struct driver *d, const char *culprit,
  * parent; -1 neither can be), -1 to stop.
  */
 static int misjudged(struct driver *d, size_t node, const char *culprit,
-		     size_t culprit_from, const struct confirm_pairs *p,
+		     size_t culprit_from, const struct driver_pairs *p,
 		     int *which)
 {
 	struct verdict vc = {0}, vp = {0};
@@ -220,12 +261,12 @@ int driver_confirm(struct driver *d, size_t node, struct driver_result *res,
 {
 	const char *culprit = d->graph->nodes[node].id;
 	size_t nr, cap = 2 * (size_t)d->job->runs_max, culprit_from;
-	struct confirm_pairs *pairs;
+	struct driver_pairs *pairs;
 	struct sample_set s = SAMPLE_SET_INIT;
 	struct verdict_pairs_input in = {0};
 	struct noise_model nm;
 	char *subject;
-	int ret = -1, order = 0;
+	int ret = -1;
 
 	*reopen = 0;
 	*conf = 0;
@@ -259,55 +300,32 @@ int driver_confirm(struct driver *d, size_t node, struct driver_result *res,
 		free(subject);
 	}
 	driver_noise(d, &nm);
-	if (confirm_drop(d, &in, &nm)) {
+	if (driver_pairs_drop(d, &in, &nm)) {
 		driver_set_message(res, xstrdup("the answer cannot be "
 						"confirmed: the threshold "
 						"draws no drop"));
 		goto done;
 	}
-	in.faster = d->job->faster;
 	/* Each parent's share of the answer's error, so all together hold. */
 	in.error_right = 1 - pow(d->target, 1.0 / (double)nr);
 	in.error_wrong = DRIVER_STEP_ERROR;
 	*conf = 1;
 	for (size_t k = 0; k < nr; k++) {
-		struct confirm_pairs *p = &pairs[k];
-		struct stats_rng rng = STATS_RNG_INIT(seed_of(culprit, p->parent));
+		struct driver_pairs *p = &pairs[k];
+		struct probe_note fail = {0};
+		int r = driver_pairs_run(d, culprit, p, &in, cap, &fail);
 
-		while (!p->decided) {
-			struct probe_note n = {0};
-			int r;
-
-			if (p->n >= cap)
-				break;
-			r = take_pair(d, culprit, p, &rng, &order, &n);
-			if (r > 0) {
-				/* A pair with a failed half is dropped. */
-				if (++p->failed >= 3) {
-					driver_set_message(
-						res,
-						xstrfmt("the answer could not be "
-							"confirmed: boots failed "
-							"(%s)",
-							driver_failure_text(&n)));
-					driver_note_release(&n);
-					*conf = 0;
-					goto done;
-				}
-			}
-			driver_note_release(&n);
-			if (r < 0)
-				goto out;
-			if (r > 0 || !p->n)
-				continue;
-			driver_noise(d, &nm);
-			in.noise = &nm;
-			in.parent = p->pv;
-			in.culprit = p->cv;
-			in.n = p->n;
-			if (verdict_pairs(&p->v, &in))
-				goto out;
-			p->decided = p->v.kind != VERDICT_UNDECIDED;
+		if (r > 0)
+			driver_set_message(res,
+					   xstrfmt("the answer could not be "
+						   "confirmed: boots failed (%s)",
+						   driver_failure_text(&fail)));
+		driver_note_release(&fail);
+		if (r < 0)
+			goto out;
+		if (r > 0) {
+			*conf = 0;
+			goto done;
 		}
 		driver_say(d, "[bisect] %.12s against its parent %.12s: %s",
 			   culprit, p->parent, p->v.reason);
@@ -359,10 +377,8 @@ done:
 	driver_save(d);
 	ret = 0;
 out:
-	for (size_t k = 0; k < nr; k++) {
-		free(pairs[k].pv);
-		free(pairs[k].cv);
-	}
+	for (size_t k = 0; k < nr; k++)
+		driver_pairs_release(&pairs[k]);
 	free(pairs);
 	sample_set_release(&s);
 	return ret;

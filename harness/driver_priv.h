@@ -88,7 +88,37 @@ enum driver_status driver_endpoints_perf(struct driver *d,
 enum driver_status driver_merge_base(struct driver *d,
 				     struct driver_result *res);
 
-/* driver_confirm.c: 0, or -1 to stop; see driver.h for the policy. */
+/* driver_confirm.c: pairs of two commits, and the answer's confirmation. */
+
+/* Pairs of `parent` and a commit, booted back to back. */
+struct driver_pairs {
+	const char *parent;
+	double *pv, *cv; /* pair k: the parent's boot, the commit's boot */
+	size_t n, alloc_p, alloc_c;
+	size_t parent_from; /* the parent's boots before its pairs */
+	unsigned failed;    /* pairs dropped for a failed boot */
+	int last_order;	    /* the last pair booted the parent first */
+	struct verdict v;
+	int decided;
+};
+void driver_pairs_release(struct driver_pairs *p);
+/*
+ * The drop pairs seek (verdict_pairs_input's drop, drop_se, line and
+ * faster): the threshold's line, or with auto the endpoints' measured
+ * drop. -1 after error() when there is none.
+ */
+int driver_pairs_drop(struct driver *d, struct verdict_pairs_input *in,
+		      const struct noise_model *nm);
+/*
+ * Boot pairs of p->parent and `commit` in a balanced random order until
+ * verdict_pairs (`in`: the drop and the errors) decides or there are `cap`
+ * pairs; p->v holds the last verdict. 0, 1 when boots kept failing
+ * (*fail says how), -1 to stop.
+ */
+int driver_pairs_run(struct driver *d, const char *commit,
+		     struct driver_pairs *p, struct verdict_pairs_input *in,
+		     size_t cap, struct probe_note *fail);
+/* 0, or -1 to stop; see driver.h for the policy. */
 int driver_confirm(struct driver *d, size_t node, struct driver_result *res,
 		   int *reopen, double *conf);
 

@@ -7,6 +7,7 @@
  * problem is one error() naming the file and the key path (keypath.h),
  * because a typo in a job must cost seconds, not a kernel build.
  */
+#include "cpus.h"
 #include "job_parse.h"
 
 #include <ctype.h>
@@ -345,7 +346,7 @@ static void job_defaults(struct job *job)
 	job->kconfig.base = xstrdup("tiny");
 	for (size_t i = 0; default_fragments[i]; i++)
 		strvec_push(&job->kconfig.fragments, default_fragments[i]);
-	job->machine.cpus = 2;
+	job->machine.cpus = cpus_default_vcpus();
 	job->machine.memory_mb = 512;
 	job->machine.accel = xstrdup("auto");
 	job->machine.qemu = xstrdup("qemu-system-x86_64");

@@ -247,10 +247,22 @@ START_TEST(a_process_group_moves_whole)
 }
 END_TEST
 
+START_TEST(default_vcpus_leave_a_cpu)
+{
+	/* One host CPU for QEMU's main loop and builds; 1 to 2 vCPUs. */
+	ck_assert_int_eq(cpus_default_vcpus_for(1), 1);
+	ck_assert_int_eq(cpus_default_vcpus_for(2), 1);
+	ck_assert_int_eq(cpus_default_vcpus_for(3), 2);
+	ck_assert_int_eq(cpus_default_vcpus_for(64), 2);
+	ck_assert_int_ge(cpus_default_vcpus(), 1);
+}
+END_TEST
+
 static Suite *cpus_suite(void)
 {
 	Suite *s = suite_create("cpus");
 	TCase *tc = tcase_create("core");
+	tcase_add_test(tc, default_vcpus_leave_a_cpu);
 	tcase_add_test(tc, one_vcpu_gets_the_last_cpu);
 	tcase_add_test(tc, nothing_pinned_without_a_spare_cpu);
 	tcase_add_test(tc, pin_self_and_restore);

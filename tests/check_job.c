@@ -4,6 +4,7 @@
  * kernel versions, and one clear error naming the key for every malformed
  * job in tests/jobs/bad/.
  */
+#include "cpus.h"
 #include "job.h"
 #include "job_parse.h"
 #include "spec.h"
@@ -61,7 +62,7 @@ START_TEST(defaults_fill_a_minimal_job)
 			       &err),
 			 0);
 	ck_assert_str_eq(job.name, "job");
-	ck_assert_int_eq(job.machine.cpus, 2);
+	ck_assert_int_eq(job.machine.cpus, cpus_default_vcpus());
 	ck_assert_int_eq(job.machine.memory_mb, 512);
 	ck_assert_int_eq(job.machine.timeout_s, 300);
 	ck_assert_str_eq(job.machine.accel, "auto");
