@@ -273,6 +273,12 @@ int driver_confirm(struct driver *d, size_t node, struct driver_result *res,
 	culprit_parents(d, node, &res->parents);
 	nr = res->parents.nr;
 	pairs = xcalloc(nr ? nr : 1, sizeof(*pairs));
+	if (!nr) {
+		driver_set_message(res, xstrfmt("%.12s has no parent to be "
+						"compared with",
+						culprit));
+		goto done;
+	}
 	if (driver_load(d, culprit, &s))
 		goto out;
 	culprit_from = s.nr;
