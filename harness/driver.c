@@ -412,6 +412,16 @@ enum driver_status driver_bisect(struct driver *d, struct driver_result *res)
 			goto out;
 		if (d->job->bisect_type != BISECT_PERF)
 			break;
+		/*
+		 * A finished run asked again (a report, an upload) keeps the
+		 * answer its pairs gave: the pairs are not taken twice.
+		 */
+		if (!strcmp(st->answered, d->graph->nodes[culprit].id) &&
+		    st->answered_confidence >= d->target) {
+			conf = st->answered_confidence;
+			culprit_parents_of(d, culprit, &res->parents);
+			break;
+		}
 		if (driver_confirm(d, culprit, res, &reopen, &conf)) {
 			ret = driver_stopped(d);
 			goto out;

@@ -26,8 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The commits the culprit is judged against: its parents. */
-static void culprit_parents(struct driver *d, size_t node, struct strvec *out)
+void culprit_parents_of(struct driver *d, size_t node, struct strvec *out)
 {
 	const struct commit_node *c = &d->graph->nodes[node];
 
@@ -270,7 +269,7 @@ int driver_confirm(struct driver *d, size_t node, struct driver_result *res,
 
 	*reopen = 0;
 	*conf = 0;
-	culprit_parents(d, node, &res->parents);
+	culprit_parents_of(d, node, &res->parents);
 	nr = res->parents.nr;
 	pairs = xcalloc(nr ? nr : 1, sizeof(*pairs));
 	if (!nr) {

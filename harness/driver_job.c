@@ -101,6 +101,10 @@ static int start(struct bisect_job *b, const char *hash)
 			strvec_push(&b->st.candidates, b->graph.nodes[i].id);
 	}
 	/* A finished run is run again on what is stored: same answer. */
+	if (b->st.status == STATE_DONE) {
+		memcpy(b->st.answered, b->st.culprit, 41);
+		b->st.answered_confidence = b->st.confidence;
+	}
 	b->st.status = STATE_RUNNING;
 	b->st.culprit[0] = '\0';
 	strvec_clear(&b->st.suspects);

@@ -77,7 +77,13 @@ struct bisect_state {
 	enum state_status status;
 	char culprit[41];       /* STATE_DONE */
 	struct strvec suspects; /* STATE_INCONCLUSIVE: the possible culprits */
-	double confidence;      /* STATE_DONE: see verdict_path_confidence */
+	double confidence;      /* STATE_DONE: the pairs' (driver_confirm.c) */
+	/*
+	 * Not saved: the answer a finished run gave, kept when the run is
+	 * asked again, so its pairs are not taken twice.
+	 */
+	char answered[41];
+	double answered_confidence;
 	/* Totals over every run of this bisection (resumes add up). */
 	unsigned builds, builds_cached, boots, samples;
 	double seconds;

@@ -669,6 +669,20 @@ START_TEST(resume_replays_marks)
 		ck_assert_uint_le(f.nr[p], 2);
 	ck_assert_uint_eq(r.st.boots, f.boots);
 	ck_assert_uint_gt(f.boots, first_boots);
+	/*
+	 * Asked again once finished (as driver_job does: the answer kept,
+	 * the status reset), it answers from what is stored: no new pairs.
+	 */
+	first_boots = f.boots;
+	driver_result_release(&r.res);
+	driver_release(&r.d);
+	memcpy(r.st.answered, r.st.culprit, 41);
+	r.st.answered_confidence = r.st.confidence;
+	r.st.status = STATE_RUNNING;
+	ck_assert_int_eq(run_bisect(&r, &f), DRIVER_CULPRIT);
+	ck_assert_str_eq(r.res.culprit, id_at(&f, 11));
+	ck_assert_uint_eq(f.boots, first_boots);
+	ck_assert_uint_eq(r.res.parents.nr, 1);
 	run_end(&r, &f);
 }
 END_TEST
