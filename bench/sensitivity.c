@@ -21,15 +21,30 @@
  * baseline refresh; the job's settings are the demo job's unless -t, -M,
  * -c say otherwise.
  *
- * Per level it reports: the culprit found (right commit, at the job's
- * confidence), a wrong commit named, the step verdicts on slowed and on
- * unchanged commits (bad, good, skipped), and the boots per probed commit.
- * The baseline level against itself measures false blame: any culprit
- * named there blames a commit that changed nothing.
+ * The machine (-m RATE,OFFSET,HOLD): the pools describe a kernel's boots
+ * on a machine that keeps one speed; the development machine has a second,
+ * slower mode (a boot or several minutes 25-35% below, whatever kernel
+ * runs). With -m, every drawn boot is multiplied by the machine's speed at
+ * that moment: from its normal mode it enters a mode OFFSET% away with
+ * probability RATE per boot, and leaves it with probability 1 / HOLD per
+ * boot (a geometric stay of mean HOLD boots). The mode belongs to the
+ * machine, not to a commit: it runs on in time order across every boot
+ * of one bisection (endpoints, steps, baseline refreshes, top-up), and a
+ * bisection starts in the slow mode as often as the machine is in it.
+ * bench/fit-modes.py fits the three numbers to boots of one kernel.
  *
- * usage: sensitivity [-b LEVEL] [-n TRIALS] [-t auto|P%] [-M MAX]
+ * Per level it reports: the culprit found (right commit, at the job's
+ * confidence), a wrong commit named, the share of wrong ones among the
+ * bisections that named a culprit (exit 0: what a user who trusts the exit
+ * code is told wrongly), the step verdicts on slowed and on unchanged
+ * commits (bad, good, skipped), and the boots per probed commit. The
+ * baseline level against itself measures false blame: any culprit named
+ * there blames a commit that changed nothing.
+ *
+ * usage: sensitivity [-b LEVEL] [-n TRIALS] [-t auto|P%|MB/s] [-M MAX]
  *                    [-c CONFIDENCE] [-r COMMITS] [-s SEED]
- *                    [-g NOISE_PCT [-l DROPS]] [-v] [FILE]
+ *                    [-m RATE,OFFSET,HOLD] [-g NOISE_PCT [-l DROPS]] [-v]
+ *                    [FILE]
  * (-v prints the bisect log of every bisection that named a wrong commit)
  */
 #include "driver.h"
@@ -144,6 +159,60 @@ static void pool_synthetic(struct pool *p, double noise_pct, const char *drops,
 	strvec_clear(&dv);
 }
 
+/*
+ * The machine's speed over time: a two-state Markov chain on boots. Each
+ * boot first moves the state (normal to slow with probability `rate`, slow
+ * to normal with 1 / `hold`), then is multiplied by the state's factor.
+ */
+struct machine {
+	double rate;   /* entries into the slow mode per normal boot */
+	double factor; /* the slow mode's speed against the normal one */
+	double hold;   /* mean boots in the slow mode */
+	int slow;      /* the state: in the slow mode */
+};
+
+static int machine_parse(struct machine *m, const char *arg)
+{
+	double offset;
+	char extra;
+
+	memset(m, 0, sizeof(*m));
+	if (sscanf(arg, "%lf,%lf,%lf%c", &m->rate, &offset, &m->hold,
+		   &extra) != 3 ||
+	    !(m->rate >= 0 && m->rate <= 1) || !(offset > -100) ||
+	    !(offset < 1000) || !(m->hold >= 1))
+		return error("bad machine model '%s' (RATE,OFFSET,HOLD: 0 <= "
+			     "RATE <= 1, OFFSET a percentage above -100, "
+			     "HOLD >= 1 boots)",
+			     arg);
+	m->factor = 1 + offset / 100;
+	return 0;
+}
+
+/*
+ * A bisection starts where the machine happens to be: in the slow mode
+ * with the chain's stationary probability rate / (rate + 1 / hold).
+ */
+static void machine_start(struct machine *m, struct stats_rng *rng)
+{
+	double leave = 1 / m->hold;
+
+	m->slow = m->rate > 0 &&
+		  stats_rng_uniform(rng) < m->rate / (m->rate + leave);
+}
+
+/* The factor of the next boot; a machine with rate 0 stays at 1. */
+static double machine_boot(struct machine *m, struct stats_rng *rng)
+{
+	if (m->rate <= 0)
+		return 1;
+	if (m->slow)
+		m->slow = !(stats_rng_uniform(rng) < 1 / m->hold);
+	else
+		m->slow = stats_rng_uniform(rng) < m->rate;
+	return m->slow ? m->factor : 1;
+}
+
 /* One trial: a range whose commits boot from one of two pools. */
 struct trial {
 	const struct level *fast, *slow;
@@ -152,6 +221,7 @@ struct trial {
 	struct commit_graph g;
 	char good[41];
 	struct stats_rng *rng;
+	struct machine machine; /* runs on across the trial's boots */
 	double values[MAX_COMMITS + 1][MAX_BOOTS];
 	size_t nr[MAX_COMMITS + 1];
 	unsigned boots, probed;
@@ -188,7 +258,8 @@ static int trial_boot(void *payload, const char *commit,
 		return error("trial: %s booted too often", commit);
 	if (!t->nr[p])
 		t->probed++;
-	t->values[p][t->nr[p]++] = l->boots[i < l->nr ? i : l->nr - 1];
+	t->values[p][t->nr[p]++] = l->boots[i < l->nr ? i : l->nr - 1] *
+				   machine_boot(&t->machine, t->rng);
 	t->boots++;
 	out->ok = 1;
 	out->samples = 1;
@@ -215,7 +286,7 @@ static const struct driver_ops trial_ops = {
 
 static void trial_init(struct trial *t, size_t n, int culprit,
 		       const struct level *fast, const struct level *slow,
-		       struct stats_rng *rng)
+		       const struct machine *m, struct stats_rng *rng)
 {
 	memset(t, 0, sizeof(*t));
 	t->n = n;
@@ -223,6 +294,8 @@ static void trial_init(struct trial *t, size_t n, int culprit,
 	t->fast = fast;
 	t->slow = slow;
 	t->rng = rng;
+	t->machine = *m;
+	machine_start(&t->machine, rng);
 	snprintf(t->good, sizeof(t->good), "%040x", 0xffff);
 	graph_linear(&t->g, n);
 }
@@ -256,8 +329,9 @@ static void count_steps(struct tally *y, const struct trial *t,
 static int verbose; /* -v: the log of every bisection that named wrong */
 
 static void run_level(struct tally *y, const struct job *job,
-		      const struct level *fast, const struct level *slow,
-		      size_t commits, long trials, uint64_t seed)
+		      const struct machine *m, const struct level *fast,
+		      const struct level *slow, size_t commits, long trials,
+		      uint64_t seed)
 {
 	struct stats_rng rng = STATS_RNG_INIT(seed);
 	struct strbuf quiet = STRBUF_INIT;
@@ -275,7 +349,7 @@ static void run_level(struct tally *y, const struct job *job,
 		enum driver_status s;
 
 		trial_init(t, commits, fast == slow ? (int)commits + 1 : culprit,
-			   fast, slow, &rng);
+			   fast, slow, m, &rng);
 		state_init(&st);
 		memcpy(st.good, t->good, 41);
 		memcpy(st.bad, t->g.nodes[0].id, 41);
@@ -317,20 +391,45 @@ static void run_level(struct tally *y, const struct job *job,
 	strbuf_release(&quiet);
 }
 
+/* As the job's "threshold": auto, "25%" or "50MB/s" (a drop in MB/s). */
 static int parse_threshold(const char *arg, struct threshold *t)
 {
-	char *end;
+	size_t n = strlen(arg);
+	char *num;
+	int bad;
 
 	if (!strcmp(arg, "auto")) {
 		t->kind = THRESHOLD_AUTO;
 		t->value = 0;
 		return 0;
 	}
-	t->kind = THRESHOLD_PERCENT;
-	t->value = strtod(arg, &end);
-	if (end == arg || (*end && strcmp(end, "%")) || !(t->value > 0))
-		return error("bad threshold '%s' (auto or a percentage)", arg);
+	if (n > 1 && arg[n - 1] == '%') {
+		t->kind = THRESHOLD_PERCENT;
+		num = xstrndup(arg, n - 1);
+	} else if (n > 4 && !strcmp(arg + n - 4, "MB/s")) {
+		t->kind = THRESHOLD_MBPS;
+		num = xstrndup(arg, n - 4);
+	} else {
+		num = NULL;
+	}
+	bad = !num || parse_decimal(num, &t->value) || !(t->value > 0) ||
+	      (t->kind == THRESHOLD_PERCENT && !(t->value < 100));
+	free(num);
+	if (bad)
+		return error("bad threshold '%s' (auto, a percentage or MB/s)",
+			     arg);
 	return 0;
+}
+
+static const char *threshold_name(const struct threshold *t)
+{
+	static char buf[64];
+
+	if (t->kind == THRESHOLD_AUTO)
+		return "auto";
+	snprintf(buf, sizeof(buf), "%g%s", t->value,
+		 t->kind == THRESHOLD_PERCENT ? "%" : "MB/s");
+	return buf;
 }
 
 static double pct(long a, long b)
@@ -341,6 +440,7 @@ static double pct(long a, long b)
 int main(int argc, char **argv)
 {
 	struct pool pool = { 0 };
+	struct machine machine = { 0 };
 	struct job job;
 	const char *base_name = NULL, *path = NULL, *drops = "0,3,5,7,10,25,85";
 	long trials = 2000, commits = 16;
@@ -355,7 +455,7 @@ int main(int argc, char **argv)
 	job.threshold.kind = THRESHOLD_AUTO;
 	job.confidence = 0.95;
 	job.bisect_type = BISECT_PERF;
-	while ((opt = getopt(argc, argv, "b:n:t:M:c:r:s:g:l:v")) != -1) {
+	while ((opt = getopt(argc, argv, "b:n:t:M:c:r:s:m:g:l:v")) != -1) {
 		switch (opt) {
 		case 'v': verbose = 1; break;
 		case 'b': base_name = optarg; break;
@@ -368,12 +468,17 @@ int main(int argc, char **argv)
 		case 'c': job.confidence = atof(optarg); break;
 		case 'r': commits = atol(optarg); break;
 		case 's': seed = strtoull(optarg, NULL, 0); break;
+		case 'm':
+			if (machine_parse(&machine, optarg))
+				return 2;
+			break;
 		case 'g': noise = atof(optarg); break;
 		case 'l': drops = optarg; break;
 		default:
 			fprintf(stderr, "usage: sensitivity [-b LEVEL] [-n TRIALS] "
-					"[-t auto|P%%] [-M MAX] [-c CONFIDENCE] "
-					"[-r COMMITS] [-s SEED] [-g NOISE_PCT "
+					"[-t auto|P%%|MB/s] [-M MAX] "
+					"[-c CONFIDENCE] [-r COMMITS] [-s SEED] "
+					"[-m RATE,OFFSET,HOLD] [-g NOISE_PCT "
 					"[-l DROPS]] [-v] [FILE]\n");
 			return 2;
 		}
@@ -410,15 +515,22 @@ int main(int argc, char **argv)
 	printf("# %ld bisections per level over %ld commits, runs.max %d, "
 	       "threshold %s, confidence %.2f; baseline %s: %zu boots, "
 	       "%.1f MB/s, %.2f%% stddev\n",
-	       trials, commits, job.runs_max,
-	       job.threshold.kind == THRESHOLD_AUTO ? "auto" : "percent",
+	       trials, commits, job.runs_max, threshold_name(&job.threshold),
 	       job.confidence, good->name, good->nr,
 	       stats_median(good->boots, good->nr) / 1e6,
 	       stats_pct_stddev(good->boots, good->nr));
-	printf("%-9s %7s | %6s %6s %6s %6s | %7s %7s %7s | %7s %7s %7s | "
-	       "%6s\n",
-	       "level", "drop%", "found", "wrong", "notsep", "incon", "slowBAD",
-	       "slowGD", "slowSK", "fastGD", "fastBAD", "fastSK", "boots");
+	if (machine.rate > 0)
+		printf("# machine: a mode %+.1f%% entered at %.3f per boot, "
+		       "held %.1f boots on average (%.1f%% of boots in it)\n",
+		       100 * (machine.factor - 1), machine.rate, machine.hold,
+		       100 * machine.rate / (machine.rate + 1 / machine.hold));
+	else
+		printf("# machine: one mode\n");
+	printf("%-9s %7s | %6s %6s %7s %6s %6s | %7s %7s %7s | %7s %7s "
+	       "%7s | %6s\n",
+	       "level", "drop%", "found", "wrong", "wrong|0", "notsep",
+	       "incon", "slowBAD", "slowGD", "slowSK", "fastGD", "fastBAD",
+	       "fastSK", "boots");
 	for (size_t li = 0; li < pool.nr; li++) {
 		const struct level *l = &pool.levels[li];
 		double gm = stats_median(good->boots, good->nr);
@@ -426,13 +538,17 @@ int main(int argc, char **argv)
 		struct tally y;
 		long slow = 0, fast = 0;
 
-		run_level(&y, &job, good, l, (size_t)commits, trials, seed + li);
+		run_level(&y, &job, &machine, good, l, (size_t)commits, trials,
+			  seed + li);
 		slow = y.slow_bad + y.slow_good + y.slow_skip;
 		fast = y.fast_bad + y.fast_good + y.fast_skip;
-		printf("%-9s %+7.1f | %5.1f%% %5.2f%% %5.1f%% %5.1f%% | %6.1f%% "
-		       "%6.2f%% %6.1f%% | %6.1f%% %6.2f%% %6.1f%% | %6.2f\n",
+		printf("%-9s %+7.1f | %5.1f%% %5.2f%% %6.2f%% %5.1f%% %5.1f%% | "
+		       "%6.1f%% %6.2f%% %6.1f%% | %6.1f%% %6.2f%% %6.1f%% | "
+		       "%6.2f\n",
 		       l->name, 100 * (lm - gm) / gm, pct(y.found, y.trials),
-		       pct(y.wrong, y.trials), pct(y.not_separated, y.trials),
+		       pct(y.wrong, y.trials),
+		       pct(y.wrong, y.found + y.wrong),
+		       pct(y.not_separated, y.trials),
 		       pct(y.inconclusive, y.trials), pct(y.slow_bad, slow),
 		       pct(y.slow_good, slow), pct(y.slow_skip, slow),
 		       pct(y.fast_good, fast), pct(y.fast_bad, fast),
@@ -443,6 +559,8 @@ int main(int argc, char **argv)
 	printf("# found: the right culprit named at the job's confidence; "
 	       "wrong: another commit named (for the baseline level against "
 	       "itself, any culprit: false blame);\n"
+	       "# wrong|0: wrong among the bisections that named a culprit "
+	       "(exit 0), to hold to 1 - confidence;\n"
 	       "# notsep: the endpoints were not shown apart; incon: "
 	       "inconclusive (skips, or the culprit below the confidence "
 	       "target);\n"
