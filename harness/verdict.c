@@ -199,21 +199,39 @@ static size_t min_size(size_t a, size_t b)
  * machine that runs a value in its normal mode (weight 1 - rate) or
  * shifted by each of `shift[0..nr)` (the rest of `rate`, split evenly).
  * Student-t with nu degrees of freedom, scale `se`.
+ *
+ * The mode's depth is not one number (25-50% here, from boot to boot),
+ * so each shift stands for the range VERDICT_MODE_RANGE_LO to _HI times
+ * it, and a side is explained by the depth in that range that suits it
+ * best: the fast side's half-line reaches down by the deepest shift
+ * down (or the least up), the slow side's up by the least down (or the
+ * most up).
  */
 struct side_law {
 	double edge, se;
 	int fast;
 };
 
+static double shifted_edge(const struct side_law *s, double shift)
+{
+	double a = shift * VERDICT_MODE_RANGE_LO, b = shift * VERDICT_MODE_RANGE_HI;
+
+	return s->edge + (s->fast ? fmin(a, b) : fmax(a, b));
+}
+
+static double side_distance(double y, const struct side_law *s, double e)
+{
+	return s->fast ? fmax(0, e - y) : fmax(0, y - e);
+}
+
 static double side_loglik(double y, const struct side_law *s, double nu,
 			  double rate, const double *shift, size_t nr)
 {
-	double d = s->fast ? fmax(0, s->edge - y) : fmax(0, y - s->edge);
+	double d = side_distance(y, s, s->edge);
 	double l = (1 - rate) * exp(noise_t_logpdf(d / s->se, nu));
 
 	for (size_t k = 0; k < nr; k++) {
-		double e = s->edge + shift[k];
-		d = s->fast ? fmax(0, e - y) : fmax(0, y - e);
+		d = side_distance(y, s, shifted_edge(s, shift[k]));
 		l += rate / (double)nr * exp(noise_t_logpdf(d / s->se, nu));
 	}
 	return log(l) - log(s->se);
@@ -239,11 +257,8 @@ static double value_llr(double y, const struct side_law *slow,
 static double shift_distance(double y, const struct side_law *s,
 			     double shift)
 {
-	double e = s->edge + shift;
-	double dn = s->fast ? fmax(0, s->edge - y) : fmax(0, y - s->edge);
-	double dm = s->fast ? fmax(0, e - y) : fmax(0, y - e);
-
-	return fmin(dn, dm);
+	return fmin(side_distance(y, s, s->edge),
+		    side_distance(y, s, shifted_edge(s, shift)));
 }
 
 /* 1 / (1 + e^|llr|), without overflow. */
@@ -475,7 +490,14 @@ static int endpoints_auto(struct verdict *out, const struct verdict_input *in,
 	/* The same bound as Wald's, so one decisive boot of each can pass. */
 	out->bound = error_bound(in->error);
 	d = bad->loc - good->loc;
-	se = nm.sigma * sqrt(1.0 / (double)good->n + 1.0 / (double)bad->n);
+	/*
+	 * Locations carry the boots the slower mode took, which the spread
+	 * within a mode leaves out: the spread of a boot, mode included.
+	 */
+	se = sqrt(nm.sigma * nm.sigma + nm.mode_rate * (1 - nm.mode_rate) *
+						nm.mode_offset *
+						nm.mode_offset) *
+	     sqrt(1.0 / (double)good->n + 1.0 / (double)bad->n);
 	out->llr = cap_evidence(
 		log_mixture_ratio(d, se, nm.nu, VERDICT_MIXTURE_TAU),
 		min_size(good->n, bad->n), wild_rate(&nm));
@@ -552,8 +574,8 @@ double verdict_path_confidence(const double *errors, size_t n)
 int verdict_pairs(struct verdict *out, const struct verdict_pairs_input *in)
 {
 	struct side_law right, wrong;
-	double *r, *pv, *cv, s, h, rate, m, shift[2], llr = 0, np;
-	size_t n = in->n;
+	double *r, *pv, *cv, s, h, rate, m, shift[2], llr = 0, np, mid;
+	size_t n = in->n, below = 0;
 
 	memset(out, 0, sizeof(*out));
 	if (!n || !in->parent || !in->culprit || !in->noise)
@@ -574,7 +596,14 @@ int verdict_pairs(struct verdict *out, const struct verdict_pairs_input *in)
 	np = (double)n;
 	s = in->noise->sigma * M_SQRT2;
 	h = fmin(0.5, 2 * wild_rate(in->noise));
-	rate = 2 * in->noise->mode_rate * (1 - in->noise->mode_rate);
+	/*
+	 * How often the machine changes mode within a pair. A run's boots
+	 * show fewer boots in the mode than there are (a commit booted while
+	 * the mode lasts reads there every time, and looks steady), so here,
+	 * where the answer is made, the prior is a floor.
+	 */
+	rate = fmax(in->noise->mode_rate, NOISE_MODE_RATE);
+	rate = 2 * rate * (1 - rate);
 	m = fabs(in->noise->mode_offset);
 	shift[0] = m;
 	shift[1] = -m;
@@ -607,17 +636,36 @@ int verdict_pairs(struct verdict *out, const struct verdict_pairs_input *in)
 		 1) * 100;
 	out->fast_level = out->base_median;
 	out->slow_level = out->base_median * exp(in->drop);
-	if (out->llr >= out->bound)
+	/*
+	 * And most pairs must say so themselves: a pair in which the machine
+	 * changed mode reads a drop as deep as the mode, so where the drop
+	 * sought is that deep, a few such pairs could carry the ratio while
+	 * most pairs read no drop. Past the midpoint of the two sides, more
+	 * than half of them.
+	 */
+	mid = (right.edge + wrong.edge) / 2;
+	for (size_t i = 0; i < n; i++)
+		below += r[i] < mid;
+	/*
+	 * Pairs that read a drop within the mode's depths can all be pairs
+	 * whose culprit boots fell in one slow stretch of the machine (the
+	 * middle two boots of AB BA are the culprit's): such a drop is
+	 * confirmed by three pairs at least, never by two that one stretch
+	 * explains. A drop deeper than any mode (a cliff) needs one.
+	 */
+	if (n < 3 && fabs(stats_median(r, n)) <= m * VERDICT_MODE_RANGE_HI)
+		below = 0;
+	if (out->llr >= out->bound && 2 * below > n)
 		out->kind = VERDICT_BAD;
-	else if (out->llr <= -error_bound(in->error_wrong))
+	else if (out->llr <= -error_bound(in->error_wrong) && 2 * below < n)
 		out->kind = VERDICT_GOOD;
 	fmt_fixed(out->reason, sizeof(out->reason),
 		  "%zu pairs: parent %.1f MB/s, culprit %.1f MB/s, %+.1f%% "
-		  "within a pair (the drop sought %+.1f%%, pair noise %.1f%%): "
-		  "llr %+.1f, %s",
+		  "within a pair (the drop sought %+.1f%%, pair noise %.1f%%, "
+		  "%zu past half of it): llr %+.1f, %s",
 		  n, out->base_median / MB, out->cand_median / MB,
 		  out->pct_change, (exp(in->drop) - 1) * 100, out->sigma_pct,
-		  out->llr,
+		  below, out->llr,
 		  out->kind == VERDICT_BAD    ? "confirmed"
 		  : out->kind == VERDICT_GOOD ? "contradicted"
 					      : "one more pair");

@@ -55,6 +55,9 @@ enum verdict_kind { VERDICT_UNDECIDED, VERDICT_GOOD, VERDICT_BAD };
 #define VERDICT_IMPLAUSIBLE_Z 4.0
 /* A line's zone: this share of the way to the baseline on either side. */
 #define VERDICT_LINE_ZONE 0.2
+/* The slower mode's depth ranges over these multiples of its measure. */
+#define VERDICT_MODE_RANGE_LO 0.6
+#define VERDICT_MODE_RANGE_HI 1.8
 /* The spread of drops the endpoint test (auto) is tuned for, ln units. */
 #define VERDICT_MIXTURE_TAU 0.2
 
