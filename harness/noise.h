@@ -13,11 +13,13 @@
  *  - a prior: NOISE_PRIOR_SIGMA counted as NOISE_PRIOR_DF degrees of
  *    freedom, so two or three boots cannot make the machine look quiet;
  *  - a floor (NOISE_FLOOR): no run is quieter than that, whatever it shows;
- *  - heavy tails: residuals beyond NOISE_CLIP robust scales (from the
- *    median absolute deviation) are pulled in, so one boot hit by a busy
- *    neighbour does not set the scale alone, and
+ *  - heavy tails: boots beyond NOISE_CLIP robust scales (from the median
+ *    absolute deviation) of their commit's level are counted as the
+ *    slower mode or as wild (below) and left out of the spread, so one
+ *    boot hit by a busy neighbour does not set the scale alone, and
  *    verdicts use a Student-t law (NOISE_MAX_NU degrees of freedom at
- *    most), under which a wild boot moves the evidence by a bounded amount.
+ *    most), under which a stray boot moves the evidence by a bounded
+ *    amount.
  *
  * The machine has a second speed. Under TCG on a shared host the same
  * kernel reads 25-50% slower for a boot or for minutes at a time: not an

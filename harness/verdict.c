@@ -11,18 +11,20 @@
  * for the whole sequence of looks, which a fixed-size test split over
  * looks (Bonferroni) only buys by asking every look for far more.
  *
- * The statistic. On the log scale, the candidate's location m_c (the mean
- * of its boots, or the pseudo-median from three on) is compared with the
- * fast level m_g (the baseline's location) and the slow level m_s (the
- * line, or the bad endpoint's location for auto). Each comparison has the
- * spread of the difference of two locations: sigma * sqrt(1/n_c + 1/n_g)
- * against the baseline, sigma * sqrt(1/n_c + 1/n_b) against a bad level
- * that is itself estimated. So a baseline of two boots weighs less than one
- * of sixteen, and the evidence cannot grow faster than the baseline allows.
- * The ratio uses a Student-t law with the noise model's degrees of freedom
- * (at most NOISE_MAX_NU): an unknown sigma and the odd wild boot make tails
- * heavier than normal, and under t a wild value moves the ratio by a
- * bounded amount instead of deciding on its own.
+ * The statistic. On the log scale, each boot of the candidate is weighed
+ * against the fast level m_g (the baseline's location) and the slow level
+ * m_s (the line's sides, or the bad endpoint's location for auto), and
+ * the log ratios of the boots are summed. A boot's spread carries the
+ * uncertainty of the level it is compared with: sigma * sqrt(1 + n_c/n_g)
+ * against a baseline of n_g boots (for normal boots, the same evidence as
+ * their mean against the level), likewise n_b for an estimated bad level.
+ * So a baseline of two boots weighs less than one of sixteen, and the
+ * evidence cannot grow faster than the baseline allows. Each boot is
+ * explained in the machine's normal mode or in its slower one (noise.h),
+ * and may be wild at the model's rate, which caps what it is worth. The
+ * ratio uses a Student-t law with the noise model's degrees of freedom
+ * (at most NOISE_MAX_NU): an unknown sigma makes tails heavier than
+ * normal, and under t a stray value moves the ratio by a bounded amount.
  *
  * Composite sides. Under t, a commit far outside both levels would be
  * explained almost equally badly by each (the log density flattens), and a
