@@ -124,9 +124,7 @@ static int take_pair(struct driver *d, const char *culprit,
 	double pv = 0, cv = 0;
 	int parent_first, r;
 
-	/* AB BA or BA AB: each two pairs are balanced, their order drawn. */
-	parent_first = p->n % 2 ? !p->last_order
-			       : stats_rng_uniform(rng) < 0.5;
+	parent_first = p->n ? p->last_order : stats_rng_uniform(rng) < 0.5;
 	p->last_order = parent_first;
 	for (int k = 0; k < 2; k++) {
 		int is_parent = k == 0 ? parent_first : !parent_first;

@@ -81,6 +81,7 @@ void noise_prior(struct noise_model *out)
 	out->mode_rate = NOISE_MODE_RATE;
 	out->mode_offset = NOISE_MODE_OFFSET;
 	out->wild = NOISE_WILD_FLOOR;
+	out->mode_seen = 0;
 }
 
 /* The prior's weight for the slower mode's depth, in boots. */
@@ -180,6 +181,7 @@ void noise_estimate(struct noise_model *out, const struct noise_group *groups,
 	out->mode_rate = ((double)n_mode + NOISE_MODE_RATE *
 					       NOISE_MODE_PRIOR_BOOTS) /
 			 ((double)out->boots + NOISE_MODE_PRIOR_BOOTS);
+	out->mode_seen = out->boots ? (double)n_mode / (double)out->boots : 0;
 	out->mode_offset =
 		(mode_sum + NOISE_MODE_OFFSET * MODE_OFFSET_PRIOR_BOOTS) /
 		((double)n_mode + MODE_OFFSET_PRIOR_BOOTS);

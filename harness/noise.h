@@ -73,6 +73,7 @@ struct noise_model {
 	double mode_rate;   /* share of boots in the slower mode */
 	double mode_offset; /* its distance below, ln units (< 0) */
 	double wild;	    /* share of boots that fit neither mode */
+	double mode_seen;   /* the share in the slower mode, data alone */
 };
 
 /* The prior alone: what a run knows before its boots. */

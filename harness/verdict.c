@@ -496,7 +496,13 @@ static int endpoints_auto(struct verdict *out, const struct verdict_input *in,
 	 * Locations carry the boots the slower mode took, which the spread
 	 * within a mode leaves out: the spread of a boot, mode included.
 	 */
-	se = sqrt(nm.sigma * nm.sigma + nm.mode_rate * (1 - nm.mode_rate) *
+	/*
+	 * Locations carry the boots the slower mode took, which the spread
+	 * within a mode leaves out: a boot's spread, the mode the run's
+	 * boots showed included (not the prior's: a quiet machine keeps its
+	 * sensitivity).
+	 */
+	se = sqrt(nm.sigma * nm.sigma + nm.mode_seen * (1 - nm.mode_seen) *
 						nm.mode_offset *
 						nm.mode_offset) *
 	     sqrt(1.0 / (double)good->n + 1.0 / (double)bad->n);
@@ -610,6 +616,13 @@ int verdict_pairs(struct verdict *out, const struct verdict_pairs_input *in)
 	shift[0] = m;
 	shift[1] = -m;
 	side_edges(&wrong.edge, &right.edge, 0, in->drop, !in->line);
+	/*
+	 * Two sides closer than the pairs' noise cannot be told apart by
+	 * pairs: each would explain every pair on its side of zero, and the
+	 * ratio would wander to a bound on noise alone. The drop confirmed
+	 * is at least VERDICT_PAIRS_MIN_Z pair spreads.
+	 */
+	right.edge = fmin(right.edge, wrong.edge - VERDICT_PAIRS_MIN_Z * s);
 	wrong.fast = 1;
 	right.fast = 0;
 	wrong.se = s;
