@@ -97,7 +97,7 @@ struct driver_pairs {
 	size_t n, alloc_p, alloc_c;
 	size_t parent_from; /* the parent's boots before its pairs */
 	unsigned failed;    /* pairs dropped for a failed boot */
-	int last_order;	    /* the last pair booted the parent first */
+	int last_order;	    /* the pairs boot the parent first */
 	struct verdict v;
 	int decided;
 };
@@ -112,7 +112,7 @@ void culprit_parents_of(struct driver *d, size_t node, struct strvec *out);
 int driver_pairs_drop(struct driver *d, struct verdict_pairs_input *in,
 		      const struct noise_model *nm);
 /*
- * Boot pairs of p->parent and `commit` in a balanced random order until
+ * Boot pairs of p->parent and `commit`, alternating, until
  * verdict_pairs (`in`: the drop and the errors) decides or there are `cap`
  * pairs; p->v holds the last verdict. 0, 1 when boots kept failing
  * (*fail says how), -1 to stop.
