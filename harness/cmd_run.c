@@ -24,6 +24,7 @@
 #include "qemu.h"
 #include "results.h"
 #include "run.h"
+#include "rundir.h"
 #include "safety.h"
 #include "stats.h"
 #include "table.h"
@@ -546,14 +547,16 @@ static const char *topo_engine(const struct job *job, int t)
 }
 
 static int one_boot(const struct job *job, int t, const struct kernel_pick *k,
-		    const struct machine_id *m, int boot_nr, int boots,
-		    int keep, struct summary *sum, int *failed)
+		    const struct machine_id *m, const char *run_dir,
+		    int boot_nr, int boots, int keep, struct summary *sum,
+		    int *failed)
 {
 	const char *engine = topo_engine(job, t);
 	const struct topology *topo = &job->topologies[t];
-	unsigned id = results_next_boot_id(job->results, job->name, k->commit,
-					   topo->name, engine);
-	char *run_dir = xstrfmt("%s/%s/.run", job->results, job->name);
+	unsigned id;
+	if (results_reserve_boot_id(&id, job->results, job->name, k->commit,
+				    topo->name, engine))
+		return -1;
 	struct boot_request req = {
 		.job = job,
 		.topo = t,
@@ -612,7 +615,6 @@ static int one_boot(const struct job *job, int t, const struct kernel_pick *k,
 out:
 	strbuf_release(&console);
 	boot_result_release(&br);
-	free(run_dir);
 	return rc;
 }
 
@@ -623,6 +625,7 @@ int cmd_run(int argc, char **argv)
 	struct kernel_pick k = {0};
 	struct summary sum = {0};
 	struct safety_hold *holds = NULL;
+	struct rundir rd = RUNDIR_INIT;
 	size_t nr_holds = 0;
 	int code = EXIT_ABORT, failed = 0, job_loaded = 0, setup_failed = 0;
 
@@ -665,6 +668,16 @@ int cmd_run(int argc, char **argv)
 	}
 	char *ver = version_number(line);
 	free(line);
+	/* Boots in a folder of this run's own: a bisection on the same
+	 * results folder goes on beside it, untouched. */
+	char *job_dir = xstrfmt("%s/%s", job.results, job.name);
+	int rd_failed = rundir_open(&rd, job_dir);
+	free(job_dir);
+	if (rd_failed) {
+		free(ver);
+		code = EXIT_ABORT;
+		goto out;
+	}
 	int boots = a.boots ? a.boots : job.runs_min;
 	printf("kernel %s (%s), %zu topolog%s x %d boot(s), %d sample(s) per "
 	       "point, %s\n",
@@ -680,8 +693,8 @@ int cmd_run(int argc, char **argv)
 		results_machine_fill(&m, &job, (int)t, kvm ? "kvm" : "tcg",
 				     ver);
 		for (int b = 1; b <= boots && !run_interrupted(); b++) {
-			int r = one_boot(&job, (int)t, &k, &m, b, boots,
-					 a.keep_images, &sum, &failed);
+			int r = one_boot(&job, (int)t, &k, &m, rd.path, b,
+					 boots, a.keep_images, &sum, &failed);
 			if (r < 0)
 				/* The run folder, an image or the spec: the
 				 * next boot would fail the same way. */
@@ -705,6 +718,7 @@ int cmd_run(int argc, char **argv)
 	       : failed		 ? 1
 				 : 0;
 out:
+	rundir_close(&rd);
 	safety_release_all(holds, nr_holds);
 	summary_release(&sum);
 	free(k.image);
