@@ -376,8 +376,21 @@ static char *name_from_origin(const char *origin)
 	size_t n = strlen(base);
 	if (n > 5 && !strcmp(base + n - 5, ".json"))
 		n -= 5;
-	char *s = xstrndup(base, n);
-	job_id_sanitize(s);
+	/*
+	 * The name is a folder under the results root: it must pass the
+	 * check a "name" does, so "..json" or "...json" cannot make it the
+	 * root itself or its parent.
+	 */
+	char *s = xstrndup(base, n > 64 ? 64 : n);
+	for (char *p = s; *p; p++)
+		if (!isalnum((unsigned char)*p) && !strchr("._-", *p))
+			*p = '_';
+	if (s[0] == '.' || s[0] == '-')
+		s[0] = '_';
+	if (!s[0]) {
+		free(s);
+		s = xstrdup("job");
+	}
 	return s;
 }
 
