@@ -27,6 +27,25 @@ static int min_effect(const struct opt *opt, const char *arg)
 	return 0;
 }
 
+/*
+ * The outputs are checked before anything is read: one inside the results
+ * folder could replace the bisection's state or a sample document, and
+ * two of one name would keep only the last.
+ */
+static int check_outputs(const char *dir, const char *html, const char *json)
+{
+	const char *out[] = { html, json };
+	for (size_t i = 0; i < ARRAY_SIZE(out); i++)
+		if (out[i] && path_inside(out[i], dir))
+			return error("not writing '%s': it is inside the "
+				     "results folder '%s'",
+				     out[i], dir);
+	if (html && json && same_file_path(html, json))
+		return error("--html and --json name the same file '%s'",
+			     html);
+	return 0;
+}
+
 int cmd_report(int argc, char **argv)
 {
 	const char *dir = NULL, *html = NULL, *json = NULL, *job = NULL;
@@ -48,6 +67,8 @@ int cmd_report(int argc, char **argv)
 		fprintf(stderr, "%s\n", usage);
 		return EXIT_ABORT;
 	}
+	if (check_outputs(dir, html, json))
+		return EXIT_ABORT;
 	if (scan_load(&s, dir, job))
 		return run_interrupted() ? EXIT_INTERRUPTED : 1;
 	utc_timestamp(now, sizeof(now));

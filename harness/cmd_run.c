@@ -644,6 +644,8 @@ int cmd_run(int argc, char **argv)
 			       (const char *const *)a.overrides.v))
 		goto out;
 	job_loaded = 1;
+	if (cache_dir_check())
+		goto out;
 	/*
 	 * Passed-through host disks are checked and held for the whole run,
 	 * before anything is built: a refused disk costs nothing. QEMU then

@@ -607,7 +607,7 @@ json_t *results_doc_read(const char *path)
 	struct strbuf *prev = error_capture(&why);
 	json_error_t jerr;
 	json_t *doc = NULL;
-	int rc = read_file_max(path, &text, RESULTS_DOC_MAX);
+	int rc = read_file_nofollow(path, &text, RESULTS_DOC_MAX);
 
 	error_capture(prev);
 	if (rc) {
@@ -732,7 +732,7 @@ int results_load_samples(const char *root, const char *job,
 	memset(out, 0, sizeof(*out));
 	results_commit_abbrev(commit, c12);
 	cdir = xstrfmt("%s/%s/%s", root, job, c12);
-	d = opendir(cdir);
+	d = opendir_nofollow(cdir);
 	if (!d) {
 		int e = errno;
 		free(cdir);
@@ -745,7 +745,7 @@ int results_load_samples(const char *root, const char *job,
 		if (e->d_name[0] == '.')
 			continue;
 		char *pdir = xstrfmt("%s/%s/%s", cdir, e->d_name, point);
-		DIR *pd = opendir(pdir);
+		DIR *pd = opendir_nofollow(pdir);
 		struct dirent *f;
 		folder++;
 		while (pd && (f = readdir(pd))) {

@@ -41,6 +41,13 @@ static int is_dir(const char *path)
 	return !stat(path, &st) && S_ISDIR(st.st_mode);
 }
 
+/* A folder inside the job folder: a symbolic link would lead out of it. */
+static int is_real_dir(const char *path)
+{
+	struct stat st;
+	return !lstat(path, &st) && S_ISDIR(st.st_mode);
+}
+
 /* "boot-3-sample-0.json" -> 3; -1 for anything else. */
 static long sample_boot(const char *name)
 {
@@ -199,7 +206,7 @@ static void read_doc(struct loader *l, const char *path, size_t commit,
 
 static int read_commit(struct loader *l, const char *cdir, const char *name)
 {
-	DIR *d = opendir(cdir), *pd, *sd;
+	DIR *d = opendir_nofollow(cdir), *pd, *sd;
 	struct dirent *te, *p, *f;
 	size_t commit = find_or_add_commit(l, name);
 
@@ -209,12 +216,12 @@ static int read_commit(struct loader *l, const char *cdir, const char *name)
 		if (te->d_name[0] == '.')
 			continue;
 		char *tdir = xstrfmt("%s/%s", cdir, te->d_name);
-		pd = opendir(tdir);
+		pd = opendir_nofollow(tdir);
 		while (pd && (p = readdir(pd))) {
 			if (p->d_name[0] == '.')
 				continue;
 			char *pdir = xstrfmt("%s/%s", tdir, p->d_name);
-			sd = opendir(pdir);
+			sd = opendir_nofollow(pdir);
 			/* A big store is a long read: a signal ends it. */
 			while (sd && !run_interrupted() && (f = readdir(sd))) {
 				long boot = sample_boot(f->d_name);
@@ -491,7 +498,7 @@ int scan_load_flags(struct scan *out, const char *dir, const char *job,
 	while ((e = readdir(d))) {
 		char *c = xstrfmt("%s/%s", out->dir, e->d_name);
 		if (e->d_name[0] != '.' && strcmp(e->d_name, "spool") &&
-		    is_dir(c) && read_commit(&l, c, e->d_name)) {
+		    is_real_dir(c) && read_commit(&l, c, e->d_name)) {
 			free(c);
 			closedir(d);
 			goto out;
