@@ -46,6 +46,19 @@ static int check_outputs(const char *dir, const char *html, const char *json)
 	return 0;
 }
 
+/*
+ * A SIGINT while the page is made (change points over a large store take
+ * seconds) stops before anything is written: 1 with *ret the exit code.
+ */
+static int stopped(int *ret)
+{
+	if (!run_interrupted())
+		return 0;
+	error("interrupted: no report written");
+	*ret = EXIT_INTERRUPTED;
+	return 1;
+}
+
 int cmd_report(int argc, char **argv)
 {
 	const char *dir = NULL, *html = NULL, *json = NULL, *job = NULL;
@@ -74,7 +87,7 @@ int cmd_report(int argc, char **argv)
 	utc_timestamp(now, sizeof(now));
 	o.generated = now;
 	if (html) {
-		if (html_render(&s, &o, &out) ||
+		if (html_render(&s, &o, &out) || stopped(&ret) ||
 		    write_output_file(html, out.buf, out.len))
 			goto out;
 		fprintf(stderr, "report: %s (%zu plots, %zu commits)\n", html,
@@ -85,6 +98,10 @@ int cmd_report(int argc, char **argv)
 		char *text = j ? json_dumps(j, JSON_INDENT(2) | JSON_SORT_KEYS) :
 				 NULL;
 		json_decref(j);
+		if (stopped(&ret)) {
+			free(text);
+			goto out;
+		}
 		if (!text) {
 			error("cannot build the JSON report of '%s'", s.dir);
 			goto out;
