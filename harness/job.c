@@ -591,10 +591,21 @@ static int set_dotted(json_t *root, const char *spec, const char *origin)
 		strbuf_release(&shown);
 		return -1;
 	}
-	char *path = xstrndup(spec, eq - spec);
-	json_t *value = json_loads(eq + 1, JSON_DECODE_ANY, NULL);
+	/*
+	 * A value that opens a list or an object is JSON, or a mistake: read
+	 * as a string, "[1,2,3" met a type check with a message about
+	 * something else. Keys given twice are refused as in a job file.
+	 */
+	json_error_t jerr;
+	json_t *value = json_loads(eq + 1,
+				   JSON_DECODE_ANY | JSON_REJECT_DUPLICATES,
+				   &jerr);
+	if (!value && (eq[1] == '[' || eq[1] == '{'))
+		return error("%s: override '%s': not valid JSON: %s", origin,
+			     spec, jerr.text);
 	if (!value)
 		value = json_string(eq + 1);
+	char *path = xstrndup(spec, eq - spec);
 	json_t *obj = root;
 	char *p = path, *dot;
 	int ret = 0;

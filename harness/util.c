@@ -36,8 +36,16 @@ static void say(const char *prefix, const char *fmt, va_list ap)
 		return;
 	}
 	char msg[4096];
+	struct strbuf safe = STRBUF_INIT;
 	vsnprintf(msg, sizeof(msg), fmt, ap);
-	fprintf(stderr, "%s%s\n", prefix, msg);
+	/*
+	 * Messages quote values from job files, options and servers: a
+	 * newline or a terminal escape among them would forge lines or
+	 * work the terminal. One message is one line of text.
+	 */
+	strbuf_addsafe(&safe, msg, strlen(msg));
+	fprintf(stderr, "%s%s\n", prefix, safe.buf);
+	strbuf_release(&safe);
 }
 
 int error(const char *fmt, ...)
@@ -64,7 +72,9 @@ void die(const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "fatal: %s\n", msg);
+	struct strbuf safe = STRBUF_INIT;
+	strbuf_addsafe(&safe, msg, strlen(msg));
+	fprintf(stderr, "fatal: %s\n", safe.buf);
 	exit(128);
 }
 
