@@ -10,8 +10,10 @@
 #include "store_scan.h"
 #include "util.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static const char usage[] =
 	"usage: iobisect report RESULTS_DIR --html FILE [--json FILE] "
@@ -36,13 +38,26 @@ static int check_outputs(const char *dir, const char *html, const char *json)
 {
 	const char *out[] = { html, json };
 	for (size_t i = 0; i < ARRAY_SIZE(out); i++)
-		if (out[i] && path_inside(out[i], dir))
+		if (out[i] && strcmp(out[i], "-") && path_inside(out[i], dir))
 			return error("not writing '%s': it is inside the "
 				     "results folder '%s'",
 				     out[i], dir);
 	if (html && json && same_file_path(html, json))
 		return error("--html and --json name the same file '%s'",
 			     html);
+	return 0;
+}
+
+/* "-" is the standard output, as for other tools; any other path a file. */
+static int write_report(const char *path, const struct strbuf *out)
+{
+	if (strcmp(path, "-"))
+		return write_output_file(path, out->buf, out->len);
+	if (fwrite(out->buf, 1, out->len, stdout) != out->len ||
+	    fflush(stdout))
+		return error("cannot write the report to the standard output: "
+			     "%s",
+			     strerror(errno));
 	return 0;
 }
 
@@ -84,11 +99,16 @@ int cmd_report(int argc, char **argv)
 		return EXIT_ABORT;
 	if (scan_load(&s, dir, job))
 		return run_interrupted() ? EXIT_INTERRUPTED : 1;
+	/* A page of no plot is no report: a wrong folder, not a result. */
+	if (!s.nr_series) {
+		error("no samples under '%s'", s.dir);
+		goto out;
+	}
 	utc_timestamp(now, sizeof(now));
 	o.generated = now;
 	if (html) {
 		if (html_render(&s, &o, &out) || stopped(&ret) ||
-		    write_output_file(html, out.buf, out.len))
+		    write_report(html, &out))
 			goto out;
 		fprintf(stderr, "report: %s (%zu plots, %zu commits)\n", html,
 			s.nr_series, s.nr_commits);
@@ -110,7 +130,7 @@ int cmd_report(int argc, char **argv)
 		strbuf_addstr(&out, text);
 		strbuf_addch(&out, '\n');
 		free(text);
-		if (write_output_file(json, out.buf, out.len))
+		if (write_report(json, &out))
 			goto out;
 		fprintf(stderr, "report: %s\n", json);
 	}

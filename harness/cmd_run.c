@@ -655,6 +655,17 @@ int cmd_run(int argc, char **argv)
 			     &nr_holds))
 		goto out;
 	safety_pin_paths(&job, holds, nr_holds);
+	/*
+	 * Boots in a folder of this run's own: a bisection on the same
+	 * results folder goes on beside it, untouched. Made before the
+	 * kernel is built, so a results folder that cannot be written to
+	 * costs no build.
+	 */
+	char *job_dir = xstrfmt("%s/%s", job.results, job.name);
+	int rd_failed = rundir_open(&rd, job_dir);
+	free(job_dir);
+	if (rd_failed)
+		goto out;
 	if (pick_kernel(&k, &a, &job, &code))
 		goto out;
 
@@ -670,16 +681,6 @@ int cmd_run(int argc, char **argv)
 	}
 	char *ver = version_number(line);
 	free(line);
-	/* Boots in a folder of this run's own: a bisection on the same
-	 * results folder goes on beside it, untouched. */
-	char *job_dir = xstrfmt("%s/%s", job.results, job.name);
-	int rd_failed = rundir_open(&rd, job_dir);
-	free(job_dir);
-	if (rd_failed) {
-		free(ver);
-		code = EXIT_ABORT;
-		goto out;
-	}
 	int boots = a.boots ? a.boots : job.runs_min;
 	printf("kernel %s (%s), %zu topolog%s x %d boot(s), %d sample(s) per "
 	       "point, %s\n",

@@ -554,6 +554,7 @@ int upload_flush(const struct upload_options *o, struct upload_counts *c)
 	const char *root = spool_root(o);
 	DIR *d;
 	struct dirent *e;
+	int failed = 0;
 
 	memset(c, 0, sizeof(*c));
 	if (o->url) {
@@ -571,11 +572,18 @@ int upload_flush(const struct upload_options *o, struct upload_counts *c)
 	while (!run_interrupted() && (e = readdir(d))) {
 		struct strbuf url = STRBUF_INIT;
 		char *path = xstrfmt("%s/%s/url", root, e->d_name);
-		if (e->d_name[0] != '.' && file_exists(path) &&
-		    !read_file_max(path, &url, UPLOAD_URL_MAX)) {
-			struct batch b;
+		struct batch b;
+		/* A folder whose URL cannot be read or used keeps its
+		 * documents: that is a failure, said and counted. */
+		if (e->d_name[0] == '.' || !file_exists(path))
+			;
+		else if (read_file_max(path, &url, UPLOAD_URL_MAX))
+			failed = 1;
+		else {
 			strbuf_trim(&url);
-			if (!batch_begin(&b, o, url.buf, c)) {
+			if (batch_begin(&b, o, url.buf, c)) {
+				failed = 1;
+			} else {
 				flush_dir(&b);
 				free(b.dir);
 			}
@@ -584,7 +592,7 @@ int upload_flush(const struct upload_options *o, struct upload_counts *c)
 		free(path);
 	}
 	closedir(d);
-	return c->kept ? -1 : 0;
+	return failed || c->kept ? -1 : 0;
 }
 
 int upload_notify(const struct upload_options *o, const char *url,
