@@ -110,6 +110,19 @@ echo '{"boot": 3, "read": {"bw_bytes": -5}, "leak": "HOSTILE-INVALID"}' >"$L1/bs
 mkdir -p wcache/iobisect ocache/iobisect
 chmod 0777 wcache/iobisect
 chown nobody ocache/iobisect 2>/dev/null || rm -rf ocache
+# A finished state whose culprit the bisection was told is fast.
+store good-culprit
+python3 - results/good-culprit/bisect-state.json <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))
+s["marks"].append({"commit": s["culprit"], "mark": "good"})
+json.dump(s, open(sys.argv[1], "w"))
+PY
+# A spool whose URL files are a scheme no upload may use, and a FIFO.
+mkdir -p badspool/iobisect/spool/aaaa badspool/iobisect/spool/bbbb
+printf 'file:///etc/passwd' >badspool/iobisect/spool/aaaa/url
+echo '{"boot": 1}' >badspool/iobisect/spool/aaaa/0123456789012345678901234567890123456789.json
+mkfifo badspool/iobisect/spool/bbbb/url
 echo old >out/target.html
 ln -s target.html out/link.html
 mkfifo out/fifo.html
@@ -342,6 +355,12 @@ check bad "^error: --workload: .* is not valid UTF-8" -- run --kernel k --topolo
 check bad "^error: --results: .* is not valid UTF-8" -- run "${K[@]}" --results $'r\xff'
 check bad "^error: --set: .* is not valid UTF-8" -- run "${K[@]}" --set $'\xed\xa0\x80=1'
 check bad "unknown key 'frob'" -- run "${K[@]}" --set frob=1
+# A value's newline or escape stays inside the one error line.
+check bad "threshold: 'a\\\\x0aerror: forged\\\\x1b\[2J' is not a threshold" -- run "${K[@]}" --set $'threshold=a\nerror: forged\x1b[2J'
+check bad "override 'workload.bs_kb=\[1,2,3': not valid JSON" -- run --kernel k --topology virtio --workload 'rawread,bs_kb=[1,2,3'
+check bad "not valid JSON: duplicate object key" -- run "${K[@]}" --set 'machine={"cpus": 1, "cpus": 2}'
+# A results folder that cannot be written to stops the run before QEMU.
+check bad "cannot create 'k/" secs=8 -- run "${K[@]}" --results k --set "machine.qemu=$S/hang.sh"
 check bad "not key=value" -- run "${K[@]}" --set =1
 for th in infMB/s nanMB/s 1e308MB/s 1e-300% 0x10% ' 10%' '10 %' +10% -10% 100% 0% 0.001% 2000000MB/s 99999999999999999999MB/s %; do
 	check bad "threshold: '.*' is (not a threshold|out of range)" -- run "${K[@]}" --set "threshold=$th"
@@ -394,6 +413,10 @@ sdoc=$R/$culprit/virtio-rawread/bs_kb=128/boot-3-sample-1.json
 check bad "it is inside the results folder" after='grep -q bw_bytes $sdoc' -- report $R --html out/x.html --json "$sdoc"
 check bad "it is inside the results folder" -- report results --job synth --html out/x.html --json "$R/../synth/bisect-state.json"
 check bad "--html and --json name the same file" -- report $R --html out/same --json ./out/same
+check ok '' after='[ ! -e ./- ] && grep -q "<svg" "$L/out"' -- report $R --html -
+check bad "no samples under" -- report results/tiny --html out/x.html
+check bad "culprit [0-9a-f]{40} is also marked good" -- report results/good-culprit --html out/x.html
+check ok "warning: .*also marked good.*going on without it" -- compare "$good" "$culprit" --results results/good-culprit
 
 # ---------------------------------------------------------------- compare
 check ok '' -- compare "$good" "$culprit" --results results --job synth
@@ -406,6 +429,7 @@ check bad "no results for 'ffffffff'" -- compare ffffffff "$culprit" --results $
 check bad "no results for 'a'" -- compare a "$culprit" --results $R
 check bad "holds [0-9]+ jobs" -- compare "$good" "$culprit" --results results
 check bad '^usage: ' -- compare "$good"
+check bad "no results for 'a\\\\x1b\[31m\\\\x0aerror: x'" -- compare $'a\x1b[31m\nerror: x' "$culprit" --results $R
 
 # ---------------------------------------------------------------- names
 # A job named by its file name stays inside the results root.
@@ -422,6 +446,10 @@ if [ -d ocache ]; then
 	XDG_CACHE_HOME=$S/ocache check bad "not using the cache folder .*belongs to uid" -- upload --flush
 fi
 HOME= XDG_CACHE_HOME= check bad "no folder for the cache" -- upload --flush
+HOME=/proc XDG_CACHE_HOME= check bad "cannot create '/proc/.cache/iobisect'" -- upload --flush
+XDG_CACHE_HOME=$S/k check bad "cannot (create|use) .*k/iobisect" -- upload --flush
+# A spool folder whose URL cannot be used is a failure, not a success.
+XDG_CACHE_HOME=$S/badspool check 1 "'file:///etc/passwd' is not an http" secs=5 -- upload --flush
 XDG_CACHE_HOME=relcache check ok '' may=home/.cache after='[ ! -e relcache ]' -- upload --flush
 
 # ---------------------------------------------------------------- upload
