@@ -213,7 +213,8 @@ static int results_opt(const struct opt *opt, const char *v)
 
 /*
  * A label stands where a commit's 12 characters do in result paths and
- * in `compare A B`: 4 to 12 of [A-Za-z0-9._-], not starting with a dot.
+ * in `compare A B`: 4 to 12 of [A-Za-z0-9._-], not starting with a dot,
+ * and not of hex digits alone.
  * One image run under two settings can so be compared as two commits.
  */
 static int label_check(const char *label)
@@ -224,6 +225,12 @@ static int label_check(const char *label)
 			  "0123456789._-") != n)
 		return error("--label '%s': 4 to 12 letters, digits, '.', "
 			     "'_' or '-', not starting with '.'",
+			     label);
+	/* Hex digits alone can be a commit's short id: the image's boots
+	 * would be stored, and compared, as that commit's. */
+	if (strspn(label, "0123456789abcdefABCDEF") == n)
+		return error("--label '%s' could be a commit's id: give it a "
+			     "letter past 'f', a '.', '_' or '-'",
 			     label);
 	return 0;
 }

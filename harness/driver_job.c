@@ -239,6 +239,9 @@ static void make_report(struct bisect_job *b, struct report *rep)
 	rep->status = st->status;
 	if (b->res.message)
 		rep->message = xstrdup(b->res.message);
+	else if (st->status == STATE_ABORTED && error_last())
+		/* The error that stopped it, as it was printed. */
+		rep->message = xstrdup(error_last());
 	rep->steps = b->res.steps;
 	rep->confidence = b->res.confidence;
 	if (b->res.culprit[0]) {

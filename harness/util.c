@@ -27,6 +27,14 @@ struct strbuf *error_capture(struct strbuf *sb)
 	return prev;
 }
 
+/* The last error said on stderr, for a report that says why it stopped. */
+static char last_error[512];
+
+const char *error_last(void)
+{
+	return last_error[0] ? last_error : NULL;
+}
+
 static void say(const char *prefix, const char *fmt, va_list ap)
 {
 	if (captured) {
@@ -45,6 +53,8 @@ static void say(const char *prefix, const char *fmt, va_list ap)
 	 */
 	strbuf_addsafe(&safe, msg, strlen(msg));
 	fprintf(stderr, "%s%s\n", prefix, safe.buf);
+	if (!strcmp(prefix, "error: "))
+		snprintf(last_error, sizeof(last_error), "%s", safe.buf);
 	strbuf_release(&safe);
 }
 

@@ -33,6 +33,8 @@ _Noreturn void die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  */
 struct strbuf;
 struct strbuf *error_capture(struct strbuf *sb);
+/* The last error line printed (escaped, cut to a line), or NULL. */
+const char *error_last(void);
 
 void *xmalloc(size_t n);
 void *xcalloc(size_t nmemb, size_t size);

@@ -118,6 +118,13 @@ s = json.load(open(sys.argv[1]))
 s["marks"].append({"commit": s["culprit"], "mark": "good"})
 json.dump(s, open(sys.argv[1], "w"))
 PY
+# A repository of two commits that are no kernel: a bisection of them
+# aborts at its first build, and its report must say why.
+git init -q tree
+git -C tree -c user.email=h@h -c user.name=h commit -q --allow-empty -m one
+git -C tree -c user.email=h@h -c user.name=h commit -q --allow-empty -m two
+printf '{"topology": "virtio", "workload": "rawread", "repo": "%s", "good": "%s", "bad": "%s"}' \
+	"$S/tree" "$(git -C tree rev-parse HEAD~1)" "$(git -C tree rev-parse HEAD)" >jobs/notkernel.json
 # A spool whose URL files are a scheme no upload may use, and a FIFO.
 mkdir -p badspool/iobisect/spool/aaaa badspool/iobisect/spool/bbbb
 printf 'file:///etc/passwd' >badspool/iobisect/spool/aaaa/url
@@ -359,6 +366,7 @@ check bad "unknown key 'frob'" -- run "${K[@]}" --set frob=1
 check bad "threshold: 'a\\\\x0aerror: forged\\\\x1b\[2J' is not a threshold" -- run "${K[@]}" --set $'threshold=a\nerror: forged\x1b[2J'
 check bad "override 'workload.bs_kb=\[1,2,3': not valid JSON" -- run --kernel k --topology virtio --workload 'rawread,bs_kb=[1,2,3'
 check bad "not valid JSON: duplicate object key" -- run "${K[@]}" --set 'machine={"cpus": 1, "cpus": 2}'
+check bad "--label '$culprit' could be a commit's id" -- run "${K[@]}" --label "$culprit"
 # A results folder that cannot be written to stops the run before QEMU.
 check bad "cannot create 'k/" secs=8 -- run "${K[@]}" --results k --set "machine.qemu=$S/hang.sh"
 check bad "not key=value" -- run "${K[@]}" --set =1
@@ -437,6 +445,7 @@ for f in ..json ...json; do
 	check bad "is not a git repository" may=out/r after='[ ! -e out/.lock ] && [ ! -e out/r/.lock ]' -- bisect "jobs/$f" --results out/r
 done
 rm -rf out/r
+check bad "has no top Makefile" may=out/ab may=cache after='grep -q "no top Makefile" out/ab/notkernel/report.txt' -- bisect jobs/notkernel.json --results out/ab
 
 # ---------------------------------------------------------------- cache
 # No cache in a folder that is not the user's own, none without HOME, and
