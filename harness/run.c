@@ -332,13 +332,27 @@ int run_command(const struct run_opts *o)
 	return rc;
 }
 
+/*
+ * Read a file that may well be gone (a /proc entry, a pid file): its
+ * absence is an answer, not an error to print.
+ */
+static int read_quietly(const char *path, struct strbuf *out, size_t max)
+{
+	struct strbuf why = STRBUF_INIT;
+	struct strbuf *prev = error_capture(&why);
+	int rc = read_file_max(path, out, max);
+	error_capture(prev);
+	strbuf_release(&why);
+	return rc;
+}
+
 int run_start_time(pid_t pid, unsigned long long *ticks)
 {
 	char *path = xstrfmt("/proc/%ld/stat", (long)pid);
 	struct strbuf sb = STRBUF_INIT;
 	int ret = -1;
 
-	if (!read_file_max(path, &sb, 4096)) {
+	if (!read_quietly(path, &sb, 4096)) {
 		/* The name may hold spaces and parentheses: count after the
 		 * last ')'. starttime is field 22; the text there starts at
 		 * field 3. */
@@ -369,7 +383,7 @@ static int environ_has(pid_t pid, const char *tag)
 	struct strbuf sb = STRBUF_INIT;
 	int found = 0;
 
-	if (!read_file_max(path, &sb, 1 << 20))
+	if (!read_quietly(path, &sb, 1 << 20))
 		for (size_t i = 0; i < sb.len; i += strlen(sb.buf + i) + 1)
 			if (!strcmp(sb.buf + i, tag)) {
 				found = 1;
@@ -394,7 +408,7 @@ int run_reap_stale(const char *pidfile)
 	 * with the recorded start time, and the mark of this pid file in its
 	 * environment, is the QEMU a harness started here.
 	 */
-	if (!read_file_max(pidfile, &sb, 256) &&
+	if (!read_quietly(pidfile, &sb, 256) &&
 	    sscanf(sb.buf, "%ld %llu", &pid, &recorded) == 2 && pid > 1 &&
 	    !run_start_time((pid_t)pid, &now) && now == recorded &&
 	    environ_has((pid_t)pid, tag)) {

@@ -34,6 +34,8 @@ check() { # check WHAT TEST...
 	fi
 }
 alive() { kill -0 "$1" 2>/dev/null; }
+# Gone, or killed and not yet reaped by this shell.
+dead() { ! alive "$1" || [ "$(awk '{ sub(/.*\) /, ""); print $1 }' /proc/$1/stat)" = Z ]; }
 
 printf 'not a kernel, but a regular file\n' >k
 # Nothing boots: a stand-in guest program is as good as the real one.
@@ -54,7 +56,8 @@ run() { # run LOG: one boot of job "j" in results/, timing out after 6 s
 		--workload rawread --results results --set name=j \
 		--set machine.qemu="$S/qemu-system-x86_64" \
 		--set machine.timeout_s=6 --boots 1 >"$1.out" 2>"$1.err" &
-	pids+=($!)
+	last=$!
+	pids+=($last)
 }
 wait_for() { # wait_for FILE: until it is not empty, 10 s at most
 	for ((i = 0; i < 200; i++)); do
@@ -75,10 +78,24 @@ mkdir -p results/j/.run "results/j/.run-$(hostname)-1"
 echo "$stranger" >results/j/.run/qemu.pid
 echo "$stranger $start" >"results/j/.run-$(hostname)-1/qemu.pid"
 : >"results/j/.run-$(hostname)-1/lock"
+# A gone harness that was killed while it built: no QEMU, nothing to say.
+mkdir -p "results/j/.run-$(hostname)-2"
+: >"results/j/.run-$(hostname)-2/lock"
+# A gone harness whose QEMU lives on: started with its pid file's mark.
+gone=$S/results/j/.run-$(hostname)-3
+mkdir -p "$gone"
+: >"$gone/lock"
+IOBISECT_PIDFILE=$gone/qemu.pid sleep 60 &
+orphan=$!
+disown $orphan
+pids+=($orphan)
+echo "$orphan $(awk '{ sub(/.*\) /, ""); print $20 }' /proc/$orphan/stat)" >"$gone/qemu.pid"
 
 run a
+pa=$last
 wait_for a.qemu || echo "concurrent-boots: the first run never started its QEMU"
 run b
+pb=$last
 wait_for b.qemu || echo "concurrent-boots: the second run never started its QEMU"
 qa= ca= qb= cb=
 read -r qa ca <a.qemu
@@ -88,12 +105,14 @@ check "the first run's QEMU outlives the second's start" alive "$qa"
 check "the second run's QEMU runs" alive "$qb"
 check "each boot has its own console file" [ "$ca" != "$cb" ]
 check "a process named qemu that no harness started lives" alive "$stranger"
-wait "${pids[1]}" "${pids[2]}" 2>/dev/null
+check "the QEMU a gone harness left is killed" dead "$orphan"
+wait "$pa" "$pb" 2>/dev/null
 ids=$(sed -n 's/^boot .* (boot id \([0-9]*\)).*/\1/p' a.err b.err | sort -u | wc -l)
 check "two boots of one commit take two boot numbers" [ "$ids" = 2 ]
 check "no boot was cut short by the other" \
 	bash -c '! grep -h "^boot [0-9]* on" a.out b.out | grep -qv timeout'
 check "a process named qemu that no harness started lives on" alive "$stranger"
+check "no error line" bash -c '! grep -h "^error" a.err b.err'
 check "the run folders are gone with their runs" \
 	bash -c '! ls -d results/j/.run-* 2>/dev/null | grep -q .'
 
