@@ -83,10 +83,12 @@ $(O)/tests/check_guest_%: tests/check_guest_%.c $(GUEST_TEST_OBJ) \
 deps:
 	@scripts/deps.sh
 
-# The Check suites, then the table of hostile inputs against the program.
+# The Check suites, then the table of hostile inputs against the program,
+# then two harnesses booting a stand-in QEMU on one results folder.
 unit: $(CHECK_BIN) $(O)/iobisect
 	@scripts/run-unit.sh $(CHECK_BIN)
 	@tests/hostile.sh $(O)/iobisect
+	@tests/concurrent-boots.sh $(O)/iobisect
 
 integration: all
 	@tests/run-integration.sh

@@ -134,6 +134,8 @@ int cmd_bisect(int argc, char **argv)
 		ret = print_log(&job);
 		goto out;
 	}
+	if (cache_dir_check())
+		goto out;
 	/* A state of another version of the job file is not resumed. */
 	if (read_file(job_path, &text))
 		goto out;

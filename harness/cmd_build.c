@@ -77,6 +77,8 @@ int cmd_build(int argc, char **argv)
 		fputs(build_usage, stderr);
 		return EXIT_ABORT;
 	}
+	if (cache_dir_check())
+		return EXIT_ABORT;
 
 	spec.base = (char *)base;
 	strvec_split(&spec.fragments,

@@ -104,6 +104,8 @@ int cmd_measure(int argc, char **argv)
 		error("%s: measure needs \"repo\"", job.path);
 		goto out;
 	}
+	if (cache_dir_check())
+		goto out;
 	if (results) {
 		free(job.results);
 		job.results = xstrdup(results);

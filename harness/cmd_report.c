@@ -10,8 +10,10 @@
 #include "store_scan.h"
 #include "util.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static const char usage[] =
 	"usage: iobisect report RESULTS_DIR --html FILE [--json FILE] "
@@ -25,6 +27,51 @@ static int min_effect(const struct opt *opt, const char *arg)
 	if (parse_decimal(arg, pct) || *pct > 1000)
 		die("--min-effect: '%s' is not a percentage (0 to 1000)", arg);
 	return 0;
+}
+
+/*
+ * The outputs are checked before anything is read: one inside the results
+ * folder could replace the bisection's state or a sample document, and
+ * two of one name would keep only the last.
+ */
+static int check_outputs(const char *dir, const char *html, const char *json)
+{
+	const char *out[] = { html, json };
+	for (size_t i = 0; i < ARRAY_SIZE(out); i++)
+		if (out[i] && strcmp(out[i], "-") && path_inside(out[i], dir))
+			return error("not writing '%s': it is inside the "
+				     "results folder '%s'",
+				     out[i], dir);
+	if (html && json && same_file_path(html, json))
+		return error("--html and --json name the same file '%s'",
+			     html);
+	return 0;
+}
+
+/* "-" is the standard output, as for other tools; any other path a file. */
+static int write_report(const char *path, const struct strbuf *out)
+{
+	if (strcmp(path, "-"))
+		return write_output_file(path, out->buf, out->len);
+	if (fwrite(out->buf, 1, out->len, stdout) != out->len ||
+	    fflush(stdout))
+		return error("cannot write the report to the standard output: "
+			     "%s",
+			     strerror(errno));
+	return 0;
+}
+
+/*
+ * A SIGINT while the page is made (change points over a large store take
+ * seconds) stops before anything is written: 1 with *ret the exit code.
+ */
+static int stopped(int *ret)
+{
+	if (!run_interrupted())
+		return 0;
+	error("interrupted: no report written");
+	*ret = EXIT_INTERRUPTED;
+	return 1;
 }
 
 int cmd_report(int argc, char **argv)
@@ -48,13 +95,20 @@ int cmd_report(int argc, char **argv)
 		fprintf(stderr, "%s\n", usage);
 		return EXIT_ABORT;
 	}
+	if (check_outputs(dir, html, json))
+		return EXIT_ABORT;
 	if (scan_load(&s, dir, job))
 		return run_interrupted() ? EXIT_INTERRUPTED : 1;
+	/* A page of no plot is no report: a wrong folder, not a result. */
+	if (!s.nr_series) {
+		error("no samples under '%s'", s.dir);
+		goto out;
+	}
 	utc_timestamp(now, sizeof(now));
 	o.generated = now;
 	if (html) {
-		if (html_render(&s, &o, &out) ||
-		    write_output_file(html, out.buf, out.len))
+		if (html_render(&s, &o, &out) || stopped(&ret) ||
+		    write_report(html, &out))
 			goto out;
 		fprintf(stderr, "report: %s (%zu plots, %zu commits)\n", html,
 			s.nr_series, s.nr_commits);
@@ -64,6 +118,10 @@ int cmd_report(int argc, char **argv)
 		char *text = j ? json_dumps(j, JSON_INDENT(2) | JSON_SORT_KEYS) :
 				 NULL;
 		json_decref(j);
+		if (stopped(&ret)) {
+			free(text);
+			goto out;
+		}
 		if (!text) {
 			error("cannot build the JSON report of '%s'", s.dir);
 			goto out;
@@ -72,7 +130,7 @@ int cmd_report(int argc, char **argv)
 		strbuf_addstr(&out, text);
 		strbuf_addch(&out, '\n');
 		free(text);
-		if (write_output_file(json, out.buf, out.len))
+		if (write_report(json, &out))
 			goto out;
 		fprintf(stderr, "report: %s\n", json);
 	}

@@ -24,6 +24,7 @@
 #include "qemu.h"
 #include "results.h"
 #include "run.h"
+#include "rundir.h"
 #include "safety.h"
 #include "stats.h"
 #include "table.h"
@@ -212,7 +213,8 @@ static int results_opt(const struct opt *opt, const char *v)
 
 /*
  * A label stands where a commit's 12 characters do in result paths and
- * in `compare A B`: 4 to 12 of [A-Za-z0-9._-], not starting with a dot.
+ * in `compare A B`: 4 to 12 of [A-Za-z0-9._-], not starting with a dot,
+ * and not of hex digits alone.
  * One image run under two settings can so be compared as two commits.
  */
 static int label_check(const char *label)
@@ -223,6 +225,12 @@ static int label_check(const char *label)
 			  "0123456789._-") != n)
 		return error("--label '%s': 4 to 12 letters, digits, '.', "
 			     "'_' or '-', not starting with '.'",
+			     label);
+	/* Hex digits alone can be a commit's short id: the image's boots
+	 * would be stored, and compared, as that commit's. */
+	if (strspn(label, "0123456789abcdefABCDEF") == n)
+		return error("--label '%s' could be a commit's id: give it a "
+			     "letter past 'f', a '.', '_' or '-'",
 			     label);
 	return 0;
 }
@@ -546,14 +554,16 @@ static const char *topo_engine(const struct job *job, int t)
 }
 
 static int one_boot(const struct job *job, int t, const struct kernel_pick *k,
-		    const struct machine_id *m, int boot_nr, int boots,
-		    int keep, struct summary *sum, int *failed)
+		    const struct machine_id *m, const char *run_dir,
+		    int boot_nr, int boots, int keep, struct summary *sum,
+		    int *failed)
 {
 	const char *engine = topo_engine(job, t);
 	const struct topology *topo = &job->topologies[t];
-	unsigned id = results_next_boot_id(job->results, job->name, k->commit,
-					   topo->name, engine);
-	char *run_dir = xstrfmt("%s/%s/.run", job->results, job->name);
+	unsigned id;
+	if (results_reserve_boot_id(&id, job->results, job->name, k->commit,
+				    topo->name, engine))
+		return -1;
 	struct boot_request req = {
 		.job = job,
 		.topo = t,
@@ -612,7 +622,6 @@ static int one_boot(const struct job *job, int t, const struct kernel_pick *k,
 out:
 	strbuf_release(&console);
 	boot_result_release(&br);
-	free(run_dir);
 	return rc;
 }
 
@@ -623,6 +632,7 @@ int cmd_run(int argc, char **argv)
 	struct kernel_pick k = {0};
 	struct summary sum = {0};
 	struct safety_hold *holds = NULL;
+	struct rundir rd = RUNDIR_INIT;
 	size_t nr_holds = 0;
 	int code = EXIT_ABORT, failed = 0, job_loaded = 0, setup_failed = 0;
 
@@ -641,6 +651,8 @@ int cmd_run(int argc, char **argv)
 			       (const char *const *)a.overrides.v))
 		goto out;
 	job_loaded = 1;
+	if (cache_dir_check())
+		goto out;
 	/*
 	 * Passed-through host disks are checked and held for the whole run,
 	 * before anything is built: a refused disk costs nothing. QEMU then
@@ -650,6 +662,17 @@ int cmd_run(int argc, char **argv)
 			     &nr_holds))
 		goto out;
 	safety_pin_paths(&job, holds, nr_holds);
+	/*
+	 * Boots in a folder of this run's own: a bisection on the same
+	 * results folder goes on beside it, untouched. Made before the
+	 * kernel is built, so a results folder that cannot be written to
+	 * costs no build.
+	 */
+	char *job_dir = xstrfmt("%s/%s", job.results, job.name);
+	int rd_failed = rundir_open(&rd, job_dir);
+	free(job_dir);
+	if (rd_failed)
+		goto out;
 	if (pick_kernel(&k, &a, &job, &code))
 		goto out;
 
@@ -680,8 +703,8 @@ int cmd_run(int argc, char **argv)
 		results_machine_fill(&m, &job, (int)t, kvm ? "kvm" : "tcg",
 				     ver);
 		for (int b = 1; b <= boots && !run_interrupted(); b++) {
-			int r = one_boot(&job, (int)t, &k, &m, b, boots,
-					 a.keep_images, &sum, &failed);
+			int r = one_boot(&job, (int)t, &k, &m, rd.path, b,
+					 boots, a.keep_images, &sum, &failed);
 			if (r < 0)
 				/* The run folder, an image or the spec: the
 				 * next boot would fail the same way. */
@@ -705,6 +728,7 @@ int cmd_run(int argc, char **argv)
 	       : failed		 ? 1
 				 : 0;
 out:
+	rundir_close(&rd);
 	safety_release_all(holds, nr_holds);
 	summary_release(&sum);
 	free(k.image);

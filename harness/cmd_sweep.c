@@ -657,6 +657,8 @@ int cmd_sweep(int argc, char **argv)
 	if (job_load(&s.job, s.job_path))
 		goto out;
 	s.job_loaded = 1;
+	if (cache_dir_check())
+		goto out;
 	if (!s.job.repo) {
 		error("%s: a sweep needs \"repo\"", s.job_path);
 		goto out;

@@ -82,6 +82,8 @@ int cmd_test(int argc, char **argv)
 	if (job_load(&job, job_path))
 		goto out;
 	job_ok = 1;
+	if (cache_dir_check())
+		goto out;
 	/* Passed-through host disks are checked and held for the whole run. */
 	if (safety_check_job(&job, destroy, force, &holds, &nr_holds))
 		goto out;

@@ -37,6 +37,8 @@ int cmd_upload(int argc, char **argv)
 	}
 	if (o.url && upload_check_url(o.url))
 		return EXIT_ABORT;
+	if (!o.spool && cache_dir_check())
+		return EXIT_ABORT;
 	rc = flush ? upload_flush(&o, &c) : upload_job(&o, dir, &c);
 	fprintf(stderr, "upload: %zu sent, %zu already sent, %zu kept in the "
 			"spool\n",

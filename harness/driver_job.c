@@ -243,6 +243,9 @@ static void make_report(struct bisect_job *b, struct report *rep)
 	rep->status = st->status;
 	if (b->res.message)
 		rep->message = xstrdup(b->res.message);
+	else if (st->status == STATE_ABORTED && error_last())
+		/* The error that stopped it, as it was printed. */
+		rep->message = xstrdup(error_last());
 	rep->steps = b->res.steps;
 	rep->confidence = b->res.confidence;
 	if (b->res.culprit[0]) {
@@ -372,16 +375,12 @@ int driver_job_measure(struct job *job, const char *build_repo,
 	struct driver d;
 	struct driver_boot r = {0};
 	struct task_doc t;
-	char *run_name, *path;
+	char *path;
 	int ret = -1;
 
-	/* Tasks on one node at once, and the host's own runs, each have
-	   their own folder for disk images and the QEMU pid. */
-	run_name = xstrfmt(".run-%s-%ld", host_name(), (long)getpid());
 	state_init(&st);
 	task_doc_init(&t);
-	if (probe_ctx_init_in(&ctx, job, build_repo, progress, run_name)) {
-		free(run_name);
+	if (probe_ctx_init(&ctx, job, build_repo, progress)) {
 		state_release(&st);
 		return -1;
 	}
@@ -411,11 +410,6 @@ out:
 	task_doc_release(&t);
 	driver_release(&d);
 	probe_ctx_release(&ctx);
-	/* The folder held only this probe's images, gone with its boots. */
-	char *dir = xstrfmt("%s/%s/%s", job->results, job->name, run_name);
-	remove_tree(dir);
-	free(dir);
-	free(run_name);
 	state_release(&st);
 	return ret;
 }

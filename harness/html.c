@@ -9,6 +9,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 
 #define MB 1e6
@@ -23,7 +24,12 @@
 
 void html_escape(struct strbuf *out, const char *s)
 {
-	for (; s && *s; s++) {
+	html_escape_n(out, s, SIZE_MAX);
+}
+
+void html_escape_n(struct strbuf *out, const char *s, size_t max)
+{
+	for (; s && *s && max; s++, max--) {
 		switch (*s) {
 		case '&': strbuf_addstr(out, "&amp;"); break;
 		case '<': strbuf_addstr(out, "&lt;"); break;
@@ -169,9 +175,12 @@ static void render_plot(struct strbuf *out, const struct scan *s,
 	strbuf_addstr(out, "\" data-metric=\"");
 	html_escape(out, ser->metric);
 	strbuf_addf(out, "\" viewBox=\"0 0 %.0f %.0f\" role=\"img\">\n", PW, PH);
+	struct strbuf name = STRBUF_INIT;
+	scan_series_name(ser, &name);
 	strbuf_addstr(out, "<title>");
-	scan_series_name(ser, out);
+	html_escape(out, name.buf);
 	strbuf_addstr(out, " MB/s per commit</title>\n");
+	strbuf_release(&name);
 
 	/* Grid and y axis. */
 	for (double v = y0; v <= y1 + step / 2; v += step) {
@@ -188,8 +197,9 @@ static void render_plot(struct strbuf *out, const struct scan *s,
 
 	/* The culprit's column, under everything else. */
 	if (culprit >= 0 && ser->cells[culprit].nr) {
-		strbuf_addf(out, "<g class=\"culprit\" data-commit=\"%s\">",
-			    s->commits[culprit].id);
+		strbuf_addstr(out, "<g class=\"culprit\" data-commit=\"");
+		html_escape(out, s->commits[culprit].id);
+		strbuf_addstr(out, "\">");
 		strbuf_addf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
 				 "height=\"%.1f\"/>",
 			    X(culprit) - dx / 2, PT, dx, ph);
@@ -215,10 +225,10 @@ static void render_plot(struct strbuf *out, const struct scan *s,
 	for (size_t j = 0; j < cr->nr; j++) {
 		const struct changepoint *c = &cr->points[j];
 		double x = (X(c->before) + X(c->index)) / 2;
-		strbuf_addf(out, "<g class=\"changepoint\" data-commit=\"%s\" "
-				 "data-kind=\"%s\" data-change-pct=\"%.2f\">",
-			    s->commits[c->index].id, changepoint_kind_name(c->kind),
-			    c->change_pct);
+		strbuf_addstr(out, "<g class=\"changepoint\" data-commit=\"");
+		html_escape(out, s->commits[c->index].id);
+		strbuf_addf(out, "\" data-kind=\"%s\" data-change-pct=\"%.2f\">",
+			    changepoint_kind_name(c->kind), c->change_pct);
 		strbuf_addf(out, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" "
 				 "y2=\"%.1f\"/>",
 			    x, x, PT, PT + ph);
@@ -234,11 +244,14 @@ static void render_plot(struct strbuf *out, const struct scan *s,
 		double med = stats_median(cell->values, cell->nr) / MB;
 		double mn = stats_min(cell->values, cell->nr) / MB;
 		double mx = stats_max(cell->values, cell->nr) / MB;
-		strbuf_addf(out, "<g class=\"commit %s\" data-commit=\"%s\">",
-			    role_class(s->commits[c].role), s->commits[c].id);
-		strbuf_addf(out, "<title>%s  median %.1f MB/s, min %.1f, max "
+		strbuf_addf(out, "<g class=\"commit %s\" data-commit=\"",
+			    role_class(s->commits[c].role));
+		html_escape(out, s->commits[c].id);
+		strbuf_addstr(out, "\"><title>");
+		html_escape(out, s->commits[c].abbrev);
+		strbuf_addf(out, "  median %.1f MB/s, min %.1f, max "
 				 "%.1f, %zu boots</title>",
-			    s->commits[c].abbrev, med, mn, mx, cell->nr);
+			    med, mn, mx, cell->nr);
 		strbuf_addf(out, "<line class=\"whisker\" x1=\"%.1f\" x2=\"%.1f\" "
 				 "y1=\"%.1f\" y2=\"%.1f\"/>",
 			    X(c), X(c), Y(mn), Y(mx));
@@ -258,7 +271,8 @@ static void render_plot(struct strbuf *out, const struct scan *s,
 				 "%.1f %.1f) rotate(-35)\">",
 			    (long)c == culprit ? " culprit-label" : "", X(c) + 3,
 			    PT + ph + 12);
-		strbuf_addf(out, "%.7s</text>\n", s->commits[c].abbrev);
+		html_escape_n(out, s->commits[c].abbrev, 7);
+		strbuf_addstr(out, "</text>\n");
 	}
 	strbuf_addf(out, "<line class=\"axisline\" x1=\"%.1f\" x2=\"%.1f\" "
 			 "y1=\"%.1f\" y2=\"%.1f\"/>\n",
@@ -299,15 +313,17 @@ static void render_lkp(struct strbuf *out, const struct scan *s,
 		if (a < 0 || b < 0)
 			continue;
 		scan_compare(&s->series[i], (size_t)a, (size_t)b, &cmp);
-		strbuf_addf(out, "<tr><td class=\"id\">%.12s</td>",
-			    s->commits[a].abbrev);
+		strbuf_addstr(out, "<tr><td class=\"id\">");
+		html_escape_n(out, s->commits[a].abbrev, 12);
+		strbuf_addstr(out, "</td>");
 		td_num(out, cmp.a_median / MB, NULL);
 		td_stddev(out, cmp.a_stddev_pct);
 		strbuf_addf(out, "<td class=\"num %s\">%+.1f%%%s</td>",
 			    cmp.change_pct < 0 ? "neg" : "pos", cmp.change_pct,
 			    cmp.significant ? "*" : "");
-		strbuf_addf(out, "<td class=\"id\">%.12s</td>",
-			    s->commits[b].abbrev);
+		strbuf_addstr(out, "<td class=\"id\">");
+		html_escape_n(out, s->commits[b].abbrev, 12);
+		strbuf_addstr(out, "</td>");
 		td_num(out, cmp.b_median / MB, NULL);
 		td_stddev(out, cmp.b_stddev_pct);
 		strbuf_addstr(out, "<td>");
@@ -336,8 +352,10 @@ static void render_history(struct strbuf *out, const struct scan *s)
 	for (size_t i = 0; i < st->nr_probes; i++) {
 		const struct state_probe *p = &st->probes[i];
 		strbuf_addf(out, "<tr class=\"%s\"><td class=\"num\">%zu</td>"
-				 "<td class=\"id\">%.12s</td><td>",
-			    role_class(p->mark), i + 1, p->commit);
+				 "<td class=\"id\">",
+			    role_class(p->mark), i + 1);
+		html_escape_n(out, p->commit, 12);
+		strbuf_addstr(out, "</td><td>");
 		html_escape(out, p->role);
 		strbuf_addstr(out, "</td><td>");
 		html_escape(out, p->mark);
@@ -537,10 +555,12 @@ int html_render(const struct scan *s, const struct html_options *o,
 		card(out, state_status_name(s->state.status), "bisection");
 		if (culprit >= 0) {
 			const struct scan_commit *c = &s->commits[culprit];
-			strbuf_addf(out, "<div class=\"card culprit\" "
-					 "data-commit=\"%s\"><b class=\"id\">%.12s"
-					 "</b><span>culprit",
-				    c->id, c->abbrev);
+			strbuf_addstr(out, "<div class=\"card culprit\" "
+					   "data-commit=\"");
+			html_escape(out, c->id);
+			strbuf_addstr(out, "\"><b class=\"id\">");
+			html_escape_n(out, c->abbrev, 12);
+			strbuf_addstr(out, "</b><span>culprit");
 			if (c->subject) {
 				strbuf_addstr(out, ": ");
 				html_escape(out, c->subject);
@@ -580,19 +600,27 @@ int html_render(const struct scan *s, const struct html_options *o,
 		strbuf_addstr(out, " &middot; ");
 		html_escape(out, ser->metric);
 		strbuf_addstr(out, "<span class=\"sub\">");
-		for (size_t j = 0; j < crs[i].nr; j++)
-			strbuf_addf(out, "%s%s %+.1f%% at %.12s (p %.2g)",
-				    j ? "; " : "",
+		for (size_t j = 0; j < crs[i].nr; j++) {
+			strbuf_addf(out, "%s%s %+.1f%% at ", j ? "; " : "",
 				    changepoint_kind_name(crs[i].points[j].kind),
-				    crs[i].points[j].change_pct,
-				    s->commits[crs[i].points[j].index].abbrev,
-				    crs[i].points[j].p_value);
-		for (size_t j = 0; j < crs[i].nr_drifts; j++)
-			strbuf_addf(out, "%sdrift %+.1f%% from %.12s to %.12s",
+				    crs[i].points[j].change_pct);
+			html_escape_n(out,
+				      s->commits[crs[i].points[j].index].abbrev,
+				      12);
+			strbuf_addf(out, " (p %.2g)", crs[i].points[j].p_value);
+		}
+		for (size_t j = 0; j < crs[i].nr_drifts; j++) {
+			strbuf_addf(out, "%sdrift %+.1f%% from ",
 				    crs[i].nr || j ? "; " : "",
-				    crs[i].drifts[j].change_pct,
-				    s->commits[crs[i].drifts[j].first].abbrev,
-				    s->commits[crs[i].drifts[j].last].abbrev);
+				    crs[i].drifts[j].change_pct);
+			html_escape_n(out,
+				      s->commits[crs[i].drifts[j].first].abbrev,
+				      12);
+			strbuf_addstr(out, " to ");
+			html_escape_n(out,
+				      s->commits[crs[i].drifts[j].last].abbrev,
+				      12);
+		}
 		if (!crs[i].nr && !crs[i].nr_drifts)
 			strbuf_addstr(out, "no change point");
 		strbuf_addstr(out, "</span></h3>\n");

@@ -51,6 +51,8 @@ int html_render(const struct scan *s, const struct html_options *o,
 		struct strbuf *out);
 /* Text made safe inside HTML elements and attribute values. */
 void html_escape(struct strbuf *out, const char *s);
+/* The same for at most `max` bytes of `s` (an abbreviated commit id). */
+void html_escape_n(struct strbuf *out, const char *s, size_t max);
 /*
  * The block-layer counters that differ most, per series: the pair its
  * LKP row compares and the endpoints (<table class="counters">,

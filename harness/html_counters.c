@@ -39,17 +39,21 @@ static void render_pair(struct strbuf *out, const struct scan *s, size_t series,
 		counters_table_release(&t);
 		return;
 	}
-	strbuf_addf(out,
-		    "<table class=\"counters\" data-base=\"%.12s\" "
-		    "data-head=\"%.12s\" data-pair=\"%s\" data-topology=\"",
-		    s->commits[a].abbrev, s->commits[b].abbrev, pair);
+	strbuf_addstr(out, "<table class=\"counters\" data-base=\"");
+	html_escape_n(out, s->commits[a].abbrev, 12);
+	strbuf_addstr(out, "\" data-head=\"");
+	html_escape_n(out, s->commits[b].abbrev, 12);
+	strbuf_addf(out, "\" data-pair=\"%s\" data-topology=\"", pair);
 	html_escape(out, ser->topology);
 	strbuf_addstr(out, "\" data-point=\"");
 	html_escape(out, ser->point);
 	strbuf_addstr(out, "\" data-metric=\"");
 	html_escape(out, ser->metric);
-	strbuf_addf(out, "\"><caption>%s: %.12s &rarr; %.12s &middot; ", pair,
-		    s->commits[a].abbrev, s->commits[b].abbrev);
+	strbuf_addf(out, "\"><caption>%s: ", pair);
+	html_escape_n(out, s->commits[a].abbrev, 12);
+	strbuf_addstr(out, " &rarr; ");
+	html_escape_n(out, s->commits[b].abbrev, 12);
+	strbuf_addstr(out, " &middot; ");
 	html_escape(out, ser->topology);
 	strbuf_addstr(out, " ");
 	html_escape(out, ser->point);

@@ -377,8 +377,21 @@ static char *name_from_origin(const char *origin)
 	size_t n = strlen(base);
 	if (n > 5 && !strcmp(base + n - 5, ".json"))
 		n -= 5;
-	char *s = xstrndup(base, n);
-	job_id_sanitize(s);
+	/*
+	 * The name is a folder under the results root: it must pass the
+	 * check a "name" does, so "..json" or "...json" cannot make it the
+	 * root itself or its parent.
+	 */
+	char *s = xstrndup(base, n > 64 ? 64 : n);
+	for (char *p = s; *p; p++)
+		if (!isalnum((unsigned char)*p) && !strchr("._-", *p))
+			*p = '_';
+	if (s[0] == '.' || s[0] == '-')
+		s[0] = '_';
+	if (!s[0]) {
+		free(s);
+		s = xstrdup("job");
+	}
 	return s;
 }
 
@@ -579,10 +592,21 @@ static int set_dotted(json_t *root, const char *spec, const char *origin)
 		strbuf_release(&shown);
 		return -1;
 	}
-	char *path = xstrndup(spec, eq - spec);
-	json_t *value = json_loads(eq + 1, JSON_DECODE_ANY, NULL);
+	/*
+	 * A value that opens a list or an object is JSON, or a mistake: read
+	 * as a string, "[1,2,3" met a type check with a message about
+	 * something else. Keys given twice are refused as in a job file.
+	 */
+	json_error_t jerr;
+	json_t *value = json_loads(eq + 1,
+				   JSON_DECODE_ANY | JSON_REJECT_DUPLICATES,
+				   &jerr);
+	if (!value && (eq[1] == '[' || eq[1] == '{'))
+		return error("%s: override '%s': not valid JSON: %s", origin,
+			     spec, jerr.text);
 	if (!value)
 		value = json_string(eq + 1);
+	char *path = xstrndup(spec, eq - spec);
 	json_t *obj = root;
 	char *p = path, *dot;
 	int ret = 0;

@@ -11,6 +11,7 @@
 #include "repo.h"
 #include "qemu.h"
 #include "run.h"
+#include "rundir.h"
 #include "vm.h"
 
 #include <math.h>
@@ -32,17 +33,11 @@ static char *version_word(const char *line)
 int probe_ctx_init(struct probe_ctx *ctx, struct job *job,
 		   const char *repo_path, struct progress *progress)
 {
-	return probe_ctx_init_in(ctx, job, repo_path, progress, ".run");
-}
-
-int probe_ctx_init_in(struct probe_ctx *ctx, struct job *job,
-		      const char *repo_path, struct progress *progress,
-		      const char *run_name)
-{
-	char *line, *ver, *pidfile;
+	char *line, *ver, *job_dir;
 	int kvm;
 
 	memset(ctx, 0, sizeof(*ctx));
+	ctx->rundir.lock_fd = -1;
 	ctx->job = job;
 	ctx->repo_path = repo_path;
 	ctx->progress = progress;
@@ -70,15 +65,15 @@ int probe_ctx_init_in(struct probe_ctx *ctx, struct job *job,
 	free(line);
 	free(ver);
 
-	snprintf(ctx->run_dir, sizeof(ctx->run_dir), "%s/%s/%s", job->results,
-		 job->name, run_name);
-	if (mkdir_p(ctx->run_dir, 0755))
+	/* Boots in a folder of this process's own; what a SIGKILLed run
+	 * left behind is reaped there. */
+	job_dir = xstrfmt("%s/%s", job->results, job->name);
+	if (rundir_open(&ctx->rundir, job_dir)) {
+		results_machine_release(&ctx->machine);
+		free(job_dir);
 		return -1;
-	/* A QEMU that a SIGKILLed run left behind still holds the disks. */
-	pidfile = xstrfmt("%s/qemu.pid", ctx->run_dir);
-	if (run_reap_stale(pidfile, "qemu"))
-		warning("killed a QEMU left running by an earlier run");
-	free(pidfile);
+	}
+	free(job_dir);
 	lanes_init(&ctx->lanes, job, repo_path,
 		   lanes_default(sysconf(_SC_NPROCESSORS_ONLN)), progress);
 	return 0;
@@ -95,6 +90,7 @@ static void image_release(struct probe_image *img)
 void probe_ctx_release(struct probe_ctx *ctx)
 {
 	lanes_release(&ctx->lanes);
+	rundir_close(&ctx->rundir);
 	for (size_t i = 0; i < ctx->nr_images; i++)
 		image_release(&ctx->images[i]);
 	free(ctx->images);
@@ -193,12 +189,13 @@ int probe_boot(struct probe_ctx *ctx, const struct probe_image *img,
 	int ret = -1;
 
 	*first_error = *log = NULL;
-	id = results_next_boot_id(job->results, job->name, img->commit, topo,
-				  ctx->point->engine);
+	if (results_reserve_boot_id(&id, job->results, job->name, img->commit,
+				    topo, ctx->point->engine))
+		return -1;
 	req.job = job;
 	req.topo = ctx->topo;
 	req.kernel = img->image;
-	req.run_dir = ctx->run_dir;
+	req.run_dir = ctx->rundir.path;
 	req.label = img->commit;
 	req.boot_id = id;
 	boot_result_init(&br);

@@ -15,6 +15,7 @@
 #include "job.h"
 #include "lanes.h"
 #include "results.h"
+#include "rundir.h"
 #include "util.h"
 #include "verdict.h"
 
@@ -41,7 +42,7 @@ struct probe_ctx {
 	const struct point *point; /* the metric point */
 	char spec_hash[41];
 	struct machine_id machine;
-	char run_dir[4096];        /* <results>/<job>/.run: one boot at a time */
+	struct rundir rundir;      /* this process's own: one boot at a time */
 	struct lanes lanes;        /* builds, beside the boots */
 	/* Images asked for this run (each commit once). */
 	struct probe_image *images;
@@ -57,19 +58,13 @@ struct probe_ctx {
 /*
  * Set up: the metric point (job->metric_point or the first point), its
  * topology and spec hash, the machine identity (accelerator and QEMU
- * version found on this host), and the run folder, reaping any QEMU a
- * killed run left there. Returns 0, or -1 after error().
+ * version found on this host), and the process's own run folder
+ * (rundir.h: probes at once on one results folder, Slurm tasks on one
+ * node, a `run` beside a bisection, never share one), reaping what gone
+ * harnesses left. Returns 0, or -1 after error().
  */
 int probe_ctx_init(struct probe_ctx *ctx, struct job *job,
 		   const char *repo_path, struct progress *progress);
-/*
- * The same with the run folder results/<job>/<run_name> (".run" above):
- * probes that run at once on one results folder, Slurm tasks on one node,
- * each need their own, or each would reap the other's QEMU.
- */
-int probe_ctx_init_in(struct probe_ctx *ctx, struct job *job,
-		      const char *repo_path, struct progress *progress,
-		      const char *run_name);
 void probe_ctx_release(struct probe_ctx *ctx);
 
 /*

@@ -224,9 +224,15 @@ static int accept(struct proto_report *r, struct proto_frame *f)
 	json_t *o = f->payload;
 	const char *type = f->type;
 
+	if (r->expect_boot && strcmp(type, "hello") && !r->hello)
+		return -1;
 	if (!strcmp(type, "hello")) {
 		const char *k = get_string(o, "kernel");
+		uint64_t boot;
 		if (!k)
+			return -1;
+		if (r->expect_boot &&
+		    (get_u64(o, "boot", &boot) || boot != r->expect_boot))
 			return -1;
 		json_decref(r->hello);
 		r->hello = json_incref(o);
@@ -301,7 +307,8 @@ static int feed_line(struct proto_report *r, const char *line, size_t len)
 		reject(r, "frame %llu: after done", (unsigned long long)f.seq);
 	} else if (accept(r, &f)) {
 		r->broken = 1;
-		reject(r, "frame %llu: '%s' payload lacks keys",
+		reject(r, "frame %llu: '%s' payload lacks keys or is of "
+		       "another boot",
 		       (unsigned long long)f.seq, f.type);
 	} else {
 		r->next_seq++;

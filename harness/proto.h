@@ -95,6 +95,12 @@ struct proto_report {
 
 	int done;             /* a `done` frame was accepted */
 	long done_samples;    /* its "samples" count */
+	/*
+	 * The boot the stream must come from (the spec's boot id, which
+	 * hello names), or 0 for any: a stream of another boot, or frames
+	 * before hello, are refused, so no boot takes another's samples.
+	 */
+	unsigned expect_boot;
 };
 
 void proto_report_init(struct proto_report *r);

@@ -12,10 +12,12 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 void results_commit_abbrev(const char *commit, char out[13])
 {
@@ -412,21 +414,17 @@ static long boot_number(const char *name)
 	return n;
 }
 
-unsigned results_next_boot_id(const char *root, const char *job,
-			      const char *commit, const char *topology,
-			      const char *engine)
+static unsigned next_boot_id(const char *dir)
 {
-	char *dir = results_boot_dir(root, job, commit, topology, engine);
 	DIR *d = opendir(dir);
 	struct dirent *e;
 	long max = 0;
 
-	if (!d) {
-		free(dir);
+	if (!d)
 		return 1;
-	}
 	while ((e = readdir(d))) {
-		long n = boot_number(e->d_name);
+		/* ".boot-12": a number reserved by a boot still running. */
+		long n = boot_number(e->d_name + (e->d_name[0] == '.'));
 		if (n > max)
 			max = n;
 		if (e->d_name[0] == '.' || n >= 0)
@@ -445,8 +443,42 @@ unsigned results_next_boot_id(const char *root, const char *job,
 		free(sub);
 	}
 	closedir(d);
-	free(dir);
 	return (unsigned)max + 1;
+}
+
+int results_reserve_boot_id(unsigned *out, const char *root,
+			    const char *job, const char *commit,
+			    const char *topology, const char *engine)
+{
+	char *dir = results_boot_dir(root, job, commit, topology, engine);
+	int ret = -1;
+
+	if (mkdir_p(dir, 0755))
+		goto out;
+	/*
+	 * mkdir is the claim: of two harnesses that found the same highest
+	 * number, one makes ".boot-N" and the other goes on to N+1, so no
+	 * boot's files replace another's.
+	 */
+	for (unsigned id = next_boot_id(dir);; id++) {
+		char *mark = xstrfmt("%s/.boot-%u", dir, id);
+		int rc = mkdir(mark, 0755);
+		int e = errno;
+		free(mark);
+		if (!rc) {
+			*out = id;
+			ret = 0;
+			break;
+		}
+		if (e != EEXIST || id == UINT_MAX) {
+			error("cannot reserve boot %u in '%s': %s", id, dir,
+			      strerror(e));
+			break;
+		}
+	}
+out:
+	free(dir);
+	return ret;
 }
 
 /* ------------------------------------------------------------------ */
@@ -575,7 +607,7 @@ json_t *results_doc_read(const char *path)
 	struct strbuf *prev = error_capture(&why);
 	json_error_t jerr;
 	json_t *doc = NULL;
-	int rc = read_file_max(path, &text, RESULTS_DOC_MAX);
+	int rc = read_file_nofollow(path, &text, RESULTS_DOC_MAX);
 
 	error_capture(prev);
 	if (rc) {
@@ -700,7 +732,7 @@ int results_load_samples(const char *root, const char *job,
 	memset(out, 0, sizeof(*out));
 	results_commit_abbrev(commit, c12);
 	cdir = xstrfmt("%s/%s/%s", root, job, c12);
-	d = opendir(cdir);
+	d = opendir_nofollow(cdir);
 	if (!d) {
 		int e = errno;
 		free(cdir);
@@ -713,7 +745,7 @@ int results_load_samples(const char *root, const char *job,
 		if (e->d_name[0] == '.')
 			continue;
 		char *pdir = xstrfmt("%s/%s/%s", cdir, e->d_name, point);
-		DIR *pd = opendir(pdir);
+		DIR *pd = opendir_nofollow(pdir);
 		struct dirent *f;
 		folder++;
 		while (pd && (f = readdir(pd))) {

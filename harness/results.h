@@ -59,7 +59,7 @@ struct results_boot {
 	int topo;                /* index into job->topologies */
 	const char *commit;      /* full id, abbreviated to 12 in paths */
 	const char *build_key;   /* kbuild's key, or "image:<sha1>" */
-	unsigned boot_id;        /* from results_next_boot_id() */
+	unsigned boot_id;        /* from results_reserve_boot_id() */
 	const struct machine_id *machine;
 	const struct proto_report *report; /* may be NULL: nothing came */
 	const char *outcome;     /* vm.c's classification: "ok", "timeout"... */
@@ -82,12 +82,14 @@ struct results_boot {
 int results_store_boot(const struct results_boot *b);
 
 /*
- * The boot number to use next under <root>/<job>/<commit12>/<topology>-
- * <engine>/: one more than the highest found there, 1 for the first.
+ * Reserve the boot number to use next under <root>/<job>/<commit12>/
+ * <topology>-<engine>/ (one more than the highest found there, 1 for the
+ * first) with a ".boot-N" mark that no other harness can take too.
+ * 0, or -1 after error().
  */
-unsigned results_next_boot_id(const char *root, const char *job,
-			      const char *commit, const char *topology,
-			      const char *engine);
+int results_reserve_boot_id(unsigned *out, const char *root,
+			    const char *job, const char *commit,
+			    const char *topology, const char *engine);
 
 /* Folder <root>/<job>/<commit12>/<topology>-<engine> (caller frees). */
 char *results_boot_dir(const char *root, const char *job, const char *commit,

@@ -102,6 +102,8 @@ char *run_which(const char *prog)
 	return found;
 }
 
+static char *pidfile_tag(const char *pidfile);
+
 static void child_setup(const struct run_opts *o)
 {
 	setpgid(0, 0);
@@ -130,6 +132,8 @@ static void child_setup(const struct run_opts *o)
 	if (o->env)
 		for (const char *const *e = o->env; *e; e++)
 			putenv((char *)*e);
+	if (o->pidfile)
+		putenv(pidfile_tag(o->pidfile));
 }
 
 pid_t run_start(const struct run_opts *o)
@@ -185,8 +189,13 @@ pid_t run_start(const struct run_opts *o)
 	free(prog);
 	remember(pid);
 	if (o->pidfile) {
-		char buf[32];
-		int len = snprintf(buf, sizeof(buf), "%ld\n", (long)pid);
+		/* The start time tells this child from a later holder of
+		 * its pid (run_reap_stale). */
+		unsigned long long start = 0;
+		char buf[64];
+		run_start_time(pid, &start);
+		int len = snprintf(buf, sizeof(buf), "%ld %llu\n", (long)pid,
+				   start);
 		write_file_atomic(o->pidfile, buf, (size_t)len);
 	}
 	return pid;
@@ -323,40 +332,92 @@ int run_command(const struct run_opts *o)
 	return rc;
 }
 
-int run_reap_stale(const char *pidfile, const char *match)
+/*
+ * Read a file that may well be gone (a /proc entry, a pid file): its
+ * absence is an answer, not an error to print.
+ */
+static int read_quietly(const char *path, struct strbuf *out, size_t max)
+{
+	struct strbuf why = STRBUF_INIT;
+	struct strbuf *prev = error_capture(&why);
+	int rc = read_file_max(path, out, max);
+	error_capture(prev);
+	strbuf_release(&why);
+	return rc;
+}
+
+int run_start_time(pid_t pid, unsigned long long *ticks)
+{
+	char *path = xstrfmt("/proc/%ld/stat", (long)pid);
+	struct strbuf sb = STRBUF_INIT;
+	int ret = -1;
+
+	if (!read_quietly(path, &sb, 4096)) {
+		/* The name may hold spaces and parentheses: count after the
+		 * last ')'. starttime is field 22; the text there starts at
+		 * field 3. */
+		const char *p = strrchr(sb.buf, ')');
+		for (int field = 2; p && field < 22; field++)
+			p = strchr(p + 1, ' ');
+		if (p && sscanf(p + 1, "%llu", ticks) == 1)
+			ret = 0;
+	}
+	strbuf_release(&sb);
+	free(path);
+	return ret;
+}
+
+/* The environment entry that marks a child as started with `pidfile`. */
+static char *pidfile_tag(const char *pidfile)
+{
+	char *abs = absolute_path(pidfile);
+	char *tag = xstrfmt("IOBISECT_PIDFILE=%s", abs);
+	free(abs);
+	return tag;
+}
+
+/* Does the environment `pid` was started with hold `tag`? */
+static int environ_has(pid_t pid, const char *tag)
+{
+	char *path = xstrfmt("/proc/%ld/environ", (long)pid);
+	struct strbuf sb = STRBUF_INIT;
+	int found = 0;
+
+	if (!read_quietly(path, &sb, 1 << 20))
+		for (size_t i = 0; i < sb.len; i += strlen(sb.buf + i) + 1)
+			if (!strcmp(sb.buf + i, tag)) {
+				found = 1;
+				break;
+			}
+	strbuf_release(&sb);
+	free(path);
+	return found;
+}
+
+int run_reap_stale(const char *pidfile)
 {
 	struct strbuf sb = STRBUF_INIT;
 	long pid;
+	unsigned long long recorded, now;
 	int reaped = 0;
-	if (!file_exists(pidfile))
-		return 0;
-	if (read_file(pidfile, &sb))
-		return 0;
-	strbuf_trim(&sb);
-	if (!parse_long(sb.buf, &pid) && pid > 1) {
-		char *cmdline = xstrfmt("/proc/%ld/cmdline", pid);
-		struct strbuf cl = STRBUF_INIT;
-		int fd = open(cmdline, O_RDONLY);
-		if (fd >= 0) {
-			char buf[4096];
-			ssize_t n = read(fd, buf, sizeof(buf) - 1);
-			close(fd);
-			if (n > 0) {
-				for (ssize_t i = 0; i < n; i++)
-					if (!buf[i])
-						buf[i] = ' ';
-				strbuf_add(&cl, buf, (size_t)n);
-			}
-		}
-		if (cl.len && (!match || strstr(cl.buf, match))) {
-			kill(-(pid_t)pid, SIGKILL);
-			kill((pid_t)pid, SIGKILL);
-			reaped = 1;
-		}
-		strbuf_release(&cl);
-		free(cmdline);
+	char *tag = pidfile_tag(pidfile);
+
+	/*
+	 * A pid alone names whatever runs under that number now: after a
+	 * reboot, or planted, it is someone else's program. Only the process
+	 * with the recorded start time, and the mark of this pid file in its
+	 * environment, is the QEMU a harness started here.
+	 */
+	if (!read_quietly(pidfile, &sb, 256) &&
+	    sscanf(sb.buf, "%ld %llu", &pid, &recorded) == 2 && pid > 1 &&
+	    !run_start_time((pid_t)pid, &now) && now == recorded &&
+	    environ_has((pid_t)pid, tag)) {
+		kill(-(pid_t)pid, SIGKILL);
+		kill((pid_t)pid, SIGKILL);
+		reaped = 1;
 	}
 	strbuf_release(&sb);
+	free(tag);
 	unlink(pidfile);
 	return reaped;
 }

@@ -18,7 +18,8 @@ struct run_opts {
 	const char *stdin_path;  /* NULL: /dev/null */
 	const char *stdout_path; /* NULL: inherit; output is appended */
 	int stderr_to_stdout;    /* send stderr where stdout goes */
-	const char *pidfile;     /* when set, holds the child's pid while alive */
+	const char *pidfile;     /* when set, holds the child's pid and start
+				    time while alive (run_reap_stale) */
 	int timeout_ms;          /* 0: none; past it the group is killed */
 	/*
 	 * Called in the child just before exec (a chroot's mounts, see
@@ -88,11 +89,15 @@ int run_interrupted(void);
 void run_sleep_ms(long ms);
 
 /*
- * Kill a process left by an earlier, killed harness whose pid was written
- * to `pidfile`, if it still runs and its command line contains `match`.
- * Removes the pid file. Returns 1 when something was reaped.
+ * Kill a process left by an earlier, killed harness whose pid and start
+ * time run_start wrote to `pidfile`: only if a process of that pid runs,
+ * started at that time, with this pid file's mark in its environment
+ * (never by its name). Removes the pid file. Returns 1 when something
+ * was reaped.
  */
-int run_reap_stale(const char *pidfile, const char *match);
+int run_reap_stale(const char *pidfile);
+/* The start time of `pid` (clock ticks since boot, /proc/PID/stat). */
+int run_start_time(pid_t pid, unsigned long long *ticks);
 
 /* Full path of `prog` if found in PATH (or as given, if it has a '/'). */
 char *run_which(const char *prog);

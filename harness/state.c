@@ -400,6 +400,13 @@ static int check_marks(const struct bisect_state *s, const char *origin)
 				    "bisection %.12s..%.12s",
 				    origin, s->culprit, s->good, s->bad);
 	}
+	/* Its last mark is what the bisection was told: fast is no culprit. */
+	if (!ret && s->status == STATE_DONE && *s->culprit) {
+		const char *m = state_find_mark(s, s->culprit);
+		if (m && !strcmp(m, "good"))
+			ret = error("%s: culprit %s is also marked good",
+				    origin, s->culprit);
+	}
 	free(ids);
 	return ret;
 }

@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <jansson.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -26,11 +27,25 @@ struct record {
 	json_t *block; /* the metric's block-layer counters, or NULL */
 };
 
+/*
+ * Strings to their index, in a hash table: a store of 40,000 commits has
+ * as many build keys, and a scan of a list for each record made reading
+ * it quadratic.
+ */
+struct str_index {
+	const char **keys; /* borrowed */
+	size_t *vals;
+	size_t nr, alloc; /* alloc: a power of two, or 0 */
+};
+/* A key length meaning the whole string (strncmp takes no more). */
+#define WHOLE ((size_t)PTRDIFF_MAX)
+
 struct loader {
 	struct scan *s;
 	struct record *recs;
 	size_t nr_recs, alloc_recs;
 	struct strvec identities;
+	struct str_index identity_index;
 	size_t alloc_commits;
 	size_t ignored_docs;
 };
@@ -39,6 +54,13 @@ static int is_dir(const char *path)
 {
 	struct stat st;
 	return !stat(path, &st) && S_ISDIR(st.st_mode);
+}
+
+/* A folder inside the job folder: a symbolic link would lead out of it. */
+static int is_real_dir(const char *path)
+{
+	struct stat st;
+	return !lstat(path, &st) && S_ISDIR(st.st_mode);
 }
 
 /* "boot-3-sample-0.json" -> 3; -1 for anything else. */
@@ -92,12 +114,77 @@ static int looks_like_job(const char *dir)
 	return has_boot_file(dir, 2, 0) || has_boot_file(dir, 3, 1);
 }
 
+static uint64_t str_hash(const char *s, size_t len)
+{
+	uint64_t h = 1469598103934665603ull;
+	for (size_t i = 0; i < len && s[i]; i++)
+		h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
+	return h;
+}
+
+/* The slot of `key` (its first `len` bytes): where it is, or would go. */
+static size_t str_index_slot(const struct str_index *x, const char *key,
+			     size_t len)
+{
+	size_t i = (size_t)str_hash(key, len) & (x->alloc - 1);
+	while (x->keys[i] && strncmp(x->keys[i], key, len))
+		i = (i + 1) & (x->alloc - 1);
+	return i;
+}
+
+static void str_index_put(struct str_index *x, const char *key, size_t len,
+			  size_t val);
+
+/* The value of `key`, or -1 when it is not there. */
+static long str_index_get(const struct str_index *x, const char *key,
+			  size_t len)
+{
+	if (!x->alloc)
+		return -1;
+	size_t i = str_index_slot(x, key, len);
+	return x->keys[i] ? (long)x->vals[i] : -1;
+}
+
+static void str_index_grow(struct str_index *x, size_t len)
+{
+	struct str_index old = *x;
+	x->alloc = old.alloc ? old.alloc * 2 : 64;
+	x->keys = xcalloc(x->alloc, sizeof(*x->keys));
+	x->vals = xcalloc(x->alloc, sizeof(*x->vals));
+	x->nr = 0;
+	for (size_t i = 0; i < old.alloc; i++)
+		if (old.keys[i])
+			str_index_put(x, old.keys[i], len, old.vals[i]);
+	free(old.keys);
+	free(old.vals);
+}
+
+static void str_index_put(struct str_index *x, const char *key, size_t len,
+			  size_t val)
+{
+	if ((x->nr + 1) * 2 > x->alloc)
+		str_index_grow(x, len);
+	size_t i = str_index_slot(x, key, len);
+	if (!x->keys[i])
+		x->nr++;
+	x->keys[i] = key;
+	x->vals[i] = val;
+}
+
+static void str_index_release(struct str_index *x)
+{
+	free(x->keys);
+	free(x->vals);
+	memset(x, 0, sizeof(*x));
+}
+
+/*
+ * Each commit folder is read once, and two names of one folder listing
+ * differ: a new commit each time.
+ */
 static size_t find_or_add_commit(struct loader *l, const char *abbrev)
 {
 	struct scan *s = l->s;
-	for (size_t i = 0; i < s->nr_commits; i++)
-		if (!strcmp(s->commits[i].abbrev, abbrev))
-			return i;
 	ALLOC_GROW(s->commits, s->nr_commits + 1, l->alloc_commits);
 	struct scan_commit *c = &s->commits[s->nr_commits];
 	memset(c, 0, sizeof(*c));
@@ -126,12 +213,16 @@ static size_t find_or_add_series(struct scan *s, const char *topo,
 	return s->nr_series++;
 }
 
-static size_t intern(struct strvec *sv, const char *str)
+static size_t intern(struct loader *l, const char *str)
 {
-	for (size_t i = 0; i < sv->nr; i++)
-		if (!strcmp(sv->v[i], str))
-			return i;
+	struct strvec *sv = &l->identities;
+	long i = str_index_get(&l->identity_index, str, WHOLE);
+	if (i >= 0)
+		return (size_t)i;
 	strvec_push(sv, str);
+	/* The strvec may move its array, not the strings it holds. */
+	str_index_put(&l->identity_index, sv->v[sv->nr - 1], WHOLE,
+		      sv->nr - 1);
 	return sv->nr - 1;
 }
 
@@ -185,7 +276,7 @@ static void read_doc(struct loader *l, const char *path, size_t commit,
 					       jstr(doc, "engine"),
 					       jstr(doc, "point"), key);
 		r->commit = commit;
-		r->identity = intern(&l->identities, ident);
+		r->identity = intern(l, ident);
 		r->boot = boot;
 		r->bw = (double)json_integer_value(bw);
 		r->block = json_object_get(v, COUNTERS_KEY);
@@ -199,7 +290,7 @@ static void read_doc(struct loader *l, const char *path, size_t commit,
 
 static int read_commit(struct loader *l, const char *cdir, const char *name)
 {
-	DIR *d = opendir(cdir), *pd, *sd;
+	DIR *d = opendir_nofollow(cdir), *pd, *sd;
 	struct dirent *te, *p, *f;
 	size_t commit = find_or_add_commit(l, name);
 
@@ -209,12 +300,12 @@ static int read_commit(struct loader *l, const char *cdir, const char *name)
 		if (te->d_name[0] == '.')
 			continue;
 		char *tdir = xstrfmt("%s/%s", cdir, te->d_name);
-		pd = opendir(tdir);
+		pd = opendir_nofollow(tdir);
 		while (pd && (p = readdir(pd))) {
 			if (p->d_name[0] == '.')
 				continue;
 			char *pdir = xstrfmt("%s/%s", tdir, p->d_name);
-			sd = opendir(pdir);
+			sd = opendir_nofollow(pdir);
 			/* A big store is a long read: a signal ends it. */
 			while (sd && !run_interrupted() && (f = readdir(sd))) {
 				long boot = sample_boot(f->d_name);
@@ -306,23 +397,62 @@ static int cmp_series(const void *a, const void *b)
 	return c;
 }
 
-/* Move the commit named `id` (any length >= 12) to position *pos. */
-static void place(struct scan *s, const char *id, size_t *pos,
-		  const char *subject, const char *role)
+/*
+ * The order a state gives: each commit it names takes the next place, in
+ * the order named; the others follow in the order they had. Ranks are
+ * given first and the commits moved once, so a state naming every commit
+ * of a large store is not a move of the whole array per commit.
+ */
+struct placer {
+	struct scan *s;
+	struct str_index by_abbrev; /* the first commit of each abbrev */
+	size_t *rank;               /* SIZE_MAX: not named */
+	size_t next;
+};
+
+static void placer_init(struct placer *p, struct scan *s)
 {
-	for (size_t i = *pos; i < s->nr_commits; i++) {
-		if (strncmp(s->commits[i].abbrev, id, 12))
-			continue;
-		struct scan_commit c = s->commits[i];
-		memmove(s->commits + *pos + 1, s->commits + *pos,
-			(i - *pos) * sizeof(c));
-		if (subject && !c.subject)
-			c.subject = xstrdup(subject);
-		if (role && !c.role)
-			c.role = xstrdup(role);
-		s->commits[(*pos)++] = c;
-		return;
+	memset(p, 0, sizeof(*p));
+	p->s = s;
+	p->rank = xcalloc(s->nr_commits + 1, sizeof(*p->rank));
+	for (size_t i = 0; i < s->nr_commits; i++) {
+		p->rank[i] = SIZE_MAX;
+		if (str_index_get(&p->by_abbrev, s->commits[i].abbrev, 12) < 0)
+			str_index_put(&p->by_abbrev, s->commits[i].abbrev, 12,
+				      i);
 	}
+}
+
+/* The commit named `id` (any length >= 12) takes the next place. */
+static void place(struct placer *p, const char *id, const char *subject,
+		  const char *role)
+{
+	long i = str_index_get(&p->by_abbrev, id, 12);
+	if (i < 0 || p->rank[i] != SIZE_MAX)
+		return;
+	struct scan_commit *c = &p->s->commits[i];
+	if (subject && !c->subject)
+		c->subject = xstrdup(subject);
+	if (role && !c->role)
+		c->role = xstrdup(role);
+	p->rank[i] = p->next++;
+}
+
+/* Move the commits to their places, and free the placer. */
+static void placer_apply(struct placer *p)
+{
+	struct scan *s = p->s;
+	struct scan_commit *moved = xcalloc(s->nr_commits + 1, sizeof(*moved));
+	size_t rest = p->next;
+
+	for (size_t i = 0; i < s->nr_commits; i++)
+		moved[p->rank[i] != SIZE_MAX ? p->rank[i] : rest++] =
+			s->commits[i];
+	if (s->nr_commits)
+		memcpy(s->commits, moved, s->nr_commits * sizeof(*moved));
+	free(moved);
+	free(p->rank);
+	str_index_release(&p->by_abbrev);
 }
 
 static int cmp_first_seen(const void *a, const void *b)
@@ -354,7 +484,7 @@ static const char *state_role(const struct bisect_state *st, const char *id)
 
 static int order_commits(struct scan *s, unsigned flags)
 {
-	size_t pos = 0;
+	struct placer pos;
 	char *path;
 	struct strbuf text = STRBUF_INIT;
 
@@ -363,6 +493,7 @@ static int order_commits(struct scan *s, unsigned flags)
 		qsort(s->commits, s->nr_commits, sizeof(*s->commits),
 		      cmp_first_seen);
 	s->order = "timestamps";
+	placer_init(&pos, s);
 
 	path = xstrfmt("%s/bisect-state.json", s->dir);
 	if (file_exists(path)) {
@@ -385,17 +516,20 @@ static int order_commits(struct scan *s, unsigned flags)
 			goto sweep;
 		}
 		free(path);
-		if (rc < 0)
+		if (rc < 0) {
+			placer_apply(&pos);
 			return -1;
+		}
 		s->has_state = 1;
 		const struct bisect_state *st = &s->state;
-		place(s, st->good, &pos, probe_subject(st, st->good), "good");
+		place(&pos, st->good, probe_subject(st, st->good), "good");
 		for (size_t i = st->candidates.nr; i-- > 0;) {
 			const char *id = st->candidates.v[i];
-			place(s, id, &pos, probe_subject(st, id),
+			place(&pos, id, probe_subject(st, id),
 			      state_role(st, id));
 		}
 		s->order = "bisect-state";
+		placer_apply(&pos);
 		return 0;
 	}
 	free(path);
@@ -415,7 +549,7 @@ sweep:
 			const char *role = json_string_value(
 				json_object_get(c, "role"));
 			if (id)
-				place(s, id, &pos, subj, role);
+				place(&pos, id, subj, role);
 		}
 		if (json_array_size(list))
 			s->order = "sweep-state";
@@ -423,6 +557,7 @@ sweep:
 	}
 	strbuf_release(&text);
 	free(path);
+	placer_apply(&pos);
 	return 0;
 }
 
@@ -491,7 +626,7 @@ int scan_load_flags(struct scan *out, const char *dir, const char *job,
 	while ((e = readdir(d))) {
 		char *c = xstrfmt("%s/%s", out->dir, e->d_name);
 		if (e->d_name[0] != '.' && strcmp(e->d_name, "spool") &&
-		    is_dir(c) && read_commit(&l, c, e->d_name)) {
+		    is_real_dir(c) && read_commit(&l, c, e->d_name)) {
 			free(c);
 			closedir(d);
 			goto out;
@@ -504,23 +639,23 @@ int scan_load_flags(struct scan *out, const char *dir, const char *job,
 		out->job = xstrdup(slash ? slash + 1 : out->dir);
 	}
 	/* Drop folders that held no sample (spool, logs, other files). */
-	for (size_t i = 0; i < out->nr_commits;) {
-		int used = 0;
-		for (size_t r = 0; r < l.nr_recs && !used; r++)
-			used = l.recs[r].commit == i;
-		if (used) {
-			i++;
+	size_t *renum = xcalloc(out->nr_commits + 1, sizeof(*renum));
+	size_t kept = 0;
+	for (size_t r = 0; r < l.nr_recs; r++)
+		renum[l.recs[r].commit] = 1;
+	for (size_t i = 0; i < out->nr_commits; i++) {
+		if (!renum[i]) {
+			free(out->commits[i].id);
+			free(out->commits[i].first_seen);
 			continue;
 		}
-		free(out->commits[i].id);
-		free(out->commits[i].first_seen);
-		memmove(out->commits + i, out->commits + i + 1,
-			(out->nr_commits - i - 1) * sizeof(*out->commits));
-		out->nr_commits--;
-		for (size_t r = 0; r < l.nr_recs; r++)
-			if (l.recs[r].commit > i)
-				l.recs[r].commit--;
+		out->commits[kept] = out->commits[i];
+		renum[i] = kept++;
 	}
+	out->nr_commits = kept;
+	for (size_t r = 0; r < l.nr_recs; r++)
+		l.recs[r].commit = renum[l.recs[r].commit];
+	free(renum);
 	/* Records name commits by their index before ordering: remember. */
 	char (*before)[13] = xcalloc(out->nr_commits + 1, 13);
 	for (size_t i = 0; i < out->nr_commits; i++)
@@ -530,10 +665,14 @@ int scan_load_flags(struct scan *out, const char *dir, const char *job,
 		goto out;
 	}
 	size_t *map = xcalloc(out->nr_commits + 1, sizeof(*map));
-	for (size_t i = 0; i < out->nr_commits; i++)
-		for (size_t j = 0; j < out->nr_commits; j++)
-			if (!strcmp(before[i], out->commits[j].abbrev))
-				map[i] = j;
+	struct str_index after = { 0 };
+	for (size_t j = 0; j < out->nr_commits; j++)
+		str_index_put(&after, out->commits[j].abbrev, WHOLE, j);
+	for (size_t i = 0; i < out->nr_commits; i++) {
+		long j = str_index_get(&after, before[i], WHOLE);
+		map[i] = j >= 0 ? (size_t)j : 0;
+	}
+	str_index_release(&after);
 	for (size_t r = 0; r < l.nr_recs; r++)
 		l.recs[r].commit = map[l.recs[r].commit];
 	free(map);
@@ -584,6 +723,7 @@ out:
 	for (size_t r = 0; r < l.nr_recs; r++)
 		json_decref(l.recs[r].block);
 	free(l.recs);
+	str_index_release(&l.identity_index);
 	strvec_clear(&l.identities);
 	if (ret)
 		scan_release(out);

@@ -4,6 +4,7 @@
  * loses a document; the server's answer alone removes it.
  */
 #include "upload.h"
+#include "results.h"
 #include "run.h"
 #include "util.h"
 
@@ -433,18 +434,56 @@ static void collect_docs(const char *dir, int depth, struct strvec *out)
 		const char *n = names.v[i];
 		size_t len = strlen(n);
 		char *path = xstrfmt("%s/%s", dir, n);
-		DIR *sub = depth < 4 ? opendir(path) : NULL;
-		if (sub) {
-			closedir(sub);
+		struct stat st;
+		/* Only what is inside: a symbolic link, to a file or a
+		 * folder, could lead anywhere (/etc/shadow). */
+		if (lstat(path, &st) || S_ISLNK(st.st_mode))
+			;
+		else if (S_ISDIR(st.st_mode) && depth < 4)
 			collect_docs(path, depth + 1, out);
-		} else if (depth > 0 && len > 5 &&
-			   !strcmp(n + len - 5, ".json") &&
-			   !strncmp(n, "boot-", 5)) {
+		else if (S_ISREG(st.st_mode) && depth > 0 && len > 5 &&
+			 !strcmp(n + len - 5, ".json") &&
+			 !strncmp(n, "boot-", 5))
 			strvec_push(out, path);
-		}
 		free(path);
 	}
 	strvec_clear(&names);
+}
+
+/*
+ * The text of a document to send, or -1 after a warning: a sample
+ * document must pass the checks a report makes (results_doc_read), any
+ * other must be a JSON object; none may be a symbolic link.
+ */
+static int upload_doc_read(const char *path, struct strbuf *out)
+{
+	const char *name = strrchr(path, '/');
+	json_t *doc;
+	int ret = -1;
+
+	name = name ? name + 1 : path;
+	if (strstr(name, "-sample-")) {
+		doc = results_doc_read(path);
+		json_decref(doc);
+		if (!doc)
+			return -1;
+	}
+	struct strbuf why = STRBUF_INIT;
+	struct strbuf *prev = error_capture(&why);
+	int rc = read_file_nofollow(path, out, RESULTS_DOC_MAX);
+	error_capture(prev);
+	if (rc)
+		warning("not sending a document: %s", why.buf);
+	strbuf_release(&why);
+	if (rc)
+		return -1;
+	doc = json_loadb(out->buf, out->len, 0, NULL);
+	if (json_is_object(doc))
+		ret = 0;
+	else
+		warning("not sending '%s': not a JSON object", path);
+	json_decref(doc);
+	return ret;
 }
 
 int upload_job(const struct upload_options *o, const char *job_dir,
@@ -473,12 +512,12 @@ int upload_job(const struct upload_options *o, const char *job_dir,
 	}
 	flush_dir(&b);
 	collect_docs(job_dir, 0, &docs);
-	if (file_exists(summary))
+	struct stat sst;
+	if (!lstat(summary, &sst) && S_ISREG(sst.st_mode))
 		strvec_push(&docs, summary);
 	for (size_t i = 0; i < docs.nr && !ret && !run_interrupted(); i++) {
 		struct strbuf sb = STRBUF_INIT;
-		ret = read_file(docs.v[i], &sb);
-		if (!ret)
+		if (!upload_doc_read(docs.v[i], &sb))
 			ret = spool_and_send(&b, sb.buf, sb.len);
 		strbuf_release(&sb);
 	}
@@ -515,6 +554,7 @@ int upload_flush(const struct upload_options *o, struct upload_counts *c)
 	const char *root = spool_root(o);
 	DIR *d;
 	struct dirent *e;
+	int failed = 0;
 
 	memset(c, 0, sizeof(*c));
 	if (o->url) {
@@ -532,11 +572,18 @@ int upload_flush(const struct upload_options *o, struct upload_counts *c)
 	while (!run_interrupted() && (e = readdir(d))) {
 		struct strbuf url = STRBUF_INIT;
 		char *path = xstrfmt("%s/%s/url", root, e->d_name);
-		if (e->d_name[0] != '.' && file_exists(path) &&
-		    !read_file_max(path, &url, UPLOAD_URL_MAX)) {
-			struct batch b;
+		struct batch b;
+		/* A folder whose URL cannot be read or used keeps its
+		 * documents: that is a failure, said and counted. */
+		if (e->d_name[0] == '.' || !file_exists(path))
+			;
+		else if (read_file_max(path, &url, UPLOAD_URL_MAX))
+			failed = 1;
+		else {
 			strbuf_trim(&url);
-			if (!batch_begin(&b, o, url.buf, c)) {
+			if (batch_begin(&b, o, url.buf, c)) {
+				failed = 1;
+			} else {
 				flush_dir(&b);
 				free(b.dir);
 			}
@@ -545,7 +592,7 @@ int upload_flush(const struct upload_options *o, struct upload_counts *c)
 		free(path);
 	}
 	closedir(d);
-	return c->kept ? -1 : 0;
+	return failed || c->kept ? -1 : 0;
 }
 
 int upload_notify(const struct upload_options *o, const char *url,

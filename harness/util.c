@@ -27,6 +27,14 @@ struct strbuf *error_capture(struct strbuf *sb)
 	return prev;
 }
 
+/* The last error said on stderr, for a report that says why it stopped. */
+static char last_error[512];
+
+const char *error_last(void)
+{
+	return last_error[0] ? last_error : NULL;
+}
+
 static void say(const char *prefix, const char *fmt, va_list ap)
 {
 	if (captured) {
@@ -36,8 +44,18 @@ static void say(const char *prefix, const char *fmt, va_list ap)
 		return;
 	}
 	char msg[4096];
+	struct strbuf safe = STRBUF_INIT;
 	vsnprintf(msg, sizeof(msg), fmt, ap);
-	fprintf(stderr, "%s%s\n", prefix, msg);
+	/*
+	 * Messages quote values from job files, options and servers: a
+	 * newline or a terminal escape among them would forge lines or
+	 * work the terminal. One message is one line of text.
+	 */
+	strbuf_addsafe(&safe, msg, strlen(msg));
+	fprintf(stderr, "%s%s\n", prefix, safe.buf);
+	if (!strcmp(prefix, "error: "))
+		snprintf(last_error, sizeof(last_error), "%s", safe.buf);
+	strbuf_release(&safe);
 }
 
 int error(const char *fmt, ...)
@@ -64,7 +82,9 @@ void die(const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "fatal: %s\n", msg);
+	struct strbuf safe = STRBUF_INIT;
+	strbuf_addsafe(&safe, msg, strlen(msg));
+	fprintf(stderr, "fatal: %s\n", safe.buf);
 	exit(128);
 }
 
@@ -390,7 +410,8 @@ static int refuse_kind(const char *path, mode_t mode)
 	return error("'%s' is not a regular file", path);
 }
 
-int read_file_max(const char *path, struct strbuf *out, size_t max)
+static int read_capped(const char *path, struct strbuf *out, size_t max,
+		       int nofollow)
 {
 	struct stat st;
 	size_t start = out->len, got = 0;
@@ -400,12 +421,15 @@ int read_file_max(const char *path, struct strbuf *out, size_t max)
 	 * Look before opening: opening a device can have effects of its own,
 	 * and opening a FIFO waits for a writer.
 	 */
-	if (stat(path, &st))
+	if ((nofollow ? lstat : stat)(path, &st))
 		return error("cannot open '%s': %s", path, strerror(errno));
+	if (S_ISLNK(st.st_mode))
+		return error("not reading '%s': it is a symbolic link", path);
 	if (!S_ISREG(st.st_mode))
 		return refuse_kind(path, st.st_mode);
 	/* O_NONBLOCK: should it have become a FIFO since, do not wait. */
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK |
+				(nofollow ? O_NOFOLLOW : 0));
 	if (fd < 0)
 		return error("cannot open '%s': %s", path, strerror(errno));
 	if (fstat(fd, &st)) {
@@ -451,6 +475,25 @@ out:
 			out->buf[start] = '\0';
 	}
 	return ret;
+}
+
+int read_file_max(const char *path, struct strbuf *out, size_t max)
+{
+	return read_capped(path, out, max, 0);
+}
+
+int read_file_nofollow(const char *path, struct strbuf *out, size_t max)
+{
+	return read_capped(path, out, max, 1);
+}
+
+DIR *opendir_nofollow(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+	if (fd >= 0 && !d)
+		close(fd);
+	return d;
 }
 
 int read_file(const char *path, struct strbuf *out)
@@ -633,6 +676,51 @@ int remove_tree(const char *path)
 	return rc | rmdir(path);
 }
 
+/*
+ * Where `path` lands once every symbolic link is followed: its own real
+ * path when it exists, else its folder's with its name appended. NULL
+ * when the folder does not exist either.
+ */
+static char *landing_path(const char *path)
+{
+	char *real = realpath(path, NULL), *copy, *dir;
+	const char *slash;
+
+	if (real)
+		return real;
+	slash = strrchr(path, '/');
+	copy = slash ? xstrndup(path, (size_t)(slash - path)) : xstrdup(".");
+	dir = realpath(*copy ? copy : "/", NULL);
+	free(copy);
+	if (!dir)
+		return NULL;
+	real = xstrfmt("%s/%s", strcmp(dir, "/") ? dir : "",
+		       slash ? slash + 1 : path);
+	free(dir);
+	return real;
+}
+
+int path_inside(const char *path, const char *dir)
+{
+	char *p = landing_path(path), *d = realpath(dir, NULL);
+	size_t n = d ? strlen(d) : 0;
+	int inside = p && d &&
+		     (!strcmp(d, "/") ||
+		      (!strncmp(p, d, n) && (p[n] == '/' || !p[n])));
+	free(p);
+	free(d);
+	return inside;
+}
+
+int same_file_path(const char *a, const char *b)
+{
+	char *pa = landing_path(a), *pb = landing_path(b);
+	int same = pa && pb ? !strcmp(pa, pb) : !strcmp(a, b);
+	free(pa);
+	free(pb);
+	return same;
+}
+
 char *absolute_path(const char *path)
 {
 	if (path[0] == '/')
@@ -651,19 +739,61 @@ const char *host_name(void)
 	return host;
 }
 
+static char *cache_path;
+static int cache_checked; /* 1 checked and fine, -1 refused */
+
+/*
+ * The folder the caches go under. XDG_CACHE_HOME counts only when it is
+ * an absolute path, as the XDG spec says (a relative one would put the
+ * cache in whatever folder the run starts in: a kernel tree under `git
+ * bisect run`). Without it or HOME there is no folder that is the user's
+ * own, and a shared one (/tmp) could be anyone's: refused.
+ */
+int cache_dir_check(void)
+{
+	const char *xdg = getenv("XDG_CACHE_HOME");
+	const char *home = getenv("HOME");
+	struct stat st;
+
+	if (cache_checked)
+		return cache_checked > 0 ? 0 : -1;
+	cache_checked = -1;
+	free(cache_path);
+	if (xdg && xdg[0] == '/')
+		cache_path = xstrfmt("%s/iobisect", xdg);
+	else if (home && home[0] == '/')
+		cache_path = xstrfmt("%s/.cache/iobisect", home);
+	else
+		return error("no folder for the cache: set HOME or "
+			     "XDG_CACHE_HOME (an absolute path)");
+	if (mkdir_p(cache_path, 0755))
+		return -1;
+	if (stat(cache_path, &st))
+		return error("cannot use the cache folder '%s': %s",
+			     cache_path, strerror(errno));
+	if (!S_ISDIR(st.st_mode))
+		return error("cannot use the cache folder '%s': not a folder",
+			     cache_path);
+	/* Its pid files and images are trusted: no one else may write. */
+	if (st.st_uid != geteuid())
+		return error("not using the cache folder '%s': it belongs to "
+			     "uid %ld, not to this user",
+			     cache_path, (long)st.st_uid);
+	if (st.st_mode & S_IWOTH)
+		return error("not using the cache folder '%s': anyone may "
+			     "write to it (mode %04o)",
+			     cache_path, (unsigned)(st.st_mode & 07777));
+	cache_checked = 1;
+	return 0;
+}
+
 const char *cache_dir(void)
 {
-	static char *dir;
-	if (dir)
-		return dir;
-	const char *xdg = getenv("XDG_CACHE_HOME");
-	if (xdg && *xdg)
-		dir = xstrfmt("%s/iobisect", xdg);
-	else
-		dir = xstrfmt("%s/.cache/iobisect",
-			      getenv("HOME") ? getenv("HOME") : "/tmp");
-	mkdir_p(dir, 0755);
-	return dir;
+	/* The commands check first and stop with the reason; a path that
+	 * comes here unchecked must not fall back to a shared folder. */
+	if (cache_dir_check())
+		die("no usable cache folder");
+	return cache_path;
 }
 
 void hash_hex(const void *data, size_t len, char out[41])

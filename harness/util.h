@@ -8,6 +8,7 @@
 #define IOBISECT_UTIL_H
 
 #include <stdarg.h>
+#include <dirent.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -32,6 +33,8 @@ _Noreturn void die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  */
 struct strbuf;
 struct strbuf *error_capture(struct strbuf *sb);
+/* The last error line printed (escaped, cut to a line), or NULL. */
+const char *error_last(void);
 
 void *xmalloc(size_t n);
 void *xcalloc(size_t nmemb, size_t size);
@@ -107,6 +110,16 @@ int mkdir_p(const char *path, mode_t mode);
  * for a writer that never comes.
  */
 int read_file_max(const char *path, struct strbuf *out, size_t max);
+/*
+ * The same for a file of a results folder, which must not lead out of it:
+ * a symbolic link, even to a regular file, is refused (O_NOFOLLOW).
+ */
+int read_file_nofollow(const char *path, struct strbuf *out, size_t max);
+/*
+ * opendir, but NULL (errno ELOOP or ENOTDIR) for a symbolic link: walks
+ * of a results folder stay inside it.
+ */
+DIR *opendir_nofollow(const char *path);
 /* The cap of read_file(): files iobisect wrote itself, logs, images. */
 #define READ_FILE_MAX ((size_t)64 << 20)
 int read_file(const char *path, struct strbuf *out);
@@ -125,13 +138,27 @@ int write_file_atomic(const char *path, const void *data, size_t len);
  * refused. Any write that falls short (/dev/full) is an error.
  */
 int write_output_file(const char *path, const void *data, size_t len);
+/*
+ * Would writing `path` land inside the folder `dir`, symbolic links
+ * followed (the path need not exist yet)? 1 or 0.
+ */
+int path_inside(const char *path, const char *dir);
+/* Do `a` and `b` name the same file, links followed? 1 or 0. */
+int same_file_path(const char *a, const char *b);
 int copy_file(const char *from, const char *to, mode_t mode);
 int file_exists(const char *path);
 int remove_tree(const char *path);
 /* Absolute form of `path` (need not exist); caller frees. */
 char *absolute_path(const char *path);
 
-/* ${XDG_CACHE_HOME:-$HOME/.cache}/iobisect, created on first use. */
+/*
+ * ${XDG_CACHE_HOME:-$HOME/.cache}/iobisect (XDG_CACHE_HOME only when
+ * absolute), created on first use. cache_dir_check makes sure it is this
+ * user's and no one else may write to it: 0, or -1 after one error line
+ * (no HOME: no cache at all, never a shared /tmp). Commands that use the
+ * cache call it first; cache_dir dies where it fails.
+ */
+int cache_dir_check(void);
 const char *cache_dir(void);
 
 /*

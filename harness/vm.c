@@ -12,6 +12,7 @@
 #include "initramfs.h"
 #include "qemu.h"
 #include "run.h"
+#include "rundir.h"
 #include "safety.h"
 #include "spec.h"
 
@@ -437,17 +438,14 @@ int vm_boot(struct boot_result *out, const struct boot_request *req)
 	if (mkdir_p(req->run_dir, 0755))
 		return -1;
 	initrd = xstrfmt("%s/initramfs.cpio", req->run_dir);
-	pidfile = xstrfmt("%s/qemu.pid", req->run_dir);
+	pidfile = rundir_pidfile(req->run_dir);
 	qlog = xstrfmt("%s/qemu.log", req->run_dir);
 	cmdfile = xstrfmt("%s/qemu.cmdline", req->run_dir);
 	free(out->console_log);
 	free(out->result_log);
 	out->console_log = xstrfmt("%s/console.log", req->run_dir);
 	out->result_log = xstrfmt("%s/result.log", req->run_dir);
-
-	/* A QEMU left by a killed harness would hold the images. */
-	if (run_reap_stale(pidfile, "qemu"))
-		warning("killed a QEMU left running in '%s'", req->run_dir);
+	out->report.expect_boot = req->boot_id;
 
 	if (spec_render(job, req->topo, req->label, req->boot_id, &spec) ||
 	    initramfs_for_boot(initrd, spec.buf, req->guest) ||

@@ -31,7 +31,8 @@ struct boot_request {
 	const struct job *job;
 	int topo;	     /* index into job->topologies */
 	const char *kernel;  /* bzImage */
-	const char *run_dir; /* created if missing; see vm_boot */
+	const char *run_dir; /* this harness's own (rundir.h): a boot
+				truncates and removes files there */
 	const char *label;   /* commit or label, written into the spec */
 	unsigned boot_id;
 	const char *guest; /* NULL: initramfs_find_guest() */

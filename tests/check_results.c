@@ -115,15 +115,32 @@ static void store(unsigned boot, const char *build_key,
 	proto_report_release(&r);
 }
 
+/* The next boot number, reserved as a boot reserves it. */
+static unsigned reserve(void)
+{
+	unsigned id = 0;
+	ck_assert_int_eq(results_reserve_boot_id(&id, tmpdir, "dd", commit,
+						 "virtio", "rawread"),
+			 0);
+	return id;
+}
+
+/* Two harnesses that find the same highest number never share it. */
+START_TEST(boot_ids_are_reserved_once)
+{
+	unsigned a = reserve(), b = reserve();
+	ck_assert_uint_ne(a, b);
+	ck_assert_uint_eq(b, a + 1);
+}
+END_TEST
+
 START_TEST(stores_in_the_documented_layout)
 {
 	struct machine_id m;
 	struct strbuf sb = STRBUF_INIT;
 	const unsigned long bw[] = { 100, 300, 200 };
 	machine(&m, "tcg");
-	ck_assert_uint_eq(results_next_boot_id(tmpdir, "dd", commit, "virtio",
-					       "rawread"),
-			  1);
+	ck_assert_uint_eq(reserve(), 1);
 	store(1, "key-a", &m, bw, 3, 1, 1);
 
 	char *dir = xstrfmt("%s/dd/0123456789ab/virtio-rawread", tmpdir);
@@ -175,9 +192,7 @@ START_TEST(stores_in_the_documented_layout)
 	path = xstrfmt("%s/boot-1.json", dir);
 	ck_assert(file_exists(path));
 	free(path);
-	ck_assert_uint_eq(results_next_boot_id(tmpdir, "dd", commit, "virtio",
-					       "rawread"),
-			  2);
+	ck_assert_uint_eq(reserve(), 2);
 	free(dir);
 	strbuf_release(&sb);
 	results_machine_release(&m);
@@ -254,9 +269,7 @@ START_TEST(loads_one_median_per_boot_and_never_pools)
 			 0);
 	ck_assert_uint_eq(set.nr, 0);
 	sample_set_release(&set);
-	ck_assert_uint_eq(results_next_boot_id(tmpdir, "dd", commit, "virtio",
-					       "rawread"),
-			  9);
+	ck_assert_uint_eq(reserve(), 9);
 	results_machine_release(&m);
 	results_machine_release(&kvm);
 	results_machine_release(&other_mem);
@@ -453,6 +466,7 @@ static Suite *results_suite(void)
 	TCase *tc = tcase_create("results");
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, stores_in_the_documented_layout);
+	tcase_add_test(tc, boot_ids_are_reserved_once);
 	tcase_add_test(tc, loads_one_median_per_boot_and_never_pools);
 	tcase_add_test(tc, loads_past_what_is_not_a_document);
 	tcase_add_loop_test(tc, spoiled_document_is_named_and_never_pooled, 0,

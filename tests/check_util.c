@@ -344,25 +344,59 @@ START_TEST(run_missing_program)
 }
 END_TEST
 
-START_TEST(reap_stale_kills_matching_only)
+/* Write `pid` and `start` to `path` as run_start does. */
+static void plant(const char *path, pid_t pid, unsigned long long start)
+{
+	char *text = xstrfmt("%ld %llu\n", (long)pid, start);
+	ck_assert_int_eq(write_file_atomic(path, text, strlen(text)), 0);
+	free(text);
+}
+
+START_TEST(reap_stale_kills_its_own_only)
 {
 	char *pidf = xstrfmt("%s/qemu.pid", tmpdir);
+	char *other = xstrfmt("%s/other.pid", tmpdir);
 	const char *argv[] = { "sleep", "37", NULL };
+	unsigned long long start;
 	struct run_opts o = RUN_OPTS_INIT;
 	o.argv = argv;
-	o.pidfile = pidf;
+
+	/* A process this pid file did not start: a name alike is nothing. */
+	pid_t stranger = run_start(&o);
+	ck_assert(stranger > 0);
+	ck_assert_int_eq(run_start_time(stranger, &start), 0);
+	plant(pidf, stranger, start);
+	ck_assert_int_eq(run_reap_stale(pidf), 0);
+	ck_assert_int_eq(kill(stranger, 0), 0);
+	/* Nor one started with another pid file. */
+	o.pidfile = other;
 	pid_t pid = run_start(&o);
-	ck_assert(pid > 0);
-	/* A pid file whose process runs something else is left alone. */
-	ck_assert_int_eq(run_reap_stale(pidf, "qemu-system"), 0);
+	ck_assert_int_eq(run_start_time(pid, &start), 0);
+	plant(pidf, pid, start);
+	ck_assert_int_eq(run_reap_stale(pidf), 0);
 	ck_assert_int_eq(kill(pid, 0), 0);
 	run_kill(pid);
+	run_kill(stranger);
+
+	/* Its own child, but the pid file says it started at another time
+	 * (the pid was reused), or gives a pid alone (an older harness's). */
 	o.pidfile = pidf;
 	pid = run_start(&o);
-	ck_assert_int_eq(run_reap_stale(pidf, "sleep 37"), 1);
+	ck_assert_int_eq(run_start_time(pid, &start), 0);
+	plant(pidf, pid, start + 1);
+	ck_assert_int_eq(run_reap_stale(pidf), 0);
+	char *bare = xstrfmt("%ld\n", (long)pid);
+	ck_assert_int_eq(write_file_atomic(pidf, bare, strlen(bare)), 0);
+	free(bare);
+	ck_assert_int_eq(run_reap_stale(pidf), 0);
+	ck_assert_int_eq(kill(pid, 0), 0);
+	/* As run_start wrote it: killed, and the file gone. */
+	plant(pidf, pid, start);
+	ck_assert_int_eq(run_reap_stale(pidf), 1);
 	ck_assert_int_eq(run_wait(pid, 2000), RUN_SIGNALED);
 	ck_assert(!file_exists(pidf));
 	free(pidf);
+	free(other);
 }
 END_TEST
 
@@ -449,7 +483,7 @@ int main(void)
 	tcase_add_test(tc, run_captures_exit_and_output);
 	tcase_add_test(tc, run_timeout_kills_whole_group);
 	tcase_add_test(tc, run_missing_program);
-	tcase_add_test(tc, reap_stale_kills_matching_only);
+	tcase_add_test(tc, reap_stale_kills_its_own_only);
 	tcase_add_test(tc, safe_text_and_utf8);
 	tcase_add_test(tc, parse_decimal_takes_what_a_person_writes);
 	tcase_add_test(tc, parse_long_strict);

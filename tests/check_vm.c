@@ -405,6 +405,33 @@ START_TEST(test_panic_without_reboot_is_cut_short)
 }
 END_TEST
 
+/* A result stream that names another boot gives this boot nothing. */
+START_TEST(test_frames_of_another_boot_refused)
+{
+	struct job job;
+	struct boot_result br;
+	const char *p[] = {hello, sample_ok, done1, NULL};
+	fake(plain_console, p, "0", "0");
+	load_job(&job, 20, null_disk);
+	char *run = xstrfmt("%s/run", dir);
+	struct boot_request req = {.job = &job,
+				   .topo = 0,
+				   .kernel = kernel,
+				   .run_dir = run,
+				   .label = "abc",
+				   .boot_id = 2,
+				   .guest = guest};
+	boot_result_init(&br);
+	ck_assert_int_eq(vm_boot(&br, &req), 0);
+	ck_assert_int_ne(br.status, BOOT_OK);
+	ck_assert_uint_eq(br.report.nr_samples, 0);
+	ck_assert(!proto_report_complete(&br.report));
+	boot_result_release(&br);
+	job_release(&job);
+	free(run);
+}
+END_TEST
+
 START_TEST(test_images_made_and_removed)
 {
 	struct job job;
@@ -421,7 +448,7 @@ START_TEST(test_images_made_and_removed)
 				   .kernel = kernel,
 				   .run_dir = run,
 				   .label = "abc",
-				   .boot_id = 7,
+				   .boot_id = 1,
 				   .guest = guest};
 	boot_result_init(&br);
 	ck_assert_int_eq(vm_boot(&br, &req), 0);
@@ -431,7 +458,7 @@ START_TEST(test_images_made_and_removed)
 	ck_assert_int_eq(read_file(f, &argv), 0);
 	char *img = xstrfmt("filename=%s/d0.img", run);
 	ck_assert_ptr_nonnull(strstr(argv.buf, img));
-	char *shm = xstrfmt("/dev/shm/iobisect-%ld-7-d1.img", (long)getpid());
+	char *shm = xstrfmt("/dev/shm/iobisect-%ld-1-d1.img", (long)getpid());
 	ck_assert_ptr_nonnull(strstr(argv.buf, shm));
 	/* Both images are gone after the boot. */
 	ck_assert(!file_exists(img + strlen("filename=")));
@@ -514,6 +541,7 @@ int main(void)
 	tcase_add_test(tc, test_hang_is_killed_at_timeout);
 	tcase_add_test(tc, test_panic_without_reboot_is_cut_short);
 	tcase_add_test(tc, test_images_made_and_removed);
+	tcase_add_test(tc, test_frames_of_another_boot_refused);
 	tcase_add_test(tc, test_qemu_failure_keeps_its_message);
 	tcase_add_test(tc, test_missing_host_disk_is_setup_error);
 	suite_add_tcase(s, tc);

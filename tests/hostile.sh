@@ -78,6 +78,58 @@ s = json.load(open(sys.argv[1]))
 s["marks"].append({"commit": "f" * 40, "mark": "good"})
 json.dump(s, open(sys.argv[1], "w"))
 PY
+# Names from the data that a page must show as text, never run.
+store xss
+python3 - results/xss <<'PY'
+import glob, json, sys
+for f in glob.glob(sys.argv[1] + "/*/*/*/boot-*-sample-*.json"):
+    d = json.load(open(f))
+    if d["topology"] == "virtio":
+        d["topology"] = "<script>alert(1)</script>"
+    d["point"] = '"><img src=x onerror=alert(2)>' + d["point"]
+    d["<b onclick=alert(3)>"] = d.pop("read")
+    json.dump(d, open(f, "w"))
+PY
+xss_names=('<script>alert(1)</script>' '"><img src=x onerror=alert(2)>' '<b onclick=alert(3)>')
+# Job files whose names would name the results root or its parent.
+for f in ..json ...json; do
+	printf '{"topology": "virtio", "workload": "rawread", "repo": "/nonexistent", "good": "a", "bad": "b"}' >"jobs/$f"
+done
+# A job folder whose documents lead out of it: a sample that is a link to
+# a file outside, a point folder that is a link to a folder outside, and
+# a sample that is no sample (a negative rate).
+mkdir -p secret/p results/leaky/aaaaaaaaaaaa/virtio-rawread/bs_kb=4
+echo '{"boot": 1, "leak": "HOSTILE-SECRET-FILE"}' >secret/boot-1-sample-0.json
+echo '{"boot": 1, "leak": "HOSTILE-SECRET-DIR"}' >secret/p/boot-1-sample-0.json
+L1=results/leaky/aaaaaaaaaaaa/virtio-rawread
+cp "results/synth/$culprit/virtio-rawread/bs_kb=128/boot-1-sample-0.json" "$L1/bs_kb=4/"
+ln -s "$S/secret/boot-1-sample-0.json" "$L1/bs_kb=4/boot-2-sample-0.json"
+ln -s "$S/secret/p" "$L1/bs_kb=8"
+echo '{"boot": 3, "read": {"bw_bytes": -5}, "leak": "HOSTILE-INVALID"}' >"$L1/bs_kb=4/boot-3-sample-0.json"
+# A cache folder anyone may write to; with root, one of another user.
+mkdir -p wcache/iobisect ocache/iobisect
+chmod 0777 wcache/iobisect
+chown nobody ocache/iobisect 2>/dev/null || rm -rf ocache
+# A finished state whose culprit the bisection was told is fast.
+store good-culprit
+python3 - results/good-culprit/bisect-state.json <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))
+s["marks"].append({"commit": s["culprit"], "mark": "good"})
+json.dump(s, open(sys.argv[1], "w"))
+PY
+# A repository of two commits that are no kernel: a bisection of them
+# aborts at its first build, and its report must say why.
+git init -q tree
+git -C tree -c user.email=h@h -c user.name=h commit -q --allow-empty -m one
+git -C tree -c user.email=h@h -c user.name=h commit -q --allow-empty -m two
+printf '{"topology": "virtio", "workload": "rawread", "repo": "%s", "good": "%s", "bad": "%s"}' \
+	"$S/tree" "$(git -C tree rev-parse HEAD~1)" "$(git -C tree rev-parse HEAD)" >jobs/notkernel.json
+# A spool whose URL files are a scheme no upload may use, and a FIFO.
+mkdir -p badspool/iobisect/spool/aaaa badspool/iobisect/spool/bbbb
+printf 'file:///etc/passwd' >badspool/iobisect/spool/aaaa/url
+echo '{"boot": 1}' >badspool/iobisect/spool/aaaa/0123456789012345678901234567890123456789.json
+mkfifo badspool/iobisect/spool/bbbb/url
 echo old >out/target.html
 ln -s target.html out/link.html
 mkfifo out/fifo.html
@@ -121,6 +173,42 @@ for kind in silent evil; do
 		sleep 0.1
 	done
 done
+# One that takes every document, 200, and keeps what it was sent.
+python3 - "$L/sink.body" >"$L/sink.port" <<'PY' &
+import socket, sys
+s = socket.socket()
+s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind(("127.0.0.1", 0))
+s.listen(16)
+print(s.getsockname()[1], flush=True)
+while True:
+    c, _ = s.accept()
+    data = b""
+    while b"\r\n\r\n" not in data:
+        got = c.recv(65536)
+        if not got:
+            break
+        data += got
+    head, _, body = data.partition(b"\r\n\r\n")
+    n = 0
+    for line in head.split(b"\r\n"):
+        if line.lower().startswith(b"content-length:"):
+            n = int(line.split(b":")[1])
+    while len(body) < n:
+        got = c.recv(65536)
+        if not got:
+            break
+        body += got
+    open(sys.argv[1], "ab").write(body + b"\n")
+    c.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+    c.close()
+PY
+servers+=($!)
+for ((i = 0; i < 50; i++)); do
+	[ -s "$L/sink.port" ] && break
+	sleep 0.1
+done
+sink=http://127.0.0.1:$(cat "$L/sink.port")/ingest
 silent=http://127.0.0.1:$(cat "$L/silent.port")/ingest
 evil=http://127.0.0.1:$(cat "$L/evil.port")/ingest
 spool_doc() {
@@ -274,6 +362,13 @@ check bad "^error: --workload: .* is not valid UTF-8" -- run --kernel k --topolo
 check bad "^error: --results: .* is not valid UTF-8" -- run "${K[@]}" --results $'r\xff'
 check bad "^error: --set: .* is not valid UTF-8" -- run "${K[@]}" --set $'\xed\xa0\x80=1'
 check bad "unknown key 'frob'" -- run "${K[@]}" --set frob=1
+# A value's newline or escape stays inside the one error line.
+check bad "threshold: 'a\\\\x0aerror: forged\\\\x1b\[2J' is not a threshold" -- run "${K[@]}" --set $'threshold=a\nerror: forged\x1b[2J'
+check bad "override 'workload.bs_kb=\[1,2,3': not valid JSON" -- run --kernel k --topology virtio --workload 'rawread,bs_kb=[1,2,3'
+check bad "not valid JSON: duplicate object key" -- run "${K[@]}" --set 'machine={"cpus": 1, "cpus": 2}'
+check bad "--label '$culprit' could be a commit's id" -- run "${K[@]}" --label "$culprit"
+# A results folder that cannot be written to stops the run before QEMU.
+check bad "cannot create 'k/" secs=8 -- run "${K[@]}" --results k --set "machine.qemu=$S/hang.sh"
 check bad "not key=value" -- run "${K[@]}" --set =1
 for th in infMB/s nanMB/s 1e308MB/s 1e-300% 0x10% ' 10%' '10 %' +10% -10% 100% 0% 0.001% 2000000MB/s 99999999999999999999MB/s %; do
 	check bad "threshold: '.*' is (not a threshold|out of range)" -- run "${K[@]}" --set "threshold=$th"
@@ -317,6 +412,19 @@ done
 check bad "bisect-state.json' is corrupt .*there is no previous copy" -- report results/corrupt-state --html out/x.html
 check bad "bisect-state.json' is a FIFO" -- report results/fifo-state --html out/x.html
 check bad "mark of f{40}: not a commit of the bisection" -- report results/bad-mark --html out/x.html
+# Hostile names are shown as text: a parser finds nothing that runs.
+check ok '' may=out/xss.html after='python3 "$root/tests/html-check.py" out/xss.html "${xss_names[@]}"' -- report results/xss --html out/xss.html
+rm -f out/xss.html
+# No output lands on the store: the state, a sample document.
+check bad "'$R/bisect-state.json': it is inside the results folder" after='grep -q culprit $R/bisect-state.json' -- report $R --html $R/bisect-state.json
+sdoc=$R/$culprit/virtio-rawread/bs_kb=128/boot-3-sample-1.json
+check bad "it is inside the results folder" after='grep -q bw_bytes $sdoc' -- report $R --html out/x.html --json "$sdoc"
+check bad "it is inside the results folder" -- report results --job synth --html out/x.html --json "$R/../synth/bisect-state.json"
+check bad "--html and --json name the same file" -- report $R --html out/same --json ./out/same
+check ok '' after='[ ! -e ./- ] && grep -q "<svg" "$L/out"' -- report $R --html -
+check bad "no samples under" -- report results/tiny --html out/x.html
+check bad "culprit [0-9a-f]{40} is also marked good" -- report results/good-culprit --html out/x.html
+check ok "warning: .*also marked good.*going on without it" -- compare "$good" "$culprit" --results results/good-culprit
 
 # ---------------------------------------------------------------- compare
 check ok '' -- compare "$good" "$culprit" --results results --job synth
@@ -329,6 +437,29 @@ check bad "no results for 'ffffffff'" -- compare ffffffff "$culprit" --results $
 check bad "no results for 'a'" -- compare a "$culprit" --results $R
 check bad "holds [0-9]+ jobs" -- compare "$good" "$culprit" --results results
 check bad '^usage: ' -- compare "$good"
+check bad "no results for 'a\\\\x1b\[31m\\\\x0aerror: x'" -- compare $'a\x1b[31m\nerror: x' "$culprit" --results $R
+
+# ---------------------------------------------------------------- names
+# A job named by its file name stays inside the results root.
+for f in ..json ...json; do
+	check bad "is not a git repository" may=out/r after='[ ! -e out/.lock ] && [ ! -e out/r/.lock ]' -- bisect "jobs/$f" --results out/r
+done
+rm -rf out/r
+check bad "has no top Makefile" may=out/ab may=cache after='grep -q "no top Makefile" out/ab/notkernel/report.txt' -- bisect jobs/notkernel.json --results out/ab
+
+# ---------------------------------------------------------------- cache
+# No cache in a folder that is not the user's own, none without HOME, and
+# a relative XDG_CACHE_HOME is ignored (the XDG spec), not made here.
+XDG_CACHE_HOME=$S/wcache check bad "not using the cache folder .*anyone may write" -- upload --flush
+if [ -d ocache ]; then
+	XDG_CACHE_HOME=$S/ocache check bad "not using the cache folder .*belongs to uid" -- upload --flush
+fi
+HOME= XDG_CACHE_HOME= check bad "no folder for the cache" -- upload --flush
+HOME=/proc XDG_CACHE_HOME= check bad "cannot create '/proc/.cache/iobisect'" -- upload --flush
+XDG_CACHE_HOME=$S/k check bad "cannot (create|use) .*k/iobisect" -- upload --flush
+# A spool folder whose URL cannot be used is a failure, not a success.
+XDG_CACHE_HOME=$S/badspool check 1 "'file:///etc/passwd' is not an http" secs=5 -- upload --flush
+XDG_CACHE_HOME=relcache check ok '' may=home/.cache after='[ ! -e relcache ]' -- upload --flush
 
 # ---------------------------------------------------------------- upload
 check 128 "'' is not an http:// or https:// URL" -- upload --flush --url ''
@@ -343,6 +474,8 @@ check bad '^usage: ' -- upload --flush $R --url "$evil"
 check 130 "cannot post to '$silent': interrupted" secs=5 sig=INT -- upload --flush --url "$silent"
 check 130 "cannot post to '$silent': interrupted" secs=5 sig=TERM -- upload --flush --url "$silent"
 check 130 "interrupted" secs=5 sig=INT -- upload --flush
+# Only documents inside the folder, and only valid samples, are sent.
+check ok "warning: .*boot-3-sample-0.json" may=cache after='[ -s "$L/sink.body" ] && ! grep -q HOSTILE "$L/sink.body"' -- upload results/leaky --url "$sink"
 # The server's words arrive escaped, on the one error line.
 check 1 "refused a document \(HTTP 400\): .*x1b\[31mbad\\\\x0anext line" may=cache -- upload results/tiny --url "$evil"
 

@@ -13,12 +13,13 @@
 # build/tests/safety-probe, built here from tests/safety_probe.c; the
 # exclusive hold is always shown with the probe. Cases the
 # host kernel cannot set up (no md, dm or partition support: this CI
-# machine's kernel has none) print SKIP and are covered by check_safety.
+# machine's kernel has none) print SKIP and are covered by check_safety;
+# without root or losetup nothing runs, and the test exits 77 (skipped).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-[ "$(id -u)" = 0 ] || { echo "SKIP: needs root for losetup"; exit 0; }
-command -v losetup >/dev/null || { echo "SKIP: no losetup"; exit 0; }
+[ "$(id -u)" = 0 ] || { echo "SKIP: needs root for losetup"; exit 77; }
+command -v losetup >/dev/null || { echo "SKIP: no losetup"; exit 77; }
 
 tmp=$(mktemp -d /tmp/iob-safety.XXXXXX)
 mounts=() dms=() mds=()
@@ -123,7 +124,7 @@ accepted() {
 }
 
 # 1. Blank: accepted read-only, and held exclusively while in use.
-blank=$(newloop blank 64) || { echo "SKIP: losetup cannot attach a loop device"; exit 0; }
+blank=$(newloop blank 64) || { echo "SKIP: losetup cannot attach a loop device"; exit 77; }
 accepted "$blank" read-only
 "$probe" --hold-seconds=4 "$blank" >"$tmp/hold.out" &
 holder=$!
