@@ -4,19 +4,21 @@ and the within-mode spread of -g) fitted to boots of ONE kernel, in the
 order the machine ran them.
 
 The per-boot value is the median of the boot's samples (as the results
-store's loader and every verdict reduce a boot). On the log scale the boots
-are fitted with two normal components of one shared spread (EM, from splits
-of the sorted values, the best likelihood kept): the upper is the
-normal mode, the lower the slow mode. Each boot is then put in the mode
-more likely for it, and the sequence of modes gives the chain sensitivity
-runs: RATE = entries into the slow mode per normal boot that has a
-successor, HOLD = 1 / (exits per slow boot that has a successor), the
-maximum-likelihood estimates of a two-state Markov chain. A slow run still
-going at the end of a sequence makes HOLD a lower bound (said so).
+store's loader and every verdict reduce a boot). On the log scale the
+boots are fitted with the model sensitivity simulates: a two-state Markov
+chain on boots (normal to slow with probability RATE per boot, slow to
+normal with 1 / HOLD), each state a normal of one shared spread, whose
+means are OFFSET apart (a hidden Markov model, fitted by Baum-Welch from
+several starts, the best likelihood kept). Beside it, for comparison, one
+normal, and two normals drawn independently boot by boot (a mixture, no
+hold). Each boot is then put in its likelier mode, to show the runs and to
+count entries and exits (the same estimates on the observed path).
 
 With 30 boots a mode met twice is a rough estimate: 90% intervals
 (Clopper-Pearson on those counts) are printed beside the point values,
-and BIC says whether two modes describe the boots better than one.
+BIC says whether two modes describe the boots better than one, and the
+lag-1 autocorrelation, against the same boots shuffled, whether slow boots
+come in runs (without assuming any mode model).
 
 usage: bench/fit-modes.py [--metric read] [--point ID] [--list] DIR...
   DIR: a results folder of `iobisect run JOB --boots N --results DIR`
@@ -30,7 +32,7 @@ import glob
 import json
 import math
 import os
-import re
+import random
 import statistics
 import sys
 
@@ -234,6 +236,30 @@ def clopper_pearson(k, n, level=0.90):
     return (lower, upper)
 
 
+def lag1(seqs):
+    """Lag-1 autocorrelation of the values about their mean, pairs taken
+    within each sequence only."""
+    x = [v for s in seqs for v in s]
+    m = statistics.fmean(x)
+    var = sum((v - m) ** 2 for v in x)
+    cov = sum((s[i] - m) * (s[i + 1] - m)
+              for s in seqs for i in range(len(s) - 1))
+    return cov / var if var else 0.0
+
+
+def lag1_test(seqs, shuffles=4000):
+    """How often boots in a random order (shuffled within each sequence)
+    are at least as autocorrelated: an answer to "do slow boots come in
+    runs?" that assumes no mode model at all."""
+    rng = random.Random(1)
+    r0 = lag1(seqs)
+    hits = 0
+    for _ in range(shuffles):
+        sh = [rng.sample(s, len(s)) for s in seqs]
+        hits += lag1(sh) >= r0
+    return r0, (hits + 1) / (shuffles + 1)
+
+
 def main():
     ap = argparse.ArgumentParser(
         description="fit sensitivity's machine model to boots of one kernel")
@@ -331,6 +357,9 @@ def main():
           (math.exp(m_hi), math.exp(m_lo), offset, sigma, 100 * sigma,
            rate, hold, bic["two modes with a hold"]))
     print("best (BIC)       %s" % best)
+    r1, p1 = lag1_test(lseqs)
+    print("lag-1 autocorr   %.2f (shuffled boots reach it with p = %.3f)" %
+          (r1, p1))
     print("slow boots       %d of %d (P(slow) > 0.5); runs %s%s" %
           (nslow, n, runs or "none",
            " (the last still going at the end)" if censored else ""))
