@@ -31,10 +31,13 @@ struct clock {
 
 /*
  * The shift a job gets unless it says (machine.icount_shift): chosen by
- * measurement, README "A clock the host cannot move". Larger shifts make
- * guest time pass faster per instruction, so timed waits (the kernel's
- * delay loops, a sample's runtime_ms) cost fewer instructions, and the
- * device's host-time latency weighs less against the guest's work.
+ * measurement (README, Clocks). Larger shifts make guest time pass faster
+ * per instruction, so timed waits (the kernel's delay loops, a sample's
+ * runtime_ms) cost fewer instructions and boots less wall time, and the
+ * device's host-time latency, which leaks the host's load, weighs less
+ * against the guest's work; smaller ones keep more of a regression that
+ * lives in that latency (the demo's readahead). Shifts 0-2 cost 1.6-2.4
+ * times the wall clock's boot, 4 about as much as it with the host quiet.
  */
 #define CLOCK_ICOUNT_SHIFT 4
 /* QEMU takes 0..10 ("shift=N": 2^N ns per instruction). */
@@ -45,10 +48,10 @@ const char *clock_name(enum clock_kind kind);
 
 /*
  * The clock of `job`'s boots under the resolved accelerator (`kvm` 1 or
- * 0). machine.clock "virtual" or "wall" is taken as given; "auto" (or
- * none) is the virtual clock under TCG with one vCPU, unless a disk of
- * the job is a real one passed through (its real time is the point
- * there); the wall clock otherwise. Returns 0, or -1 after one error()
+ * 0). machine.clock "virtual" or "wall" (the job's default) is taken as
+ * given; "auto" (NULL too) is the virtual clock under TCG with one vCPU,
+ * unless a disk of the job is a real one passed through (its real time
+ * is the point there); the wall clock otherwise. Returns 0, or -1 after one error()
  * line naming the key and what to set instead: "virtual" under KVM, or
  * with more than one vCPU (clock_smp_refusal).
  */

@@ -102,7 +102,7 @@ struct machine_spec {
 	int timeout_s; /* whole boot, from QEMU start to the guest's done */
 	char *append;  /* extra kernel command line */
 	int pin; /* QEMU on CPUs of its own when the host has some (cpus.h) */
-	char *clock;	  /* "auto", "virtual" or "wall" (clock.h) */
+	char *clock;	  /* "wall" (default), "virtual" or "auto" (clock.h) */
 	int icount_shift; /* the virtual clock's: 2^N ns an instruction */
 };
 
