@@ -687,8 +687,8 @@ int cmd_run(int argc, char **argv)
 		if (!topo_engine(&job, (int)t))
 			continue;
 		struct machine_id m = MACHINE_ID_INIT;
-		results_machine_fill(&m, &job, (int)t, kvm ? "kvm" : "tcg",
-				     ver, &clock);
+		results_machine_fill(&m, &job, (int)t, kvm ? "kvm" : "tcg", ver,
+				     &clock);
 		for (int b = 1; b <= boots && !run_interrupted(); b++) {
 			int r = one_boot(&job, (int)t, &k, &m, b, boots,
 					 a.keep_images, &sum, &failed);

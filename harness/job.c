@@ -169,11 +169,9 @@ static int parse_kconfig(struct keypath *c, json_t *v, struct kconfig_spec *k)
 
 static int parse_machine(struct keypath *c, json_t *v, struct machine_spec *m)
 {
-	static const char *const keys[] = {"cpus",	   "memory_mb",
-					   "accel",	   "qemu",
-					   "timeout_s",	   "append",
-					   "pin",	   "clock",
-					   "icount_shift", NULL};
+	static const char *const keys[] = {
+		"cpus",	  "memory_mb", "accel", "qemu",		"timeout_s",
+		"append", "pin",       "clock", "icount_shift", NULL};
 	static const char *const accels[] = {"auto", "kvm", "tcg", NULL};
 	static const char *const clocks[] = {"auto", "virtual", "wall", NULL};
 	if (!json_is_object(v))

@@ -1,7 +1,7 @@
 /*
  * check_clock.c: which clock a job's boots get (the job's word, the
- * accelerator, a passed-through disk, the vCPUs), the refusals, and the unit its
- * figures are shown in. The job is filled by hand, as a parsed one holds
+ * accelerator, a passed-through disk, the vCPUs), the refusals, and the unit
+ * its figures are shown in. The job is filled by hand, as a parsed one holds
  * it.
  */
 #include "clock.h"
