@@ -7,27 +7,38 @@
 # each with and without a kernel build beside the boots (make -j1 at nice
 # 10 and idle I/O on the other CPUs, ccache off, as a background build
 # lane runs; "+build" in the name).
-# Each configuration is one `iobisect run --boots N`; the figure is LKP's
-# %stddev of the per-boot medians (the "boot%sd" column iobisect prints),
-# with the mean of the per-sample %sd beside it.
+# Each configuration is measured on each clock of --clocks (default
+# "wall,virtual": the host's clock and QEMU's instruction count at the
+# default shift; "virtual:N" is shift N), one boot a turn, the clocks in
+# turns A B B A so every clock sees the same moments of the host, every
+# clock with one vCPU (the virtual clock takes no more). The
+# figure is LKP's %stddev of the per-boot medians (the "boot%sd" column
+# iobisect prints), beside the wall time a boot took (QEMU start to exit)
+# and from QEMU's start to the first sample.
 #
-# usage: bench/noise.sh [--boots N] [--out DIR] [CONFIG...]
+# usage: bench/noise.sh [--boots N] [--out DIR] [--clocks C,...] [CONFIG...]
 #   CONFIG names come from the table below; default: all of them.
+#   NOISE_KERNEL=path/to/bzImage boots that image instead of the fixture's.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
 boots=10
+clocks=wall,virtual
 out=/tmp/iobisect-noise-$(date +%Y%m%d-%H%M%S)
 while [ $# -gt 0 ]; do
 	case $1 in
 	--boots) boots=$2; shift 2 ;;
 	--out) out=$2; shift 2 ;;
+	--clocks) clocks=$2; shift 2 ;;
 	*) break ;;
 	esac
 done
+IFS=, read -r -a clock_list <<<"$clocks"
 # name | topology | workload | extra arguments | command prefix
+# (a topology "@FILE" runs that job file as it is, workload and all)
 dd1m="bs_kb=1024,size_mb=128,direct=0"
 configs="
+demo|@$root/tests/jobs/demo.json|||
 virtio|virtio|rawread,target=d0,$dd1m||
 nvme|nvme|rawread,target=d0,$dd1m||
 raid0-4|raid0-4|rawread,target=md0,$dd1m||
@@ -47,7 +58,7 @@ demo-4k-pinned+build|virtio|rawread,target=d0,bs_kb=4,size_mb=128,direct=0|--set
 want=" $* "
 # shellcheck source=/dev/null
 . "$root/tests/integration/lib.sh"
-kernel=$(fixture_kernel)
+kernel=${NOISE_KERNEL:-$(fixture_kernel)}
 mkdir -p "$out"
 
 # A kernel build beside the boots, as a background lane runs it: on every
@@ -81,27 +92,51 @@ stop_beside() {
 	rm -rf "$out/beside-obj"
 }
 trap stop_beside EXIT
-printf '%-22s %5s %9s %9s %8s %8s  %s\n' config boots "MB/s" "boot%sd" "min" "max" "load" | tee "$out/table.txt"
+# clock_args CLOCK: the --set options of "wall", "virtual" or "virtual:N".
+# One vCPU on every clock: the virtual clock takes no more (clock.h), and
+# the clocks are compared on the same guest.
+clock_args() {
+	case $1 in
+	wall) echo "--set machine.cpus=1 --set machine.clock=wall" ;;
+	virtual) echo "--set machine.cpus=1 --set machine.clock=virtual" ;;
+	virtual:*) echo "--set machine.cpus=1 --set machine.clock=virtual --set machine.icount_shift=${1#virtual:}" ;;
+	*) echo "noise.sh: '$1' is not wall, virtual or virtual:N" >&2; exit 2 ;;
+	esac
+}
+for c in "${clock_list[@]}"; do clock_args "$c" >/dev/null; done
+
+printf '%-22s %-10s %5s %9s %9s %8s %8s %8s %8s  %s\n' config clock boots "MB/s" "boot%sd" "min" "max" "s/boot" "s/first" "load" | tee "$out/table.txt"
 while IFS='|' read -r name topo work extra prefix; do
 	[ -n "$name" ] || continue
 	[ "$want" = "  " ] || [[ $want == *" $name "* ]] || continue
 	[[ $name != *+build ]] || build_beside
 	load=$(cut -d' ' -f1 /proc/loadavg)
-	rc=0
-	# shellcheck disable=SC2086
-	$prefix "$root/iobisect" run --kernel "$kernel" --topology "$topo" \
-		--workload "$work" $extra --boots "$boots" --samples 3 --warmup 1 --timeout "${NOISE_TIMEOUT:-120}" \
-		--results "$out/$name" >"$out/$name.log" 2>&1 || rc=$?
+	failed=
+	# One boot a turn, the clocks' order reversed every other turn.
+	for ((b = 0; b < boots; b++)); do
+		order=("${clock_list[@]}")
+		if ((b % 2)); then
+			order=()
+			for ((i = ${#clock_list[@]} - 1; i >= 0; i--)); do order+=("${clock_list[$i]}"); done
+		fi
+		for c in "${order[@]}"; do
+			rc=0
+			if [[ $topo == @* ]]; then what=("${topo#@}"); else what=(--topology "$topo" --workload "$work"); fi
+			# shellcheck disable=SC2086
+			$prefix "$root/iobisect" run "${what[@]}" --kernel "$kernel" \
+				$extra $(clock_args "$c") --boots 1 --samples 3 --warmup 1 \
+				--timeout "${NOISE_TIMEOUT:-240}" --results "$out/$name/$c" >>"$out/$name.$c.log" 2>&1 || rc=$?
+			[ $rc = 0 ] || failed="$failed $c"
+		done
+	done
 	stop_beside
-	if [ $rc != 0 ]; then
-		printf '%-22s failed (exit %d): %s\n' "$name" "$rc" "$(grep -m1 -i 'error' "$out/$name.log")" | tee -a "$out/table.txt"
-		continue
-	fi
-	python3 - "$out/$name" "$name" "$load" <<'PY' | tee -a "$out/table.txt"
+	[ -z "$failed" ] || printf '%-22s failed boots:%s (%s)\n' "$name" "$failed" "$(grep -m1 -i 'error' "$out/$name".*.log)" | tee -a "$out/table.txt"
+	for c in "${clock_list[@]}"; do
+		python3 - "$out/$name/$c" "$name" "$c" "$load" <<'PY' | tee -a "$out/table.txt"
 import glob, json, os, re, statistics as st, sys
-d, name, load = sys.argv[1:]
-per = {}
-for f in glob.glob(os.path.join(d, "run", "*", "*", "*", "boot-*-sample-*.json")):
+d, name, clock, load = sys.argv[1:]
+per, secs, first = {}, [], []
+for f in glob.glob(os.path.join(d, "*", "*", "*", "*", "boot-*-sample-*.json")):
     j = json.load(open(f))
     if not j.get("complete"):
         continue
@@ -109,12 +144,22 @@ for f in glob.glob(os.path.join(d, "run", "*", "*", "*", "boot-*-sample-*.json")
     m = j.get("read") or {}
     if "bw_bytes" in m:
         per.setdefault(b, []).append(m["bw_bytes"] / 1e6)
+for f in glob.glob(os.path.join(d, "*", "*", "*", "boot-*.json")):
+    j = json.load(open(f))
+    if j.get("complete") and j.get("boot_ns"):
+        secs.append(j["boot_ns"] / 1e9)
+        if j.get("first_sample_ns"):
+            first.append(j["first_sample_ns"] / 1e9)
 meds = [st.median(v) for _, v in sorted(per.items())]
 if len(meds) < 2:
-    print("%-22s too few boots (%d)" % (name, len(meds)))
+    print("%-22s %-10s too few boots (%d)" % (name, clock, len(meds)))
 else:
     m = st.mean(meds)
-    print("%-22s %5d %9.1f %8.2f%% %8.1f %8.1f  %s" % (name, len(meds), st.median(meds), 100 * st.stdev(meds) / m, min(meds), max(meds), load))
+    print("%-22s %-10s %5d %9.1f %8.2f%% %8.1f %8.1f %8.1f %8.1f  %s" % (
+        name, clock, len(meds), st.median(meds), 100 * st.stdev(meds) / m,
+        min(meds), max(meds), st.median(secs) if secs else float("nan"),
+        st.median(first) if first else float("nan"), load))
 PY
+	done
 done <<<"$configs"
 echo "noise: $out/table.txt" >&2

@@ -17,6 +17,7 @@
 #include "options.h"
 #include "progress.h"
 #include "publish.h"
+#include "qemu.h"
 #include "report.h"
 #include "safety.h"
 #include "state.h"
@@ -145,6 +146,9 @@ int cmd_bisect(int argc, char **argv)
 		goto out;
 	safety_pin_paths(&job, holds, nr_holds);
 	if (executor_from_job(&exec, &job))
+		goto out;
+	/* The report names the clock its figures are in. */
+	if (qemu_job_clock(&rep.clock, &job))
 		goto out;
 	o.job_hash = hash;
 	o.progress = &progress;

@@ -7,6 +7,8 @@
  *
  * %stddev is shown above 2% only, as LKP does; a '*' beside %change says
  * the two commits' boots are separated (two-sided Mann-Whitney p <= 0.05).
+ * Each clock is a row of its own (store_scan.h), named by its unit: a
+ * figure in virtual time is never set against one in wall time.
  * Below each row, the block-layer counters that differ most between the
  * two commits' samples (counters.h), settings first.
  */
@@ -61,7 +63,9 @@ void compare_render(const struct scan *s, size_t a, size_t b,
 		add_sd(out, c.b_stddev_pct);
 		strbuf_addstr(out, "  ");
 		scan_series_name(ser, out);
-		strbuf_addf(out, " MB/s  (%zu vs %zu boots)\n", c.a_n, c.b_n);
+		strbuf_addch(out, ' ');
+		scan_series_unit(ser, out);
+		strbuf_addf(out, "  (%zu vs %zu boots)\n", c.a_n, c.b_n);
 		counters_compare(ser->cells[a].blocks, ser->cells[b].blocks,
 				 &ct);
 		counters_render(&ct, COMPARE_COUNTER_ROWS, "    ", out);

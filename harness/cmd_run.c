@@ -468,8 +468,11 @@ static void take_samples(struct summary *sum, int topo, unsigned boot,
 	free(before);
 }
 
-static void print_summary(const struct summary *sum, const struct job *job)
+static void print_summary(const struct summary *sum, const struct job *job,
+			  const struct clock *clock)
 {
+	struct strbuf unit = STRBUF_INIT;
+
 	if (!sum->nr) {
 		printf("\nno samples\n");
 		return;
@@ -498,8 +501,11 @@ static void print_summary(const struct summary *sum, const struct job *job)
 			       : 0.0,
 		       stats_median(s->cpu, s->nr));
 	}
-	printf("(MB/s = 10^6 bytes/s; %%sd over samples, boot%%sd over "
-	       "per-boot medians)\n");
+	clock_unit(&unit, clock);
+	printf("(%s%s = 10^6 bytes/s; %%sd over samples, boot%%sd over "
+	       "per-boot medians)\n",
+	       unit.buf, clock->kind == CLOCK_VIRTUAL ? ": MB/s" : "");
+	strbuf_release(&unit);
 	if (sum->nr_first)
 		printf("time from QEMU start to first sample: median %.2f s, "
 		       "min %.2f s, max %.2f s\n",
@@ -677,7 +683,8 @@ int cmd_run(int argc, char **argv)
 		goto out;
 
 	int kvm = qemu_accel_resolve(&job.machine, qemu_kvm_usable());
-	if (kvm < 0)
+	struct clock clock;
+	if (kvm < 0 || clock_resolve(&clock, &job, kvm))
 		goto out;
 	char *line = qemu_version(job.machine.qemu);
 	if (!line) {
@@ -690,18 +697,21 @@ int cmd_run(int argc, char **argv)
 	free(line);
 	int boots = a.boots ? a.boots : job.runs_min;
 	printf("kernel %s (%s), %zu topolog%s x %d boot(s), %d sample(s) per "
-	       "point, %s\n",
+	       "point, %s, %s clock",
 	       k.commit, k.image, job.nr_topologies,
 	       job.nr_topologies == 1 ? "y" : "ies", boots, job.samples,
-	       kvm ? "KVM" : "TCG");
+	       kvm ? "KVM" : "TCG", clock_name(clock.kind));
+	if (clock.kind == CLOCK_VIRTUAL)
+		printf(" (icount, shift %d)", clock.shift);
+	putchar('\n');
 	for (size_t t = 0;
 	     t < job.nr_topologies && !run_interrupted() && !setup_failed;
 	     t++) {
 		if (!topo_engine(&job, (int)t))
 			continue;
 		struct machine_id m = MACHINE_ID_INIT;
-		results_machine_fill(&m, &job, (int)t, kvm ? "kvm" : "tcg",
-				     ver);
+		results_machine_fill(&m, &job, (int)t, kvm ? "kvm" : "tcg", ver,
+				     &clock);
 		for (int b = 1; b <= boots && !run_interrupted(); b++) {
 			int r = one_boot(&job, (int)t, &k, &m, rd.path, b,
 					 boots, a.keep_images, &sum, &failed);
@@ -715,7 +725,7 @@ int cmd_run(int argc, char **argv)
 		results_machine_release(&m);
 	}
 	free(ver);
-	print_summary(&sum, &job);
+	print_summary(&sum, &job, &clock);
 	char abbrev[13];
 	results_commit_abbrev(k.commit, abbrev);
 	char *dir = xstrfmt("%s/%s/%s", job.results, job.name, abbrev);

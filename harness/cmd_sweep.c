@@ -25,6 +25,7 @@
 #include "probe.h"
 #include "progress.h"
 #include "publish.h"
+#include "qemu.h"
 #include "repo.h"
 #include "results.h"
 #include "run.h"
@@ -376,6 +377,9 @@ static int bisect_step(struct sweep_run *s, const char *good, const char *bad,
 		      "[sweep] bisecting %.12s..%.12s as job '%s' (%s)", good,
 		      bad, name, job_file);
 	hash_hex(text.buf, text.len, hash);
+	/* The report names the clock its figures are in. */
+	if (qemu_job_clock(&rep.clock, &job))
+		goto out;
 	o.job_hash = hash;
 	o.progress = &s->progress;
 	o.exec = &s->exec;

@@ -174,12 +174,15 @@ static void render_plot(struct strbuf *out, const struct scan *s,
 	html_escape(out, ser->point);
 	strbuf_addstr(out, "\" data-metric=\"");
 	html_escape(out, ser->metric);
-	strbuf_addf(out, "\" viewBox=\"0 0 %.0f %.0f\" role=\"img\">\n", PW, PH);
+	strbuf_addf(out, "\" data-clock=\"%s\"", clock_name(ser->clock.kind));
+	strbuf_addf(out, " viewBox=\"0 0 %.0f %.0f\" role=\"img\">\n", PW, PH);
 	struct strbuf name = STRBUF_INIT;
 	scan_series_name(ser, &name);
+	strbuf_addch(&name, ' ');
+	scan_series_unit(ser, &name);
 	strbuf_addstr(out, "<title>");
 	html_escape(out, name.buf);
-	strbuf_addstr(out, " MB/s per commit</title>\n");
+	strbuf_addstr(out, " per commit</title>\n");
 	strbuf_release(&name);
 
 	/* Grid and y axis. */
@@ -193,7 +196,9 @@ static void render_plot(struct strbuf *out, const struct scan *s,
 			    v);
 	}
 	strbuf_addf(out, "<text class=\"axis\" transform=\"translate(14 %.1f) "
-			 "rotate(-90)\">MB/s</text>\n", PT + ph / 2);
+			 "rotate(-90)\">MB/s%s</text>\n",
+		    PT + ph / 2,
+		    ser->clock.kind == CLOCK_VIRTUAL ? " in virtual time" : "");
 
 	/* The culprit's column, under everything else. */
 	if (culprit >= 0 && ser->cells[culprit].nr) {
@@ -329,9 +334,11 @@ static void render_lkp(struct strbuf *out, const struct scan *s,
 		strbuf_addstr(out, "<td>");
 		struct strbuf name = STRBUF_INIT;
 		scan_series_name(&s->series[i], &name);
+		strbuf_addch(&name, ' ');
+		scan_series_unit(&s->series[i], &name);
 		html_escape(out, name.buf);
 		strbuf_release(&name);
-		strbuf_addstr(out, " MB/s</td></tr>\n");
+		strbuf_addstr(out, "</td></tr>\n");
 	}
 	strbuf_addstr(out, "</tbody></table>\n<p class=\"note\">* the two "
 			   "commits' boots are separated (two-sided "
@@ -599,6 +606,11 @@ int html_render(const struct scan *s, const struct html_options *o,
 		html_escape(out, ser->point);
 		strbuf_addstr(out, " &middot; ");
 		html_escape(out, ser->metric);
+		strbuf_addstr(out, " &middot; ");
+		struct strbuf unit = STRBUF_INIT;
+		scan_series_unit(ser, &unit);
+		html_escape(out, unit.buf);
+		strbuf_release(&unit);
 		strbuf_addstr(out, "<span class=\"sub\">");
 		for (size_t j = 0; j < crs[i].nr; j++) {
 			strbuf_addf(out, "%s%s %+.1f%% at ", j ? "; " : "",
@@ -703,10 +715,14 @@ json_t *html_report_json(const struct scan *s, const struct html_options *o)
 	for (size_t i = 0; i < s->nr_series; i++) {
 		const struct scan_series *ser = &s->series[i];
 		struct changepoint_result cr;
-		json_t *js = json_pack("{s:s, s:s, s:s, s:s}", "topology",
+		json_t *js = json_pack("{s:s, s:s, s:s, s:s, s:s}", "topology",
 				       ser->topology, "engine", ser->engine,
 				       "point", ser->point, "metric",
-				       ser->metric);
+				       ser->metric, "clock",
+				       clock_name(ser->clock.kind));
+		if (ser->clock.kind == CLOCK_VIRTUAL)
+			json_object_set_new(js, "icount_shift",
+					    json_integer(ser->clock.shift));
 		json_t *cells = json_array(), *cps = json_array();
 		json_t *drifts = json_array();
 		for (size_t c = 0; c < s->nr_commits; c++) {

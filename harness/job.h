@@ -102,6 +102,8 @@ struct machine_spec {
 	int timeout_s; /* whole boot, from QEMU start to the guest's done */
 	char *append;  /* extra kernel command line */
 	int pin; /* QEMU on CPUs of its own when the host has some (cpus.h) */
+	char *clock;	  /* "wall" (default), "virtual" or "auto" (clock.h) */
+	int icount_shift; /* the virtual clock's: 2^N ns an instruction */
 };
 
 /* One point of the workload matrix: the engine and its "key=value"s. */

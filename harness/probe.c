@@ -34,6 +34,7 @@ int probe_ctx_init(struct probe_ctx *ctx, struct job *job,
 		   const char *repo_path, struct progress *progress)
 {
 	char *line, *ver, *job_dir;
+	struct clock clock;
 	int kvm;
 
 	memset(ctx, 0, sizeof(*ctx));
@@ -52,7 +53,7 @@ int probe_ctx_init(struct probe_ctx *ctx, struct job *job,
 	results_spec_hash(job, ctx->point, ctx->spec_hash);
 
 	kvm = qemu_accel_resolve(&job->machine, qemu_kvm_usable());
-	if (kvm < 0)
+	if (kvm < 0 || clock_resolve(&clock, job, kvm))
 		return -1;
 	line = qemu_version(job->machine.qemu);
 	if (!line)
@@ -61,7 +62,7 @@ int probe_ctx_init(struct probe_ctx *ctx, struct job *job,
 					       : "qemu-system-x86_64");
 	ver = version_word(line);
 	results_machine_fill(&ctx->machine, job, ctx->topo,
-			     kvm ? "kvm" : "tcg", ver);
+			     kvm ? "kvm" : "tcg", ver, &clock);
 	free(line);
 	free(ver);
 

@@ -110,6 +110,12 @@ int qemu_kvm_usable(void)
 	return ok;
 }
 
+int qemu_job_clock(struct clock *out, const struct job *job)
+{
+	int kvm = qemu_accel_resolve(&job->machine, qemu_kvm_usable());
+	return kvm < 0 ? -1 : clock_resolve(out, job, kvm);
+}
+
 char *qemu_version(const char *qemu)
 {
 	/*
@@ -419,7 +425,22 @@ int qemu_argv_build(struct strvec *argv, const struct qemu_config *cfg)
 	 * can put the vCPU threads alone on the measuring CPUs (cpus.h).
 	 */
 	push2(argv, "-name", "iobisect,debug-threads=on");
-	if (cfg->kvm) {
+	if (cfg->clock && cfg->clock->kind == CLOCK_VIRTUAL) {
+		if (cfg->kvm) {
+			error("machine.clock: the virtual clock needs TCG");
+			goto out;
+		}
+		/*
+		 * icount runs every vCPU on one host thread. sleep=on: a
+		 * guest waiting for a device sees the wait's host time
+		 * (sleep=off would jump to its next timer, rounding every
+		 * wait to a tick); a fixed shift, as "auto" re-tunes the
+		 * rate to the host's speed.
+		 */
+		push2(argv, "-accel", "tcg,thread=single");
+		strvec_push(argv, "-icount");
+		strvec_pushf(argv, "shift=%d,sleep=on", cfg->clock->shift);
+	} else if (cfg->kvm) {
 		push2(argv, "-accel", "kvm");
 		push2(argv, "-cpu", "host");
 	} else {

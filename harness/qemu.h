@@ -17,6 +17,7 @@
 #ifndef IOBISECT_QEMU_H
 #define IOBISECT_QEMU_H
 
+#include "clock.h"
 #include "job.h"
 #include "util.h"
 
@@ -31,6 +32,7 @@ struct qemu_config {
 	const struct topology *topo;
 	const struct qemu_disk_host *disks; /* topo->nr_disks entries */
 	int kvm;		 /* the resolved accelerator: 1 KVM, 0 TCG */
+	const struct clock *clock; /* clock_resolve's; NULL: the wall clock */
 	const char *kernel;	 /* bzImage */
 	const char *initrd;	 /* the initramfs of this boot */
 	const char *console_log; /* serial 0 (kernel console) goes here */
@@ -41,7 +43,8 @@ struct qemu_config {
  * Append QEMU's argv (argv[0] = machine->qemu or qemu-system-x86_64) to
  * `argv`. Pure. Returns -1 with an error naming the disk when the topology
  * cannot be expressed (a host disk without a path, more than four IDE
- * disks, a size of 0).
+ * disks, a size of 0), or naming machine.clock for a virtual clock under
+ * KVM.
  */
 int qemu_argv_build(struct strvec *argv, const struct qemu_config *cfg);
 
@@ -57,6 +60,12 @@ char *qemu_disk_serial(size_t index);
  * "kvm" is asked for and not usable, or the word is unknown.
  */
 int qemu_accel_resolve(const struct machine_spec *machine, int kvm_usable);
+
+/*
+ * The clock of `job`'s boots on this host: machine.accel resolved with
+ * qemu_kvm_usable(), then clock_resolve. 0, or -1 after error().
+ */
+int qemu_job_clock(struct clock *out, const struct job *job);
 
 /*
  * 1 when KVM can be trusted to boot a kernel: the CPU shows vmx/svm (a

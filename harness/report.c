@@ -98,7 +98,12 @@ static void render_table(const struct report *r, struct strbuf *out)
 		strbuf_addch(out, ' ');
 		add_value(out, row->bad_median);
 		add_stddev(out, row->bad_stddev_pct);
-		strbuf_addf(out, "  %s %s\n", row->metric, row->unit);
+		strbuf_addf(out, "  %s ", row->metric);
+		if (!strcmp(row->unit, "MB/s"))
+			clock_unit(out, &r->clock);
+		else
+			strbuf_addstr(out, row->unit);
+		strbuf_addch(out, '\n');
 	}
 }
 
@@ -254,6 +259,10 @@ json_t *report_to_json(const struct report *r)
 		json_array_append_new(rows, j);
 	}
 	json_object_set_new(o, "metrics", rows);
+	json_object_set_new(o, "clock", json_string(clock_name(r->clock.kind)));
+	if (r->clock.kind == CLOCK_VIRTUAL)
+		json_object_set_new(o, "icount_shift",
+				    json_integer(r->clock.shift));
 	json_object_set_new(o, "steps", json_integer(r->steps));
 	json_object_set_new(o, "builds", json_integer(r->builds));
 	json_object_set_new(o, "builds_cached",

@@ -7,6 +7,7 @@
 #ifndef IOBISECT_REPORT_H
 #define IOBISECT_REPORT_H
 
+#include "clock.h"
 #include "counters.h"
 #include "state.h"
 #include "util.h"
@@ -38,6 +39,11 @@ struct report {
 	struct report_commit *suspects; /* STATE_INCONCLUSIVE */
 	size_t nr_suspects;
 	char *message; /* one line: why it stopped (not separated, aborted) */
+	/*
+	 * What timed the boots (the caller's clock_resolve; zero: the wall
+	 * clock): rows in MB/s are shown in its unit.
+	 */
+	struct clock clock;
 	struct report_row *rows;
 	size_t nr_rows, alloc_rows;
 	/* What the block layer did differently: parent -> culprit, and

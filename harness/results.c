@@ -70,7 +70,7 @@ static char *cpu_model(void)
 
 void results_machine_fill(struct machine_id *m, const struct job *job,
 			  int topo, const char *accel,
-			  const char *qemu_version)
+			  const char *qemu_version, const struct clock *clock)
 {
 	struct strbuf cache = STRBUF_INIT;
 	const struct topology *t = &job->topologies[topo];
@@ -83,6 +83,8 @@ void results_machine_fill(struct machine_id *m, const struct job *job,
 	m->cpus = job->machine.cpus;
 	m->memory_mb = job->machine.memory_mb;
 	m->append = xstrdup(job->machine.append ? job->machine.append : "");
+	if (clock)
+		m->clock = *clock;
 	for (size_t i = 1; i < t->nr_disks; i++)
 		same &= !strcmp(job_disk_cache(&t->disks[i]),
 				job_disk_cache(&t->disks[0]));
@@ -118,18 +120,48 @@ int results_machine_equal(const struct machine_id *a,
 	       str_eq(a->qemu_version, b->qemu_version) &&
 	       str_eq(a->cpu_model, b->cpu_model) && a->cpus == b->cpus &&
 	       a->memory_mb == b->memory_mb && str_eq(a->cache, b->cache) &&
-	       str_eq(a->append, b->append);
+	       str_eq(a->append, b->append) &&
+	       a->clock.kind == b->clock.kind &&
+	       (a->clock.kind != CLOCK_VIRTUAL ||
+		a->clock.shift == b->clock.shift);
 }
 
 static json_t *machine_json(const struct machine_id *m)
 {
-	return json_pack("{s:s, s:s, s:s, s:i, s:i, s:s, s:s}", "accel",
-			 m->accel ? m->accel : "", "qemu_version",
-			 m->qemu_version ? m->qemu_version : "", "cpu_model",
-			 m->cpu_model ? m->cpu_model : "", "cpus", m->cpus,
-			 "memory_mb", m->memory_mb, "cache",
-			 m->cache ? m->cache : "", "append",
-			 m->append ? m->append : "");
+	json_t *o = json_pack(
+		"{s:s, s:s, s:s, s:i, s:i, s:s, s:s, s:s}", "accel",
+		m->accel ? m->accel : "", "qemu_version",
+		m->qemu_version ? m->qemu_version : "", "cpu_model",
+		m->cpu_model ? m->cpu_model : "", "cpus", m->cpus, "memory_mb",
+		m->memory_mb, "cache", m->cache ? m->cache : "", "append",
+		m->append ? m->append : "", "clock", clock_name(m->clock.kind));
+	if (o && m->clock.kind == CLOCK_VIRTUAL)
+		json_object_set_new(o, "icount_shift",
+				    json_integer(m->clock.shift));
+	return o;
+}
+
+int results_clock_from_json(json_t *machine, struct clock *out)
+{
+	json_t *k = json_object_get(machine, "clock");
+	json_t *s = json_object_get(machine, "icount_shift");
+
+	out->kind = CLOCK_WALL;
+	out->shift = 0;
+	/* Written before clocks were recorded: the host's clock timed it. */
+	if (!k)
+		return 0;
+	if (!json_is_string(k))
+		return -1;
+	if (!strcmp(json_string_value(k), "wall"))
+		return 0;
+	if (strcmp(json_string_value(k), "virtual") || !json_is_integer(s) ||
+	    json_integer_value(s) < 0 ||
+	    json_integer_value(s) > CLOCK_ICOUNT_SHIFT_MAX)
+		return -1;
+	out->kind = CLOCK_VIRTUAL;
+	out->shift = (int)json_integer_value(s);
+	return 0;
 }
 
 /* Read a document's machine; fields that are missing stay empty. */
@@ -146,6 +178,8 @@ static void machine_from_json(json_t *o, struct machine_id *m)
 	}
 	m->cpus = (int)json_integer_value(json_object_get(o, "cpus"));
 	m->memory_mb = (int)json_integer_value(json_object_get(o, "memory_mb"));
+	/* doc_check refused a clock that does not read. */
+	results_clock_from_json(o, &m->clock);
 }
 
 /* ------------------------------------------------------------------ */
@@ -550,6 +584,13 @@ static int doc_check(json_t *doc, struct strbuf *why)
 	if (v && !json_is_object(v)) {
 		strbuf_addf(why, "'machine' is %s, not an object",
 			    json_kind(v));
+		return -1;
+	}
+	struct clock clock;
+	if (v && results_clock_from_json(v, &clock)) {
+		strbuf_addf(why, "machine.clock is not \"wall\" or \"virtual\" "
+				 "with an icount_shift of 0 to %d",
+			    CLOCK_ICOUNT_SHIFT_MAX);
 		return -1;
 	}
 	json_object_foreach(doc, key, v) {

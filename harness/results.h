@@ -16,6 +16,7 @@
 #ifndef IOBISECT_RESULTS_H
 #define IOBISECT_RESULTS_H
 
+#include "clock.h"
 #include "job.h"
 #include "proto.h"
 
@@ -30,20 +31,33 @@ struct machine_id {
 	int memory_mb;      /* guest memory */
 	char *cache;        /* disks' cache modes, "writeback" or "d0:none,..." */
 	char *append;       /* extra kernel command line, "" when none */
+	/*
+	 * What timed the samples (clock.h): "wall" or "virtual", and the
+	 * virtual clock's shift. A document written before clocks were
+	 * recorded was timed by the wall clock, and loads as such.
+	 */
+	struct clock clock;
 };
-#define MACHINE_ID_INIT { NULL, NULL, NULL, 0, 0, NULL, NULL }
+#define MACHINE_ID_INIT { NULL, NULL, NULL, 0, 0, NULL, NULL, { 0, 0 } }
 
 /*
  * Fill `m` for topology `topo` of `job`: guest cpus, memory, append and
- * cache modes from the job, `accel` and `qemu_version` as the caller found
- * them (qemu.c), the CPU model from /proc/cpuinfo ("unknown" if absent).
+ * cache modes from the job, `accel`, `qemu_version` and the clock as the
+ * caller found them (qemu.c, clock_resolve; NULL: the wall clock), the
+ * CPU model from /proc/cpuinfo ("unknown" if absent).
  */
 void results_machine_fill(struct machine_id *m, const struct job *job,
 			  int topo, const char *accel,
-			  const char *qemu_version);
+			  const char *qemu_version, const struct clock *clock);
 void results_machine_release(struct machine_id *m);
 int results_machine_equal(const struct machine_id *a,
 			  const struct machine_id *b);
+/*
+ * The clock of a stored document's "machine" object: no "clock" key is
+ * the wall clock (documents written before clocks were recorded). -1
+ * when the key is there and does not read.
+ */
+int results_clock_from_json(json_t *machine, struct clock *out);
 
 /*
  * The spec hash of point `pt` (40 hex + NUL): SHA-1 of the topology's disk

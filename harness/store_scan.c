@@ -193,14 +193,21 @@ static size_t find_or_add_commit(struct loader *l, const char *abbrev)
 	return s->nr_commits++;
 }
 
+static int same_clock(const struct clock *a, const struct clock *b)
+{
+	return a->kind == b->kind &&
+	       (a->kind != CLOCK_VIRTUAL || a->shift == b->shift);
+}
+
 static size_t find_or_add_series(struct scan *s, const char *topo,
 				 const char *engine, const char *point,
-				 const char *metric)
+				 const char *metric, const struct clock *clock)
 {
 	for (size_t i = 0; i < s->nr_series; i++) {
 		struct scan_series *x = &s->series[i];
 		if (!strcmp(x->topology, topo) && !strcmp(x->engine, engine) &&
-		    !strcmp(x->point, point) && !strcmp(x->metric, metric))
+		    !strcmp(x->point, point) && !strcmp(x->metric, metric) &&
+		    same_clock(&x->clock, clock))
 			return i;
 	}
 	ALLOC_GROW(s->series, s->nr_series + 1, s->alloc_series);
@@ -210,7 +217,16 @@ static size_t find_or_add_series(struct scan *s, const char *topo,
 	x->engine = xstrdup(engine);
 	x->point = xstrdup(point);
 	x->metric = xstrdup(metric);
+	x->clock = *clock;
 	return s->nr_series++;
+}
+
+/* What tells two series apart, as one string (for remapping a sort). */
+static char *series_key(const struct scan_series *x)
+{
+	return xstrfmt("%s\x1f%s\x1f%s\x1f%s\x1f%d\x1f%d", x->topology,
+		       x->engine, x->point, x->metric, (int)x->clock.kind,
+		       x->clock.kind == CLOCK_VIRTUAL ? x->clock.shift : 0);
 }
 
 static size_t intern(struct loader *l, const char *str)
@@ -239,6 +255,7 @@ static void read_doc(struct loader *l, const char *path, size_t commit,
 	struct scan_commit *c = &l->s->commits[commit];
 	const char *key;
 	char *machine, *ident;
+	struct clock clock;
 
 	if (!doc) {
 		l->ignored_docs++;
@@ -260,8 +277,18 @@ static void read_doc(struct loader *l, const char *path, size_t commit,
 		free(c->first_seen);
 		c->first_seen = xstrdup(jstr(doc, "started"));
 	}
-	machine = json_dumps(json_object_get(doc, "machine"),
-			     JSON_SORT_KEYS | JSON_COMPACT);
+	/*
+	 * Each clock is a series of its own, so figures of two clocks are
+	 * never pooled, plotted on one line or compared. A document written
+	 * before clocks were recorded was timed by the wall clock: said so,
+	 * it pools with the wall clock's new ones of the same machine.
+	 */
+	v = json_object_get(doc, "machine");
+	results_clock_from_json(v, &clock);
+	if (json_is_object(v) && !json_object_get(v, "clock"))
+		json_object_set_new(v, "clock",
+				    json_string(clock_name(CLOCK_WALL)));
+	machine = json_dumps(v, JSON_SORT_KEYS | JSON_COMPACT);
 	ident = xstrfmt("%s|%s|%s", jstr(doc, "build_key"),
 			jstr(doc, "spec_hash"), machine ? machine : "");
 	json_object_foreach(doc, key, v) {
@@ -274,7 +301,7 @@ static void read_doc(struct loader *l, const char *path, size_t commit,
 		struct record *r = &l->recs[l->nr_recs++];
 		r->series = find_or_add_series(l->s, jstr(doc, "topology"),
 					       jstr(doc, "engine"),
-					       jstr(doc, "point"), key);
+					       jstr(doc, "point"), key, &clock);
 		r->commit = commit;
 		r->identity = intern(l, ident);
 		r->boot = boot;
@@ -394,6 +421,11 @@ static int cmp_series(const void *a, const void *b)
 		c = strcmp(x->point, y->point);
 	if (!c)
 		c = strcmp(x->metric, y->metric);
+	/* The wall clock first, then virtual by shift. */
+	if (!c)
+		c = (int)x->clock.kind - (int)y->clock.kind;
+	if (!c)
+		c = x->clock.shift - y->clock.shift;
 	return c;
 }
 
@@ -682,16 +714,12 @@ int scan_load_flags(struct scan *out, const char *dir, const char *job,
 	size_t *order = xcalloc(out->nr_series + 1, sizeof(*order));
 	char **keys = xcalloc(out->nr_series + 1, sizeof(*keys));
 	for (size_t i = 0; i < out->nr_series; i++)
-		keys[i] = xstrfmt("%s\x1f%s\x1f%s\x1f%s", out->series[i].topology,
-				  out->series[i].engine, out->series[i].point,
-				  out->series[i].metric);
+		keys[i] = series_key(&out->series[i]);
 	if (out->nr_series)
 		qsort(out->series, out->nr_series, sizeof(*out->series),
 		      cmp_series);
 	for (size_t i = 0; i < out->nr_series; i++) {
-		char *k = xstrfmt("%s\x1f%s\x1f%s\x1f%s",
-				  out->series[i].topology, out->series[i].engine,
-				  out->series[i].point, out->series[i].metric);
+		char *k = series_key(&out->series[i]);
 		for (size_t j = 0; j < out->nr_series; j++)
 			if (!strcmp(keys[j], k))
 				order[j] = i;
@@ -806,4 +834,9 @@ void scan_series_name(const struct scan_series *ser, struct strbuf *out)
 {
 	strbuf_addf(out, "%s/%s %s %s", ser->topology, ser->engine, ser->point,
 		    ser->metric);
+}
+
+void scan_series_unit(const struct scan_series *ser, struct strbuf *out)
+{
+	clock_unit(out, &ser->clock);
 }

@@ -10,11 +10,13 @@
  * The never-pool rule of results.c holds here too: within a cell only the
  * documents sharing one build key, spec hash and machine are pooled (the
  * identity with the most boots wins; the others are counted as ignored),
- * and only complete, verified samples count.
+ * and only complete, verified samples count. Samples of another clock
+ * (clock.h) are another series.
  */
 #ifndef IOBISECT_STORE_SCAN_H
 #define IOBISECT_STORE_SCAN_H
 
+#include "clock.h"
 #include "state.h"
 #include "util.h"
 
@@ -41,6 +43,8 @@ struct scan_cell {
 
 struct scan_series {
 	char *topology, *engine, *point, *metric;
+	/* What timed its samples: one series per clock (and shift). */
+	struct clock clock;
 	struct scan_cell *cells; /* one per scan commit, same order */
 };
 
@@ -94,5 +98,7 @@ void scan_compare(const struct scan_series *ser, size_t a, size_t b,
 
 /* "virtio/rawread bs_kb=2048 read" for people. */
 void scan_series_name(const struct scan_series *ser, struct strbuf *out);
+/* Its figures' unit: "MB/s" or "MB/s in virtual time (icount, shift 3)". */
+void scan_series_unit(const struct scan_series *ser, struct strbuf *out);
 
 #endif

@@ -452,7 +452,8 @@ int vm_boot(struct boot_result *out, const struct boot_request *req)
 	    images_prepare(&im, t, req->run_dir, req->boot_id))
 		goto out;
 	out->kvm = qemu_accel_resolve(&job->machine, qemu_kvm_usable());
-	if (out->kvm < 0)
+	struct clock clock;
+	if (out->kvm < 0 || clock_resolve(&clock, job, out->kvm))
 		goto out;
 
 	struct qemu_config cfg = {
@@ -460,6 +461,7 @@ int vm_boot(struct boot_result *out, const struct boot_request *req)
 		.topo = t,
 		.disks = im.host,
 		.kvm = out->kvm,
+		.clock = &clock,
 		.kernel = req->kernel,
 		.initrd = initrd,
 		.console_log = out->console_log,

@@ -16,9 +16,10 @@
 static char tmp[64];
 static const char *ids[10];
 
-static void write_doc(const char *job, int c, const char *topo,
-		      const char *point, int boot, int idx, double bw,
-		      const char *build_key)
+/* A sample document; `machine` is its machine object as JSON text. */
+static void write_doc_on(const char *job, int c, const char *topo,
+			 const char *point, int boot, int idx, double bw,
+			 const char *build_key, const char *machine)
 {
 	char *dir = xstrfmt("%s/%s/%.12s/%s-rawread/%s", tmp, job, ids[c],
 			    topo, point);
@@ -27,15 +28,24 @@ static void write_doc(const char *job, int c, const char *topo,
 		"{\"job\": \"%s\", \"commit\": \"%s\", \"build_key\": \"%s\", "
 		"\"topology\": \"%s\", \"engine\": \"rawread\", \"point\": "
 		"\"%s\", \"boot\": %d, \"complete\": true, \"spec_hash\": "
-		"\"s\", \"machine\": {\"accel\": \"tcg\"}, \"started\": "
+		"\"s\", \"machine\": %s, \"started\": "
 		"\"2026-12-02T10:%02d:00Z\", \"read\": {\"bw_bytes\": %.0f, "
 		"\"verified\": true}}",
-		job, ids[c], build_key, topo, point, boot, c, bw);
+		job, ids[c], build_key, topo, point, boot, machine, c, bw);
 	ck_assert_int_eq(mkdir_p(dir, 0755), 0);
 	ck_assert_int_eq(write_file_atomic(path, doc, strlen(doc)), 0);
 	free(dir);
 	free(path);
 	free(doc);
+}
+
+/* As documents were written before clocks were recorded: none named. */
+static void write_doc(const char *job, int c, const char *topo,
+		      const char *point, int boot, int idx, double bw,
+		      const char *build_key)
+{
+	write_doc_on(job, c, topo, point, boot, idx, bw, build_key,
+		     "{\"accel\": \"tcg\"}");
 }
 
 static size_t count(const char *hay, const char *needle)
@@ -192,6 +202,85 @@ START_TEST(json_carries_change_points_in_mbps)
 }
 END_TEST
 
+/* cmd_compare.c's table, pure (declared there for tests). */
+void compare_render(const struct scan *s, size_t a, size_t b,
+		    struct strbuf *out);
+
+/*
+ * Figures of the virtual clock are a series of their own, named by their
+ * unit in the page, its JSON and compare; a wall-clock document that says
+ * so pools with the old ones that say nothing.
+ */
+START_TEST(clocks_are_series_of_their_own)
+{
+	const char *virt = "{\"accel\": \"tcg\", \"clock\": \"virtual\", "
+			   "\"icount_shift\": 3}";
+	struct html_options o = HTML_OPTIONS_INIT;
+	struct strbuf out = STRBUF_INIT;
+	struct scan s;
+	size_t nv = 0, nw = 0;
+
+	for (int b = 1; b <= 3; b++) {
+		write_doc_on("j", 2, "virtio", "bs_kb=4", 10 + b, 0, 50e6, "k",
+			     virt);
+		write_doc_on("j", 6, "virtio", "bs_kb=4", 10 + b, 0, 40e6, "k",
+			     virt);
+	}
+	write_doc_on("j", 2, "virtio", "bs_kb=4", 20, 0, 240e6, "k",
+		     "{\"accel\": \"tcg\", \"clock\": \"wall\"}");
+	ck_assert_int_eq(scan_load(&s, tmp, "j"), 0);
+	ck_assert_uint_eq(s.nr_series, 5);
+	long c2 = scan_find_commit(&s, ids[2]), c6 = scan_find_commit(&s, ids[6]);
+	for (size_t i = 0; i < s.nr_series; i++) {
+		const struct scan_series *ser = &s.series[i];
+		if (strcmp(ser->topology, "virtio") || strcmp(ser->point, "bs_kb=4"))
+			continue;
+		if (ser->clock.kind == CLOCK_VIRTUAL) {
+			nv++;
+			ck_assert_int_eq(ser->clock.shift, 3);
+			ck_assert_uint_eq(ser->cells[c2].nr, 3);
+			ck_assert(ser->cells[c2].values[0] == 50e6);
+			ck_assert_uint_eq(ser->cells[0].nr, 0);
+			strbuf_reset(&out);
+			compare_render(&s, (size_t)c2, (size_t)c6, &out);
+		} else {
+			nw++;
+			/* Three old boots and the new one, no virtual one. */
+			ck_assert_uint_eq(ser->cells[c2].nr, 4);
+			for (size_t b = 0; b < 4; b++)
+				ck_assert(ser->cells[c2].values[b] > 200e6);
+		}
+	}
+	ck_assert_uint_eq(nv, 1);
+	ck_assert_uint_eq(nw, 1);
+	/* compare: one row per clock, each in its unit. */
+	ck_assert_msg(strstr(out.buf, "virtio/rawread bs_kb=4 read MB/s in "
+				      "virtual time (icount, shift 3)  (3 vs 3 "
+				      "boots)") &&
+			      strstr(out.buf, "-20.0%") &&
+			      strstr(out.buf, "bs_kb=4 read MB/s  ("),
+		      "%s", out.buf);
+	strbuf_reset(&out);
+	ck_assert_int_eq(html_render(&s, &o, &out), 0);
+	ck_assert_uint_eq(count(out.buf, "data-clock=\"virtual\""), 1);
+	ck_assert_uint_eq(count(out.buf, "data-clock=\"wall\""), 4);
+	ck_assert_ptr_nonnull(strstr(out.buf, "bs_kb=4 read MB/s in virtual "
+					      "time (icount, shift 3) per "
+					      "commit"));
+	json_t *j = html_report_json(&s, &o), *ser;
+	size_t i, nj = 0;
+	json_array_foreach(json_object_get(j, "series"), i, ser)
+		if (json_object_get(ser, "icount_shift"))
+			nj += !strcmp(json_string_value(json_object_get(
+					      ser, "clock")),
+				      "virtual");
+	ck_assert_uint_eq(nj, 1);
+	json_decref(j);
+	strbuf_release(&out);
+	scan_release(&s);
+}
+END_TEST
+
 /*
  * A corrupt bisect state stops report, which draws the culprit and the
  * history from it, but not compare, which needs only the boots.
@@ -271,6 +360,7 @@ static Suite *html_suite(void)
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, one_plot_per_series_with_step_and_culprit);
 	tcase_add_test(tc, other_build_is_not_pooled);
+	tcase_add_test(tc, clocks_are_series_of_their_own);
 	tcase_add_test(tc, json_carries_change_points_in_mbps);
 	tcase_add_test(tc, corrupt_state_blocks_only_who_needs_it);
 	tcase_add_test(tc, json_skips_empty_cells);

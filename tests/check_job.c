@@ -5,6 +5,7 @@
  * job in tests/jobs/bad/.
  */
 #include "cpus.h"
+#include "clock.h"
 #include "job.h"
 #include "job_parse.h"
 #include "spec.h"
@@ -99,6 +100,30 @@ START_TEST(defaults_fill_a_minimal_job)
 	ck_assert_str_eq(job.points[0].id, "default");
 	ck_assert_str_eq(job.points[0].engine, "rawread");
 	ck_assert_str_eq(job.points[0].target, "d0");
+	job_release(&job);
+	strbuf_release(&err);
+}
+END_TEST
+
+/* machine.clock and its shift: "wall" and the measured shift unless said. */
+START_TEST(machine_clock_is_read)
+{
+	struct job job;
+	struct strbuf err = STRBUF_INIT;
+	ck_assert_int_eq(parse(&job, "{\"topology\": \"virtio\", "
+				     "\"workload\": \"rawread\"}",
+			       &err),
+			 0);
+	ck_assert_str_eq(job.machine.clock, "wall");
+	ck_assert_int_eq(job.machine.icount_shift, CLOCK_ICOUNT_SHIFT);
+	job_release(&job);
+	ck_assert_int_eq(parse(&job, "{\"machine\": {\"clock\": \"auto\", "
+				     "\"icount_shift\": 0}, \"topology\": "
+				     "\"virtio\", \"workload\": \"rawread\"}",
+			       &err),
+			 0);
+	ck_assert_str_eq(job.machine.clock, "auto");
+	ck_assert_int_eq(job.machine.icount_shift, 0);
 	job_release(&job);
 	strbuf_release(&err);
 }
@@ -864,6 +889,11 @@ static const struct {
 	{ "cpus-type", "machine.cpus: expected a positive integer" },
 	{ "accel-unknown", "machine.accel: unknown accelerator 'hvf'" },
 	{ "pin-type", "machine.pin: expected true or false" },
+	{ "clock-unknown", "machine.clock: unknown clock 'sundial'" },
+	{ "clock-smp", "machine.clock: 'virtual' needs one vCPU (QEMU's "
+		       "instruction count hangs an SMP guest" },
+	{ "icount-shift-range",
+	  "machine.icount_shift: 11 is out of range (0..10)" },
 	{ "machine-unknown-key", "machine: unknown key 'memory' (did you mean "
 				 "'memory_mb'?)" },
 	{ "unknown-preset", "topology: unknown preset 'raid9'" },
@@ -1149,6 +1179,7 @@ static Suite *job_suite(void)
 	TCase *tc = tcase_create("job");
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, defaults_fill_a_minimal_job);
+	tcase_add_test(tc, machine_clock_is_read);
 	tcase_add_test(tc, direction_and_confidence);
 	tcase_add_test(tc, toolchain_environments_and_prebuilt_sources);
 	tcase_add_test(tc, workload_lists_expand_in_key_then_list_order);

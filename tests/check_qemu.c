@@ -249,6 +249,55 @@ START_TEST(test_machine_and_serials)
 }
 END_TEST
 
+/*
+ * The virtual clock: QEMU counts instructions (-icount, a fixed shift,
+ * sleep on) on one TCG thread, which icount needs; KVM has no such clock.
+ */
+START_TEST(test_virtual_clock)
+{
+	struct topology t = {.name = "none"};
+	const struct clock v = {CLOCK_VIRTUAL, 5}, w = {CLOCK_WALL, 0};
+	struct strbuf err = STRBUF_INIT;
+	struct qemu_config cfg = {
+		.machine = &machine,
+		.topo = &t,
+		.clock = &v,
+		.kernel = "/k/bzImage",
+		.initrd = "/run/initramfs.cpio",
+		.console_log = "/run/console.log",
+		.result_log = "/run/result.log",
+	};
+	struct strvec argv = STRVEC_INIT;
+	struct strbuf j = STRBUF_INIT;
+
+	ck_assert_int_eq(qemu_argv_build(&argv, &cfg), 0);
+	strbuf_addch(&j, '\n');
+	for (size_t i = 0; i < argv.nr; i++)
+		strbuf_addf(&j, "%s\n", argv.v[i]);
+	ASSERT_PAIR(j.buf, "-accel", "tcg,thread=single");
+	ASSERT_PAIR(j.buf, "-icount", "shift=5,sleep=on");
+	ck_assert_ptr_null(strstr(j.buf, "thread=multi"));
+	strvec_clear(&argv);
+
+	/* The wall clock is today's command line: no -icount. */
+	cfg.clock = &w;
+	ck_assert_int_eq(qemu_argv_build(&argv, &cfg), 0);
+	for (size_t i = 0; i < argv.nr; i++)
+		ck_assert_str_ne(argv.v[i], "-icount");
+	strvec_clear(&argv);
+
+	cfg.clock = &v;
+	cfg.kvm = 1;
+	error_capture(&err);
+	ck_assert_int_eq(qemu_argv_build(&argv, &cfg), -1);
+	error_capture(NULL);
+	ck_assert_ptr_nonnull(strstr(err.buf, "machine.clock"));
+	strvec_clear(&argv);
+	strbuf_release(&err);
+	strbuf_release(&j);
+}
+END_TEST
+
 START_TEST(test_mixed_buses_serials_follow_disk_order)
 {
 	struct disk_spec disks[] = {
@@ -508,9 +557,12 @@ START_TEST(test_qemu_accepts_every_bus_and_backing)
 		{.image = img}, {.image = shm}, {0}, {.image = img2}, {0}, {0},
 	};
 	struct topology t = {.name = "all", .disks = disks, .nr_disks = 6};
+	/* Each clock's options, the virtual one's -icount included. */
+	const struct clock clocks[] = {{CLOCK_WALL, 0}, {CLOCK_VIRTUAL, 3}};
 	struct qemu_config cfg = {
 		.machine = &machine,
 		.topo = &t,
+		.clock = &clocks[_i],
 		.disks = hosts,
 		.kernel = "/k",
 		.initrd = "/i",
@@ -603,7 +655,8 @@ int main(void)
 			    ARRAY_SIZE(refusals));
 	tcase_add_test(tc, test_five_ide_disks_refused);
 	tcase_add_loop_test(tc, test_accel_resolve, 0, ARRAY_SIZE(accels));
-	tcase_add_test(tc, test_qemu_accepts_every_bus_and_backing);
+	tcase_add_loop_test(tc, test_qemu_accepts_every_bus_and_backing, 0, 2);
+	tcase_add_test(tc, test_virtual_clock);
 	tcase_add_test(tc, test_qemu_version_no_shell_no_hang);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);

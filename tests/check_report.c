@@ -75,6 +75,40 @@ START_TEST(text_names_the_culprit_and_the_table)
 }
 END_TEST
 
+/* Figures timed by the virtual clock say so, in text and JSON alike. */
+START_TEST(virtual_clock_names_its_unit)
+{
+	struct report r;
+	struct strbuf out = STRBUF_INIT;
+	json_t *j;
+
+	fill(&r);
+	r.clock.kind = CLOCK_VIRTUAL;
+	r.clock.shift = 3;
+	report_render_text(&r, &out);
+	ck_assert_msg(strstr(out.buf, "read parent/culprit MB/s in virtual "
+				      "time (icount, shift 3)\n") &&
+			      strstr(out.buf, "read parent/culprit %CPU\n"),
+		      "%s", out.buf);
+	j = report_to_json(&r);
+	ck_assert_str_eq(json_string_value(json_object_get(j, "clock")),
+			 "virtual");
+	ck_assert_int_eq(json_integer_value(json_object_get(j, "icount_shift")),
+			 3);
+	json_decref(j);
+	report_release(&r);
+	/* The wall clock's report reads as it always did. */
+	fill(&r);
+	j = report_to_json(&r);
+	ck_assert_str_eq(json_string_value(json_object_get(j, "clock")),
+			 "wall");
+	ck_assert_ptr_null(json_object_get(j, "icount_shift"));
+	json_decref(j);
+	report_release(&r);
+	strbuf_release(&out);
+}
+END_TEST
+
 START_TEST(identical_image_is_called_noise)
 {
 	struct report r;
@@ -232,6 +266,7 @@ static Suite *report_suite(void)
 	TCase *tc = tcase_create("core");
 
 	tcase_add_test(tc, text_names_the_culprit_and_the_table);
+	tcase_add_test(tc, virtual_clock_names_its_unit);
 	tcase_add_test(tc, identical_image_is_called_noise);
 	tcase_add_test(tc, inconclusive_lists_every_suspect);
 	tcase_add_test(tc, json_summary_carries_units_and_figures);

@@ -91,7 +91,7 @@ static void make_report(struct proto_report *r, const unsigned long *bw,
 
 static void machine(struct machine_id *m, const char *accel)
 {
-	results_machine_fill(m, &job, 0, accel, "7.2.0");
+	results_machine_fill(m, &job, 0, accel, "7.2.0", NULL);
 }
 
 static void store(unsigned boot, const char *build_key,
@@ -336,6 +336,10 @@ static const struct {
 	{ "\"cpu_pct\": 30.5", "\"cpu_pct\": \"x\"", "not a percentage" },
 	{ "\"complete\": true", "\"complete\": 1", "not true or false" },
 	{ "\"build_key\": \"key-a\"", "\"build_key\": 7", "not a string" },
+	{ "\"clock\": \"wall\"", "\"clock\": \"sundial\"",
+	  "machine.clock is not" },
+	{ "\"clock\": \"wall\"", "\"clock\": \"virtual\"",
+	  "machine.clock is not" }, /* virtual with no shift */
 };
 
 static void replace_in(struct strbuf *sb, const char *from, const char *to)
@@ -435,6 +439,94 @@ START_TEST(spec_hash_covers_the_definition)
 }
 END_TEST
 
+/*
+ * Every document says which clock timed it, and samples of two clocks
+ * (or two shifts) are never pooled; a document written before clocks
+ * were recorded was timed by the wall clock and pools with its samples.
+ */
+START_TEST(clocks_are_recorded_and_never_pooled)
+{
+	struct machine_id wall, v3, v4;
+	struct sample_set set = SAMPLE_SET_INIT;
+	struct strbuf sb = STRBUF_INIT;
+	const struct clock c3 = { CLOCK_VIRTUAL, 3 }, c4 = { CLOCK_VIRTUAL, 4 };
+	const unsigned long b1[] = { 100, 300, 200 }, b2[] = { 40, 50, 60 },
+			    b3[] = { 7, 8, 9 };
+	char hash[41];
+	char *pdir = xstrfmt("%s/dd/0123456789ab/virtio-rawread/bs_kb=128",
+			     tmpdir);
+	char *path = xstrfmt("%s/boot-2-sample-0.json", pdir);
+
+	machine(&wall, "tcg");
+	results_machine_fill(&v3, &job, 0, "tcg", "7.2.0", &c3);
+	results_machine_fill(&v4, &job, 0, "tcg", "7.2.0", &c4);
+	ck_assert(!results_machine_equal(&wall, &v3));
+	ck_assert(!results_machine_equal(&v3, &v4));
+	results_spec_hash(&job, &job.points[0], hash);
+	store(1, "key-a", &wall, b1, 3, 1, 1);
+	store(2, "key-a", &v3, b2, 3, 1, 1);
+	store(3, "key-a", &v4, b3, 3, 1, 1);
+
+	ck_assert_int_eq(read_file(path, &sb), 0);
+	json_t *doc = json_loads(sb.buf, 0, NULL), *mj;
+	mj = json_object_get(doc, "machine");
+	ck_assert_str_eq(json_string_value(json_object_get(mj, "clock")),
+			 "virtual");
+	ck_assert_int_eq(json_integer_value(json_object_get(mj, "icount_shift")),
+			 3);
+	json_decref(doc);
+	/* Boot 1 as an old run wrote it: no clock at all. */
+	free(path);
+	path = xstrfmt("%s/boot-1-sample-0.json", pdir);
+	strbuf_reset(&sb);
+	ck_assert_int_eq(read_file(path, &sb), 0);
+	doc = json_loads(sb.buf, 0, NULL);
+	mj = json_object_get(doc, "machine");
+	ck_assert_str_eq(json_string_value(json_object_get(mj, "clock")),
+			 "wall");
+	ck_assert_ptr_null(json_object_get(mj, "icount_shift"));
+	json_object_del(mj, "clock");
+	json_object_set_new(doc, "boot", json_integer(4));
+	char *old = json_dumps(doc, 0);
+	json_decref(doc);
+	free(path);
+	path = xstrfmt("%s/boot-4-sample-0.json", pdir);
+	ck_assert_int_eq(write_file_atomic(path, old, strlen(old)), 0);
+	free(old);
+
+	ck_assert_int_eq(results_load_samples(tmpdir, "dd", commit, "key-a",
+					      hash, &wall, "bs_kb=128", "read",
+					      &set),
+			 0);
+	ck_assert_uint_eq(set.nr, 2);
+	ck_assert_uint_eq(set.boots[0], 1);
+	ck_assert_uint_eq(set.boots[1], 4);
+	ck_assert(set.values[0] == 200);
+	sample_set_release(&set);
+	ck_assert_int_eq(results_load_samples(tmpdir, "dd", commit, "key-a",
+					      hash, &v3, "bs_kb=128", "read",
+					      &set),
+			 0);
+	ck_assert_uint_eq(set.nr, 1);
+	ck_assert_uint_eq(set.boots[0], 2);
+	ck_assert(set.values[0] == 50);
+	sample_set_release(&set);
+	ck_assert_int_eq(results_load_samples(tmpdir, "dd", commit, "key-a",
+					      hash, &v4, "bs_kb=128", "read",
+					      &set),
+			 0);
+	ck_assert_uint_eq(set.nr, 1);
+	ck_assert(set.values[0] == 8);
+	sample_set_release(&set);
+	results_machine_release(&wall);
+	results_machine_release(&v3);
+	results_machine_release(&v4);
+	strbuf_release(&sb);
+	free(pdir);
+	free(path);
+}
+END_TEST
+
 START_TEST(machine_identity)
 {
 	struct machine_id a, b;
@@ -472,6 +564,7 @@ static Suite *results_suite(void)
 	tcase_add_loop_test(tc, spoiled_document_is_named_and_never_pooled, 0,
 			    ARRAY_SIZE(spoiled));
 	tcase_add_test(tc, spec_hash_covers_the_definition);
+	tcase_add_test(tc, clocks_are_recorded_and_never_pooled);
 	tcase_add_test(tc, machine_identity);
 	suite_add_tcase(s, tc);
 	return s;

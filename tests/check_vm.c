@@ -5,6 +5,7 @@
  * hangs, so the run folder, the timeout, the reaping of QEMU's whole
  * process group and the timings are tested without a kernel.
  */
+#include "clock.h"
 #include "job.h"
 #include "proto.h"
 #include "run.h"
@@ -326,7 +327,15 @@ START_TEST(test_boot_ok_with_timings)
 	char *f = xstrfmt("%s/qemu.cmdline", run);
 	ck_assert_int_eq(read_file(f, &sb), 0);
 	ck_assert_ptr_nonnull(strstr(sb.buf, "driver=null-co"));
-	ck_assert_ptr_nonnull(strstr(sb.buf, "'tcg,thread=multi'"));
+	/* The command line of the clock the job resolves to (check_clock). */
+	struct clock clock;
+	ck_assert_int_eq(clock_resolve(&clock, &job, 0), 0);
+	if (clock.kind == CLOCK_VIRTUAL) {
+		ck_assert_ptr_nonnull(strstr(sb.buf, "'tcg,thread=single'"));
+		ck_assert_ptr_nonnull(strstr(sb.buf, "'-icount'"));
+	} else {
+		ck_assert_ptr_nonnull(strstr(sb.buf, "'tcg,thread=multi'"));
+	}
 	free(f);
 	f = xstrfmt("%s/qemu.pid", run);
 	ck_assert(!file_exists(f));

@@ -1,0 +1,74 @@
+/*
+ * clock.h: which clock times a boot's samples. Under TCG the guest's
+ * MB/s is mostly guest CPU per byte, and the host clock that times it is
+ * moved by whatever else the host runs. QEMU can time the guest by the
+ * instructions it executes instead (-icount shift=N, single-threaded
+ * TCG): guest time then advances 2^N ns per instruction, whatever the
+ * host does, while a guest that waits (for a device) still sees host time
+ * pass (sleep=on). Under KVM, and for a real disk passed through, the
+ * wall clock is the point.
+ *
+ * A sample says which clock timed it (results.h); samples of two clocks
+ * or two shifts are never pooled or compared. Pure: the accelerator is
+ * resolved by the caller (qemu.h).
+ */
+#ifndef IOBISECT_CLOCK_H
+#define IOBISECT_CLOCK_H
+
+#include "util.h"
+
+struct job;
+
+enum clock_kind {
+	CLOCK_WALL,    /* the host's: what QEMU serves as guest time today */
+	CLOCK_VIRTUAL, /* QEMU's instruction count, a fixed shift */
+};
+
+struct clock {
+	enum clock_kind kind;
+	int shift; /* CLOCK_VIRTUAL: 2^shift ns of guest time an instruction */
+};
+
+/*
+ * The shift a job gets unless it says (machine.icount_shift): chosen by
+ * measurement (README, Clocks). Larger shifts make guest time pass faster
+ * per instruction, so timed waits (the kernel's delay loops, a sample's
+ * runtime_ms) cost fewer instructions and boots less wall time, and the
+ * device's host-time latency, which leaks the host's load, weighs less
+ * against the guest's work; smaller ones keep more of a regression that
+ * lives in that latency (the demo's readahead). Shifts 0-2 cost 1.6-2.4
+ * times the wall clock's boot, 4 about as much as it with the host quiet.
+ */
+#define CLOCK_ICOUNT_SHIFT 4
+/* QEMU takes 0..10 ("shift=N": 2^N ns per instruction). */
+#define CLOCK_ICOUNT_SHIFT_MAX 10
+
+/* "wall" or "virtual", as jobs and documents spell them. */
+const char *clock_name(enum clock_kind kind);
+
+/*
+ * The clock of `job`'s boots under the resolved accelerator (`kvm` 1 or
+ * 0). machine.clock "virtual" or "wall" (the job's default) is taken as
+ * given; "auto" (NULL too) is the virtual clock under TCG with one vCPU,
+ * unless a disk of the job is a real one passed through (its real time
+ * is the point there); the wall clock otherwise. Returns 0, or -1 after one
+ * error() line naming the key and what to set instead: "virtual" under KVM, or
+ * with more than one vCPU (clock_smp_refusal).
+ */
+int clock_resolve(struct clock *out, const struct job *job, int kvm);
+
+/*
+ * Why "virtual" with `cpus` vCPUs is refused, one line for a "machine.clock:"
+ * prefix, or NULL when it is not (one vCPU). QEMU 7.2 under icount stops
+ * an SMP guest's clock while it brings up its second CPU: the kernel
+ * stays at "x86: Booting SMP configuration" until the timeout.
+ */
+const char *clock_smp_refusal(int cpus);
+
+/*
+ * What a figure in bytes/s timed by `c` is shown as: "MB/s", or
+ * "MB/s in virtual time (icount, shift 3)".
+ */
+void clock_unit(struct strbuf *out, const struct clock *c);
+
+#endif
