@@ -131,8 +131,8 @@ void report_render_text(const struct report *r, struct strbuf *out)
 		render_commit(out, &r->culprit);
 		if (isfinite(r->confidence))
 			strbuf_addf(out,
-				    "  confidence %.1f%% (chance that no "
-				    "verdict on the path was wrong)\n",
+				    "  confidence %.1f%% (from fresh pairs of "
+				    "the culprit and its parent)\n",
 				    r->confidence * 100);
 		if (r->identical_image)
 			strbuf_addf(out,
