@@ -3,8 +3,8 @@
  * script for `git bisect run`. It tests the commit checked out (HEAD) in
  * the repository of the current directory (else --repo, else the job's),
  * builds it in iobisect's own tree (never the user's), judges it against
- * the good endpoint's baseline (driver_test: the same verdicts as
- * `iobisect bisect`, at DRIVER_TEST_ERROR since no top-up follows) and
+ * the good endpoint (driver_test: pairs of the good endpoint and the
+ * commit, as `iobisect bisect` confirms an answer, at DRIVER_TEST_ERROR) and
  * answers as git bisect run wants: 0 fast (good/old), 1 slow (bad/new), 125 untestable (skip),
  * 128 abort (broken job, missing QEMU, an endpoint that cannot be
  * measured), 130 interrupted. Everything measured is stored, so a commit

@@ -160,7 +160,7 @@ enum bisect_mark driver_mark_from_name(const char *m)
 				   : BISECT_SKIP;
 }
 
-/* The marks of earlier runs (and of earlier top-ups), in order. */
+/* The marks of earlier runs (and of earlier confirmations), in order. */
 static int replay(struct driver *d)
 {
 	for (size_t i = 0; i < d->st->nr_marks; i++) {

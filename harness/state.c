@@ -649,7 +649,7 @@ void state_log(const struct bisect_state *s, struct strbuf *out)
 		const struct state_mark *m = &s->marks[i];
 		const struct state_probe *p = NULL;
 		/*
-		 * The probe that gave this mark (a top-up can re-mark a
+		 * The probe that gave this mark (a confirmation can re-mark a
 		 * commit a step marked), else the commit's last one.
 		 */
 		for (size_t k = 0; k < s->nr_probes && !p; k++)
