@@ -9,10 +9,10 @@
  * confidence. Not AB BA: that puts two boots of one commit side by side,
  * and one slow stretch of the machine over them reads as a drop in two
  * pairs at once (measured: 3-5% wrong answers on the sensitivity's mode
- * machine, against none alternating). Whatever speed the machine had for those seconds is in both
- * boots of a pair and cancels, so a machine whose speed moves between
- * pairs cannot make the answer; no answer is exempt, a cliff included (it
- * costs a pair there). Pairs that say there is no such drop re-mark the
+ * machine, against none alternating). Whatever speed the machine had for
+ * those seconds is in both boots of a pair and cancels, so a machine whose
+ * speed moves between pairs cannot make the answer; no answer is exempt,
+ * a cliff included (it costs a pair there). Pairs that say there is no such drop re-mark the
  * commit their fresh boots show misjudged and re-open the range.
  */
 #include "driver.h"
