@@ -419,7 +419,7 @@ enum driver_status driver_bisect(struct driver *d, struct driver_result *res)
 		if (!strcmp(st->answered, d->graph->nodes[culprit].id) &&
 		    st->answered_confidence >= d->target) {
 			conf = st->answered_confidence;
-			culprit_parents_of(d, culprit, &res->parents);
+			driver_culprit_parents(d, culprit, &res->parents);
 			break;
 		}
 		if (driver_confirm(d, culprit, res, &reopen, &conf)) {

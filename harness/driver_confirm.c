@@ -29,7 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-void culprit_parents_of(struct driver *d, size_t node, struct strvec *out)
+void driver_culprit_parents(struct driver *d, size_t node, struct strvec *out)
 {
 	const struct commit_node *c = &d->graph->nodes[node];
 
@@ -270,7 +270,7 @@ int driver_confirm(struct driver *d, size_t node, struct driver_result *res,
 
 	*reopen = 0;
 	*conf = 0;
-	culprit_parents_of(d, node, &res->parents);
+	driver_culprit_parents(d, node, &res->parents);
 	nr = res->parents.nr;
 	pairs = xcalloc(nr ? nr : 1, sizeof(*pairs));
 	if (!nr) {

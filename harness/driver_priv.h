@@ -103,7 +103,7 @@ struct driver_pairs {
 };
 void driver_pairs_release(struct driver_pairs *p);
 /* The commits the culprit at `node` is judged against: its parents. */
-void culprit_parents_of(struct driver *d, size_t node, struct strvec *out);
+void driver_culprit_parents(struct driver *d, size_t node, struct strvec *out);
 /*
  * The drop pairs seek (verdict_pairs_input's drop, drop_se, line and
  * faster): the threshold's line, or with auto the endpoints' measured

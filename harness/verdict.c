@@ -494,10 +494,6 @@ static int endpoints_auto(struct verdict *out, const struct verdict_input *in,
 	d = bad->loc - good->loc;
 	/*
 	 * Locations carry the boots the slower mode took, which the spread
-	 * within a mode leaves out: the spread of a boot, mode included.
-	 */
-	/*
-	 * Locations carry the boots the slower mode took, which the spread
 	 * within a mode leaves out: a boot's spread, the mode the run's
 	 * boots showed included (not the prior's: a quiet machine keeps its
 	 * sensitivity).
@@ -577,12 +573,12 @@ double verdict_path_confidence(const double *errors, size_t n)
  * for a line the zone on either side of it as in verdict_decide. A pair
  * in which the machine changed mode between its two boots is shifted by
  * the mode's depth, up or down, at the rate two independent boots would
- * do so (a mode that lasts minutes does so far less often).
+ * do so, the mode's rate no lower than the prior's.
  */
 int verdict_pairs(struct verdict *out, const struct verdict_pairs_input *in)
 {
 	struct side_law right, wrong;
-	double *r, *pv, *cv, s, h, rate, m, shift[2], llr = 0, np, mid;
+	double *r, s, h, rate, m, shift[2], llr = 0, np, mid, r_med;
 	size_t n = in->n, below = 0;
 
 	memset(out, 0, sizeof(*out));
@@ -637,18 +633,10 @@ int verdict_pairs(struct verdict *out, const struct verdict_pairs_input *in)
 	out->sigma_pct = s * 100;
 	out->nu = in->noise->nu;
 	out->n_base = out->n_cand = n;
-	pv = xmalloc(n * sizeof(*pv));
-	cv = xmalloc(n * sizeof(*cv));
-	memcpy(pv, in->parent, n * sizeof(*pv));
-	memcpy(cv, in->culprit, n * sizeof(*cv));
-	out->base_median = stats_median(pv, n);
-	out->cand_median = stats_median(cv, n);
-	out->base_pct_stddev = stats_pct_stddev(pv, n);
-	out->cand_pct_stddev = stats_pct_stddev(cv, n);
+	describe_sides(out, in->parent, n, in->culprit, n);
 	/* The pairs' own figure: the median ratio within a pair. */
-	out->pct_change =
-		(exp(in->faster ? -stats_median(r, n) : stats_median(r, n)) -
-		 1) * 100;
+	r_med = stats_median(r, n);
+	out->pct_change = (exp(in->faster ? -r_med : r_med) - 1) * 100;
 	out->fast_level = out->base_median;
 	out->slow_level = out->base_median * exp(in->drop);
 	/*
@@ -663,12 +651,12 @@ int verdict_pairs(struct verdict *out, const struct verdict_pairs_input *in)
 		below += r[i] < mid;
 	/*
 	 * Pairs that read a drop within the mode's depths can all be pairs
-	 * whose culprit boots fell in one slow stretch of the machine (the
-	 * middle two boots of AB BA are the culprit's): such a drop is
-	 * confirmed by three pairs at least, never by two that one stretch
-	 * explains. A drop deeper than any mode (a cliff) needs one.
+	 * whose culprit boots fell in slow stretches of the machine: such a
+	 * drop is confirmed by three pairs at least, never by one or two
+	 * that a stretch or two explain. A drop deeper than any mode (a
+	 * cliff) needs one.
 	 */
-	if (n < 3 && fabs(stats_median(r, n)) <= m * VERDICT_MODE_RANGE_HI)
+	if (n < 3 && fabs(r_med) <= m * VERDICT_MODE_RANGE_HI)
 		below = 0;
 	if (out->llr >= out->bound && 2 * below > n)
 		out->kind = VERDICT_BAD;
@@ -684,8 +672,6 @@ int verdict_pairs(struct verdict *out, const struct verdict_pairs_input *in)
 		  out->kind == VERDICT_BAD    ? "confirmed"
 		  : out->kind == VERDICT_GOOD ? "contradicted"
 					      : "one more pair");
-	free(pv);
-	free(cv);
 	free(r);
 	return 0;
 }
