@@ -238,7 +238,7 @@ static int position(const struct trial *t, const char *commit)
 }
 
 static int trial_build(void *payload, const char *commit,
-		       struct driver_build *out)
+		       struct build_facts *out)
 {
 	struct trial *t = payload;
 
@@ -247,7 +247,7 @@ static int trial_build(void *payload, const char *commit,
 }
 
 static int trial_boot(void *payload, const char *commit,
-		      struct driver_boot *out)
+		      struct boot_facts *out)
 {
 	struct trial *t = payload;
 	int p = position(t, commit);
@@ -278,7 +278,7 @@ static int trial_load(void *payload, const char *commit,
 	return 0;
 }
 
-static const struct driver_ops trial_ops = {
+static const struct measure_ops trial_ops = {
 	.build = trial_build,
 	.boot = trial_boot,
 	.load = trial_load,

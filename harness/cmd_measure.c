@@ -9,9 +9,9 @@
  * interrupted (scancel, the time limit).
  */
 #include "cmd.h"
-#include "driver_job.h"
 #include "job.h"
 #include "options.h"
+#include "probe.h"
 #include "progress.h"
 #include "repo.h"
 #include "run.h"
@@ -112,7 +112,7 @@ int cmd_measure(int argc, char **argv)
 	}
 	if (repo_open(&repo, job.repo) || repo_resolve(repo, rev, id))
 		goto out;
-	rc = driver_job_measure(&job, job.repo, id, (unsigned)boots, &progress);
+	rc = probe_task(&job, job.repo, id, (unsigned)boots, &progress);
 	progress_clear(&progress);
 	if (rc >= 0) {
 		printf("%s: %s\n", id, rc ? "failed" : "measured");

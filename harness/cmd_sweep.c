@@ -21,6 +21,7 @@
 #include "driver_job.h"
 #include "executor.h"
 #include "job.h"
+#include "measure.h"
 #include "options.h"
 #include "probe.h"
 #include "progress.h"
@@ -71,8 +72,7 @@ struct sweep_run {
 	struct progress progress;
 	struct probe_ctx ctx;
 	int ctx_ready;
-	struct driver d; /* measures the sample (driver_measure) */
-	struct bisect_state scratch; /* the driver's; a sweep has none */
+	struct measure m; /* measures the sample */
 	struct state_lock lock;
 	char *dir; /* results/<job> */
 	struct sweep_state st;
@@ -100,11 +100,9 @@ static void run_release(struct sweep_run *s)
 		sample_set_release(&s->rows[i].set);
 	}
 	free(s->rows);
-	if (s->ctx_ready) {
-		driver_release(&s->d);
+	measure_release(&s->m);
+	if (s->ctx_ready)
 		probe_ctx_release(&s->ctx);
-	}
-	state_release(&s->scratch);
 	if (s->repo)
 		repo_free(s->repo);
 	progress_release(&s->progress);
@@ -181,14 +179,14 @@ out:
 static int measure(struct sweep_run *s, struct sweep_row *row, size_t k,
 		   size_t n)
 {
-	struct driver_boot r = { 0 };
+	struct boot_facts r = { 0 };
 	char *label = xstrfmt("sweep %zu/%zu", k + 1, n);
 	int ret = -1;
 
 	progress_commit(&s->progress, label, (int)k + 1, (int)n, row->id,
 			row->subject);
 	free(label);
-	if (driver_measure(&s->d, row->id, s->boots, &r))
+	if (measure_commit(&s->m, row->id, s->boots, NULL, &r))
 		goto out;
 	row->outcome = r.ok ? "ok" : probe_outcome_name(r.outcome);
 	if (!r.ok)
@@ -203,7 +201,7 @@ static int measure(struct sweep_run *s, struct sweep_row *row, size_t k,
 	progress_commit_done(&s->progress);
 	ret = 0;
 out:
-	driver_boot_release(&r);
+	boot_facts_release(&r);
 	return ret;
 }
 
@@ -237,9 +235,8 @@ static int measure_slurm(struct sweep_run *s)
 		/* What failed still leaves its good boots (as measure()). */
 		row->set = t->set;
 		t->set = (struct sample_set)SAMPLE_SET_INIT;
-		s->d.boots += (unsigned)row->set.nr;
-		if (t->key[0])
-			t->cached ? s->d.builds_cached++ : s->d.builds++;
+		measure_count_remote(&s->m, row->id, t->key, t->cached,
+				     row->set.nr);
 		sweep_state_add(&s->st, row->id, row->subject, "sweep");
 	}
 	for (size_t i = 0; i < s->nr_rows; i++)
@@ -639,7 +636,6 @@ int cmd_sweep(int argc, char **argv)
 	memset(&s, 0, sizeof(s));
 	s.lock.fd = -1;
 	executor_init(&s.exec);
-	state_init(&s.scratch);
 	if (opt_parse(opts, argc, argv, &err))
 		return err.status == OPT_ERR_VALUE ? EXIT_ABORT : usage();
 	if (!s.job_path || !range)
@@ -683,8 +679,8 @@ int cmd_sweep(int argc, char **argv)
 	if (probe_ctx_init(&s.ctx, &s.job, s.job.repo, &s.progress))
 		goto out;
 	s.ctx_ready = 1;
-	driver_init(&s.d, &s.job, &probe_ops, &s.ctx, NULL, &s.scratch);
-	s.d.progress = &s.progress;
+	measure_init(&s.m, &s.job, &probe_ops, &s.ctx);
+	s.m.progress = &s.progress;
 	progress_note(&s.progress,
 		      "[sweep] %s: %zu commits of %s, %d boots "
 		      "each",
@@ -730,7 +726,7 @@ int cmd_sweep(int argc, char **argv)
 	format_duration(took, sizeof(took), (now_ns() - t0) / 1e9);
 	printf("measured %u new boots (%zu commits; kernels: %u built, %u "
 	       "from the build cache) in %s\n",
-	       s.d.boots, s.nr_rows, s.d.builds, s.d.builds_cached, took);
+	       s.m.boots, s.nr_rows, s.m.builds, s.m.builds_cached, took);
 	fflush(stdout);
 	ret = analyse(&s, bisect_improvements);
 	if (s.upload_url && (ret == EXIT_REGRESSION || ret == EXIT_NO_REGRESSION))

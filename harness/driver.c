@@ -1,40 +1,22 @@
 /*
  * driver.c: the bisection as a whole (see driver.h): setting up, the
  * steps through the range with the bisect engine, the answer and its
- * confidence, `git bisect run`'s one commit, a sweep's measurement, and
- * the small things every part of the driver shares (the state saved, the
- * notes for people). The endpoints are in driver_endpoints.c, one commit's
- * probe in driver_probe.c, the confirmation in driver_confirm.c; nothing here
- * reaches git, make or QEMU except through the ops.
+ * confidence, and `git bisect run`'s one commit. The endpoints are in
+ * driver_endpoints.c, the confirmation in driver_confirm.c, one commit's
+ * probe in driver_probe.c; the evidence comes from the measuring layer
+ * (measure.h), and nothing here reaches git, make or QEMU.
  */
 #include "driver.h"
 #include "driver_priv.h"
 
-#include "noise.h"
 #include "progress.h"
 #include "run.h"
-#include "stats.h"
 
 #include <math.h>
 #include <stdint.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-void driver_build_release(struct driver_build *b)
-{
-	free(b->first_error);
-	free(b->log);
-	memset(b, 0, sizeof(*b));
-}
-
-void driver_boot_release(struct driver_boot *b)
-{
-	free(b->first_error);
-	free(b->log);
-	memset(b, 0, sizeof(*b));
-}
 
 void driver_result_init(struct driver_result *r)
 {
@@ -51,113 +33,32 @@ void driver_result_release(struct driver_result *r)
 }
 
 void driver_init(struct driver *d, const struct job *job,
-		 const struct driver_ops *ops, void *payload,
+		 const struct measure_ops *ops, void *payload,
 		 const struct commit_graph *graph, struct bisect_state *st)
 {
 	memset(d, 0, sizeof(*d));
 	d->job = job;
-	d->ops = ops;
-	d->payload = payload;
+	measure_init(&d->m, job, ops, payload);
 	d->graph = graph;
 	d->st = st;
 	d->target = job->confidence > 0 ? job->confidence : 0.95;
-	d->prev_builds = st->builds;
-	d->prev_cached = st->builds_cached;
-	d->prev_boots = st->boots;
-	d->prev_samples = st->samples;
-	d->prev_seconds = st->seconds;
+	if (st) {
+		d->good = d->m.good = st->good;
+		d->bad = st->bad;
+		d->prev_builds = st->builds;
+		d->prev_cached = st->builds_cached;
+		d->prev_boots = st->boots;
+		d->prev_samples = st->samples;
+		d->prev_seconds = st->seconds;
+	}
 	d->t0 = now_ns();
 }
 
 void driver_release(struct driver *d)
 {
-	for (size_t i = 0; i < d->nr_series; i++)
-		sample_set_release(&d->series[i].set);
-	free(d->series);
+	measure_release(&d->m);
 	bisect_release(&d->engine);
-	strvec_clear(&d->logs);
-	strvec_clear(&d->built);
 	strvec_clear(&d->guess);
-}
-
-void driver_note_release(struct probe_note *n)
-{
-	free(n->first_error);
-	free(n->log);
-	memset(n, 0, sizeof(*n));
-}
-
-int driver_is_good(const struct driver *d, const char *commit)
-{
-	return !strcmp(commit, d->st->good);
-}
-
-char *driver_subject(struct driver *d, const char *commit)
-{
-	char *s = d->ops->subject ? d->ops->subject(d->payload, commit) : NULL;
-	return s ? s : xstrdup("");
-}
-
-int driver_save(struct driver *d)
-{
-	struct bisect_state *st = d->st;
-
-	st->builds = d->prev_builds + d->builds;
-	st->builds_cached = d->prev_cached + d->builds_cached;
-	st->boots = d->prev_boots + d->boots;
-	st->samples = d->prev_samples + d->samples;
-	st->seconds = d->prev_seconds + (now_ns() - d->t0) / 1e9;
-	return d->state_file ? state_save(st, d->state_file) : 0;
-}
-
-void driver_say(struct driver *d, const char *fmt, ...)
-{
-	struct strbuf sb = STRBUF_INIT;
-	va_list ap;
-
-	if (!d->progress)
-		return;
-	va_start(ap, fmt);
-	strbuf_vaddf(&sb, fmt, ap);
-	va_end(ap);
-	progress_note(d->progress, "%s", sb.buf);
-	strbuf_release(&sb);
-}
-
-/* An op returned -1: interrupted (state saved) or aborted. */
-enum driver_status driver_stopped(struct driver *d)
-{
-	if (run_interrupted()) {
-		driver_save(d);
-		if (d->state_file)
-			driver_say(
-				d,
-				"[bisect] interrupted; state saved in %s: run "
-				"the same command to resume",
-				d->state_file);
-		return DRIVER_INTERRUPTED;
-	}
-	d->st->status = STATE_ABORTED;
-	driver_save(d);
-	return DRIVER_ABORT;
-}
-
-void driver_set_message(struct driver_result *res, char *msg)
-{
-	free(res->message);
-	res->message = msg;
-}
-
-const char *driver_failure_text(const struct probe_note *n)
-{
-	return n->first_error ? n->first_error : probe_outcome_name(n->outcome);
-}
-
-enum bisect_mark driver_mark_from_name(const char *m)
-{
-	return !strcmp(m, "good")  ? BISECT_GOOD
-	       : !strcmp(m, "bad") ? BISECT_BAD
-				   : BISECT_SKIP;
 }
 
 /* The marks of earlier runs (and of earlier confirmations), in order. */
@@ -174,23 +75,6 @@ static int replay(struct driver *d)
 	return 0;
 }
 
-unsigned driver_count_role(const struct bisect_state *st, const char *role)
-{
-	unsigned n = 0;
-
-	for (size_t i = 0; i < st->nr_probes; i++)
-		n += !strcmp(st->probes[i].role, role);
-	return n;
-}
-
-void driver_prefetch(struct driver *d)
-{
-	if (d->guess.nr && d->ops->prefetch)
-		d->ops->prefetch(d->payload, (const char *const *)d->guess.v,
-				 d->guess.nr);
-	strvec_clear(&d->guess);
-}
-
 /*
  * The commits the steps after probing `node` will ask for: the engine's
  * choice if `node` turns out good, and if it turns out bad (node SIZE_MAX:
@@ -204,7 +88,7 @@ static void guess_next(struct driver *d, size_t node)
 						   : BISECT_UNTESTED;
 
 	strvec_clear(&d->guess);
-	if (!d->ops->prefetch)
+	if (!d->m.ops->prefetch)
 		return;
 	error_capture(&quiet);
 	for (size_t k = 0; k < ARRAY_SIZE(outcome); k++) {
@@ -232,8 +116,8 @@ static int step(struct driver *d, struct driver_result *res, size_t node)
 	int ret = -1;
 
 	res->steps = driver_count_role(d->st, "step") + 1;
-	if (d->progress)
-		progress_commit(d->progress, "step", (int)res->steps,
+	if (d->m.progress)
+		progress_commit(d->m.progress, "step", (int)res->steps,
 				(int)(res->steps - 1 +
 				      bisect_steps_left(&d->engine)),
 				id, subject);
@@ -247,8 +131,8 @@ static int step(struct driver *d, struct driver_result *res, size_t node)
 		goto out;
 	driver_record(d, id, "step", &n, bisect_mark_name(m));
 	driver_say_verdict(d, id, &n, bisect_mark_name(m));
-	if (d->progress)
-		progress_commit_done(d->progress);
+	if (d->m.progress)
+		progress_commit_done(d->m.progress);
 	ret = 0;
 out:
 	driver_note_release(&n);
@@ -282,7 +166,7 @@ static int round_of_many(struct driver *d, struct driver_result *res)
 	unsigned floor = d->job->runs_min > 1 ? (unsigned)d->job->runs_min : 1;
 	int ret = -1;
 
-	if (d->multi < 2 || !d->ops->measure_many)
+	if (d->multi < 2 || !d->m.ops->measure_many)
 		return 0;
 	pick = xcalloc(d->multi, sizeof(*pick));
 	nk = bisect_next_many(&d->engine, d->multi, pick);
@@ -298,14 +182,14 @@ static int round_of_many(struct driver *d, struct driver_result *res)
 	size_t *had = xcalloc(nk, sizeof(*had));
 	struct sample_set set = SAMPLE_SET_INIT;
 	for (size_t i = 0; i < nk; i++)
-		if (!driver_load(d, ids[i], &set))
+		if (!measure_load(&d->m, ids[i], &set))
 			had[i] = set.nr;
-	int failed = d->ops->measure_many(d->payload, ids, nk, floor);
+	int failed = d->m.ops->measure_many(d->m.payload, ids, nk, floor);
 	/* The round's boots count as the run's, as a step's own do. */
 	for (size_t i = 0; !failed && i < nk; i++) {
-		driver_series_stale(d, ids[i]);
-		if (!driver_load(d, ids[i], &set) && set.nr > had[i])
-			d->boots += (unsigned)(set.nr - had[i]);
+		measure_stale(&d->m, ids[i]);
+		if (!measure_load(&d->m, ids[i], &set) && set.nr > had[i])
+			d->m.boots += (unsigned)(set.nr - had[i]);
 	}
 	sample_set_release(&set);
 	free(had);
@@ -454,10 +338,10 @@ enum driver_status driver_bisect(struct driver *d, struct driver_result *res)
 						   "first slow commit, at "
 						   "confidence %.1f%%, below "
 						   "the job's %.1f%% "
-						   "within %d pairs",
+						   "within %zu pairs",
 						   res->culprit, conf * 100,
 						   d->target * 100,
-						   2 * d->job->runs_max));
+						   driver_pairs_cap(d)));
 		if (res->culprit[0])
 			strvec_push(&st->suspects, res->culprit);
 		st->status = STATE_INCONCLUSIVE;
@@ -481,8 +365,9 @@ out:
 static int test_pairs(struct driver *d, const char *commit,
 		      struct probe_note *n, enum bisect_mark *mark)
 {
-	struct driver_pairs p = {.parent = d->st->good};
+	struct measure_pairs p = {.parent = d->good};
 	struct verdict_pairs_input in = {0};
+	struct boot_facts fail = {0};
 	struct noise_model nm;
 	int r;
 
@@ -490,11 +375,15 @@ static int test_pairs(struct driver *d, const char *commit,
 	r = driver_build_commit(d, commit, n);
 	if (r)
 		return r < 0 ? -1 : 0;
-	driver_noise(d, &nm);
+	measure_noise(&d->m, &nm);
 	if (driver_pairs_drop(d, &in, &nm))
 		return -1;
 	in.error_right = in.error_wrong = DRIVER_TEST_ERROR;
-	r = driver_pairs_run(d, commit, &p, &in, (size_t)d->job->runs_max, n);
+	r = measure_pairs_run(&d->m, commit, &p, &in,
+			      (size_t)d->job->runs_max, &fail);
+	if (r > 0)
+		driver_note_failure(n, &fail);
+	boot_facts_release(&fail);
 	if (r == 0) {
 		n->have_verdict = p.n > 0;
 		n->v = p.v;
@@ -506,11 +395,12 @@ static int test_pairs(struct driver *d, const char *commit,
 			n->outcome = *mark == BISECT_BAD ? PROBE_SLOW
 							 : PROBE_FAST;
 	}
-	driver_pairs_release(&p);
+	measure_pairs_release(&p);
 	return r < 0 ? -1 : 0;
 }
 
-enum driver_status driver_test(struct driver *d, const char *commit,
+enum driver_status driver_test(struct driver *d, const char *good,
+			       const char *bad, const char *commit,
 			       struct driver_result *res,
 			       enum bisect_mark *mark)
 {
@@ -521,8 +411,10 @@ enum driver_status driver_test(struct driver *d, const char *commit,
 
 	driver_result_init(res);
 	*mark = BISECT_SKIP;
+	d->good = d->m.good = good;
+	d->bad = bad ? bad : "";
 	if (d->job->bisect_type == BISECT_PERF) {
-		if (is_auto && !d->st->bad[0]) {
+		if (is_auto && !d->bad[0]) {
 			error("threshold 'auto' needs the bad endpoint: the "
 			      "job names none");
 			return res->status = DRIVER_ABORT;
@@ -531,8 +423,8 @@ enum driver_status driver_test(struct driver *d, const char *commit,
 		if (ret != DRIVER_CULPRIT)
 			goto out;
 	}
-	if (d->progress)
-		progress_commit(d->progress, "test", 0, 0, commit, NULL);
+	if (d->m.progress)
+		progress_commit(d->m.progress, "test", 0, 0, commit, NULL);
 	if (d->job->bisect_type == BISECT_PERF)
 		r = test_pairs(d, commit, &n, mark);
 	else if (!(r = driver_probe(d, commit, DRIVER_TEST_ERROR,
@@ -563,51 +455,4 @@ enum driver_status driver_test(struct driver *d, const char *commit,
 out:
 	driver_note_release(&n);
 	return res->status = ret;
-}
-
-int driver_measure(struct driver *d, const char *commit, unsigned want,
-		   struct driver_boot *out)
-{
-	struct probe_note n = {0};
-	struct sample_set s = SAMPLE_SET_INIT;
-	unsigned tries = 0;
-	int r, ret = -1;
-
-	memset(out, 0, sizeof(*out));
-	r = driver_build_commit(d, commit, &n);
-	if (r < 0)
-		goto out;
-	out->ok = !r;
-	while (out->ok) {
-		if (driver_load(d, commit, &s))
-			goto out;
-		if (s.nr >= want)
-			break;
-		/* A boot that stores nothing usable must not loop forever. */
-		if (tries++ > want + 2) {
-			n.outcome = PROBE_WORKLOAD_ERROR;
-			n.first_error = xstrdup("boots complete but no sample "
-						"could be used");
-			out->ok = 0;
-			break;
-		}
-		if (d->progress)
-			progress_phase(d->progress, "boot %zu/%u", s.nr + 1,
-				       want);
-		r = driver_boot_commit(d, commit, &n);
-		if (r < 0)
-			goto out;
-		out->ok = !r;
-	}
-	if (!out->ok) {
-		out->outcome = n.outcome;
-		out->first_error = n.first_error;
-		out->log = n.log;
-		n.first_error = n.log = NULL;
-	}
-	ret = 0;
-out:
-	sample_set_release(&s);
-	driver_note_release(&n);
-	return ret;
 }

@@ -18,9 +18,7 @@
 #include "driver.h"
 #include "driver_priv.h"
 
-#include "noise.h"
 #include "progress.h"
-#include "run.h"
 #include "stats.h"
 
 #include <math.h>
@@ -37,7 +35,7 @@ void driver_culprit_parents(struct driver *d, size_t node, struct strvec *out)
 	for (size_t k = 0; k < c->nr_parents; k++)
 		strvec_push(out, d->graph->nodes[c->parents[k]].id);
 	for (int k = 0; k < c->outside_parents; k++)
-		strvec_push(out, c->outside ? c->outside[k] : d->st->good);
+		strvec_push(out, c->outside ? c->outside[k] : d->good);
 }
 
 /*
@@ -56,7 +54,7 @@ int driver_pairs_drop(struct driver *d, struct verdict_pairs_input *in,
 
 	/* Without the endpoints' test (`iobisect test`, a line): good's. */
 	if (!d->separated) {
-		if (driver_load(d, d->st->good, &good))
+		if (measure_load(&d->m, d->good, &good))
 			return -1;
 		g = good.nr ? stats_median(good.values, good.nr) : 0;
 		sample_set_release(&good);
@@ -85,111 +83,6 @@ int driver_pairs_drop(struct driver *d, struct verdict_pairs_input *in,
 	return 0;
 }
 
-static uint64_t seed_of(const char *a, const char *b)
-{
-	uint64_t h = 1469598103934665603ull; /* FNV-1a */
-
-	for (const char *s = a; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ull;
-	for (const char *s = b; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ull;
-	return h;
-}
-
-/*
- * One boot of `commit` for a pair: 0 with *value its figure, 1 when it
- * failed or stored nothing usable (n says how), -1 to stop.
- */
-static int pair_boot(struct driver *d, const char *commit, double *value,
-		     struct probe_note *n)
-{
-	struct sample_set s = SAMPLE_SET_INIT;
-	size_t had;
-	int r;
-
-	if (driver_load(d, commit, &s))
-		return -1;
-	had = s.nr;
-	r = driver_boot_commit(d, commit, n);
-	if (!r && !driver_load(d, commit, &s) && s.nr > had)
-		*value = s.values[s.nr - 1];
-	else if (!r)
-		r = 1;
-	sample_set_release(&s);
-	return r;
-}
-
-/* One more pair, in the alternation's order: 0, 1 failed, -1 stop. */
-static int take_pair(struct driver *d, const char *culprit,
-		     struct driver_pairs *p, struct stats_rng *rng,
-		     struct probe_note *n)
-{
-	double pv = 0, cv = 0;
-	int parent_first, r;
-
-	parent_first = p->n ? p->last_order : stats_rng_uniform(rng) < 0.5;
-	p->last_order = parent_first;
-	for (int k = 0; k < 2; k++) {
-		int is_parent = k == 0 ? parent_first : !parent_first;
-		if (d->progress)
-			progress_phase(d->progress, "pair %zu: %s %.12s",
-				       p->n + 1, is_parent ? "parent" : "culprit",
-				       is_parent ? p->parent : culprit);
-		r = pair_boot(d, is_parent ? p->parent : culprit,
-			      is_parent ? &pv : &cv, n);
-		if (r)
-			return r;
-	}
-	ALLOC_GROW(p->pv, p->n + 1, p->alloc_p);
-	ALLOC_GROW(p->cv, p->n + 1, p->alloc_c);
-	p->pv[p->n] = pv;
-	p->cv[p->n] = cv;
-	p->n++;
-	return 0;
-}
-
-int driver_pairs_run(struct driver *d, const char *commit,
-		     struct driver_pairs *p, struct verdict_pairs_input *in,
-		     size_t cap, struct probe_note *fail)
-{
-	struct stats_rng rng = STATS_RNG_INIT(seed_of(commit, p->parent));
-	struct noise_model nm;
-
-	while (!p->decided && p->n < cap) {
-		struct probe_note n = {0};
-		int r = take_pair(d, commit, p, &rng, &n);
-
-		if (r > 0 && ++p->failed >= 3) {
-			/* A pair with a failed half is dropped, at most 3. */
-			driver_note_release(fail);
-			*fail = n;
-			return 1;
-		}
-		driver_note_release(&n);
-		if (r < 0)
-			return -1;
-		if (r > 0)
-			continue;
-		driver_noise(d, &nm);
-		in->noise = &nm;
-		in->parent = p->pv;
-		in->culprit = p->cv;
-		in->n = p->n;
-		if (verdict_pairs(&p->v, in))
-			return -1;
-		in->noise = NULL;
-		p->decided = p->v.kind != VERDICT_UNDECIDED;
-	}
-	return 0;
-}
-
-void driver_pairs_release(struct driver_pairs *p)
-{
-	free(p->pv);
-	free(p->cv);
-	memset(p, 0, sizeof(*p));
-}
-
 /*
  * The pairs said the culprit is not slower than this parent: which of
  * the two did the steps misjudge? Each is judged on its fresh boots (its
@@ -200,7 +93,7 @@ void driver_pairs_release(struct driver_pairs *p)
  * parent; -1 neither can be), -1 to stop.
  */
 static int misjudged(struct driver *d, size_t node, const char *culprit,
-		     size_t culprit_from, const struct driver_pairs *p,
+		     size_t culprit_from, const struct measure_pairs *p,
 		     int *which)
 {
 	struct verdict vc = {0}, vp = {0};
@@ -236,7 +129,7 @@ static void record_pairs(struct driver *d, const char *commit,
 	struct probe_note n = {0};
 	struct sample_set s = SAMPLE_SET_INIT;
 
-	if (driver_load(d, commit, &s)) {
+	if (measure_load(&d->m, commit, &s)) {
 		sample_set_release(&s);
 		return;
 	}
@@ -260,8 +153,8 @@ int driver_confirm(struct driver *d, size_t node, struct driver_result *res,
 		   int *reopen, double *conf)
 {
 	const char *culprit = d->graph->nodes[node].id;
-	size_t nr, cap = 2 * (size_t)d->job->runs_max, culprit_from;
-	struct driver_pairs *pairs;
+	size_t nr, cap = driver_pairs_cap(d), culprit_from;
+	struct measure_pairs *pairs;
 	struct sample_set s = SAMPLE_SET_INIT;
 	struct verdict_pairs_input in = {0};
 	struct noise_model nm;
@@ -279,7 +172,7 @@ int driver_confirm(struct driver *d, size_t node, struct driver_result *res,
 						culprit));
 		goto done;
 	}
-	if (driver_load(d, culprit, &s))
+	if (measure_load(&d->m, culprit, &s))
 		goto out;
 	culprit_from = s.nr;
 	for (size_t k = 0; k < nr; k++) {
@@ -296,16 +189,16 @@ int driver_confirm(struct driver *d, size_t node, struct driver_result *res,
 		driver_note_release(&n);
 		if (r)
 			goto done;
-		if (driver_load(d, pairs[k].parent, &s))
+		if (measure_load(&d->m, pairs[k].parent, &s))
 			goto out;
 		pairs[k].parent_from = s.nr;
 	}
-	if (d->progress) {
+	if (d->m.progress) {
 		subject = driver_subject(d, culprit);
-		progress_commit(d->progress, "confirm", 0, 0, culprit, subject);
+		progress_commit(d->m.progress, "confirm", 0, 0, culprit, subject);
 		free(subject);
 	}
-	driver_noise(d, &nm);
+	measure_noise(&d->m, &nm);
 	if (driver_pairs_drop(d, &in, &nm)) {
 		driver_set_message(res, xstrdup("the answer cannot be "
 						"confirmed: the threshold "
@@ -317,16 +210,16 @@ int driver_confirm(struct driver *d, size_t node, struct driver_result *res,
 	in.error_wrong = DRIVER_STEP_ERROR;
 	*conf = 1;
 	for (size_t k = 0; k < nr; k++) {
-		struct driver_pairs *p = &pairs[k];
-		struct probe_note fail = {0};
-		int r = driver_pairs_run(d, culprit, p, &in, cap, &fail);
+		struct measure_pairs *p = &pairs[k];
+		struct boot_facts fail = {0};
+		int r = measure_pairs_run(&d->m, culprit, p, &in, cap, &fail);
 
 		if (r > 0)
 			driver_set_message(res,
 					   xstrfmt("the answer could not be "
 						   "confirmed: boots failed (%s)",
-						   driver_failure_text(&fail)));
-		driver_note_release(&fail);
+						   boot_facts_text(&fail)));
+		boot_facts_release(&fail);
 		if (r < 0)
 			goto out;
 		if (r > 0) {
@@ -384,7 +277,7 @@ done:
 	ret = 0;
 out:
 	for (size_t k = 0; k < nr; k++)
-		driver_pairs_release(&pairs[k]);
+		measure_pairs_release(&pairs[k]);
 	free(pairs);
 	sample_set_release(&s);
 	return ret;

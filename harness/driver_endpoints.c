@@ -8,10 +8,7 @@
 #include "driver.h"
 #include "driver_priv.h"
 
-#include "noise.h"
 #include "progress.h"
-#include "run.h"
-#include "stats.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -28,16 +25,16 @@ enum driver_status driver_endpoints_typed(struct driver *d,
 	enum bisect_mark gm, bm;
 	enum driver_status ret = DRIVER_CULPRIT;
 
-	if (d->progress)
-		progress_commit(d->progress, "good", 0, 0, st->good, NULL);
+	if (d->m.progress)
+		progress_commit(d->m.progress, "good", 0, 0, st->good, NULL);
 	if (driver_probe(d, st->good, 0, 1, &gn)) {
 		ret = driver_stopped(d);
 		goto out;
 	}
 	gm = bisect_classify(d->job->bisect_type, gn.outcome);
 	driver_record(d, st->good, "good", &gn, bisect_mark_name(gm));
-	if (d->progress)
-		progress_commit(d->progress, "bad", 0, 0, st->bad, NULL);
+	if (d->m.progress)
+		progress_commit(d->m.progress, "bad", 0, 0, st->bad, NULL);
 	if (driver_probe(d, st->bad, 0, 1, &bn)) {
 		ret = driver_stopped(d);
 		goto out;
@@ -75,7 +72,7 @@ static enum driver_status endpoint_failed(struct driver *d,
 			     which, commit, probe_outcome_name(n->outcome),
 			     driver_failure_text(n), n->log ? "; log: " : "",
 			     n->log ? n->log : ""));
-	d->st->status = STATE_ABORTED;
+	driver_set_status(d, STATE_ABORTED);
 	driver_save(d);
 	return DRIVER_ABORT;
 }
@@ -90,7 +87,6 @@ static enum driver_status endpoint_failed(struct driver *d,
 enum driver_status
 driver_endpoints_perf(struct driver *d, struct driver_result *res, int need_bad)
 {
-	struct bisect_state *st = d->st;
 	struct probe_note gn = {0}, bn = {0};
 	struct sample_set g = SAMPLE_SET_INIT, b = SAMPLE_SET_INIT;
 	/*
@@ -99,27 +95,27 @@ driver_endpoints_perf(struct driver *d, struct driver_result *res, int need_bad)
 	 */
 	size_t min = d->job->runs_min > 2 ? (size_t)d->job->runs_min : 2;
 	size_t min_bad = d->job->runs_min > 1 ? (size_t)d->job->runs_min : 1;
-	size_t cap = 2 * (size_t)d->job->runs_max;
+	size_t cap = driver_pairs_cap(d);
 	unsigned gfail = 0, bfail = 0, tries = 0;
 	enum driver_status ret = DRIVER_CULPRIT;
 	int r;
 
 	if (cap < min)
 		cap = min;
-	if (d->progress)
-		progress_commit(d->progress, "good", 0, 0, st->good, NULL);
-	r = driver_build_commit(d, st->good, &gn);
+	if (d->m.progress)
+		progress_commit(d->m.progress, "good", 0, 0, d->good, NULL);
+	r = driver_build_commit(d, d->good, &gn);
 	driver_prefetch(d);
 	if (r) {
 		ret = r < 0 ? driver_stopped(d)
-			    : endpoint_failed(d, res, "good", st->good, &gn);
+			    : endpoint_failed(d, res, "good", d->good, &gn);
 		goto out;
 	}
 	for (;;) {
 		int want_good;
 		struct probe_note *n;
 
-		if (driver_load(d, st->good, &g)) {
+		if (measure_load(&d->m, d->good, &g)) {
 			ret = driver_stopped(d);
 			goto out;
 		}
@@ -128,19 +124,19 @@ driver_endpoints_perf(struct driver *d, struct driver_result *res, int need_bad)
 		 * has built it beside them.
 		 */
 		if (need_bad && !d->bad_built && g.nr >= min) {
-			if (d->progress)
-				progress_commit(d->progress, "bad", 0, 0,
-						st->bad, NULL);
-			r = driver_build_commit(d, st->bad, &bn);
+			if (d->m.progress)
+				progress_commit(d->m.progress, "bad", 0, 0,
+						d->bad, NULL);
+			r = driver_build_commit(d, d->bad, &bn);
 			d->bad_built = !r;
 			if (r) {
 				ret = r < 0 ? driver_stopped(d)
 					    : endpoint_failed(d, res, "bad",
-							      st->bad, &bn);
+							      d->bad, &bn);
 				goto out;
 			}
 		}
-		if (d->bad_built && driver_load(d, st->bad, &b)) {
+		if (d->bad_built && measure_load(&d->m, d->bad, &b)) {
 			ret = driver_stopped(d);
 			goto out;
 		}
@@ -149,7 +145,7 @@ driver_endpoints_perf(struct driver *d, struct driver_result *res, int need_bad)
 		if (need_bad && g.nr >= min && b.nr >= min_bad) {
 			struct verdict_input in;
 			struct noise_model nm;
-			driver_verdict_input(d, &in, &g, &b,
+			measure_verdict_input(&d->m, &in, &g, &b,
 					     DRIVER_ENDPOINT_ERROR, &nm);
 			if (verdict_endpoints(&d->sep, &in)) {
 				ret = driver_stopped(d);
@@ -168,26 +164,25 @@ driver_endpoints_perf(struct driver *d, struct driver_result *res, int need_bad)
 				break;
 		}
 		/* Boots that store nothing usable must not loop forever. */
-		if (tries++ > 2 * cap + 4) {
+		if (measure_tries_spent(tries++, 2 * cap, 2)) {
 			struct probe_note *n =
 				need_bad && b.nr < g.nr ? &bn : &gn;
 			free(n->first_error);
-			n->first_error = xstrdup("boots complete but no sample "
-						 "could be used");
+			n->first_error = measure_no_sample_error();
 			n->outcome = PROBE_WORKLOAD_ERROR;
 			ret = endpoint_failed(d, res, n == &gn ? "good" : "bad",
-					      n == &gn ? st->good : st->bad, n);
+					      n == &gn ? d->good : d->bad, n);
 			goto out;
 		}
 		want_good = g.nr < min || !need_bad ||
 			    (b.nr >= min_bad && g.nr <= b.nr && g.nr < cap) ||
 			    b.nr >= cap;
 		n = want_good ? &gn : &bn;
-		if (d->progress)
-			progress_phase(d->progress, "%s boot %zu",
+		if (d->m.progress)
+			progress_phase(d->m.progress, "%s boot %zu",
 				       want_good ? "good" : "bad",
 				       (want_good ? g.nr : b.nr) + 1);
-		r = driver_boot_commit(d, want_good ? st->good : st->bad, n);
+		r = driver_boot_commit(d, want_good ? d->good : d->bad, n);
 		if (r < 0) {
 			ret = driver_stopped(d);
 			goto out;
@@ -202,7 +197,7 @@ driver_endpoints_perf(struct driver *d, struct driver_result *res, int need_bad)
 					: (++bfail >= 3 || (!b.nr && bfail >= 2)))) {
 			ret = endpoint_failed(
 				d, res, want_good ? "good" : "bad",
-				want_good ? st->good : st->bad, n);
+				want_good ? d->good : d->bad, n);
 			goto out;
 		}
 		if (r > 0)
@@ -214,10 +209,10 @@ driver_endpoints_perf(struct driver *d, struct driver_result *res, int need_bad)
 	}
 	gn.outcome = bn.outcome = PROBE_FAST; /* measured */
 	driver_note_figures(&gn, &g);
-	driver_record(d, st->good, "good", &gn, "good");
+	driver_record(d, d->good, "good", &gn, "good");
 	if (need_bad) {
 		driver_note_figures(&bn, &b);
-		driver_record(d, st->bad, "bad", &bn,
+		driver_record(d, d->bad, "bad", &bn,
 			      d->separated ? "bad" : NULL);
 		if (d->separated) {
 			driver_say(d, "[bisect] endpoints: %s", d->sep.reason);
@@ -225,7 +220,7 @@ driver_endpoints_perf(struct driver *d, struct driver_result *res, int need_bad)
 			driver_set_message(
 				res, xstrfmt("endpoints not separated: %s",
 					     d->sep.reason));
-			st->status = STATE_NOT_SEPARATED;
+			driver_set_status(d, STATE_NOT_SEPARATED);
 			ret = DRIVER_NOT_SEPARATED;
 		}
 	}
@@ -254,8 +249,8 @@ enum driver_status driver_merge_base(struct driver *d,
 		m = !strcmp(known, "bad") ? BISECT_BAD : BISECT_GOOD;
 	} else {
 		subject = driver_subject(d, st->merge_base);
-		if (d->progress)
-			progress_commit(d->progress, "merge-base", 0, 0,
+		if (d->m.progress)
+			progress_commit(d->m.progress, "merge-base", 0, 0,
 					st->merge_base, subject);
 		free(subject);
 		if (driver_probe(d, st->merge_base, DRIVER_STEP_ERROR,

@@ -14,7 +14,6 @@
 #include "state.h"
 #include "stats.h"
 #include "store_scan.h"
-#include "task_doc.h"
 #include "util.h"
 
 #include <math.h>
@@ -264,8 +263,8 @@ static void make_report(struct bisect_job *b, struct report *rep)
 	rep->boots = st->boots;
 	rep->samples = st->samples;
 	rep->seconds = st->seconds;
-	for (size_t i = 0; i < b->d.logs.nr; i++)
-		strvec_push(&rep->logs, b->d.logs.v[i]);
+	for (size_t i = 0; i < b->d.m.logs.nr; i++)
+		strvec_push(&rep->logs, b->d.m.logs.v[i]);
 	/* Failures of earlier runs of this bisection, from the state. */
 	for (size_t i = 0; i < st->nr_probes; i++) {
 		const struct state_probe *p = &st->probes[i];
@@ -318,7 +317,7 @@ enum driver_status driver_job_bisect(struct job *job,
 	}
 	b.driver_ready = 1;
 	b.d.state_file = b.state_file;
-	b.d.progress = o->progress;
+	b.d.m.progress = o->progress;
 	b.d.multi = o->exec ? o->exec->probes : 1;
 	ret = driver_bisect(&b.d, &b.res);
 	if (ret == DRIVER_CULPRIT && b.d.multi > 1)
@@ -340,76 +339,22 @@ driver_job_test(struct job *job, const char *build_repo, const char *good,
 {
 	struct state_lock lock = STATE_LOCK_INIT;
 	struct probe_ctx ctx;
-	struct bisect_state st;
 	struct driver d;
 	char *dir = xstrfmt("%s/%s", job->results, job->name);
 	enum driver_status ret = DRIVER_ABORT;
 
 	driver_result_init(res);
-	state_init(&st);
-	memcpy(st.good, good, 41);
-	if (bad)
-		memcpy(st.bad, bad, 41);
 	if (state_lock(&lock, dir) ||
 	    probe_ctx_init(&ctx, job, build_repo, progress))
 		goto out;
-	/* The state is the driver's scratch here: git keeps the real one. */
-	driver_init(&d, job, &probe_ops, &ctx, NULL, &st);
-	d.progress = progress;
-	ret = driver_test(&d, commit, res, mark);
+	/* No state: git keeps the bisection's. */
+	driver_init(&d, job, &probe_ops, &ctx, NULL, NULL);
+	d.m.progress = progress;
+	ret = driver_test(&d, good, bad, commit, res, mark);
 	driver_release(&d);
 	probe_ctx_release(&ctx);
 out:
 	state_unlock(&lock);
-	state_release(&st);
 	free(dir);
-	return ret;
-}
-
-int driver_job_measure(struct job *job, const char *build_repo,
-		       const char *commit, unsigned want,
-		       struct progress *progress)
-{
-	struct probe_ctx ctx;
-	struct bisect_state st;
-	struct driver d;
-	struct driver_boot r = {0};
-	struct task_doc t;
-	char *path;
-	int ret = -1;
-
-	state_init(&st);
-	task_doc_init(&t);
-	if (probe_ctx_init(&ctx, job, build_repo, progress)) {
-		state_release(&st);
-		return -1;
-	}
-	driver_init(&d, job, &probe_ops, &ctx, NULL, &st);
-	d.progress = progress;
-	if (driver_measure(&d, commit, want, &r))
-		goto out;
-	memcpy(t.commit, commit, 41);
-	t.ok = r.ok;
-	t.outcome = r.outcome;
-	t.first_error = r.first_error;
-	t.log = r.log;
-	r.first_error = r.log = NULL;
-	for (size_t i = 0; i < ctx.nr_images; i++)
-		if (!strcmp(ctx.images[i].commit, commit)) {
-			memcpy(t.key, ctx.images[i].key, 41);
-			t.cached = ctx.images[i].cached;
-		}
-	if (r.ok && probe_ops.load(&ctx, commit, &t.set))
-		goto out;
-	path = task_doc_path(job->results, job->name, commit);
-	if (!task_doc_write(&t, path))
-		ret = t.ok ? 0 : 1;
-	free(path);
-out:
-	driver_boot_release(&r);
-	task_doc_release(&t);
-	driver_release(&d);
-	probe_ctx_release(&ctx);
-	state_release(&st);
 	return ret;
 }

@@ -50,16 +50,4 @@ driver_job_test(struct job *job, const char *build_repo, const char *good,
 		const char *bad, const char *commit, struct progress *progress,
 		struct driver_result *res, enum bisect_mark *mark);
 
-/*
- * One probe sent from elsewhere (a Slurm task): build `commit` from
- * `build_repo` and boot it until `want` boots are stored (0: build only),
- * in a run folder of its own, without the results folder's lock (the run
- * that sent it holds that), then write the task document (task_doc.h).
- * Returns 0 when the commit built and booted, 1 when it failed (its own
- * fault: the document says how), -1 after error(), or when interrupted.
- */
-int driver_job_measure(struct job *job, const char *build_repo,
-		       const char *commit, unsigned want,
-		       struct progress *progress);
-
 #endif

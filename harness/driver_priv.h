@@ -1,11 +1,16 @@
 /*
- * driver_priv.h: what the driver's own files (driver.c, driver_probe.c,
- * driver_endpoints.c, driver_confirm.c) share; nothing else includes it.
+ * driver_priv.h: what the driver's own files share; nothing else includes
+ * it. They call downwards only: driver.c (the run, its steps, `git bisect
+ * run`'s one commit) over driver_endpoints.c (the endpoints, the merge
+ * base) and driver_confirm.c (the answer's pairs), all three over
+ * driver_probe.c (one commit probed and recorded, and what every part
+ * shares), and that over the measuring layer (measure.h).
  */
 #ifndef IOBISECT_DRIVER_PRIV_H
 #define IOBISECT_DRIVER_PRIV_H
 
 #include "driver.h"
+#include "measure.h"
 #include "noise.h"
 
 /* What one probe of a commit came to (recorded in the state). */
@@ -24,12 +29,15 @@ struct probe_note {
 };
 void driver_note_release(struct probe_note *n);
 
-/* driver.c: the run. */
+/* driver_probe.c: what every part shares. */
+
 int driver_is_good(const struct driver *d, const char *commit);
 /* The commit's subject for people, "" when unknown (caller frees). */
 char *driver_subject(struct driver *d, const char *commit);
 /* The state with this run's totals, to its file when it has one. */
 int driver_save(struct driver *d);
+/* The run's status in its state (when it keeps one). */
+void driver_set_status(struct driver *d, enum state_status status);
 /* A line for people above the status line (nothing when quiet). */
 void driver_say(struct driver *d, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -41,26 +49,22 @@ enum bisect_mark driver_mark_from_name(const char *m);
 unsigned driver_count_role(const struct bisect_state *st, const char *role);
 /* Hand the guessed next commits (d->guess) to ops->prefetch, once. */
 void driver_prefetch(struct driver *d);
+/*
+ * The most boots an endpoint gets, and the most pairs the answer's
+ * confirmation takes against each parent: twice runs.max.
+ */
+size_t driver_pairs_cap(const struct driver *d);
 
 /* driver_probe.c: one commit. */
 
-/* The per-boot values of `commit` (a copy), read once per boot. */
-int driver_load(struct driver *d, const char *commit, struct sample_set *out);
-/* The run's noise model from every commit read with two boots or more. */
-void driver_noise(struct driver *d, struct noise_model *out);
 /* Build: 0 built, 1 it does not build (n says why), -1 stop. */
 int driver_build_commit(struct driver *d, const char *commit,
 			struct probe_note *n);
 /* Boot once: 0 it went well, 1 it failed (n says how), -1 stop. */
 int driver_boot_commit(struct driver *d, const char *commit,
 		       struct probe_note *n);
-/* A good boot when the baseline is DRIVER_REFRESH boots old. */
-int driver_refresh_baseline(struct driver *d);
-/* The verdict input of the run: baseline window, bad level, noise. */
-void driver_verdict_input(struct driver *d, struct verdict_input *in,
-			  const struct sample_set *good,
-			  const struct sample_set *bad, double error,
-			  struct noise_model *nm);
+/* A boot's failure (fail) as the note's outcome, error and log. */
+void driver_note_failure(struct probe_note *n, struct boot_facts *fail);
 /*
  * The verdict on `commit` from its boots after the first `from`: 0, 1 when
  * there is none yet, -1 to stop. *cand gets all its boots.
@@ -68,8 +72,6 @@ void driver_verdict_input(struct driver *d, struct verdict_input *in,
 int driver_judge(struct driver *d, const char *commit, size_t from,
 		 double error, struct verdict *v, struct sample_set *cand);
 void driver_note_figures(struct probe_note *n, const struct sample_set *s);
-/* Read `commit`'s values again: boots were stored behind the driver. */
-void driver_series_stale(struct driver *d, const char *commit);
 /* Build, then measure as the bisect type asks (up to `cap` boots). */
 int driver_probe(struct driver *d, const char *commit, double error,
 		 unsigned cap, struct probe_note *n);
@@ -88,20 +90,8 @@ enum driver_status driver_endpoints_perf(struct driver *d,
 enum driver_status driver_merge_base(struct driver *d,
 				     struct driver_result *res);
 
-/* driver_confirm.c: pairs of two commits, and the answer's confirmation. */
+/* driver_confirm.c: the answer's confirmation. */
 
-/* Pairs of `parent` and a commit, booted back to back. */
-struct driver_pairs {
-	const char *parent;
-	double *pv, *cv; /* pair k: the parent's boot, the commit's boot */
-	size_t n, alloc_p, alloc_c;
-	size_t parent_from; /* the parent's boots before its pairs */
-	unsigned failed;    /* pairs dropped for a failed boot */
-	int last_order;	    /* the pairs boot the parent first */
-	struct verdict v;
-	int decided;
-};
-void driver_pairs_release(struct driver_pairs *p);
 /* The commits the culprit at `node` is judged against: its parents. */
 void driver_culprit_parents(struct driver *d, size_t node, struct strvec *out);
 /*
@@ -111,15 +101,6 @@ void driver_culprit_parents(struct driver *d, size_t node, struct strvec *out);
  */
 int driver_pairs_drop(struct driver *d, struct verdict_pairs_input *in,
 		      const struct noise_model *nm);
-/*
- * Boot pairs of p->parent and `commit`, alternating, until
- * verdict_pairs (`in`: the drop and the errors) decides or there are `cap`
- * pairs; p->v holds the last verdict. 0, 1 when boots kept failing
- * (*fail says how), -1 to stop.
- */
-int driver_pairs_run(struct driver *d, const char *commit,
-		     struct driver_pairs *p, struct verdict_pairs_input *in,
-		     size_t cap, struct probe_note *fail);
 /* 0, or -1 to stop; see driver.h for the policy. */
 int driver_confirm(struct driver *d, size_t node, struct driver_result *res,
 		   int *reopen, double *conf);

@@ -1,268 +1,185 @@
 /*
- * driver_probe.c: one commit as the driver measures it: its build, its
- * boots one at a time (the baseline refreshed beside a probe that stays
- * undecided), its per-boot values (read through the ops once per boot),
- * the run's noise model, the sequential verdict, and its record in the
- * bisect state.
+ * driver_probe.c: one commit as the bisection probes it, over the
+ * measuring layer (measure.h): its build, its boots one at a time (the
+ * baseline refreshed beside a probe that stays undecided), the sequential
+ * verdict, and its record in the bisect state; and the small things every
+ * part of the driver shares (the state saved, the notes for people).
  */
 #include "driver.h"
 #include "driver_priv.h"
 
-#include "noise.h"
 #include "progress.h"
 #include "run.h"
 #include "stats.h"
 
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static struct driver_series *driver_series_of(struct driver *d,
-					      const char *commit)
+void driver_note_release(struct probe_note *n)
 {
-	struct driver_series *s;
-
-	for (size_t i = 0; i < d->nr_series; i++)
-		if (!strcmp(d->series[i].commit, commit))
-			return &d->series[i];
-	ALLOC_GROW(d->series, d->nr_series + 1, d->alloc_series);
-	s = &d->series[d->nr_series++];
-	memset(s, 0, sizeof(*s));
-	snprintf(s->commit, sizeof(s->commit), "%s", commit);
-	s->stale = 1;
-	return s;
+	free(n->first_error);
+	free(n->log);
+	memset(n, 0, sizeof(*n));
 }
 
-void driver_series_stale(struct driver *d, const char *commit)
+int driver_is_good(const struct driver *d, const char *commit)
 {
-	driver_series_of(d, commit)->stale = 1;
+	return !strcmp(commit, d->good);
 }
 
-/*
- * The per-boot values of `commit` (a copy: values and counts only), read
- * through the ops once and again after each boot of it.
- */
-int driver_load(struct driver *d, const char *commit, struct sample_set *out)
+char *driver_subject(struct driver *d, const char *commit)
 {
-	struct driver_series *s = driver_series_of(d, commit);
+	return measure_subject(&d->m, commit);
+}
 
-	if (s->stale) {
-		sample_set_release(&s->set);
-		if (d->ops->load(d->payload, commit, &s->set))
-			return -1;
-		s->stale = 0;
+int driver_save(struct driver *d)
+{
+	struct bisect_state *st = d->st;
+
+	if (!st)
+		return 0;
+	st->builds = d->prev_builds + d->m.builds;
+	st->builds_cached = d->prev_cached + d->m.builds_cached;
+	st->boots = d->prev_boots + d->m.boots;
+	st->samples = d->prev_samples + d->m.samples;
+	st->seconds = d->prev_seconds + (now_ns() - d->t0) / 1e9;
+	return d->state_file ? state_save(st, d->state_file) : 0;
+}
+
+void driver_set_status(struct driver *d, enum state_status status)
+{
+	if (d->st)
+		d->st->status = status;
+}
+
+void driver_say(struct driver *d, const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+
+	if (!d->m.progress)
+		return;
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	progress_note(d->m.progress, "%s", sb.buf);
+	strbuf_release(&sb);
+}
+
+/* An op returned -1: interrupted (state saved) or aborted. */
+enum driver_status driver_stopped(struct driver *d)
+{
+	if (run_interrupted()) {
+		driver_save(d);
+		if (d->state_file)
+			driver_say(
+				d,
+				"[bisect] interrupted; state saved in %s: run "
+				"the same command to resume",
+				d->state_file);
+		return DRIVER_INTERRUPTED;
 	}
-	sample_set_copy_values(out, s->set.values, s->set.nr);
-	out->nr_samples = s->set.nr_samples;
-	out->nr_ignored = s->set.nr_ignored;
-	return 0;
+	driver_set_status(d, STATE_ABORTED);
+	driver_save(d);
+	return DRIVER_ABORT;
 }
 
-/* The baseline a verdict compares with: the last DRIVER_WINDOW good boots. */
-static void driver_window(const struct sample_set *all, const double **v,
-			  size_t *n)
+void driver_set_message(struct driver_result *res, char *msg)
 {
-	*n = all->nr > DRIVER_WINDOW ? DRIVER_WINDOW : all->nr;
-	*v = all->values ? all->values + (all->nr - *n) : NULL;
+	free(res->message);
+	res->message = msg;
 }
 
-/*
- * The run's noise model: every commit read so far with two boots or more
- * (the good endpoint through its window), on the log scale.
- */
-void driver_noise(struct driver *d, struct noise_model *out)
+const char *driver_failure_text(const struct probe_note *n)
 {
-	struct noise_group *g = xcalloc(d->nr_series + 1, sizeof(*g));
-	double **y = xcalloc(d->nr_series + 1, sizeof(*y));
-	size_t n = 0;
-
-	for (size_t i = 0; i < d->nr_series; i++) {
-		const struct driver_series *s = &d->series[i];
-		const double *v = s->set.values;
-		size_t nr = s->set.nr;
-		if (s->stale || nr < 2)
-			continue;
-		if (driver_is_good(d, s->commit))
-			driver_window(&s->set, &v, &nr);
-		y[n] = xmalloc(nr * sizeof(double));
-		noise_log(y[n], v, nr);
-		g[n] = (struct noise_group){y[n], nr};
-		n++;
-	}
-	noise_estimate(out, g, n);
-	for (size_t i = 0; i < n; i++)
-		free(y[i]);
-	free(y);
-	free(g);
+	return n->first_error ? n->first_error : probe_outcome_name(n->outcome);
 }
 
-/*
- * Build `commit`: 0 built, 1 it does not build (n says why), -1 abort.
- * Builds and cache hits are counted once per commit and run.
- */
+enum bisect_mark driver_mark_from_name(const char *m)
+{
+	return !strcmp(m, "good")  ? BISECT_GOOD
+	       : !strcmp(m, "bad") ? BISECT_BAD
+				   : BISECT_SKIP;
+}
+
+unsigned driver_count_role(const struct bisect_state *st, const char *role)
+{
+	unsigned n = 0;
+
+	for (size_t i = 0; i < st->nr_probes; i++)
+		n += !strcmp(st->probes[i].role, role);
+	return n;
+}
+
+void driver_prefetch(struct driver *d)
+{
+	if (d->guess.nr && d->m.ops->prefetch)
+		d->m.ops->prefetch(d->m.payload,
+				   (const char *const *)d->guess.v,
+				   d->guess.nr);
+	strvec_clear(&d->guess);
+}
+
+size_t driver_pairs_cap(const struct driver *d)
+{
+	return 2 * (size_t)d->job->runs_max;
+}
+
 int driver_build_commit(struct driver *d, const char *commit,
 			struct probe_note *n)
 {
-	struct driver_build b = {0};
-	int first = 1, failed;
+	struct build_facts b = {0};
+	int r = measure_build(&d->m, commit, &b);
 
-	for (size_t i = 0; i < d->built.nr; i++)
-		first &= !!strcmp(d->built.v[i], commit);
-	if (d->progress)
-		progress_phase(d->progress, "building");
-	if (d->ops->build(d->payload, commit, &b)) {
-		driver_build_release(&b);
-		return -1;
-	}
-	if (first) {
-		strvec_push(&d->built, commit);
-		if (b.cached)
-			d->builds_cached++;
-		else
-			d->builds++;
-		if (b.failed && b.log)
-			strvec_pushf(&d->logs, "build of %.12s: %s", commit,
-				     b.log);
-	}
-	if (n) {
+	if (r >= 0) {
 		memcpy(n->key, b.key, sizeof(n->key));
 		n->cached = b.cached;
-		if (b.failed) {
-			n->outcome = PROBE_BUILD_FAILED;
-			free(n->first_error);
-			free(n->log);
-			n->first_error = b.first_error;
-			n->log = b.log;
-			b.first_error = b.log = NULL;
-		}
 	}
-	failed = b.failed;
-	driver_build_release(&b);
-	return failed ? 1 : 0;
+	if (r > 0) {
+		n->outcome = PROBE_BUILD_FAILED;
+		free(n->first_error);
+		free(n->log);
+		n->first_error = b.first_error;
+		n->log = b.log;
+		b.first_error = b.log = NULL;
+	}
+	build_facts_release(&b);
+	return r;
 }
 
-/* Boot `commit` once: 0 it went well, 1 it failed (n says how), -1 stop. */
+void driver_note_failure(struct probe_note *n, struct boot_facts *fail)
+{
+	n->outcome = fail->outcome;
+	free(n->first_error);
+	free(n->log);
+	n->first_error = fail->first_error;
+	n->log = fail->log;
+	fail->first_error = fail->log = NULL;
+}
+
 int driver_boot_commit(struct driver *d, const char *commit,
 		       struct probe_note *n)
 {
-	struct driver_boot b = {0};
-	int ret;
+	struct boot_facts b = {0};
+	int r = measure_boot(&d->m, commit, &b);
 
-	driver_series_of(d, commit)->stale = 1;
-	if (d->ops->boot(d->payload, commit, &b)) {
-		driver_boot_release(&b);
-		return -1;
-	}
-	d->boots++;
-	d->samples += (unsigned)b.samples;
-	if (driver_is_good(d, commit)) {
-		d->since_good = 0;
-		d->baseline_boots++;
-	} else {
-		d->since_good++;
-	}
-	if (n)
+	if (r >= 0)
 		n->boots_run++;
-	ret = !b.ok;
-	if (!b.ok) {
-		if (b.log)
-			strvec_pushf(&d->logs, "%s boot of %.12s: %s",
-				     probe_outcome_name(b.outcome), commit,
-				     b.log);
-		if (n) {
-			n->outcome = b.outcome;
-			free(n->first_error);
-			free(n->log);
-			n->first_error = b.first_error;
-			n->log = b.log;
-			b.first_error = b.log = NULL;
-		}
-	}
-	driver_boot_release(&b);
-	return ret;
-}
-
-/*
- * A good boot beside a probe that is still undecided, when the baseline
- * has not been refreshed for DRIVER_REFRESH boots (driver.h: drift).
- */
-int driver_refresh_baseline(struct driver *d)
-{
-	struct probe_note g = {0};
-	int r;
-
-	if (d->since_good < DRIVER_REFRESH)
-		return 0;
-	if (d->progress)
-		progress_phase(d->progress, "baseline boot");
-	r = driver_boot_commit(d, d->st->good, &g);
 	if (r > 0)
-		driver_say(d, "warning: a boot of the good kernel failed: %s",
-			   g.first_error ? g.first_error
-					 : probe_outcome_name(g.outcome));
-	driver_note_release(&g);
-	return r < 0 ? -1 : 0;
+		driver_note_failure(n, &b);
+	boot_facts_release(&b);
+	return r;
 }
 
-void driver_verdict_input(struct driver *d, struct verdict_input *in,
-			  const struct sample_set *good,
-			  const struct sample_set *bad, double error,
-			  struct noise_model *nm)
-{
-	memset(in, 0, sizeof(*in));
-	driver_noise(d, nm);
-	in->noise = nm;
-	driver_window(good, &in->base, &in->n_base);
-	if (bad) {
-		in->bad = bad->values;
-		in->n_bad = bad->nr;
-	}
-	in->threshold = d->job->threshold;
-	in->faster = d->job->faster;
-	in->error = error;
-	in->runs_min = d->job->runs_min;
-}
-
-/*
- * The verdict on `commit` against the baseline, from its boots after the
- * first `from`. 0 with *v filled, 1 when there is none yet (no such boots,
- * or an auto line that the baseline's drift has taken away: said as a
- * note, and more boots may bring it back), -1 to abort.
- */
 int driver_judge(struct driver *d, const char *commit, size_t from,
 		 double error, struct verdict *v, struct sample_set *cand)
 {
-	struct sample_set good = SAMPLE_SET_INIT, bad = SAMPLE_SET_INIT;
-	struct verdict_input in;
-	struct noise_model nm;
-	struct strbuf why = STRBUF_INIT;
-	int ret = -1, r;
-
-	if (driver_load(d, commit, cand) ||
-	    driver_load(d, d->st->good, &good) ||
-	    (d->bad_built && strcmp(commit, d->st->bad) &&
-	     driver_load(d, d->st->bad, &bad)))
-		goto out;
-	ret = 1;
-	if (cand->nr <= from || !good.nr)
-		goto out;
-	driver_verdict_input(d, &in, &good, bad.nr ? &bad : NULL, error, &nm);
-	in.cand = cand->values + from;
-	in.n_cand = cand->nr - from;
-	error_capture(&why);
-	r = verdict_decide(v, &in);
-	error_capture(NULL);
-	if (r)
-		driver_say(d, "no verdict yet on %.12s: %s", commit, why.buf);
-	else
-		ret = 0;
-out:
-	strbuf_release(&why);
-	sample_set_release(&good);
-	sample_set_release(&bad);
-	return ret;
+	return measure_judge(&d->m, commit, d->bad_built ? d->bad : NULL, from,
+			     error, v, cand);
 }
 
 void driver_note_figures(struct probe_note *n, const struct sample_set *s)
@@ -285,7 +202,7 @@ static int probe_perf(struct driver *d, const char *commit, double error,
 	int ret = -1, r;
 
 	for (;;) {
-		if (driver_load(d, commit, &cand))
+		if (measure_load(&d->m, commit, &cand))
 			goto out;
 		if (cand.nr >= floor) {
 			r = driver_judge(d, commit, 0, error, &n->v, &cand);
@@ -303,17 +220,15 @@ static int probe_perf(struct driver *d, const char *commit, double error,
 			n->outcome = PROBE_UNDECIDED;
 			break;
 		}
-		/* A boot that stores nothing usable must not loop forever. */
-		if (tries++ > cap + 2) {
+		if (measure_tries_spent(tries++, cap, 1)) {
 			n->outcome = PROBE_WORKLOAD_ERROR;
-			n->first_error = xstrdup("boots complete but no sample "
-						 "could be used");
+			n->first_error = measure_no_sample_error();
 			break;
 		}
-		if (cand.nr && driver_refresh_baseline(d))
+		if (cand.nr && measure_refresh_baseline(&d->m))
 			goto out;
-		if (d->progress)
-			progress_phase(d->progress, "boot %zu", cand.nr + 1);
+		if (d->m.progress)
+			progress_phase(d->m.progress, "boot %zu", cand.nr + 1);
 		r = driver_boot_commit(d, commit, n);
 		if (r < 0)
 			goto out;
@@ -338,7 +253,7 @@ static int probe_typed(struct driver *d, const char *commit,
 	n->outcome = PROBE_FAST;
 	if (d->job->bisect_type == BISECT_BUILD)
 		return 0;
-	if (driver_load(d, commit, &set))
+	if (measure_load(&d->m, commit, &set))
 		return -1;
 	if (!set.nr)
 		r = driver_boot_commit(d, commit, n);
@@ -375,6 +290,8 @@ void driver_record(struct driver *d, const char *commit, const char *role,
 	const char *last;
 	char ts[32];
 
+	if (!st) /* driver_test keeps nothing */
+		return;
 	for (size_t i = 0; i < st->nr_probes; i++)
 		if (!strcmp(st->probes[i].commit, commit) &&
 		    !strcmp(st->probes[i].role, role))

@@ -337,7 +337,7 @@ static int send(struct executor_probe *p, const char *const *commits, size_t n,
 }
 
 static int xops_build(void *payload, const char *commit,
-		      struct driver_build *out)
+		      struct build_facts *out)
 {
 	struct executor_probe *p = payload;
 	struct task_doc *t = doc_of(p, commit);
@@ -356,7 +356,7 @@ static int xops_build(void *payload, const char *commit,
 	return 0;
 }
 
-static int xops_boot(void *payload, const char *commit, struct driver_boot *out)
+static int xops_boot(void *payload, const char *commit, struct boot_facts *out)
 {
 	struct executor_probe *p = payload;
 	size_t had = doc_of(p, commit)->set.nr;
@@ -402,7 +402,7 @@ static int xops_measure_many(void *payload, const char *const *commits,
 	return send(payload, commits, n, boots);
 }
 
-const struct driver_ops executor_ops = {
+const struct measure_ops executor_ops = {
 	.build = xops_build,
 	.boot = xops_boot,
 	.load = xops_load,

@@ -1,17 +1,17 @@
 /*
  * executor.h: where a run's probes run. "local" (the default) is this
- * process, through the driver's operations (probe.h). "slurm" sends each
- * probe to a Slurm cluster as a job (a sweep's sample as one job array),
- * each task running `iobisect measure` on a node; what the tasks measure
- * lands in the shared results store, and each leaves a task document
- * (task_doc.h) saying how it went. A task Slurm lost (node failure,
- * preemption, time limit, scancel) runs again, at most
+ * process, through the measuring layer's operations (probe.h). "slurm"
+ * sends each probe to a Slurm cluster as a job (a sweep's sample as one
+ * job array), each task running `iobisect measure` on a node; what the
+ * tasks measure lands in the shared results store, and each leaves a
+ * task document (task_doc.h) saying how it went. A task Slurm lost (node
+ * failure, preemption, time limit, scancel) runs again, at most
  * slurm_opts.retries times, then the commit is untestable, never slow.
  */
 #ifndef IOBISECT_EXECUTOR_H
 #define IOBISECT_EXECUTOR_H
 
-#include "driver.h"
+#include "measure.h"
 #include "job.h"
 #include "options.h"
 #include "slurm.h"
@@ -68,10 +68,10 @@ int executor_measure(const struct executor *x, const struct job *job,
 		     struct progress *progress);
 
 /*
- * The driver's operations (driver.h) through Slurm: a build is a task
- * that builds only (--boots 0), a boot a task that boots once more, and
- * measure_many one job array for a multisection round. The values the
- * driver reads are those the tasks' documents carry.
+ * The measuring layer's operations (measure.h) through Slurm: a build is
+ * a task that builds only (--boots 0), a boot a task that boots once
+ * more, and measure_many one job array for a multisection round. The
+ * values the layer reads are those the tasks' documents carry.
  */
 struct executor_probe {
 	const struct executor *x;
@@ -81,7 +81,7 @@ struct executor_probe {
 	struct task_doc *docs; /* the newest document of each commit */
 	size_t nr, alloc;
 };
-extern const struct driver_ops executor_ops;
+extern const struct measure_ops executor_ops;
 void executor_probe_release(struct executor_probe *p);
 
 #endif

@@ -1,5 +1,5 @@
 /*
- * probe.c: the real operations under the bisection driver (see probe.h):
+ * probe.c: the real operations under the measuring layer (see probe.h):
  * builds through kbuild, boots through vm, per-boot values from the
  * results store.
  */
@@ -11,6 +11,7 @@
 #include "repo.h"
 #include "qemu.h"
 #include "run.h"
+#include "task_doc.h"
 #include "rundir.h"
 #include "vm.h"
 
@@ -83,9 +84,8 @@ int probe_ctx_init(struct probe_ctx *ctx, struct job *job,
 static void image_release(struct probe_image *img)
 {
 	free(img->image);
-	free(img->log);
-	free(img->first_error);
 	free(img->message);
+	build_facts_release(&img->build);
 }
 
 void probe_ctx_release(struct probe_ctx *ctx)
@@ -140,10 +140,11 @@ const struct probe_image *probe_build(struct probe_ctx *ctx,
 	img = &ctx->images[ctx->nr_images++];
 	memset(img, 0, sizeof(*img));
 	snprintf(img->commit, sizeof(img->commit), "%s", commit);
-	memcpy(img->key, res.key, sizeof(img->key));
-	img->cached = res.cached && !lanes_made(&ctx->lanes, commit);
-	img->log = res.log ? xstrdup(res.log) : NULL;
-	img->first_error = res.first_error ? xstrdup(res.first_error) : NULL;
+	memcpy(img->build.key, res.key, sizeof(img->build.key));
+	img->build.cached = res.cached && !lanes_made(&ctx->lanes, commit);
+	img->build.log = res.log ? xstrdup(res.log) : NULL;
+	img->build.first_error =
+		res.first_error ? xstrdup(res.first_error) : NULL;
 	img->message = res.message ? xstrdup(res.message) : NULL;
 	/* Builds done (make ran) and builds served from the cache. */
 	if (res.cached)
@@ -154,7 +155,7 @@ const struct probe_image *probe_build(struct probe_ctx *ctx,
 		img->image = xstrdup(res.image);
 	} else {
 		/* A compile error or a dropped option: the commit's fault. */
-		img->failed = 1;
+		img->build.failed = 1;
 	}
 	build_result_release(&res);
 	return img;
@@ -167,7 +168,7 @@ int probe_load(struct probe_ctx *ctx, const struct probe_image *img,
 
 	sample_set_release(out);
 	return results_load_samples(job->results, job->name, img->commit,
-				    img->key, ctx->spec_hash, &ctx->machine,
+				    img->build.key, ctx->spec_hash, &ctx->machine,
 				    ctx->point->id, job->metric, out);
 }
 
@@ -219,7 +220,7 @@ int probe_boot(struct probe_ctx *ctx, const struct probe_image *img,
 	rb.job = job;
 	rb.topo = ctx->topo;
 	rb.commit = img->commit;
-	rb.build_key = img->key;
+	rb.build_key = img->build.key;
 	rb.boot_id = id;
 	rb.machine = &ctx->machine;
 	rb.report = &br.report;
@@ -267,21 +268,22 @@ static enum probe_outcome boot_outcome(int status)
 }
 
 static int ops_build(void *payload, const char *commit,
-		     struct driver_build *out)
+		     struct build_facts *out)
 {
 	struct probe_ctx *ctx = payload;
 	const struct probe_image *img = probe_build(ctx, commit);
 
 	if (!img)
 		return -1;
-	memcpy(out->key, img->key, sizeof(out->key));
-	out->cached = img->cached;
-	out->failed = img->failed;
-	if (img->failed) {
-		out->log = img->log ? xstrdup(img->log) : NULL;
-		out->first_error = xstrdup(img->first_error ? img->first_error
-					   : img->message   ? img->message
-							    : "build failed");
+	build_facts_copy(out, &img->build);
+	if (!img->build.failed) {
+		/* What a build that worked said is nobody's concern. */
+		free(out->first_error);
+		free(out->log);
+		out->first_error = out->log = NULL;
+	} else if (!out->first_error) {
+		out->first_error = xstrdup(img->message ? img->message
+							: "build failed");
 	}
 	return 0;
 }
@@ -297,7 +299,7 @@ static const struct probe_image *image_of(struct probe_ctx *ctx,
 	return NULL;
 }
 
-static int ops_boot(void *payload, const char *commit, struct driver_boot *out)
+static int ops_boot(void *payload, const char *commit, struct boot_facts *out)
 {
 	struct probe_ctx *ctx = payload;
 	const struct probe_image *img = image_of(ctx, commit);
@@ -352,10 +354,51 @@ static void ops_prefetch(void *payload, const char *const *commits, size_t n)
 		lanes_prefetch(&ctx->lanes, commits, n);
 }
 
-const struct driver_ops probe_ops = {
+const struct measure_ops probe_ops = {
 	.build = ops_build,
 	.boot = ops_boot,
 	.load = ops_load,
 	.subject = ops_subject,
 	.prefetch = ops_prefetch,
 };
+
+int probe_task(struct job *job, const char *build_repo, const char *commit,
+	       unsigned want, struct progress *progress)
+{
+	struct probe_ctx ctx;
+	struct measure m;
+	struct build_facts b = {0};
+	struct boot_facts r = {0};
+	struct task_doc t;
+	char *path;
+	int ret = -1;
+
+	task_doc_init(&t);
+	if (probe_ctx_init(&ctx, job, build_repo, progress))
+		return -1;
+	measure_init(&m, job, &probe_ops, &ctx);
+	m.progress = progress;
+	if (measure_commit(&m, commit, want, &b, &r))
+		goto out;
+	memcpy(t.commit, commit, 41);
+	t.ok = r.ok;
+	t.outcome = r.outcome;
+	t.first_error = r.first_error;
+	t.log = r.log;
+	r.first_error = r.log = NULL;
+	memcpy(t.key, b.key, 41);
+	t.cached = b.cached;
+	if (r.ok && probe_ops.load(&ctx, commit, &t.set))
+		goto out;
+	path = task_doc_path(job->results, job->name, commit);
+	if (!task_doc_write(&t, path))
+		ret = t.ok ? 0 : 1;
+	free(path);
+out:
+	build_facts_release(&b);
+	boot_facts_release(&r);
+	task_doc_release(&t);
+	measure_release(&m);
+	probe_ctx_release(&ctx);
+	return ret;
+}

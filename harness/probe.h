@@ -1,19 +1,19 @@
 /*
- * probe.h: the real world under the bisection driver. A commit is built
+ * probe.h: the real world under the measuring layer (measure.h). A commit is built
  * once per run (kbuild_image; a cache hit counts as "served from cache"),
  * booted (vm_boot) one boot at a time, and every boot's samples are stored
  * in the results store at once (nothing measured is ever lost, and what is
  * already stored for the same build key, spec hash and machine is re-used,
  * not measured again). How many boots, and of which commit, is the
- * driver's policy (driver.h), not this file's.
+ * policy's (driver.h, a command's), not this file's.
  */
 #ifndef IOBISECT_PROBE_H
 #define IOBISECT_PROBE_H
 
 #include "bisect.h"
-#include "driver.h"
 #include "job.h"
 #include "lanes.h"
+#include "measure.h"
 #include "results.h"
 #include "rundir.h"
 #include "util.h"
@@ -25,11 +25,10 @@ struct repo;
 /* A commit's image, built once per run and remembered. */
 struct probe_image {
 	char commit[41];
-	char key[41];
-	char *image;  /* NULL when the build failed */
-	int cached;   /* served from the cache */
-	char *log, *first_error, *message;
-	int failed;   /* BUILD_FAILED: the commit's own fault */
+	char *image;   /* NULL when the build failed */
+	char *message; /* kbuild's word on a failure that names no error */
+	/* key, cached; failed (the commit's own fault), first_error, log */
+	struct build_facts build;
 };
 
 /* Everything a run's probes share. */
@@ -90,10 +89,22 @@ int probe_boot(struct probe_ctx *ctx, const struct probe_image *img,
 	       int *status, char **first_error, char **log);
 
 /*
- * The driver's operations (driver.h) over a probe_ctx payload: build
- * through probe_build, boot through probe_boot, load through probe_load,
- * subjects through ctx->repo when it is set.
+ * The measuring layer's operations (measure.h) over a probe_ctx payload:
+ * build through probe_build, boot through probe_boot, load through
+ * probe_load, subjects through ctx->repo when it is set.
  */
-extern const struct driver_ops probe_ops;
+extern const struct measure_ops probe_ops;
+
+/*
+ * One probe sent from elsewhere (a Slurm task, `iobisect measure`): build
+ * `commit` from `build_repo` and boot it until `want` boots are stored
+ * (0: build only), in a run folder of its own, without the results
+ * folder's lock (the run that sent it holds that), then write the task
+ * document (task_doc.h). Returns 0 when the commit built and booted, 1
+ * when it failed (its own fault: the document says how), -1 after
+ * error(), or when interrupted.
+ */
+int probe_task(struct job *job, const char *build_repo, const char *commit,
+	       unsigned want, struct progress *progress);
 
 #endif

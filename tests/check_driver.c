@@ -73,7 +73,7 @@ static int position(const struct fake *f, const char *commit)
 }
 
 static int fake_build(void *payload, const char *commit,
-		      struct driver_build *out)
+		      struct build_facts *out)
 {
 	struct fake *f = payload;
 	int p = position(f, commit);
@@ -102,7 +102,7 @@ static void fake_prefetch(void *payload, const char *const *commits, size_t n)
 		strvec_push(&f->guess, commits[i]);
 }
 
-static int fake_boot(void *payload, const char *commit, struct driver_boot *out)
+static int fake_boot(void *payload, const char *commit, struct boot_facts *out)
 {
 	struct fake *f = payload;
 	int p = position(f, commit);
@@ -147,7 +147,7 @@ static int fake_load(void *payload, const char *commit, struct sample_set *out)
 	return 0;
 }
 
-static const struct driver_ops fake_ops = {
+static const struct measure_ops fake_ops = {
 	.build = fake_build,
 	.boot = fake_boot,
 	.load = fake_load,
@@ -306,7 +306,7 @@ START_TEST(moderate_drop_few_boots)
 	ck_assert(r.res.confidence >= 0.95);
 	printf("moderate: %u boots over %u commits (%u baseline), confidence "
 	       "%.4f\n",
-	       f.boots, probed(&f), r.d.baseline_boots, r.res.confidence);
+	       f.boots, probed(&f), r.d.m.baseline_boots, r.res.confidence);
 	debug_log(&r);
 	/*
 	 * The drop is as deep as the machine's slower mode, so a pair can be
@@ -393,7 +393,7 @@ START_TEST(drift_of_the_machine)
 	ck_assert_int_eq(run_bisect(&r, &f), DRIVER_CULPRIT);
 	ck_assert_str_eq(r.res.culprit, id_at(&f, 11));
 	printf("drift: %u boots, %u of them baseline\n", f.boots,
-	       r.d.baseline_boots);
+	       r.d.m.baseline_boots);
 	run_end(&r, &f);
 }
 END_TEST
@@ -718,7 +718,6 @@ START_TEST(test_one_commit)
 {
 	struct fake f;
 	struct job job;
-	struct bisect_state st;
 	struct driver d;
 	struct driver_result res;
 	enum bisect_mark mark;
@@ -727,31 +726,30 @@ START_TEST(test_one_commit)
 	fake_init(&f, 8, 5, 85, 5);
 	f.fail_build = 1u << 2;
 	job_init(&job);
-	state_init(&st);
-	memcpy(st.good, f.good, 41);
-	memcpy(st.bad, f.g.nodes[0].id, 41);
-	driver_init(&d, &job, &fake_ops, &f, NULL, &st);
-	ck_assert_int_eq(driver_test(&d, id_at(&f, 6), &res, &mark),
+	driver_init(&d, &job, &fake_ops, &f, NULL, NULL);
+	ck_assert_int_eq(driver_test(&d, f.good, f.g.nodes[0].id, id_at(&f, 6),
+				     &res, &mark),
 			 DRIVER_CULPRIT);
 	ck_assert_int_eq(mark, BISECT_BAD);
 	ck_assert_ptr_nonnull(strstr(res.message, "slow:"));
 	good_boots = f.nr[0];
 	driver_result_release(&res);
-	ck_assert_int_eq(driver_test(&d, id_at(&f, 3), &res, &mark),
+	ck_assert_int_eq(driver_test(&d, f.good, f.g.nodes[0].id, id_at(&f, 3),
+				     &res, &mark),
 			 DRIVER_CULPRIT);
 	ck_assert_int_eq(mark, BISECT_GOOD);
 	/* Judged on pairs: a good boot beside each of its own. */
 	ck_assert_uint_eq(f.nr[0] - good_boots, f.nr[3]);
 	ck_assert_ptr_nonnull(strstr(res.message, "pairs"));
 	driver_result_release(&res);
-	ck_assert_int_eq(driver_test(&d, id_at(&f, 2), &res, &mark),
+	ck_assert_int_eq(driver_test(&d, f.good, f.g.nodes[0].id, id_at(&f, 2),
+				     &res, &mark),
 			 DRIVER_CULPRIT);
 	ck_assert_int_eq(mark, BISECT_SKIP);
 	driver_result_release(&res);
 	/* A commit that does not build boots nothing. */
 	ck_assert_uint_eq(f.nr[2], 0);
 	driver_release(&d);
-	state_release(&st);
 	graph_release(&f.g);
 }
 END_TEST
@@ -773,7 +771,6 @@ START_TEST(test_on_a_machine_with_modes)
 		for (int seed = 1; seed <= 100; seed++) {
 			struct fake f;
 			struct job job;
-			struct bisect_state st;
 			struct driver d;
 			struct driver_result res;
 			enum bisect_mark mark;
@@ -788,19 +785,16 @@ START_TEST(test_on_a_machine_with_modes)
 			job_init(&job);
 			job.threshold.kind = THRESHOLD_PERCENT;
 			job.threshold.value = 25;
-			state_init(&st);
-			memcpy(st.good, f.good, 41);
-			memcpy(st.bad, f.g.nodes[0].id, 41);
-			driver_init(&d, &job, &fake_ops, &f, NULL, &st);
-			ck_assert_int_eq(driver_test(&d, id_at(&f, 2), &res,
-						     &mark),
+			driver_init(&d, &job, &fake_ops, &f, NULL, NULL);
+			ck_assert_int_eq(driver_test(&d, f.good,
+						     f.g.nodes[0].id,
+						     id_at(&f, 2), &res, &mark),
 					 DRIVER_CULPRIT);
 			marks[mark == BISECT_GOOD  ? 0
 			      : mark == BISECT_BAD ? 1
 						   : 2]++;
 			driver_result_release(&res);
 			driver_release(&d);
-			state_release(&st);
 			graph_release(&f.g);
 		}
 		printf("test, modes, %.0f MB/s of 200: %u fast, %u slow, %u "

@@ -1,0 +1,477 @@
+/*
+ * measure.c: the measuring layer (see measure.h): a commit's build and
+ * boots through the operations, its per-boot values (read through the
+ * operations once per boot), the run's noise model, one commit judged
+ * against the baseline, and pairs of two commits booted side by side.
+ */
+#include "measure.h"
+
+#include "progress.h"
+#include "run.h"
+#include "stats.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void build_facts_release(struct build_facts *b)
+{
+	free(b->first_error);
+	free(b->log);
+	memset(b, 0, sizeof(*b));
+}
+
+void build_facts_copy(struct build_facts *to, const struct build_facts *from)
+{
+	build_facts_release(to);
+	*to = *from;
+	to->first_error = from->first_error ? xstrdup(from->first_error) : NULL;
+	to->log = from->log ? xstrdup(from->log) : NULL;
+}
+
+void boot_facts_release(struct boot_facts *b)
+{
+	free(b->first_error);
+	free(b->log);
+	memset(b, 0, sizeof(*b));
+}
+
+const char *boot_facts_text(const struct boot_facts *b)
+{
+	return b->first_error ? b->first_error : probe_outcome_name(b->outcome);
+}
+
+void measure_init(struct measure *m, const struct job *job,
+		  const struct measure_ops *ops, void *payload)
+{
+	memset(m, 0, sizeof(*m));
+	m->job = job;
+	m->ops = ops;
+	m->payload = payload;
+}
+
+void measure_release(struct measure *m)
+{
+	for (size_t i = 0; i < m->nr_series; i++)
+		sample_set_release(&m->series[i].set);
+	free(m->series);
+	strvec_clear(&m->logs);
+	strvec_clear(&m->built);
+	memset(m, 0, sizeof(*m));
+}
+
+void measure_say(struct measure *m, const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+
+	if (!m->progress)
+		return;
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	progress_note(m->progress, "%s", sb.buf);
+	strbuf_release(&sb);
+}
+
+char *measure_subject(struct measure *m, const char *commit)
+{
+	char *s = m->ops->subject ? m->ops->subject(m->payload, commit) : NULL;
+	return s ? s : xstrdup("");
+}
+
+static int is_good(const struct measure *m, const char *commit)
+{
+	return m->good && !strcmp(commit, m->good);
+}
+
+static struct measure_series *series_of(struct measure *m, const char *commit)
+{
+	struct measure_series *s;
+
+	for (size_t i = 0; i < m->nr_series; i++)
+		if (!strcmp(m->series[i].commit, commit))
+			return &m->series[i];
+	ALLOC_GROW(m->series, m->nr_series + 1, m->alloc_series);
+	s = &m->series[m->nr_series++];
+	memset(s, 0, sizeof(*s));
+	snprintf(s->commit, sizeof(s->commit), "%s", commit);
+	s->stale = 1;
+	return s;
+}
+
+void measure_stale(struct measure *m, const char *commit)
+{
+	series_of(m, commit)->stale = 1;
+}
+
+/*
+ * The per-boot values of `commit` (a copy: values and counts only), read
+ * through the ops once and again after each boot of it.
+ */
+int measure_load(struct measure *m, const char *commit, struct sample_set *out)
+{
+	struct measure_series *s = series_of(m, commit);
+
+	if (s->stale) {
+		sample_set_release(&s->set);
+		if (m->ops->load(m->payload, commit, &s->set))
+			return -1;
+		s->stale = 0;
+	}
+	sample_set_copy_values(out, s->set.values, s->set.nr);
+	out->nr_samples = s->set.nr_samples;
+	out->nr_ignored = s->set.nr_ignored;
+	return 0;
+}
+
+int measure_build(struct measure *m, const char *commit,
+		  struct build_facts *out)
+{
+	int first = 1;
+
+	build_facts_release(out);
+	for (size_t i = 0; i < m->built.nr; i++)
+		first &= !!strcmp(m->built.v[i], commit);
+	if (m->progress)
+		progress_phase(m->progress, "building");
+	if (m->ops->build(m->payload, commit, out)) {
+		build_facts_release(out);
+		return -1;
+	}
+	if (first) {
+		strvec_push(&m->built, commit);
+		if (out->cached)
+			m->builds_cached++;
+		else
+			m->builds++;
+		if (out->failed && out->log)
+			strvec_pushf(&m->logs, "build of %.12s: %s", commit,
+				     out->log);
+	}
+	return out->failed ? 1 : 0;
+}
+
+int measure_boot(struct measure *m, const char *commit, struct boot_facts *out)
+{
+	boot_facts_release(out);
+	series_of(m, commit)->stale = 1;
+	if (m->ops->boot(m->payload, commit, out)) {
+		boot_facts_release(out);
+		return -1;
+	}
+	m->boots++;
+	m->samples += (unsigned)out->samples;
+	if (is_good(m, commit)) {
+		m->since_good = 0;
+		m->baseline_boots++;
+	} else {
+		m->since_good++;
+	}
+	if (!out->ok && out->log)
+		strvec_pushf(&m->logs, "%s boot of %.12s: %s",
+			     probe_outcome_name(out->outcome), commit,
+			     out->log);
+	return !out->ok;
+}
+
+int measure_tries_spent(unsigned tries, size_t want, unsigned commits)
+{
+	return tries > want + 2 * (size_t)commits;
+}
+
+char *measure_no_sample_error(void)
+{
+	return xstrdup("boots complete but no sample could be used");
+}
+
+int measure_commit(struct measure *m, const char *commit, unsigned want,
+		   struct build_facts *build, struct boot_facts *out)
+{
+	struct build_facts b = {0};
+	struct sample_set s = SAMPLE_SET_INIT;
+	unsigned tries = 0;
+	int r, ret = -1;
+
+	memset(out, 0, sizeof(*out));
+	r = measure_build(m, commit, &b);
+	if (r < 0)
+		goto out;
+	out->ok = !r;
+	if (r) {
+		out->outcome = PROBE_BUILD_FAILED;
+		out->first_error = b.first_error;
+		out->log = b.log;
+		b.first_error = b.log = NULL;
+	}
+	while (out->ok) {
+		if (measure_load(m, commit, &s))
+			goto out;
+		if (s.nr >= want)
+			break;
+		if (measure_tries_spent(tries++, want, 1)) {
+			out->outcome = PROBE_WORKLOAD_ERROR;
+			out->first_error = measure_no_sample_error();
+			out->ok = 0;
+			break;
+		}
+		if (m->progress)
+			progress_phase(m->progress, "boot %zu/%u", s.nr + 1,
+				       want);
+		r = measure_boot(m, commit, out);
+		if (r < 0)
+			goto out;
+	}
+	ret = 0;
+out:
+	if (build) {
+		build_facts_release(build);
+		*build = b;
+	} else {
+		build_facts_release(&b);
+	}
+	sample_set_release(&s);
+	return ret;
+}
+
+void measure_count_remote(struct measure *m, const char *commit,
+			  const char *key, int cached, size_t boots)
+{
+	int first = 1;
+
+	m->boots += (unsigned)boots;
+	if (!key[0])
+		return;
+	for (size_t i = 0; i < m->built.nr; i++)
+		first &= !!strcmp(m->built.v[i], commit);
+	if (!first)
+		return;
+	strvec_push(&m->built, commit);
+	if (cached)
+		m->builds_cached++;
+	else
+		m->builds++;
+}
+
+void measure_window(const struct sample_set *all, const double **v, size_t *n)
+{
+	*n = all->nr > MEASURE_WINDOW ? MEASURE_WINDOW : all->nr;
+	*v = all->values ? all->values + (all->nr - *n) : NULL;
+}
+
+/*
+ * The run's noise model: every commit read so far with two boots or more
+ * (the good endpoint through its window), on the log scale.
+ */
+void measure_noise(struct measure *m, struct noise_model *out)
+{
+	struct noise_group *g = xcalloc(m->nr_series + 1, sizeof(*g));
+	double **y = xcalloc(m->nr_series + 1, sizeof(*y));
+	size_t n = 0;
+
+	for (size_t i = 0; i < m->nr_series; i++) {
+		const struct measure_series *s = &m->series[i];
+		const double *v = s->set.values;
+		size_t nr = s->set.nr;
+		if (s->stale || nr < 2)
+			continue;
+		if (is_good(m, s->commit))
+			measure_window(&s->set, &v, &nr);
+		y[n] = xmalloc(nr * sizeof(double));
+		noise_log(y[n], v, nr);
+		g[n] = (struct noise_group){y[n], nr};
+		n++;
+	}
+	noise_estimate(out, g, n);
+	for (size_t i = 0; i < n; i++)
+		free(y[i]);
+	free(y);
+	free(g);
+}
+
+/*
+ * A good boot beside a probe that is still undecided, when the baseline
+ * has not been refreshed for MEASURE_REFRESH boots (driver.h: drift).
+ */
+int measure_refresh_baseline(struct measure *m)
+{
+	struct boot_facts g = {0};
+	int r;
+
+	if (m->since_good < MEASURE_REFRESH)
+		return 0;
+	if (m->progress)
+		progress_phase(m->progress, "baseline boot");
+	r = measure_boot(m, m->good, &g);
+	if (r > 0)
+		measure_say(m, "warning: a boot of the good kernel failed: %s",
+			    boot_facts_text(&g));
+	boot_facts_release(&g);
+	return r < 0 ? -1 : 0;
+}
+
+void measure_verdict_input(struct measure *m, struct verdict_input *in,
+			   const struct sample_set *good,
+			   const struct sample_set *bad, double error,
+			   struct noise_model *nm)
+{
+	memset(in, 0, sizeof(*in));
+	measure_noise(m, nm);
+	in->noise = nm;
+	measure_window(good, &in->base, &in->n_base);
+	if (bad) {
+		in->bad = bad->values;
+		in->n_bad = bad->nr;
+	}
+	in->threshold = m->job->threshold;
+	in->faster = m->job->faster;
+	in->error = error;
+	in->runs_min = m->job->runs_min;
+}
+
+/*
+ * The verdict on `commit` against the baseline, from its boots after the
+ * first `from`. 0 with *v filled, 1 when there is none yet (no such boots,
+ * or an auto line that the baseline's drift has taken away: said as a
+ * note, and more boots may bring it back), -1 to abort.
+ */
+int measure_judge(struct measure *m, const char *commit, const char *bad,
+		  size_t from, double error, struct verdict *v,
+		  struct sample_set *cand)
+{
+	struct sample_set good = SAMPLE_SET_INIT, lvl = SAMPLE_SET_INIT;
+	struct verdict_input in;
+	struct noise_model nm;
+	struct strbuf why = STRBUF_INIT;
+	int ret = -1, r;
+
+	if (measure_load(m, commit, cand) || measure_load(m, m->good, &good) ||
+	    (bad && strcmp(commit, bad) && measure_load(m, bad, &lvl)))
+		goto out;
+	ret = 1;
+	if (cand->nr <= from || !good.nr)
+		goto out;
+	measure_verdict_input(m, &in, &good, lvl.nr ? &lvl : NULL, error, &nm);
+	in.cand = cand->values + from;
+	in.n_cand = cand->nr - from;
+	error_capture(&why);
+	r = verdict_decide(v, &in);
+	error_capture(NULL);
+	if (r)
+		measure_say(m, "no verdict yet on %.12s: %s", commit, why.buf);
+	else
+		ret = 0;
+out:
+	strbuf_release(&why);
+	sample_set_release(&good);
+	sample_set_release(&lvl);
+	return ret;
+}
+
+static uint64_t seed_of(const char *a, const char *b)
+{
+	uint64_t h = 1469598103934665603ull; /* FNV-1a */
+
+	for (const char *s = a; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ull;
+	for (const char *s = b; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ull;
+	return h;
+}
+
+/*
+ * One boot of `commit` for a pair: 0 with *value its figure, 1 when it
+ * failed or stored nothing usable (f says how), -1 to stop.
+ */
+static int pair_boot(struct measure *m, const char *commit, double *value,
+		     struct boot_facts *f)
+{
+	struct sample_set s = SAMPLE_SET_INIT;
+	size_t had;
+	int r;
+
+	if (measure_load(m, commit, &s))
+		return -1;
+	had = s.nr;
+	r = measure_boot(m, commit, f);
+	if (!r && !measure_load(m, commit, &s) && s.nr > had)
+		*value = s.values[s.nr - 1];
+	else if (!r)
+		r = 1;
+	sample_set_release(&s);
+	return r;
+}
+
+/* One more pair, in the alternation's order: 0, 1 failed, -1 stop. */
+static int take_pair(struct measure *m, const char *culprit,
+		     struct measure_pairs *p, struct stats_rng *rng,
+		     struct boot_facts *f)
+{
+	double pv = 0, cv = 0;
+	int parent_first, r;
+
+	parent_first = p->n ? p->last_order : stats_rng_uniform(rng) < 0.5;
+	p->last_order = parent_first;
+	for (int k = 0; k < 2; k++) {
+		int is_parent = k == 0 ? parent_first : !parent_first;
+		if (m->progress)
+			progress_phase(m->progress, "pair %zu: %s %.12s",
+				       p->n + 1, is_parent ? "parent" : "culprit",
+				       is_parent ? p->parent : culprit);
+		r = pair_boot(m, is_parent ? p->parent : culprit,
+			      is_parent ? &pv : &cv, f);
+		if (r)
+			return r;
+	}
+	ALLOC_GROW(p->pv, p->n + 1, p->alloc_p);
+	ALLOC_GROW(p->cv, p->n + 1, p->alloc_c);
+	p->pv[p->n] = pv;
+	p->cv[p->n] = cv;
+	p->n++;
+	return 0;
+}
+
+int measure_pairs_run(struct measure *m, const char *commit,
+		      struct measure_pairs *p, struct verdict_pairs_input *in,
+		      size_t cap, struct boot_facts *fail)
+{
+	struct stats_rng rng = STATS_RNG_INIT(seed_of(commit, p->parent));
+	struct noise_model nm;
+
+	while (!p->decided && p->n < cap) {
+		struct boot_facts f = {0};
+		int r = take_pair(m, commit, p, &rng, &f);
+
+		if (r > 0 && ++p->failed >= 3) {
+			/* A pair with a failed half is dropped, at most 3. */
+			boot_facts_release(fail);
+			*fail = f;
+			return 1;
+		}
+		boot_facts_release(&f);
+		if (r < 0)
+			return -1;
+		if (r > 0)
+			continue;
+		measure_noise(m, &nm);
+		in->noise = &nm;
+		in->parent = p->pv;
+		in->culprit = p->cv;
+		in->n = p->n;
+		if (verdict_pairs(&p->v, in))
+			return -1;
+		in->noise = NULL;
+		p->decided = p->v.kind != VERDICT_UNDECIDED;
+	}
+	return 0;
+}
+
+void measure_pairs_release(struct measure_pairs *p)
+{
+	free(p->pv);
+	free(p->cv);
+	memset(p, 0, sizeof(*p));
+}

@@ -1,0 +1,205 @@
+/*
+ * measure.h: the measuring layer, below every policy. It builds a commit
+ * (or finds it built), boots it once and stores what it measured, reads
+ * back the per-boot values stored for it, pools the run's noise model
+ * from every commit booted twice or more, judges one commit against a
+ * baseline, and boots pairs of two commits side by side. `iobisect run`,
+ * `measure`, `sweep`, `test` and the bisection (driver.h) get their
+ * evidence here; none of them counts a build or a boot by hand.
+ *
+ * The world is reached through struct measure_ops only: the real
+ * operations (probe.h) reach libgit2, make and QEMU; the Slurm executor's
+ * send probes elsewhere (executor.h); a test's replay numbers; the
+ * benchmark's resample measured boots.
+ *
+ * The facts of one build (struct build_facts) and of one boot (struct
+ * boot_facts) are each one struct, from the operations up to the policy.
+ */
+#ifndef IOBISECT_MEASURE_H
+#define IOBISECT_MEASURE_H
+
+#include "bisect.h"
+#include "job.h"
+#include "noise.h"
+#include "results.h"
+#include "util.h"
+#include "verdict.h"
+
+struct progress;
+
+#define MEASURE_WINDOW 16 /* good boots a verdict compares with */
+#define MEASURE_REFRESH 2 /* a good boot per this many of a probe's */
+
+/* What a build of one commit came to. */
+struct build_facts {
+	int failed;		 /* the commit does not build: its own fault */
+	int cached;		 /* served from the build cache */
+	char key[41];		 /* the build key, "" when unknown */
+	char *first_error, *log; /* failed: what and where (owned) */
+};
+void build_facts_release(struct build_facts *b);
+/* A copy of `from` into *to (released first). */
+void build_facts_copy(struct build_facts *to, const struct build_facts *from);
+
+/* What one boot (or a commit's boots) came to. */
+struct boot_facts {
+	int ok; /* the guest ran the workload and its samples are stored */
+	/* !ok: PROBE_BUILD_FAILED (measure_commit only), PROBE_BOOT_FAILED,
+	   PROBE_PANIC, PROBE_TIMEOUT or PROBE_WORKLOAD_ERROR */
+	enum probe_outcome outcome;
+	size_t samples;		 /* samples stored */
+	char *first_error, *log; /* !ok: what and where (owned) */
+};
+void boot_facts_release(struct boot_facts *b);
+/* What failed, for people: the first error, or the outcome's name. */
+const char *boot_facts_text(const struct boot_facts *b);
+
+struct measure_ops {
+	/*
+	 * Build `commit` (a full id), or find it built. 0 (out->failed says
+	 * whether it built), or -1 after error() when no build could even be
+	 * tried: the run aborts.
+	 */
+	int (*build)(void *payload, const char *commit,
+		     struct build_facts *out);
+	/*
+	 * Boot the commit's image once and store what it measured. 0 (out
+	 * says how it went), or -1 after error(): interrupted (see
+	 * run_interrupted) or QEMU itself broken; the run stops.
+	 */
+	int (*boot)(void *payload, const char *commit, struct boot_facts *out);
+	/* The per-boot values stored for `commit`, in boot order. */
+	int (*load)(void *payload, const char *commit, struct sample_set *out);
+	/* Optional: the commit's subject for people (owned), or NULL. */
+	char *(*subject)(void *payload, const char *commit);
+	/*
+	 * Optional: the commits the run may need next, best first, to build
+	 * beside the boots to come (a hint: nothing waits for it).
+	 */
+	void (*prefetch)(void *payload, const char *const *commits, size_t n);
+	/*
+	 * Optional: build `n` commits and boot each until `boots` are stored,
+	 * all at once (a multisection round on a cluster). 0, or -1 after
+	 * error() as boot.
+	 */
+	int (*measure_many)(void *payload, const char *const *commits,
+			    size_t n, unsigned boots);
+};
+
+struct measure {
+	/* Set by measure_init. */
+	const struct job *job;
+	const struct measure_ops *ops;
+	void *payload;
+	/* Set by the caller when it has them. */
+	struct progress *progress; /* NULL: quiet */
+	const char *good; /* the baseline commit (full id), NULL: none */
+
+	/* What this run measured. */
+	unsigned boots, baseline_boots, builds, builds_cached, samples;
+	unsigned since_good; /* boots since the last good one */
+	struct strvec logs;  /* "<what>: <path>" of failures */
+	struct strvec built; /* commits built (or found built) this run */
+	/* Per-boot values read through ops->load, re-read after a boot. */
+	struct measure_series {
+		char commit[41];
+		struct sample_set set;
+		int stale;
+	} * series;
+	size_t nr_series, alloc_series;
+};
+
+void measure_init(struct measure *m, const struct job *job,
+		  const struct measure_ops *ops, void *payload);
+void measure_release(struct measure *m);
+
+/* A line for people above the status line (nothing when quiet). */
+void measure_say(struct measure *m, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* The commit's subject for people, "" when unknown (caller frees). */
+char *measure_subject(struct measure *m, const char *commit);
+
+/*
+ * Build `commit`: 0 built, 1 it does not build (out says why), -1 stop.
+ * Builds and cache hits are counted once per commit and run.
+ */
+int measure_build(struct measure *m, const char *commit,
+		  struct build_facts *out);
+/* Boot `commit` once: 0 it went well, 1 it failed (out says how), -1 stop. */
+int measure_boot(struct measure *m, const char *commit,
+		 struct boot_facts *out);
+/* The per-boot values of `commit` (a copy), read once per boot. */
+int measure_load(struct measure *m, const char *commit,
+		 struct sample_set *out);
+/* Read `commit`'s values again: boots were stored behind the layer. */
+void measure_stale(struct measure *m, const char *commit);
+/*
+ * Boots of `commits` commits, `want` boots asked in all, that store
+ * nothing usable must not loop forever: true once `tries` boots have
+ * been spent past what a run of usable boots would need.
+ */
+int measure_tries_spent(unsigned tries, size_t want, unsigned commits);
+/* The first error said of boots spent that way (caller frees). */
+char *measure_no_sample_error(void);
+
+/*
+ * Build `commit` and boot it until `want` boots are stored (a sweep's
+ * sample of a range, a Slurm task; no verdict). out->ok, or what failed;
+ * *build (may be NULL) gets the build's facts. Returns 0, or -1 to stop
+ * (see run_interrupted).
+ */
+int measure_commit(struct measure *m, const char *commit, unsigned want,
+		   struct build_facts *build, struct boot_facts *out);
+
+/*
+ * A commit built and booted elsewhere (a Slurm task): its `boots` and
+ * its build (key "" when none was tried) counted as this run's, the
+ * build once per commit as measure_build counts it.
+ */
+void measure_count_remote(struct measure *m, const char *commit,
+			  const char *key, int cached, size_t boots);
+
+/* The baseline a verdict compares with: the last MEASURE_WINDOW boots. */
+void measure_window(const struct sample_set *all, const double **v,
+		    size_t *n);
+/* The run's noise model from every commit read with two boots or more. */
+void measure_noise(struct measure *m, struct noise_model *out);
+/* A good boot when the baseline is MEASURE_REFRESH boots old. */
+int measure_refresh_baseline(struct measure *m);
+/* The verdict input of the run: baseline window, bad level, noise. */
+void measure_verdict_input(struct measure *m, struct verdict_input *in,
+			   const struct sample_set *good,
+			   const struct sample_set *bad, double error,
+			   struct noise_model *nm);
+/*
+ * The verdict on `commit` against m->good (and `bad`'s level, NULL
+ * none) from its boots after the first `from`: 0, 1 when there is none
+ * yet, -1 to stop. *cand gets all its boots.
+ */
+int measure_judge(struct measure *m, const char *commit, const char *bad,
+		  size_t from, double error, struct verdict *v,
+		  struct sample_set *cand);
+
+/* Pairs of `parent` and a commit, booted back to back. */
+struct measure_pairs {
+	const char *parent;
+	double *pv, *cv; /* pair k: the parent's boot, the commit's boot */
+	size_t n, alloc_p, alloc_c;
+	size_t parent_from; /* the parent's boots before its pairs */
+	unsigned failed;    /* pairs dropped for a failed boot */
+	int last_order;	    /* the pairs boot the parent first */
+	struct verdict v;
+	int decided;
+};
+void measure_pairs_release(struct measure_pairs *p);
+/*
+ * Boot pairs of p->parent and `commit`, alternating, until
+ * verdict_pairs (`in`: the drop and the errors) decides or there are `cap`
+ * pairs; p->v holds the last verdict. 0, 1 when boots kept failing
+ * (*fail says how), -1 to stop.
+ */
+int measure_pairs_run(struct measure *m, const char *commit,
+		      struct measure_pairs *p, struct verdict_pairs_input *in,
+		      size_t cap, struct boot_facts *fail);
+
+#endif
