@@ -2,7 +2,9 @@
  * html.c: the HTML page and the JSON document of a results folder (see
  * html.h). Figures are stored in bytes/s and shown in MB/s (10^6 bytes).
  * Plots share one x axis (every commit of the scan, in history order) so
- * the eye can run down the page from one topology to the next.
+ * the eye can run down the page from one topology to the next. What a
+ * series' plot and rows are drawn from is in html_series.c, the counters
+ * in html_counters.c.
  */
 #include "html.h"
 #include "stats.h"
@@ -21,84 +23,6 @@
 #define PR 20.0
 #define PT 22.0
 #define PB 58.0 /* bottom margin: rotated commit labels */
-
-void html_escape(struct strbuf *out, const char *s)
-{
-	html_escape_n(out, s, SIZE_MAX);
-}
-
-void html_escape_n(struct strbuf *out, const char *s, size_t max)
-{
-	for (; s && *s && max; s++, max--) {
-		switch (*s) {
-		case '&': strbuf_addstr(out, "&amp;"); break;
-		case '<': strbuf_addstr(out, "&lt;"); break;
-		case '>': strbuf_addstr(out, "&gt;"); break;
-		case '"': strbuf_addstr(out, "&quot;"); break;
-		case '\'': strbuf_addstr(out, "&#39;"); break;
-		default: strbuf_addch(out, *s);
-		}
-	}
-}
-
-long html_culprit(const struct scan *s)
-{
-	if (!s->has_state || s->state.status != STATE_DONE)
-		return -1;
-	for (size_t i = 0; i < s->nr_commits; i++)
-		if (!strncmp(s->commits[i].abbrev, s->state.culprit, 12))
-			return (long)i;
-	return -1;
-}
-
-int html_series_changes(const struct scan *s, size_t series,
-			const struct changepoint_options *cp,
-			struct changepoint_result *out)
-{
-	const struct scan_series *ser = &s->series[series];
-	struct changepoint_commit *c = xcalloc(s->nr_commits + 1, sizeof(*c));
-	int ret;
-
-	for (size_t i = 0; i < s->nr_commits; i++) {
-		c[i].values = ser->cells[i].values;
-		c[i].n = ser->cells[i].nr;
-	}
-	ret = changepoint_detect(out, c, s->nr_commits, cp);
-	free(c);
-	return ret;
-}
-
-void html_series_pair(const struct scan *s, size_t series,
-		      const struct changepoint_result *cr, long *base,
-		      long *head)
-{
-	const struct scan_series *ser = &s->series[series];
-	long culprit = html_culprit(s);
-
-	*base = *head = -1;
-	if (culprit >= 0 && ser->cells[culprit].nr) {
-		*head = culprit;
-		for (long i = culprit - 1; i >= 0 && *base < 0; i--)
-			if (ser->cells[i].nr)
-				*base = i;
-		if (*base >= 0)
-			return;
-	}
-	if (cr && cr->nr) {
-		*base = (long)cr->points[0].before;
-		*head = (long)cr->points[0].index;
-		return;
-	}
-	*base = *head = -1;
-	for (size_t i = 0; i < s->nr_commits; i++)
-		if (ser->cells[i].nr) {
-			if (*base < 0)
-				*base = (long)i;
-			*head = (long)i;
-		}
-	if (*base == *head)
-		*head = -1;
-}
 
 /* A round step for about `n` ticks over `span`. */
 static double nice_step(double span, int n)

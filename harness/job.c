@@ -22,74 +22,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-int job_get_range(struct keypath *c, json_t *obj, struct kver_range *r)
-{
-	const char *keys[] = {"min", "max"};
-	for (int i = 0; i < 2; i++) {
-		json_t *v = json_object_get(obj, keys[i]);
-		const char *s;
-		if (!v)
-			continue;
-		size_t old = kp_push(c, keys[i]);
-		if (kp_str(c, v, &s)) {
-			kp_pop(c, old);
-			return -1;
-		}
-		unsigned k = i ? kver_parse_max(s) : kver_parse(s);
-		if (!k) {
-			kp_fail(c, "'%s' is not a kernel version", s);
-			kp_pop(c, old);
-			return -1;
-		}
-		kp_pop(c, old);
-		if (i)
-			r->max = k;
-		else
-			r->min = k;
-	}
-	if (r->min && r->max && r->min > r->max)
-		return kp_fail(c, "min is above max");
-	return 0;
-}
-
-/* ------------------------------------------------------------------ */
-/* Data folder. */
-
-static int has_data(const char *dir)
-{
-	struct stat st;
-	char *q = xstrfmt("%s/qemu", dir), *k = xstrfmt("%s/kconfigs", dir);
-	int ok = !stat(q, &st) && S_ISDIR(st.st_mode) && !stat(k, &st) &&
-		 S_ISDIR(st.st_mode);
-	free(q);
-	free(k);
-	return ok;
-}
-
-const char *job_data_dir(void)
-{
-	static char *exe_dir;
-	static int looked;
-	const char *env = getenv("IOBISECT_DATA");
-	if (env && *env)
-		return env;
-	if (!looked) {
-		char buf[PATH_MAX];
-		ssize_t n = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
-		looked = 1;
-		if (n > 0) {
-			buf[n] = '\0';
-			char *slash = strrchr(buf, '/');
-			if (slash) {
-				*slash = '\0';
-				if (has_data(buf))
-					exe_dir = xstrdup(buf);
-			}
-		}
-	}
-	return exe_dir ? exe_dir : ".";
-}
-
 /* ------------------------------------------------------------------ */
 /* The rest of the job. */
 
@@ -150,7 +82,7 @@ static int parse_kconfig(struct keypath *c, json_t *v, struct kconfig_spec *k)
 		int bad = !json_is_object(r)
 				  ? kp_fail(c, "expected an object")
 				  : kp_check_keys(c, r, rule_keys) ||
-					    job_get_range(c, r, &rule->range);
+					    kp_kver_range(c, r, &rule->range);
 		if (!bad) {
 			size_t o3 = kp_push(c, "fragments");
 			json_t *f = json_object_get(r, "fragments");

@@ -150,7 +150,7 @@ int job_parse_toolchain(struct keypath *c, json_t *v, struct job *job)
 		int bad = !json_is_object(r)
 				  ? kp_fail(c, "expected an object")
 				  : kp_check_keys(c, r, keys) ||
-					    job_get_range(c, r, &t->range) ||
+					    kp_kver_range(c, r, &t->range) ||
 					    kp_strf(c, r, "cc", &t->cc) ||
 					    kp_strf(c, r, "hostcc", &t->hostcc);
 		if (!bad && !t->cc)

@@ -9,9 +9,6 @@
 #include "job.h"
 #include "keypath.h"
 
-/* job.c: "min" and "max" kernel versions of a rule. */
-int job_get_range(struct keypath *c, json_t *obj, struct kver_range *r);
-
 /*
  * job_build.c: how the job's kernels are had: "toolchain" (compilers by
  * kernel version, each maybe in an environment) and "prebuilt" (images

@@ -386,3 +386,33 @@ int kp_words(struct keypath *c, json_t *v, struct strbuf *out)
 	strbuf_release(&one);
 	return 0;
 }
+
+int kp_kver_range(struct keypath *c, json_t *obj, struct kver_range *r)
+{
+	const char *keys[] = {"min", "max"};
+	for (int i = 0; i < 2; i++) {
+		json_t *v = json_object_get(obj, keys[i]);
+		const char *s;
+		if (!v)
+			continue;
+		size_t old = kp_push(c, keys[i]);
+		if (kp_str(c, v, &s)) {
+			kp_pop(c, old);
+			return -1;
+		}
+		unsigned k = i ? kver_parse_max(s) : kver_parse(s);
+		if (!k) {
+			kp_fail(c, "'%s' is not a kernel version", s);
+			kp_pop(c, old);
+			return -1;
+		}
+		kp_pop(c, old);
+		if (i)
+			r->max = k;
+		else
+			r->min = k;
+	}
+	if (r->min && r->max && r->min > r->max)
+		return kp_fail(c, "min is above max");
+	return 0;
+}

@@ -8,6 +8,7 @@
 #ifndef IOBISECT_KEYPATH_H
 #define IOBISECT_KEYPATH_H
 
+#include "kver.h"
 #include "util.h"
 
 #include <jansson.h>
@@ -94,5 +95,8 @@ char *job_expand_home(const char *s);
 int job_valid_name(const char *s, size_t max);
 /* A value that can stand as one spec word: printable, no blanks. */
 int job_valid_word(const char *s);
+
+/* "min" and "max" kernel versions of a rule (`obj`) into *r. */
+int kp_kver_range(struct keypath *c, json_t *obj, struct kver_range *r);
 
 #endif
