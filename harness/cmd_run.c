@@ -21,6 +21,7 @@
 #include "kbuild.h"
 #include "options.h"
 #include "prebuilt.h"
+#include "probe.h"
 #include "qemu.h"
 #include "results.h"
 #include "run.h"
@@ -372,16 +373,6 @@ static int pick_kernel(struct kernel_pick *k, const struct run_args *a,
 	return 0;
 }
 
-/* "QEMU emulator version 7.2.22 (Debian ...)" -> "7.2.22" */
-static char *version_number(const char *line)
-{
-	const char *v = line ? strstr(line, "version ") : NULL;
-	if (!v)
-		return xstrdup("unknown");
-	v += 8;
-	return xstrndup(v, strcspn(v, " ("));
-}
-
 /* Every non-warmup sample of one (topology, point, metric) in this run. */
 struct series {
 	int topo;
@@ -559,54 +550,48 @@ static const char *topo_engine(const struct job *job, int t)
 	return NULL;
 }
 
+/* What one_boot says just before QEMU starts. */
+struct boot_line {
+	const char *topo;
+	int nr, of;
+};
+
+static void say_boot(void *payload, unsigned id)
+{
+	const struct boot_line *l = payload;
+
+	fprintf(stderr, "boot %d/%d on %s (boot id %u)...\n", l->nr, l->of,
+		l->topo, id);
+}
+
 static int one_boot(const struct job *job, int t, const struct kernel_pick *k,
 		    const struct machine_id *m, const char *run_dir,
 		    int boot_nr, int boots, int keep, struct summary *sum,
 		    int *failed)
 {
-	const char *engine = topo_engine(job, t);
 	const struct topology *topo = &job->topologies[t];
-	unsigned id;
-	if (results_reserve_boot_id(&id, job->results, job->name, k->commit,
-				    topo->name, engine))
-		return -1;
-	struct boot_request req = {
+	struct boot_line line = { topo->name, boot_nr, boots };
+	struct probe_boot_args a = {
 		.job = job,
 		.topo = t,
-		.kernel = k->image,
+		.engine = topo_engine(job, t),
+		.commit = k->commit,
+		.build_key = k->build_key,
+		.image = k->image,
 		.run_dir = run_dir,
-		.label = k->commit,
-		.boot_id = id,
+		.machine = m,
 		.keep_images = keep,
+		.before = say_boot,
+		.payload = &line,
 	};
 	struct boot_result br;
-	struct strbuf console = STRBUF_INIT;
-	char started[32];
-	int rc = -1;
+	unsigned id;
+	int rc = -1, stored;
 
 	boot_result_init(&br);
-	utc_timestamp(started, sizeof(started));
-	fprintf(stderr, "boot %d/%d on %s (boot id %u)...\n", boot_nr, boots,
-		topo->name, id);
-	if (vm_boot(&br, &req))
+	if (probe_boot_once(&a, &br, &id, &stored))
 		goto out;
-	if (br.console_log)
-		read_file(br.console_log, &console);
-	struct results_boot rb = RESULTS_BOOT_INIT;
-	rb.job = job;
-	rb.topo = t;
-	rb.commit = k->commit;
-	rb.build_key = k->build_key;
-	rb.boot_id = id;
-	rb.machine = m;
-	rb.report = &br.report;
-	rb.outcome = boot_status_name(br.status);
-	rb.console = console.buf;
-	rb.console_len = console.len;
-	rb.started = started;
-	rb.boot_ns = br.total_ns;
-	rb.first_sample_ns = br.first_sample_ns;
-	if (br.status != BOOT_INTERRUPTED && results_store_boot(&rb))
+	if (stored < 0)
 		warning("boot %u was not stored", id);
 
 	printf("boot %u on %s: %s (%.1f s; hello %.2f s, first sample "
@@ -626,7 +611,6 @@ static int one_boot(const struct job *job, int t, const struct kernel_pick *k,
 	fflush(stdout);
 	rc = br.status == BOOT_INTERRUPTED ? 1 : 0;
 out:
-	strbuf_release(&console);
 	boot_result_release(&br);
 	return rc;
 }
@@ -639,6 +623,7 @@ int cmd_run(int argc, char **argv)
 	struct summary sum = {0};
 	struct safety_hold *holds = NULL;
 	struct rundir rd = RUNDIR_INIT;
+	struct probe_machine pm = { 0 };
 	size_t nr_holds = 0;
 	int code = EXIT_ABORT, failed = 0, job_loaded = 0, setup_failed = 0;
 
@@ -682,19 +667,10 @@ int cmd_run(int argc, char **argv)
 	if (pick_kernel(&k, &a, &job, &code))
 		goto out;
 
-	int kvm = qemu_accel_resolve(&job.machine, qemu_kvm_usable());
-	struct clock clock;
-	if (kvm < 0 || clock_resolve(&clock, &job, kvm))
+	if (probe_machine_init(&pm, &job))
 		goto out;
-	char *line = qemu_version(job.machine.qemu);
-	if (!line) {
-		error("cannot run '%s' (is qemu-system-x86 installed?)",
-		      job.machine.qemu);
-		code = EXIT_ABORT;
-		goto out;
-	}
-	char *ver = version_number(line);
-	free(line);
+	int kvm = pm.kvm;
+	const struct clock clock = pm.clock;
 	int boots = a.boots ? a.boots : job.runs_min;
 	printf("kernel %s (%s), %zu topolog%s x %d boot(s), %d sample(s) per "
 	       "point, %s, %s clock",
@@ -710,8 +686,7 @@ int cmd_run(int argc, char **argv)
 		if (!topo_engine(&job, (int)t))
 			continue;
 		struct machine_id m = MACHINE_ID_INIT;
-		results_machine_fill(&m, &job, (int)t, kvm ? "kvm" : "tcg", ver,
-				     &clock);
+		probe_machine_id(&m, &job, (int)t, &pm);
 		for (int b = 1; b <= boots && !run_interrupted(); b++) {
 			int r = one_boot(&job, (int)t, &k, &m, rd.path, b,
 					 boots, a.keep_images, &sum, &failed);
@@ -724,7 +699,6 @@ int cmd_run(int argc, char **argv)
 		}
 		results_machine_release(&m);
 	}
-	free(ver);
 	print_summary(&sum, &job, &clock);
 	char abbrev[13];
 	results_commit_abbrev(k.commit, abbrev);
@@ -738,6 +712,7 @@ int cmd_run(int argc, char **argv)
 	       : failed		 ? 1
 				 : 0;
 out:
+	probe_machine_release(&pm);
 	rundir_close(&rd);
 	safety_release_all(holds, nr_holds);
 	summary_release(&sum);

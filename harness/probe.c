@@ -21,7 +21,10 @@
 #include <string.h>
 #include <unistd.h>
 
-/* "QEMU emulator version 7.2.22 (Debian ...)" -> "7.2.22". */
+/*
+ * "QEMU emulator version 7.2.22 (Debian ...)" -> "7.2.22": the one rule
+ * for the QEMU version in a machine's identity (which boots are pooled).
+ */
 static char *version_word(const char *line)
 {
 	const char *v = line ? strstr(line, "version ") : NULL;
@@ -31,12 +34,42 @@ static char *version_word(const char *line)
 	return xstrndup(v, strcspn(v, " \t\n("));
 }
 
+int probe_machine_init(struct probe_machine *pm, struct job *job)
+{
+	char *line;
+
+	memset(pm, 0, sizeof(*pm));
+	pm->kvm = qemu_accel_resolve(&job->machine, qemu_kvm_usable());
+	if (pm->kvm < 0 || clock_resolve(&pm->clock, job, pm->kvm))
+		return -1;
+	line = qemu_version(job->machine.qemu);
+	if (!line)
+		return error("cannot run '%s' (is qemu-system-x86 installed?)",
+			     job->machine.qemu ? job->machine.qemu
+					       : "qemu-system-x86_64");
+	pm->qemu_version = version_word(line);
+	free(line);
+	return 0;
+}
+
+void probe_machine_release(struct probe_machine *pm)
+{
+	free(pm->qemu_version);
+	pm->qemu_version = NULL;
+}
+
+void probe_machine_id(struct machine_id *out, const struct job *job, int topo,
+		      const struct probe_machine *pm)
+{
+	results_machine_fill(out, job, topo, pm->kvm ? "kvm" : "tcg",
+			     pm->qemu_version, &pm->clock);
+}
+
 int probe_ctx_init(struct probe_ctx *ctx, struct job *job,
 		   const char *repo_path, struct progress *progress)
 {
-	char *line, *ver, *job_dir;
-	struct clock clock;
-	int kvm;
+	struct probe_machine pm;
+	char *job_dir;
 
 	memset(ctx, 0, sizeof(*ctx));
 	ctx->rundir.lock_fd = -1;
@@ -53,19 +86,10 @@ int probe_ctx_init(struct probe_ctx *ctx, struct job *job,
 	ctx->topo = ctx->point->topo;
 	results_spec_hash(job, ctx->point, ctx->spec_hash);
 
-	kvm = qemu_accel_resolve(&job->machine, qemu_kvm_usable());
-	if (kvm < 0 || clock_resolve(&clock, job, kvm))
+	if (probe_machine_init(&pm, job))
 		return -1;
-	line = qemu_version(job->machine.qemu);
-	if (!line)
-		return error("cannot run '%s' (is qemu-system-x86 installed?)",
-			     job->machine.qemu ? job->machine.qemu
-					       : "qemu-system-x86_64");
-	ver = version_word(line);
-	results_machine_fill(&ctx->machine, job, ctx->topo,
-			     kvm ? "kvm" : "tcg", ver, &clock);
-	free(line);
-	free(ver);
+	probe_machine_id(&ctx->machine, job, ctx->topo, &pm);
+	probe_machine_release(&pm);
 
 	/* Boots in a folder of this process's own; what a SIGKILLed run
 	 * left behind is reaped there. */
@@ -177,31 +201,78 @@ static char *first_line(const char *s)
 	return s && *s ? xstrndup(s, strcspn(s, "\n")) : NULL;
 }
 
+int probe_boot_once(const struct probe_boot_args *a, struct boot_result *br,
+		    unsigned *id, int *stored)
+{
+	const struct job *job = a->job;
+	const char *topo = job->topologies[a->topo].name;
+	struct boot_request req = { 0 };
+	struct results_boot rb = RESULTS_BOOT_INIT;
+	struct strbuf console = STRBUF_INIT;
+	char started[32];
+
+	*stored = 0;
+	if (results_reserve_boot_id(id, job->results, job->name, a->commit,
+				    topo, a->engine))
+		return -1;
+	req.job = job;
+	req.topo = a->topo;
+	req.kernel = a->image;
+	req.run_dir = a->run_dir;
+	req.label = a->commit;
+	req.boot_id = *id;
+	req.keep_images = a->keep_images;
+	utc_timestamp(started, sizeof(started));
+	if (a->before)
+		a->before(a->payload, *id);
+	if (vm_boot(br, &req))
+		return -1;
+	if (br->status == BOOT_INTERRUPTED)
+		return 0;
+	if (br->console_log)
+		read_file(br->console_log, &console);
+	rb.job = job;
+	rb.topo = a->topo;
+	rb.commit = a->commit;
+	rb.build_key = a->build_key;
+	rb.boot_id = *id;
+	rb.machine = a->machine;
+	rb.report = &br->report;
+	rb.outcome = boot_status_name(br->status);
+	rb.console = console.buf;
+	rb.console_len = console.len;
+	rb.started = started;
+	rb.boot_ns = br->total_ns;
+	rb.first_sample_ns = br->first_sample_ns;
+	/* Stored before anything else happens: nothing measured is lost. */
+	*stored = results_store_boot(&rb) ? -1 : 1;
+	strbuf_release(&console);
+	return 0;
+}
+
 int probe_boot(struct probe_ctx *ctx, const struct probe_image *img,
 	       int *status, char **first_error, char **log)
 {
 	const struct job *job = ctx->job;
 	const char *topo = job->topologies[ctx->topo].name;
-	struct boot_request req = { 0 };
+	struct probe_boot_args a = {
+		.job = job,
+		.topo = ctx->topo,
+		.engine = ctx->point->engine,
+		.commit = img->commit,
+		.build_key = img->build.key,
+		.image = img->image,
+		.run_dir = ctx->rundir.path,
+		.machine = &ctx->machine,
+	};
 	struct boot_result br;
-	struct results_boot rb = RESULTS_BOOT_INIT;
-	struct strbuf console = STRBUF_INIT;
 	char *dir = NULL;
 	unsigned id;
-	int ret = -1;
+	int ret = -1, stored;
 
 	*first_error = *log = NULL;
-	if (results_reserve_boot_id(&id, job->results, job->name, img->commit,
-				    topo, ctx->point->engine))
-		return -1;
-	req.job = job;
-	req.topo = ctx->topo;
-	req.kernel = img->image;
-	req.run_dir = ctx->rundir.path;
-	req.label = img->commit;
-	req.boot_id = id;
 	boot_result_init(&br);
-	if (vm_boot(&br, &req))
+	if (probe_boot_once(&a, &br, &id, &stored))
 		goto out;
 	*status = br.status;
 	if (br.status == BOOT_INTERRUPTED || run_interrupted()) {
@@ -209,29 +280,14 @@ int probe_boot(struct probe_ctx *ctx, const struct probe_image *img,
 		error("interrupted");
 		goto out;
 	}
+	if (stored < 0)
+		goto out;
 	if (br.status == BOOT_QEMU_ERROR) {
 		/* Not the commit's fault: every boot would fail the same. */
 		ctx->qemu_broken = 1;
 		error("QEMU failed: %s", br.detail.buf);
 		goto out;
 	}
-	if (br.console_log)
-		read_file(br.console_log, &console);
-	rb.job = job;
-	rb.topo = ctx->topo;
-	rb.commit = img->commit;
-	rb.build_key = img->build.key;
-	rb.boot_id = id;
-	rb.machine = &ctx->machine;
-	rb.report = &br.report;
-	rb.outcome = boot_status_name(br.status);
-	rb.console = console.buf;
-	rb.console_len = console.len;
-	rb.boot_ns = br.total_ns;
-	rb.first_sample_ns = br.first_sample_ns;
-	/* Stored before anything else happens: nothing measured is lost. */
-	if (results_store_boot(&rb))
-		goto out;
 	ctx->boots++;
 	for (size_t i = 0; i < br.report.nr_samples; i++)
 		if (!br.report.samples[i].warmup)
@@ -247,7 +303,6 @@ int probe_boot(struct probe_ctx *ctx, const struct probe_image *img,
 	ret = 0;
 out:
 	free(dir);
-	strbuf_release(&console);
 	boot_result_release(&br);
 	return ret;
 }

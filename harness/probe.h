@@ -18,6 +18,7 @@
 #include "rundir.h"
 #include "util.h"
 #include "verdict.h"
+#include "vm.h"
 
 struct progress;
 struct repo;
@@ -53,6 +54,50 @@ struct probe_ctx {
 	int interrupted;    /* SIGINT/SIGTERM seen: stop, state saved */
 	int qemu_broken;    /* QEMU itself failed: abort, not a skip */
 };
+
+/*
+ * The machine a job's boots run on, found once: the accelerator, the
+ * clock, and QEMU's version, read by one rule. With the topology they are
+ * the machine's identity (results.h), which decides whose boots are
+ * pooled: `iobisect run` and a bisection's probes must agree on it.
+ */
+struct probe_machine {
+	int kvm; /* 1 KVM, 0 TCG */
+	struct clock clock;
+	char *qemu_version; /* "7.2.22" */
+};
+/* 0, or -1 after error() (no QEMU, a clock the job cannot have). */
+int probe_machine_init(struct probe_machine *pm, struct job *job);
+void probe_machine_release(struct probe_machine *pm);
+/* The identity of boots on topology `topo` (results_machine_release). */
+void probe_machine_id(struct machine_id *out, const struct job *job, int topo,
+		      const struct probe_machine *pm);
+
+/*
+ * One boot as every command boots: a boot id reserved, the image booted
+ * (vm_boot) in `run_dir`, and what it gave stored in the results store at
+ * once, console log included, unless it was interrupted. `iobisect run`
+ * calls it for each of its boots, probe_boot for a bisection's.
+ */
+struct probe_boot_args {
+	const struct job *job;
+	int topo;
+	const char *engine; /* the point's engine: names the boot's folder */
+	const char *commit, *build_key, *image;
+	const char *run_dir;
+	const struct machine_id *machine;
+	int keep_images;
+	/* Optional: called with the boot id just before QEMU starts. */
+	void (*before)(void *payload, unsigned id);
+	void *payload;
+};
+/*
+ * 0 when QEMU ran (br, set up by boot_result_init, says how; *stored is
+ * 1 when it was stored, 0 when interrupted, -1 after error() when the
+ * store failed), or -1 after error() when there was no boot.
+ */
+int probe_boot_once(const struct probe_boot_args *a, struct boot_result *br,
+		    unsigned *id, int *stored);
 
 /*
  * Set up: the metric point (job->metric_point or the first point), its
