@@ -66,13 +66,13 @@ static void publish(const struct job *job, const struct report *rep,
 		    const char *upload_url, const char *notify_url)
 {
 	if (upload_url) {
-		char *dir = xstrfmt("%s/%s", job->results, job->name);
+		char *dir = results_job_dir(job->results, job->name);
 		publish_upload(upload_url, dir);
 		free(dir);
 	}
 	if (notify_url && rep->status == STATE_DONE) {
-		char *report = xstrfmt("%s/%s/report.txt", job->results,
-				       job->name);
+		char *report = results_job_file(job->results, job->name,
+						"report.txt");
 		struct upload_notice n = {
 			.culprit = rep->culprit.id,
 			.subject = rep->culprit.subject,
@@ -124,13 +124,9 @@ int cmd_bisect(int argc, char **argv)
 		return usage();
 	}
 	progress_init(&progress, stderr);
-	if (job_load(&job, job_path))
+	if (job_load_results(&job, job_path, results))
 		goto out;
 	job_ok = 1;
-	if (results) {
-		free(job.results);
-		job.results = xstrdup(results);
-	}
 	if (show_log) {
 		ret = print_log(&job);
 		goto out;

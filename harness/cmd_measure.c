@@ -96,7 +96,7 @@ int cmd_measure(int argc, char **argv)
 	if (list && !(rev = listed = list_entry(list)))
 		return EXIT_ABORT;
 	progress_init(&progress, stderr);
-	if (job_load(&job, job_path)) {
+	if (job_load_results(&job, job_path, results)) {
 		progress_release(&progress);
 		return EXIT_ABORT;
 	}
@@ -106,10 +106,6 @@ int cmd_measure(int argc, char **argv)
 	}
 	if (cache_dir_check())
 		goto out;
-	if (results) {
-		free(job.results);
-		job.results = xstrdup(results);
-	}
 	if (repo_open(&repo, job.repo) || repo_resolve(repo, rev, id))
 		goto out;
 	rc = probe_task(&job, job.repo, id, (unsigned)boots, &progress);

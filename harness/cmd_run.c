@@ -206,10 +206,7 @@ static int results_opt(const struct opt *opt, const char *v)
 {
 	struct run_args *a = opt->value;
 
-	if (check_utf8(opt->name, v))
-		return -1;
-	strvec_pushf(&a->overrides, "results=%s", v);
-	return 0;
+	return job_override_results(&a->overrides, v);
 }
 
 /*
@@ -659,7 +656,7 @@ int cmd_run(int argc, char **argv)
 	 * kernel is built, so a results folder that cannot be written to
 	 * costs no build.
 	 */
-	char *job_dir = xstrfmt("%s/%s", job.results, job.name);
+	char *job_dir = results_job_dir(job.results, job.name);
 	int rd_failed = rundir_open(&rd, job_dir);
 	free(job_dir);
 	if (rd_failed)
@@ -700,9 +697,7 @@ int cmd_run(int argc, char **argv)
 		results_machine_release(&m);
 	}
 	print_summary(&sum, &job, &clock);
-	char abbrev[13];
-	results_commit_abbrev(k.commit, abbrev);
-	char *dir = xstrfmt("%s/%s/%s", job.results, job.name, abbrev);
+	char *dir = results_commit_dir(job.results, job.name, k.commit);
 	if (sum.nr)
 		print_table(&sum, &job, dir);
 	printf("results: %s\n", dir);

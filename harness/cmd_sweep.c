@@ -311,13 +311,11 @@ static int link_tree(const char *from, const char *to)
 static int seed_endpoint(struct sweep_run *s, const char *derived,
 			 const char *commit)
 {
-	char ab[13];
 	char *from, *to;
 	int ret;
 
-	results_commit_abbrev(commit, ab);
-	from = xstrfmt("%s/%s", s->dir, ab);
-	to = xstrfmt("%s/%s/%s", s->job.results, derived, ab);
+	from = results_commit_dir(s->job.results, s->job.name, commit);
+	to = results_commit_dir(s->job.results, derived, commit);
 	ret = link_tree(from, to);
 	free(from);
 	free(to);
@@ -425,7 +423,7 @@ static void notify(struct sweep_run *s, const struct changepoint *cp,
 		   const char *subject)
 {
 	char *name = sweep_bisect_job_name(s->job.name, good, bad);
-	char *report = xstrfmt("%s/%s/report.txt", s->job.results, name);
+	char *report = results_job_file(s->job.results, name, "report.txt");
 	char *range = xstrfmt("%.12s..%.12s", good, bad);
 	char *metric = xstrfmt("%s %s", s->ctx.point->id, s->job.metric);
 	char *seen = xstrfmt("%s %s", range, culprit);
@@ -458,7 +456,7 @@ static void upload(struct sweep_run *s)
 	while (d && (e = readdir(d))) {
 		if (strncmp(e->d_name, prefix, strlen(prefix)))
 			continue;
-		char *dir = xstrfmt("%s/%s", s->job.results, e->d_name);
+		char *dir = results_job_dir(s->job.results, e->d_name);
 		publish_upload(s->upload_url, dir);
 		free(dir);
 	}
@@ -654,7 +652,7 @@ int cmd_sweep(int argc, char **argv)
 		every = 1;
 
 	progress_init(&s.progress, stderr);
-	if (job_load(&s.job, s.job_path))
+	if (job_load_results(&s.job, s.job_path, results))
 		goto out;
 	s.job_loaded = 1;
 	if (cache_dir_check())
@@ -663,17 +661,13 @@ int cmd_sweep(int argc, char **argv)
 		error("%s: a sweep needs \"repo\"", s.job_path);
 		goto out;
 	}
-	if (results) {
-		free(s.job.results);
-		s.job.results = xstrdup(results);
-	}
 	if (executor_from_job(&s.exec, &s.job))
 		goto out;
 	if (repo_open(&s.repo, s.job.repo) || resolve_range(&s, range, a, b) ||
 	    choose(&s, range, a, b, every, tags, &sample))
 		goto out;
 
-	s.dir = xstrfmt("%s/%s", s.job.results, s.job.name);
+	s.dir = results_job_dir(s.job.results, s.job.name);
 	if (mkdir_p(s.dir, 0755) || state_lock(&s.lock, s.dir))
 		goto out;
 	if (probe_ctx_init(&s.ctx, &s.job, s.job.repo, &s.progress))

@@ -79,7 +79,7 @@ int cmd_test(int argc, char **argv)
 		return usage();
 	driver_result_init(&res);
 	progress_init(&progress, stderr);
-	if (job_load(&job, job_path))
+	if (job_load_results(&job, job_path, results))
 		goto out;
 	job_ok = 1;
 	if (cache_dir_check())
@@ -132,19 +132,14 @@ int cmd_test(int argc, char **argv)
 		goto out;
 
 	/* The auto line sits halfway: only then is bad measured. */
-	auto_line = job.threshold.kind == THRESHOLD_AUTO;
-	if (auto_line && job.bisect_type == BISECT_PERF) {
-		if (!job.bad) {
-			error("%s: threshold 'auto' needs 'bad'", job.path);
-			goto out;
-		}
-		if (repo_resolve(job_repo ? job_repo : repo, job.bad, bad))
-			goto out;
-	}
-	if (results) {
-		free(job.results);
-		job.results = xstrdup(results);
-	} else if (job.results[0] != '/' && cwd_inside(repo_path(repo))) {
+	auto_line = job_needs_bad(&job);
+	if (job_check_needs_bad(&job, job.bad))
+		goto out;
+	if (auto_line &&
+	    repo_resolve(job_repo ? job_repo : repo, job.bad, bad))
+		goto out;
+	if (!results && job.results[0] != '/' &&
+	    cwd_inside(repo_path(repo))) {
 		/* Never write into the tree git bisect is walking. */
 		free(job.results);
 		job.results = xstrfmt("%s/results", cache_dir());

@@ -41,7 +41,8 @@ void driver_init(struct driver *d, const struct job *job,
 	measure_init(&d->m, job, ops, payload);
 	d->graph = graph;
 	d->st = st;
-	d->target = job->confidence > 0 ? job->confidence : 0.95;
+	d->target = job->confidence > 0 ? job->confidence
+					: JOB_CONFIDENCE_DEFAULT;
 	if (st) {
 		d->good = d->m.good = st->good;
 		d->bad = st->bad;
@@ -406,7 +407,7 @@ enum driver_status driver_test(struct driver *d, const char *good,
 {
 	struct probe_note n = {0};
 	enum driver_status ret = DRIVER_CULPRIT;
-	int is_auto = d->job->threshold.kind == THRESHOLD_AUTO, r;
+	int need_bad = job_needs_bad(d->job), r;
 	const char *word;
 
 	driver_result_init(res);
@@ -414,12 +415,9 @@ enum driver_status driver_test(struct driver *d, const char *good,
 	d->good = d->m.good = good;
 	d->bad = bad ? bad : "";
 	if (d->job->bisect_type == BISECT_PERF) {
-		if (is_auto && !d->bad[0]) {
-			error("threshold 'auto' needs the bad endpoint: the "
-			      "job names none");
+		if (job_check_needs_bad(d->job, d->bad))
 			return res->status = DRIVER_ABORT;
-		}
-		ret = driver_endpoints_perf(d, res, is_auto);
+		ret = driver_endpoints_perf(d, res, need_bad);
 		if (ret != DRIVER_CULPRIT)
 			goto out;
 	}

@@ -297,7 +297,7 @@ enum driver_status driver_job_bisect(struct job *job,
 	driver_result_init(&b.res);
 	if (job_check_bisect(job))
 		goto out;
-	b.dir = xstrfmt("%s/%s", job->results, job->name);
+	b.dir = results_job_dir(job->results, job->name);
 	b.state_file = state_path(job->results, job->name);
 	if (state_lock(&b.lock, b.dir) || start(&b, o->job_hash))
 		goto out;
@@ -340,7 +340,7 @@ driver_job_test(struct job *job, const char *build_repo, const char *good,
 	struct state_lock lock = STATE_LOCK_INIT;
 	struct probe_ctx ctx;
 	struct driver d;
-	char *dir = xstrfmt("%s/%s", job->results, job->name);
+	char *dir = results_job_dir(job->results, job->name);
 	enum driver_status ret = DRIVER_ABORT;
 
 	driver_result_init(res);

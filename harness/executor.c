@@ -187,7 +187,7 @@ static int task_files(struct task_files *f, const struct job *job,
 	f->self = xstrdup(exe);
 	f->job = absolute_path(job_path);
 	f->results = absolute_path(job->results);
-	dir = xstrfmt("%s/%s/.tasks", f->results, job->name);
+	dir = results_job_file(f->results, job->name, ".tasks");
 	f->list = xstrfmt("%s/list-%ld-%ld.txt", dir, (long)time(NULL),
 			  (long)getpid());
 	/* %A the array's job id, %a the task: one log per task. */
@@ -288,8 +288,9 @@ int executor_measure(const struct executor *x, const struct job *job,
 		docs[i].first_error = xstrfmt(
 			"slurm task %zu of job %s ended %s, with no result", i,
 			id, tasks[i].state[0] ? tasks[i].state : "unseen");
-		docs[i].log = xstrfmt("%s/%s/.tasks/slurm-%s_%zu.log",
-				      f.results, job->name, id, i);
+		char *log = xstrfmt(".tasks/slurm-%s_%zu.log", id, i);
+		docs[i].log = results_job_file(f.results, job->name, log);
+		free(log);
 	}
 	ret = 0;
 out:

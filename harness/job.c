@@ -317,7 +317,7 @@ static void job_defaults(struct job *job)
 	 */
 	job->runs_min = 1;
 	job->runs_max = 8;
-	job->confidence = 0.95;
+	job->confidence = JOB_CONFIDENCE_DEFAULT;
 	job->metric = xstrdup("read");
 	job->threshold.kind = THRESHOLD_AUTO;
 	job->bisect_type = BISECT_PERF;
@@ -628,6 +628,55 @@ int job_load_overrides(struct job *job, const char *path,
 out:
 	strbuf_release(&text);
 	return ret;
+}
+
+int job_override_results(struct strvec *ov, const char *dir)
+{
+	struct strbuf shown = STRBUF_INIT;
+	json_t *s;
+	char *text;
+
+	if (!utf8_valid(dir)) {
+		strbuf_addsafe(&shown, dir, strlen(dir));
+		error("--results: '%s' is not valid UTF-8 (a job is JSON text)",
+		      shown.buf);
+		strbuf_release(&shown);
+		return -1;
+	}
+	s = json_string(dir);
+	text = s ? json_dumps(s, JSON_ENCODE_ANY) : NULL;
+	json_decref(s);
+	if (!text)
+		return error("--results: cannot use '%s'", dir);
+	strvec_pushf(ov, "results=%s", text);
+	free(text);
+	return 0;
+}
+
+int job_load_results(struct job *job, const char *path, const char *results)
+{
+	struct strvec ov = STRVEC_INIT;
+	int ret;
+
+	if (results && job_override_results(&ov, results))
+		return -1;
+	ret = job_load_overrides(job, path, (const char *const *)ov.v);
+	strvec_clear(&ov);
+	return ret;
+}
+
+int job_needs_bad(const struct job *job)
+{
+	return job->bisect_type == BISECT_PERF &&
+	       job->threshold.kind == THRESHOLD_AUTO;
+}
+
+int job_check_needs_bad(const struct job *job, const char *bad)
+{
+	if (job_needs_bad(job) && (!bad || !*bad))
+		return error("%s: threshold 'auto' needs 'bad'",
+			     job->path ? job->path : "job");
+	return 0;
 }
 
 int job_check_bisect(const struct job *job)

@@ -197,6 +197,21 @@ void job_release(struct job *job);
  */
 int job_load_overrides(struct job *job, const char *path,
 		       const char *const *overrides);
+/*
+ * The override job_load_overrides takes for `--results DIR`: the folder
+ * as a JSON string, whatever it looks like ("2024" stays a name). -1
+ * after error() when DIR is not UTF-8 text (a job is JSON).
+ */
+int job_override_results(struct strvec *ov, const char *dir);
+/* job_load with `--results DIR` (NULL: the job's own "results"). */
+int job_load_results(struct job *job, const char *path, const char *results);
+/*
+ * The job's verdicts need the bad endpoint measured: a perf job whose
+ * threshold is auto (the line sits between the endpoints' levels).
+ */
+int job_needs_bad(const struct job *job);
+/* error() naming the job when it needs bad and `bad` is NULL or "". */
+int job_check_needs_bad(const struct job *job, const char *bad);
 /* repo, good and bad are optional in a job (run needs none): bisect checks. */
 int job_check_bisect(const struct job *job);
 /* The point `id` of topology `topo`, or NULL. */
@@ -204,6 +219,8 @@ const struct point *job_find_point(const struct job *job, int topo,
 				   const char *id);
 /* Index of the topology named `name` ("raid5-4,bitmap=1"), or -1. */
 int job_find_topology(const struct job *job, const char *name);
+/* The confidence a bisection's answer must reach when the job says none. */
+#define JOB_CONFIDENCE_DEFAULT 0.95
 /* Limits on what the lists of a job may expand to. */
 #define JOB_MAX_TOPOLOGIES 64
 #define JOB_MAX_POINTS 4096

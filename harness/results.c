@@ -19,27 +19,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-void results_commit_abbrev(const char *commit, char out[13])
-{
-	size_t i = 0;
-	if (!commit || !*commit)
-		commit = "none";
-	for (; i < 12 && commit[i]; i++) {
-		char c = commit[i];
-		/* A label is a folder name: no separators, no dot-files. */
-		out[i] = (c == '/' || c <= ' ' || (i == 0 && c == '.')) ? '_' : c;
-	}
-	out[i] = '\0';
-}
-
-char *results_boot_dir(const char *root, const char *job, const char *commit,
-		       const char *topology, const char *engine)
-{
-	char c[13];
-	results_commit_abbrev(commit, c);
-	return xstrfmt("%s/%s/%s/%s-%s", root, job, c, topology, engine);
-}
-
 /* ------------------------------------------------------------------ */
 /* The machine. */
 
@@ -772,7 +751,7 @@ int results_load_samples(const char *root, const char *job,
 
 	memset(out, 0, sizeof(*out));
 	results_commit_abbrev(commit, c12);
-	cdir = xstrfmt("%s/%s/%s", root, job, c12);
+	cdir = results_commit_dir(root, job, commit);
 	d = opendir_nofollow(cdir);
 	if (!d) {
 		int e = errno;

@@ -105,6 +105,12 @@ int results_reserve_boot_id(unsigned *out, const char *root,
 			    const char *job, const char *commit,
 			    const char *topology, const char *engine);
 
+/* Folder <root>/<job>: a job's, a sweep's or a derived bisection's. */
+char *results_job_dir(const char *root, const char *job);
+/* <root>/<job>/<name>: bisect-state.json, report.txt, .tasks (caller frees). */
+char *results_job_file(const char *root, const char *job, const char *name);
+/* Folder <root>/<job>/<commit12> (caller frees). */
+char *results_commit_dir(const char *root, const char *job, const char *commit);
 /* Folder <root>/<job>/<commit12>/<topology>-<engine> (caller frees). */
 char *results_boot_dir(const char *root, const char *job, const char *commit,
 		       const char *topology, const char *engine);

@@ -4,6 +4,7 @@
  * without touching it, the results folder lock, and the bisect log.
  */
 #include "state.h"
+#include "results.h"
 #include "run.h"
 
 #include <errno.h>
@@ -497,7 +498,7 @@ out:
 
 char *state_path(const char *root, const char *job)
 {
-	return xstrfmt("%s/%s/bisect-state.json", root, job);
+	return results_job_file(root, job, "bisect-state.json");
 }
 
 /* Where the last good state is, only when there is one to point at. */

@@ -30,7 +30,11 @@ void task_doc_release(struct task_doc *t)
 
 char *task_doc_path(const char *results, const char *job, const char *commit)
 {
-	return xstrfmt("%s/%s/.tasks/%.12s.json", results, job, commit);
+	char *name = xstrfmt(".tasks/%.12s.json", commit);
+	char *path = results_job_file(results, job, name);
+
+	free(name);
+	return path;
 }
 
 int task_doc_write(const struct task_doc *t, const char *path)

@@ -1,0 +1,49 @@
+/*
+ * results_path.c: where things live in the results store (the layout in
+ * results.h), in one place: a job's folder and its files (the bisect
+ * state, the report, the Slurm tasks' documents), a commit's folder, a
+ * boot's folder. Nothing else builds these paths.
+ */
+#include "results.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+char *results_job_dir(const char *root, const char *job)
+{
+	return xstrfmt("%s/%s", root, job);
+}
+
+char *results_job_file(const char *root, const char *job, const char *name)
+{
+	return xstrfmt("%s/%s/%s", root, job, name);
+}
+
+char *results_commit_dir(const char *root, const char *job, const char *commit)
+{
+	char c[13];
+
+	results_commit_abbrev(commit, c);
+	return xstrfmt("%s/%s/%s", root, job, c);
+}
+
+void results_commit_abbrev(const char *commit, char out[13])
+{
+	size_t i = 0;
+	if (!commit || !*commit)
+		commit = "none";
+	for (; i < 12 && commit[i]; i++) {
+		char c = commit[i];
+		/* A label is a folder name: no separators, no dot-files. */
+		out[i] = (c == '/' || c <= ' ' || (i == 0 && c == '.')) ? '_' : c;
+	}
+	out[i] = '\0';
+}
+
+char *results_boot_dir(const char *root, const char *job, const char *commit,
+		       const char *topology, const char *engine)
+{
+	char c[13];
+	results_commit_abbrev(commit, c);
+	return xstrfmt("%s/%s/%s/%s-%s", root, job, c, topology, engine);
+}
