@@ -1,5 +1,5 @@
 /*
- * cmd_bisect.c: `iobisect bisect JOB [--log] [--results DIR]`: options,
+ * cmd_bisect.c: `iobisect bisect JOB [options]`: options (its table),
  * the passthrough disks' checks, then the bisection (driver_job.h), the
  * report on stdout and, when asked, the upload and the webhook.
  *
@@ -27,11 +27,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-static int usage(void)
+static int usage(const struct opt *opts)
 {
-	fprintf(stderr, "usage: iobisect bisect JOB [--log] [--results DIR] "
-			"[--destroy-data-on DEV] [--force] [--upload URL] "
-			"[--notify URL]\n");
+	opt_usage(stderr, "bisect", NULL, opts);
 	return DRIVER_ABORT;
 }
 
@@ -108,20 +106,25 @@ int cmd_bisect(int argc, char **argv)
 
 	executor_init(&exec);
 	const struct opt opts[] = {
-		OPT_FLAG("--log", &show_log),
-		OPT_STRING("--results", &results),
-		OPT_STRING("--upload", &upload_url),
-		OPT_STRING("--notify", &notify_url),
+		OPT_FLAG("--log", &show_log,
+			 "print the bisection's log and stop"),
+		OPT_STRING(
+			"--results", &results, "DIR",
+			"the results folder (default: the job's \"results\")"),
+		OPT_STRING("--upload", &upload_url, "URL",
+			   "send the results folder there when done"),
+		OPT_STRING("--notify", &notify_url, "URL",
+			   "post a notice of a culprit there, once"),
 		OPT_SAFETY(&destroy, &force),
 		OPT_EXECUTOR(&exec),
-		OPT_ARG("JOB", &job_path),
+		OPT_ARG("JOB", &job_path, "the job file"),
 		OPT_END(),
 	};
 
 	report_init(&rep);
 	if (opt_parse(opts, argc, argv, NULL) || !job_path) {
 		executor_release(&exec);
-		return usage();
+		return usage(opts);
 	}
 	progress_init(&progress, stderr);
 	if (job_load_results(&job, job_path, results))

@@ -11,11 +11,6 @@
 
 #include <stdio.h>
 
-static const char build_usage[] =
-	"usage: iobisect build --repo PATH --commit REV [--kconfig a,b,...]\n"
-	"                      [--base tiny|CONFIG] [--cc CC] [--hostcc CC]\n"
-	"                      [--jobs N] [--no-cache]\n";
-
 static int jobs_opt(const struct opt *opt, const char *arg)
 {
 	long n;
@@ -37,17 +32,21 @@ int cmd_build(int argc, char **argv)
 	int help = 0, no_cache = 0;
 	struct opt_error err;
 	const struct opt opts[] = {
-		OPT_FLAG_F("-h", &help, OPT_STOP),
-		OPT_FLAG_F("--help", &help, OPT_STOP),
-		OPT_FLAG("--no-cache", &no_cache),
-		OPT_STRING("--repo", &repo),
-		OPT_STRING("--commit", &rev),
-		OPT_STRING("--kconfig", &fragments),
-		OPT_STRING("--base", &base),
-		OPT_STRING("--cc", &cc),
-		OPT_STRING("--hostcc", &hostcc),
-		OPT_CALLBACK("--jobs", jobs_opt, &req.jobs),
-		OPT_CALLBACK("-j", jobs_opt, &req.jobs),
+		OPT_FLAG_F("-h", &help, OPT_STOP, "this help"),
+		OPT_FLAG_F("--help", &help, OPT_STOP, "this help"),
+		OPT_FLAG("--no-cache", &no_cache,
+			 "build even when the cache holds the image"),
+		OPT_STRING("--repo", &repo, "PATH",
+			   "the kernel git repository"),
+		OPT_STRING("--commit", &rev, "REV", "the commit to build"),
+		OPT_STRING("--kconfig", &fragments, "a,b,...",
+			   "the fragments to merge on the base"),
+		OPT_STRING("--base", &base, "tiny|CONFIG", "the base config"),
+		OPT_STRING("--cc", &cc, "CC", "the compiler"),
+		OPT_STRING("--hostcc", &hostcc, "CC",
+			   "the host programs' compiler"),
+		OPT_CALLBACK("--jobs", jobs_opt, &req.jobs, "N", "make -j N"),
+		OPT_CALLBACK("-j", jobs_opt, &req.jobs, "N", "make -j N"),
 		OPT_END(),
 	};
 
@@ -62,19 +61,22 @@ int cmd_build(int argc, char **argv)
 			/* A positional too; named whole, as build takes no
 			 * "--name=value" form. */
 			error("unknown option '%s'", err.arg);
-			fputs(build_usage, stderr);
+			opt_usage(stderr, "build",
+				  "--repo PATH --commit REV [options]", opts);
 		}
 		return EXIT_ABORT;
 	}
 	if (help) {
-		fputs(build_usage, stdout);
+		opt_usage(stdout, "build", "--repo PATH --commit REV [options]",
+			  opts);
 		return 0;
 	}
 	if (no_cache)
 		req.flags |= BUILD_NO_CACHE;
 	if (!repo || !rev) {
 		error("build needs --repo and --commit");
-		fputs(build_usage, stderr);
+		opt_usage(stderr, "build", "--repo PATH --commit REV [options]",
+			  opts);
 		return EXIT_ABORT;
 	}
 	if (cache_dir_check())

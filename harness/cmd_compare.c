@@ -25,9 +25,6 @@
 /* Measured counters shown under each row, after the settings that differ. */
 #define COMPARE_COUNTER_ROWS 8
 
-static const char usage[] =
-	"usage: iobisect compare A B [--results DIR] [--job NAME]";
-
 static void add_sd(struct strbuf *out, double pct)
 {
 	if (isfinite(pct) && pct > 2)
@@ -80,15 +77,16 @@ int cmd_compare(int argc, char **argv)
 	struct scan s;
 	struct strbuf out = STRBUF_INIT;
 	const struct opt opts[] = {
-		OPT_STRING("--results", &dir),
-		OPT_STRING("--job", &job),
-		OPT_ARG("A", &revs[0]),
-		OPT_ARG("B", &revs[1]),
+		OPT_STRING("--results", &dir, "DIR", "the results folder"),
+		OPT_STRING("--job", &job, "NAME",
+			   "the job in the results folder"),
+		OPT_ARG("A", &revs[0], "a commit"),
+		OPT_ARG("B", &revs[1], "another commit"),
 		OPT_END(),
 	};
 
 	if (opt_parse(opts, argc, argv, NULL) || !revs[1]) {
-		fprintf(stderr, "%s\n", usage);
+		opt_usage(stderr, "compare", NULL, opts);
 		return EXIT_ABORT;
 	}
 	/* Two commits' boots need no bisect state: a bad one is a warning. */

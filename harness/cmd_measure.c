@@ -20,11 +20,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-static int usage(void)
+static int usage(const struct opt *opts)
 {
-	fprintf(stderr,
-		"usage: iobisect measure JOB --commit REV|--commit-list "
-		"FILE --boots N [--results DIR]\n");
+	opt_usage(stderr, "measure",
+		  "JOB --commit REV|--commit-list FILE --boots N [options]",
+		  opts);
 	return EXIT_ABORT;
 }
 
@@ -81,18 +81,22 @@ int cmd_measure(int argc, char **argv)
 	int ret = EXIT_ABORT, rc;
 	struct opt_error err;
 	const struct opt opts[] = {
-		OPT_STRING("--commit", &rev),
-		OPT_STRING("--commit-list", &list),
-		OPT_CALLBACK("--boots", boots_opt, &boots),
-		OPT_STRING("--results", &results),
-		OPT_ARG("JOB", &job_path),
+		OPT_STRING("--commit", &rev, "REV", "the commit"),
+		OPT_STRING("--commit-list", &list, "FILE",
+			   "the commit on line SLURM_ARRAY_TASK_ID of FILE"),
+		OPT_CALLBACK("--boots", boots_opt, &boots, "N",
+			     "boots to have stored (0: build only)"),
+		OPT_STRING(
+			"--results", &results, "DIR",
+			"the results folder (default: the job's \"results\")"),
+		OPT_ARG("JOB", &job_path, "the job file"),
 		OPT_END(),
 	};
 
 	if (opt_parse(opts, argc, argv, &err))
-		return err.status == OPT_ERR_VALUE ? EXIT_ABORT : usage();
+		return err.status == OPT_ERR_VALUE ? EXIT_ABORT : usage(opts);
 	if (!job_path || !!rev == !!list || boots < 0)
-		return usage();
+		return usage(opts);
 	if (list && !(rev = listed = list_entry(list)))
 		return EXIT_ABORT;
 	progress_init(&progress, stderr);

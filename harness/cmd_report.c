@@ -15,10 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char usage[] =
-	"usage: iobisect report RESULTS_DIR --html FILE [--json FILE] "
-	"[--job NAME] [--min-effect PCT]";
-
 /* inf, nan and 1e999 were taken and hid every change. */
 static int min_effect(const struct opt *opt, const char *arg)
 {
@@ -83,16 +79,20 @@ int cmd_report(int argc, char **argv)
 	char now[32];
 	int ret = 1;
 	const struct opt opts[] = {
-		OPT_STRING("--html", &html),
-		OPT_STRING("--json", &json),
-		OPT_STRING("--job", &job),
-		OPT_CALLBACK("--min-effect", min_effect, &o.cp.min_effect_pct),
-		OPT_ARG("RESULTS_DIR", &dir),
+		OPT_STRING("--html", &html, "FILE", "the page to write"),
+		OPT_STRING("--json", &json, "FILE", "the same data as JSON"),
+		OPT_STRING("--job", &job, "NAME",
+			   "the job in the results folder"),
+		OPT_CALLBACK("--min-effect", min_effect, &o.cp.min_effect_pct,
+			     "PCT",
+			     "smallest change point to show, in percent"),
+		OPT_ARG("RESULTS_DIR", &dir, "a results folder"),
 		OPT_END(),
 	};
 
 	if (opt_parse(opts, argc, argv, NULL) || !dir || (!html && !json)) {
-		fprintf(stderr, "%s\n", usage);
+		opt_usage(stderr, "report", "RESULTS_DIR --html FILE [options]",
+			  opts);
 		return EXIT_ABORT;
 	}
 	if (check_outputs(dir, html, json))

@@ -2,16 +2,8 @@
  * cmd_run.c: `iobisect run`: boot one kernel (a given image, or a commit
  * built through kbuild) N times on each topology of a job, store every
  * boot in the results tree, print each sample's MB/s as it is measured and
- * a summary per topology, point and metric at the end.
- *
- *   iobisect run JOB [options]
- *   iobisect run --kernel BZIMAGE | --commit REV [--repo PATH]
- *                --topology PRESET[,key=value...] --workload
- * ENGINE[,key=value...]
- *                [--boots N] [--samples N] [--warmup N] [--timeout S]
- *                [--set key=value] [--results DIR] [--keep-images]
- *                [--label NAME]
- *                [--destroy-data-on DEVICE] [--force]
+ * a summary per topology, point and metric at the end. Its usage
+ * (`iobisect run --help`) is made from the option table in parse_args.
  *
  * Exit: 0 when every boot was ok, 1 when a build or a boot failed, 128 on
  * bad input (one line naming it), 130 when interrupted.
@@ -36,17 +28,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char usage_text[] =
-	"usage: iobisect run JOB [--kernel BZIMAGE | --commit REV [--repo "
-	"PATH]]\n"
+/* run has two forms: a job file, or a job made from the options. */
+static const char synopsis[] =
+	"JOB [--kernel BZIMAGE | --commit REV [--repo PATH]] [options]\n"
 	"   or: iobisect run --kernel BZIMAGE | --commit REV [--repo PATH]\n"
 	"                    --topology PRESET[,key=value...]\n"
-	"                    --workload ENGINE[,key=value...]\n"
-	"  options: --boots N  --samples N  --warmup N  --timeout SECONDS\n"
-	"           --set key=value  --results DIR  --keep-images\n"
-	"           --label NAME   (a prebuilt image's name in the results)\n"
-	"           --destroy-data-on DEVICE  --force   (passed-through "
-	"disks)\n";
+	"                    --workload ENGINE[,key=value...] [options]";
 
 struct run_args {
 	const char *job_path;
@@ -233,32 +220,54 @@ static int label_check(const char *label)
 	return 0;
 }
 
-static int parse_args(struct run_args *a, int argc, char **argv)
+/* Parse argv into *a; with `usage`, print the usage there instead. */
+static int parse_args(struct run_args *a, int argc, char **argv, FILE *usage)
 {
 	struct opt_error e;
 	/* Every option of run takes the "--opt=value" form too. */
 	const struct opt opts[] = {
-		OPT_FLAG_F("-h", &a->help, OPT_STOP),
+		OPT_FLAG_F("-h", &a->help, OPT_STOP, "this help"),
 		/* "--help=x" shows the help too, as it always did. */
-		OPT_FLAG_F("--help", &a->help, OPT_STOP | OPT_JOINED),
-		OPT_FLAG_F("--keep-images", &a->keep_images, OPT_JOINED),
-		OPT_STRING_F("--kernel", &a->kernel, OPT_JOINED),
-		OPT_STRING_F("--commit", &a->commit, OPT_JOINED),
-		OPT_STRING_F("--repo", &a->repo, OPT_JOINED),
-		OPT_STRING_F("--label", &a->label, OPT_JOINED),
+		OPT_FLAG_F("--help", &a->help, OPT_STOP | OPT_JOINED,
+			   "this help"),
+		OPT_FLAG_F("--keep-images", &a->keep_images, OPT_JOINED,
+			   "leave disk images and the initramfs behind"),
+		OPT_STRING_F("--kernel", &a->kernel, OPT_JOINED, "BZIMAGE",
+			     "boot this image"),
+		OPT_STRING_F("--commit", &a->commit, OPT_JOINED, "REV",
+			     "build this commit and boot it"),
+		OPT_STRING_F("--repo", &a->repo, OPT_JOINED, "PATH",
+			     "the kernel git repository"),
+		OPT_STRING_F("--label", &a->label, OPT_JOINED, "NAME",
+			     "a prebuilt image's name in the results"),
 		OPT_SAFETY(&a->destroy_data_on, &a->force),
-		OPT_CALLBACK_F("--topology", compound_opt, a, OPT_JOINED),
-		OPT_CALLBACK_F("--workload", compound_opt, a, OPT_JOINED),
-		OPT_CALLBACK_F("--boots", boots_opt, &a->boots, OPT_JOINED),
-		OPT_CALLBACK_F("--samples", samples_opt, a, OPT_JOINED),
-		OPT_CALLBACK_F("--warmup", warmup_opt, a, OPT_JOINED),
-		OPT_CALLBACK_F("--timeout", timeout_opt, a, OPT_JOINED),
-		OPT_CALLBACK_F("--set", set_opt, a, OPT_JOINED),
-		OPT_CALLBACK_F("--results", results_opt, a, OPT_JOINED),
-		OPT_ARG("JOB", &a->job_path),
+		OPT_CALLBACK_F("--topology", compound_opt, a, OPT_JOINED,
+			       "PRESET[,key=value...]",
+			       "the topology (a job without a file)"),
+		OPT_CALLBACK_F("--workload", compound_opt, a, OPT_JOINED,
+			       "ENGINE[,key=value...]",
+			       "the workload (a job without a file)"),
+		OPT_CALLBACK_F("--boots", boots_opt, &a->boots, OPT_JOINED, "N",
+			       "boots per topology (default: runs.min)"),
+		OPT_CALLBACK_F("--samples", samples_opt, a, OPT_JOINED, "N",
+			       "samples of each point per boot"),
+		OPT_CALLBACK_F("--warmup", warmup_opt, a, OPT_JOINED, "N",
+			       "samples dropped first"),
+		OPT_CALLBACK_F("--timeout", timeout_opt, a, OPT_JOINED,
+			       "SECONDS", "a whole boot at most"),
+		OPT_CALLBACK_F("--set", set_opt, a, OPT_JOINED, "key=value",
+			       "set a job key (again for more)"),
+		OPT_CALLBACK_F(
+			"--results", results_opt, a, OPT_JOINED, "DIR",
+			"the results folder (default: the job's \"results\")"),
+		OPT_ARG("JOB", &a->job_path, "the job file"),
 		OPT_END(),
 	};
 
+	if (usage) {
+		opt_usage(usage, "run", synopsis, opts);
+		return 0;
+	}
 	if (opt_parse(opts, argc, argv, &e)) {
 		switch (e.status) {
 		case OPT_ERR_UNKNOWN:
@@ -625,13 +634,13 @@ int cmd_run(int argc, char **argv)
 	int code = EXIT_ABORT, failed = 0, job_loaded = 0, setup_failed = 0;
 
 	if (argc < 2) {
-		fputs(usage_text, stderr);
+		parse_args(&a, 0, NULL, stderr);
 		goto out;
 	}
-	if (parse_args(&a, argc, argv))
+	if (parse_args(&a, argc, argv, NULL))
 		goto out;
 	if (a.help) {
-		fputs(usage_text, stdout);
+		parse_args(&a, 0, NULL, stdout);
 		code = 0;
 		goto out;
 	}

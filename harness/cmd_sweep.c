@@ -1,11 +1,10 @@
 /*
- * cmd_sweep.c: `iobisect sweep JOB --range A..B [--every N | --tags
- * PATTERN] [--boots N] [--bisect-improvements] [--results DIR]`. Measures
- * a sample of the commits of a range (--boots, 3 by default, each at the
- * job's metric point),
- * keeps results/<job>/sweep-state.json up to date after every commit, finds
- * the change points of the series, and bisects each regression past the
- * job's threshold between the two tested commits around it (and with
+ * cmd_sweep.c: `iobisect sweep JOB --range A..B [options]` (the options:
+ * its table, `iobisect help sweep`). Measures a sample of the commits of
+ * a range (--boots, 3 by default, each at the job's metric point), keeps
+ * results/<job>/sweep-state.json up to date after every commit, finds the
+ * change points of the series, and bisects each regression past the job's
+ * threshold between the two tested commits around it (and with
  * --bisect-improvements each improvement, for the commit that made it
  * faster) as a derived job, through the same driver as `iobisect bisect`.
  *
@@ -83,12 +82,9 @@ struct sweep_run {
 	const char *upload_url, *notify_url; /* publish.h */
 };
 
-static int usage(void)
+static int usage(const struct opt *opts)
 {
-	fprintf(stderr, "usage: iobisect sweep JOB --range A..B [--every N | "
-			"--tags PATTERN] [--boots N] [--bisect-improvements] "
-			"[--results DIR] [--upload URL] [--notify URL] "
-			"[--executor local|slurm ...]\n");
+	opt_usage(stderr, "sweep", "JOB --range A..B [options]", opts);
 	return EXIT_ABORT;
 }
 
@@ -618,16 +614,24 @@ int cmd_sweep(int argc, char **argv)
 	uint64_t t0 = now_ns();
 	struct opt_error err;
 	const struct opt opts[] = {
-		OPT_STRING("--range", &range),
-		OPT_CALLBACK("--every", every_opt, &every),
-		OPT_CALLBACK("--boots", boots_opt, &boots),
-		OPT_STRING("--tags", &tags),
-		OPT_FLAG("--bisect-improvements", &bisect_improvements),
-		OPT_STRING("--results", &results),
+		OPT_STRING("--range", &range, "A..B", "the commits to sample"),
+		OPT_CALLBACK("--every", every_opt, &every, "N",
+			     "every Nth first-parent commit"),
+		OPT_CALLBACK("--boots", boots_opt, &boots, "N",
+			     "boots per sampled commit (1 to 100, default 3)"),
+		OPT_STRING("--tags", &tags, "PATTERN",
+			   "the tags matching PATTERN instead"),
+		OPT_FLAG("--bisect-improvements", &bisect_improvements,
+			 "bisect the steps up too"),
+		OPT_STRING(
+			"--results", &results, "DIR",
+			"the results folder (default: the job's \"results\")"),
 		OPT_EXECUTOR(&s.exec),
-		OPT_STRING("--upload", &s.upload_url),
-		OPT_STRING("--notify", &s.notify_url),
-		OPT_ARG("JOB", &s.job_path),
+		OPT_STRING("--upload", &s.upload_url, "URL",
+			   "send the results folder there when done"),
+		OPT_STRING("--notify", &s.notify_url, "URL",
+			   "post a notice of a culprit there, once"),
+		OPT_ARG("JOB", &s.job_path, "the job file"),
 		OPT_END(),
 	};
 
@@ -635,9 +639,9 @@ int cmd_sweep(int argc, char **argv)
 	s.lock.fd = -1;
 	executor_init(&s.exec);
 	if (opt_parse(opts, argc, argv, &err))
-		return err.status == OPT_ERR_VALUE ? EXIT_ABORT : usage();
+		return err.status == OPT_ERR_VALUE ? EXIT_ABORT : usage(opts);
 	if (!s.job_path || !range)
-		return usage();
+		return usage(opts);
 	s.boots = (unsigned)boots;
 	/* A bad URL is said now, not after a night of measuring. */
 	if ((s.upload_url && upload_check_url(s.upload_url)) ||

@@ -1,14 +1,14 @@
 /*
- * cmd_test.c: `iobisect test JOB [--repo PATH] [--results DIR]`, the
+ * cmd_test.c: `iobisect test JOB [options]` (its table), the
  * script for `git bisect run`. It tests the commit checked out (HEAD) in
  * the repository of the current directory (else --repo, else the job's),
  * builds it in iobisect's own tree (never the user's), judges it against
  * the good endpoint (driver_test: pairs of the good endpoint and the
  * commit, as `iobisect bisect` confirms an answer, at DRIVER_TEST_ERROR) and
- * answers as git bisect run wants: 0 fast (good/old), 1 slow (bad/new), 125 untestable (skip),
- * 128 abort (broken job, missing QEMU, an endpoint that cannot be
- * measured), 130 interrupted. Everything measured is stored, so a commit
- * already measured (by this or by `iobisect bisect`) answers at once.
+ * answers as git bisect run wants: 0 fast (good/old), 1 slow (bad/new), 125
+ * untestable (skip), 128 abort (broken job, missing QEMU, an endpoint that
+ * cannot be measured), 130 interrupted. Everything measured is stored, so a
+ * commit already measured (by this or by `iobisect bisect`) answers at once.
  *
  *   git bisect start --term-old fast --term-new slow SLOW FAST
  *   git bisect run iobisect test JOB
@@ -29,10 +29,9 @@
 #include <string.h>
 #include <unistd.h>
 
-static int usage(void)
+static int usage(const struct opt *opts)
 {
-	fprintf(stderr, "usage: iobisect test JOB [--repo PATH] "
-			"[--results DIR]\n");
+	opt_usage(stderr, "test", NULL, opts);
 	return EXIT_ABORT;
 }
 
@@ -68,15 +67,18 @@ int cmd_test(int argc, char **argv)
 	size_t nr_holds = 0;
 
 	const struct opt opts[] = {
-		OPT_STRING("--repo", &repo_arg),
-		OPT_STRING("--results", &results),
+		OPT_STRING("--repo", &repo_arg, "PATH",
+			   "the tree git bisect walks (default: here)"),
+		OPT_STRING(
+			"--results", &results, "DIR",
+			"the results folder (default: the job's \"results\")"),
 		OPT_SAFETY(&destroy, &force),
-		OPT_ARG("JOB", &job_path),
+		OPT_ARG("JOB", &job_path, "the job file"),
 		OPT_END(),
 	};
 
 	if (opt_parse(opts, argc, argv, NULL) || !job_path)
-		return usage();
+		return usage(opts);
 	driver_result_init(&res);
 	progress_init(&progress, stderr);
 	if (job_load_results(&job, job_path, results))

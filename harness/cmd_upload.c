@@ -12,10 +12,6 @@
 
 #include <stdio.h>
 
-static const char usage[] =
-	"usage: iobisect upload --flush [--url URL] [--spool DIR]\n"
-	"   or: iobisect upload JOB_DIR --url URL [--spool DIR]";
-
 int cmd_upload(int argc, char **argv)
 {
 	struct upload_options o = UPLOAD_OPTIONS_INIT;
@@ -23,16 +19,18 @@ int cmd_upload(int argc, char **argv)
 	const char *dir = NULL;
 	int flush = 0, rc;
 	const struct opt opts[] = {
-		OPT_FLAG("--flush", &flush),
-		OPT_STRING("--url", &o.url),
-		OPT_STRING("--spool", &o.spool),
-		OPT_ARG("JOB_DIR", &dir),
+		OPT_FLAG("--flush", &flush, "send what the spool holds"),
+		OPT_STRING("--url", &o.url, "URL", "where to send"),
+		OPT_STRING("--spool", &o.spool, "DIR", "the spool folder"),
+		OPT_ARG("JOB_DIR", &dir, "a job's results folder"),
 		OPT_END(),
 	};
 
 	if (opt_parse(opts, argc, argv, NULL) || flush == !!dir ||
 	    (dir && !o.url)) {
-		fprintf(stderr, "%s\n", usage);
+		opt_usage(stderr, "upload",
+			  "--flush [options] | JOB_DIR --url URL [options]",
+			  opts);
 		return EXIT_ABORT;
 	}
 	if (o.url && upload_check_url(o.url))

@@ -9,6 +9,7 @@
 #include "driver.h"
 #include "driver_priv.h"
 
+#include "job_keys.h"
 #include "progress.h"
 #include "run.h"
 
@@ -41,8 +42,9 @@ void driver_init(struct driver *d, const struct job *job,
 	measure_init(&d->m, job, ops, payload);
 	d->graph = graph;
 	d->st = st;
-	d->target = job->confidence > 0 ? job->confidence
-					: JOB_CONFIDENCE_DEFAULT;
+	d->target = job->confidence > 0
+			    ? job->confidence
+			    : job_key_default_num("", "confidence");
 	if (st) {
 		d->good = d->m.good = st->good;
 		d->bad = st->bad;

@@ -46,12 +46,17 @@ int executor_sbatch_opt(const struct opt *opt, const char *arg);
 int executor_probes_opt(const struct opt *opt, const char *arg);
 /* clang-format off */
 #define OPT_EXECUTOR(x)                                                        \
-	OPT_CALLBACK("--executor", executor_kind_opt, (x)),                    \
-	OPT_STRING("--partition", &(x)->slurm.partition),                      \
-	OPT_STRING("--account", &(x)->slurm.account),                          \
-	OPT_STRING("--time-limit", &(x)->slurm.time_limit),                    \
-	OPT_CALLBACK("--sbatch-arg", executor_sbatch_opt, &(x)->slurm.extra),  \
-	OPT_CALLBACK("--probes", executor_probes_opt, &(x)->probes)
+	OPT_CALLBACK("--executor", executor_kind_opt, (x), "local|slurm",     \
+		     "where probes run (default: the job's, or local)"),       \
+	OPT_STRING("--partition", &(x)->slurm.partition, "P",                 \
+		   "sbatch --partition"),                                      \
+	OPT_STRING("--account", &(x)->slurm.account, "A", "sbatch --account"), \
+	OPT_STRING("--time-limit", &(x)->slurm.time_limit, "T",               \
+		   "sbatch --time"),                                           \
+	OPT_CALLBACK("--sbatch-arg", executor_sbatch_opt, &(x)->slurm.extra,  \
+		     "OPT", "one more sbatch option (again for more)"),        \
+	OPT_CALLBACK("--probes", executor_probes_opt, &(x)->probes, "K",      \
+		     "commits probed at once per round (Slurm)")
 /* clang-format on */
 
 /*

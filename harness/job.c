@@ -10,6 +10,7 @@
 #include "cpus.h"
 #include "job_parse.h"
 #include "clock.h"
+#include "job_keys.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -100,36 +101,42 @@ static int parse_kconfig(struct keypath *c, json_t *v, struct kconfig_spec *k)
 	return 0;
 }
 
-static int parse_machine(struct keypath *c, json_t *v, struct machine_spec *m)
+/* A section's object, checked against the keys the table gives it. */
+static int check_section(struct keypath *c, json_t *v, const char *section)
 {
-	static const char *const keys[] = {
-		"cpus",	  "memory_mb", "accel", "qemu",		"timeout_s",
-		"append", "pin",       "clock", "icount_shift", NULL};
-	static const char *const accels[] = {"auto", "kvm", "tcg", NULL};
-	static const char *const clocks[] = {"auto", "virtual", "wall", NULL};
+	const char **keys;
+	int r;
+
 	if (!json_is_object(v))
 		return kp_fail(c, "expected an object");
-	if (kp_check_keys(c, v, keys) ||
-	    kp_intf(c, v, "cpus", 1, 64, &m->cpus) ||
-	    kp_intf(c, v, "memory_mb", 64, 65536, &m->memory_mb) ||
-	    kp_intf(c, v, "timeout_s", 1, 86400, &m->timeout_s) ||
-	    kp_intf(c, v, "icount_shift", 0, CLOCK_ICOUNT_SHIFT_MAX,
-		    &m->icount_shift) ||
+	keys = job_key_names(section);
+	r = kp_check_keys(c, v, keys);
+	free(keys);
+	return r;
+}
+
+static int parse_machine(struct keypath *c, json_t *v, struct machine_spec *m)
+{
+	if (check_section(c, v, "machine") ||
+	    job_key_int(c, v, "machine", "cpus", &m->cpus) ||
+	    job_key_int(c, v, "machine", "memory_mb", &m->memory_mb) ||
+	    job_key_int(c, v, "machine", "timeout_s", &m->timeout_s) ||
+	    job_key_int(c, v, "machine", "icount_shift", &m->icount_shift) ||
 	    kp_strf(c, v, "qemu", &m->qemu) ||
 	    kp_strf(c, v, "append", &m->append))
 		return -1;
 	int i = -1, k = -1;
 	if (kp_boolf(c, v, "pin", &m->pin) ||
-	    kp_enumf(c, v, "accel", accels, "accelerator", &i) ||
-	    kp_enumf(c, v, "clock", clocks, "clock", &k))
+	    job_key_enum(c, v, "machine", "accel", "accelerator", &i) ||
+	    job_key_enum(c, v, "machine", "clock", "clock", &k))
 		return -1;
 	if (i >= 0) {
 		free(m->accel);
-		m->accel = xstrdup(accels[i]);
+		m->accel = xstrdup(job_key_find("machine", "accel")->choices[i]);
 	}
 	if (k >= 0) {
 		free(m->clock);
-		m->clock = xstrdup(clocks[k]);
+		m->clock = xstrdup(job_key_find("machine", "clock")->choices[k]);
 	}
 	/* Refused before anything is built: such a boot would hang. */
 	if (!strcmp(m->clock, "virtual") && clock_smp_refusal(m->cpus)) {
@@ -144,23 +151,16 @@ static int parse_machine(struct keypath *c, json_t *v, struct machine_spec *m)
 static int parse_executor(struct keypath *c, json_t *v,
 			  struct executor_spec *x)
 {
-	static const char *const keys[] = {"kind",	  "partition",
-					   "account",	  "time_limit",
-					   "sbatch_args", "probes",
-					   "retries",	  NULL};
-	static const char *const kinds[] = {"local", "slurm", NULL};
 	json_t *args;
 	size_t i;
 
-	if (!json_is_object(v))
-		return kp_fail(c, "expected an object");
-	if (kp_check_keys(c, v, keys) ||
-	    kp_enumf(c, v, "kind", kinds, "executor", &x->kind) ||
+	if (check_section(c, v, "executor") ||
+	    job_key_enum(c, v, "executor", "kind", "executor", &x->kind) ||
 	    kp_strf(c, v, "partition", &x->partition) ||
 	    kp_strf(c, v, "account", &x->account) ||
 	    kp_strf(c, v, "time_limit", &x->time_limit) ||
-	    kp_intf(c, v, "probes", 1, 64, &x->probes) ||
-	    kp_intf(c, v, "retries", 0, 10, &x->retries))
+	    job_key_int(c, v, "executor", "probes", &x->probes) ||
+	    job_key_int(c, v, "executor", "retries", &x->retries))
 		return -1;
 	if (!(args = json_object_get(v, "sbatch_args")))
 		return 0;
@@ -184,15 +184,11 @@ static int parse_executor(struct keypath *c, json_t *v,
 
 static int parse_runs(struct keypath *c, json_t *v, struct job *job)
 {
-	static const char *const keys[] = {"min", "max", "samples", "warmup",
-					   NULL};
-	if (!json_is_object(v))
-		return kp_fail(c, "expected an object");
-	if (kp_check_keys(c, v, keys) ||
-	    kp_intf(c, v, "min", 1, 100, &job->runs_min) ||
-	    kp_intf(c, v, "max", 1, 1000, &job->runs_max) ||
-	    kp_intf(c, v, "samples", 1, 1000, &job->samples) ||
-	    kp_intf(c, v, "warmup", 0, 100, &job->warmup))
+	if (check_section(c, v, "runs") ||
+	    job_key_int(c, v, "runs", "min", &job->runs_min) ||
+	    job_key_int(c, v, "runs", "max", &job->runs_max) ||
+	    job_key_int(c, v, "runs", "samples", &job->samples) ||
+	    job_key_int(c, v, "runs", "warmup", &job->warmup))
 		return -1;
 	if (job->runs_max < job->runs_min)
 		return kp_fail(c, "max (%d) is below min (%d)", job->runs_max,
@@ -281,47 +277,43 @@ static int parse_confidence(struct keypath *c, json_t *v, double *out)
 	return 0;
 }
 
-static const char *const job_keys[] = {
-	"name",	       "description", "repo",	   "good",	   "bad",
-	"kernel",      "kconfig",     "toolchain", "machine",	   "topology",
-	"workload",    "runs",	      "metric",	   "metric_point", "threshold",
-	"bisect_type", "results",     "direction", "confidence",   "table",
-	"executor",    "prebuilt",    NULL};
-
 static void job_defaults(struct job *job)
 {
 	memset(job, 0, sizeof(*job));
 	job->kconfig.base = xstrdup("tiny");
 	for (size_t i = 0; default_fragments[i]; i++)
 		strvec_push(&job->kconfig.fragments, default_fragments[i]);
+	/* Each default is the table's (job_keys.c). */
 	job->machine.cpus = cpus_default_vcpus();
-	job->machine.memory_mb = 512;
-	job->machine.accel = xstrdup("auto");
-	job->machine.qemu = xstrdup("qemu-system-x86_64");
-	job->machine.timeout_s = 300;
-	job->machine.pin = 1;
+	job->machine.memory_mb = job_key_default_int("machine", "memory_mb");
+	job->machine.accel = xstrdup(job_key_default("machine", "accel"));
+	job->machine.qemu = xstrdup(job_key_default("machine", "qemu"));
+	job->machine.timeout_s = job_key_default_int("machine", "timeout_s");
+	job->machine.pin = job_key_default_int("machine", "pin");
 	/*
 	 * The virtual clock is asked for: on this host kind its boots cost
-	 * up to twice the wall clock's when the host is loaded (README,
-	 * Clocks), more than a default may add to every run.
+	 * up to twice the wall clock's when the host is loaded
+	 * (docs/clocks.md), more than a default may add to every run.
 	 */
-	job->machine.clock = xstrdup("wall");
-	job->machine.icount_shift = CLOCK_ICOUNT_SHIFT;
+	job->machine.clock = xstrdup(job_key_default("machine", "clock"));
+	job->machine.icount_shift =
+		job_key_default_int("machine", "icount_shift");
+	/* Not given: the executor's own (executor.c, slurm.h). */
 	job->executor.kind = -1;
 	job->executor.retries = -1;
-	job->samples = 3;
-	job->warmup = 1;
+	job->samples = job_key_default_int("runs", "samples");
+	job->warmup = job_key_default_int("runs", "warmup");
 	/*
 	 * Verdicts are sequential: a boot is judged as it arrives, so one
 	 * boot is the floor and evidence, not a count, sets how many follow.
 	 */
-	job->runs_min = 1;
-	job->runs_max = 8;
-	job->confidence = JOB_CONFIDENCE_DEFAULT;
-	job->metric = xstrdup("read");
+	job->runs_min = job_key_default_int("runs", "min");
+	job->runs_max = job_key_default_int("runs", "max");
+	job->confidence = job_key_default_num("", "confidence");
+	job->metric = xstrdup(job_key_default("", "metric"));
 	job->threshold.kind = THRESHOLD_AUTO;
 	job->bisect_type = BISECT_PERF;
-	job->results = xstrdup("results");
+	job->results = xstrdup(job_key_default("", "results"));
 }
 
 /* "dir/raid0.json" -> "raid0": the default job name. */
@@ -363,7 +355,7 @@ static int job_parse_json(struct job *job, json_t *root, const char *origin)
 		kp_fail(&c, "expected a JSON object");
 		goto out;
 	}
-	if (kp_check_keys(&c, root, job_keys))
+	if (check_section(&c, root, ""))
 		goto out;
 	if (kp_strf(&c, root, "name", &job->name) ||
 	    kp_strf(&c, root, "repo", &job->repo) ||
@@ -410,16 +402,14 @@ static int job_parse_json(struct job *job, json_t *root, const char *origin)
 	SECTION("executor", parse_executor(&c, v, &job->executor));
 	SECTION("threshold", parse_threshold(&c, v, &job->threshold));
 
-	static const char *const dirs[] = {"slower", "faster", NULL};
-	if (kp_enumf(&c, root, "direction", dirs, "direction", &job->faster))
+	if (job_key_enum(&c, root, "", "direction", "direction", &job->faster))
 		goto out;
 	SECTION("confidence", parse_confidence(&c, v, &job->confidence));
 #undef SECTION
 
-	/* In the order of enum bisect_type. */
-	static const char *const types[] = {"perf", "build", "boot", NULL};
+	/* The table's choices are in the order of enum bisect_type. */
 	int type = job->bisect_type;
-	if (kp_enumf(&c, root, "bisect_type", types, "bisect type", &type))
+	if (job_key_enum(&c, root, "", "bisect_type", "bisect type", &type))
 		goto out;
 	job->bisect_type = type;
 
@@ -455,8 +445,7 @@ static int job_parse_json(struct job *job, json_t *root, const char *origin)
 	}
 
 	if ((v = json_object_get(root, "metric"))) {
-		static const char *const metrics[] = {"read", "write",
-						      "rewrite", NULL};
+		const char *const *metrics = job_key_find("", "metric")->choices;
 		int i;
 		old = kp_push(&c, "metric");
 		int r = kp_enum(&c, v, metrics, "metric", &i);

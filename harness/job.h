@@ -219,8 +219,6 @@ const struct point *job_find_point(const struct job *job, int topo,
 				   const char *id);
 /* Index of the topology named `name` ("raid5-4,bitmap=1"), or -1. */
 int job_find_topology(const struct job *job, const char *name);
-/* The confidence a bisection's answer must reach when the job says none. */
-#define JOB_CONFIDENCE_DEFAULT 0.95
 /* Limits on what the lists of a job may expand to. */
 #define JOB_MAX_TOPOLOGIES 64
 #define JOB_MAX_POINTS 4096

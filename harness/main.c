@@ -3,6 +3,7 @@
  * subcommands (each lives in its own cmd_<name>.c).
  */
 #include "cmd.h"
+#include "job_keys.h"
 #include "run.h"
 #include "util.h"
 
@@ -13,36 +14,32 @@
 struct command {
 	const char *name;
 	int (*fn)(int argc, char **argv);
-	const char *usage;
+	const char *summary; /* one line; the options are the command's table */
 };
 
 static const struct command commands[] = {
-	{ "build", cmd_build,
-	  "build --repo PATH --commit REV [--kconfig a,b,...] [--base tiny|CONFIG] [--cc CC]" },
-	{ "run", cmd_run,
-	  "run JOB | run --kernel BZIMAGE|--commit REV --topology T --workload W" },
-	{ "bisect", cmd_bisect,
-	  "bisect JOB [--log] [--executor local|slurm] [--probes K] "
-	  "[--partition P] [--account A] [--time-limit T] [--sbatch-arg OPT]" },
-	{ "sweep", cmd_sweep,
-	  "sweep JOB --range A..B [--every N | --tags PATTERN] [--boots N] "
-	  "[--bisect-improvements] [--results DIR] [--upload URL] "
-	  "[--notify URL] [--executor local|slurm] [--probes K]" },
-	{ "test", cmd_test, "test JOB   (the script for git bisect run)" },
-	{ "measure", cmd_measure,
-	  "measure JOB --commit REV --boots N [--results DIR]   (a Slurm task)" },
-	{ "report", cmd_report,
-	  "report RESULTS_DIR --html FILE [--json FILE] [--job NAME] [--min-effect PCT]" },
-	{ "compare", cmd_compare, "compare A B [--results DIR] [--job NAME]" },
-	{ "upload", cmd_upload,
-	  "upload --flush [--url URL] [--spool DIR] | upload JOB_DIR --url URL" },
+	{"bisect", cmd_bisect, "find the commit that made a job's figure slow"},
+	{"test", cmd_test,
+	 "one commit fast or slow: the script for git bisect run"},
+	{"sweep", cmd_sweep, "measure a range, find its steps, bisect each"},
+	{"run", cmd_run,
+	 "boot one kernel on a job's topologies and print MB/s"},
+	{"build", cmd_build, "build one commit's kernel image (cached)"},
+	{"measure", cmd_measure, "build and boot one commit (a Slurm task)"},
+	{"report", cmd_report, "a results folder as an HTML page and JSON"},
+	{"compare", cmd_compare, "two commits' stored figures side by side"},
+	{"upload", cmd_upload,
+	 "send a results folder to a server, or the spool"},
 };
 
 static int usage(FILE *f)
 {
 	fprintf(f, "usage: iobisect <command> [options]\n\ncommands:\n");
 	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
-		fprintf(f, "  iobisect %s\n", commands[i].usage);
+		fprintf(f, "  %-9s %s\n", commands[i].name,
+			commands[i].summary);
+	fprintf(f, "\n'iobisect help <command>' lists a command's options;\n"
+		   "'iobisect help job' the keys of a job file.\n");
 	return f == stderr ? 128 : 0;
 }
 
@@ -50,11 +47,23 @@ int main(int argc, char **argv)
 {
 	if (argc < 2)
 		return usage(stderr);
+	if (!strcmp(argv[1], "help") && argc > 2 && !strcmp(argv[2], "job")) {
+		/* The job file's keys, from the one table of them. */
+		job_keys_print(stdout,
+			       argc > 3 && !strcmp(argv[3], "--markdown"));
+		return 0;
+	}
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") ||
-	    !strcmp(argv[1], "help"))
+	    (!strcmp(argv[1], "help") && argc == 2))
 		return usage(stdout);
 	git_libgit2_init();
 	run_install_signal_handlers();
+	/* "help CMD" is "CMD --help": the usage made from its table. */
+	if (!strcmp(argv[1], "help") && argc > 2) {
+		argv[1] = argv[2];
+		argv[2] = "--help";
+		argc = 3;
+	}
 	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
 		if (!strcmp(argv[1], commands[i].name)) {
 			int rc = commands[i].fn(argc - 1, argv + 1);

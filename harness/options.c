@@ -2,6 +2,7 @@
  * options.c: one parser for every subcommand's command line (options.h).
  */
 #include "options.h"
+#include "util.h"
 
 #include <string.h>
 
@@ -81,4 +82,30 @@ int opt_parse(const struct opt *opts, int argc, char **argv,
 			return fail(err, OPT_ERR_VALUE, word, len);
 	}
 	return 0;
+}
+
+void opt_usage(FILE *f, const char *cmd, const char *synopsis,
+	       const struct opt *opts)
+{
+	struct strbuf line = STRBUF_INIT;
+
+	fprintf(f, "usage: iobisect %s", cmd);
+	if (synopsis) {
+		fprintf(f, " %s\n", synopsis);
+	} else {
+		for (const struct opt *o = opts; o->type != OPTION_END; o++)
+			if (o->type == OPTION_ARG)
+				fprintf(f, " %s", o->name);
+		fprintf(f, " [options]\n");
+	}
+	for (const struct opt *o = opts; o->type != OPTION_END; o++) {
+		if (!o->help)
+			continue;
+		strbuf_reset(&line);
+		strbuf_addstr(&line, o->name);
+		if (o->argh)
+			strbuf_addf(&line, " %s", o->argh);
+		fprintf(f, "  %-26s %s\n", line.buf, o->help);
+	}
+	strbuf_release(&line);
 }

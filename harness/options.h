@@ -18,6 +18,8 @@
 #ifndef IOBISECT_OPTIONS_H
 #define IOBISECT_OPTIONS_H
 
+#include <stdio.h>
+
 enum opt_type {
 	OPTION_END,	 /* closes a table */
 	OPTION_FLAG,	 /* "--name": *(int *)value = 1 */
@@ -44,6 +46,8 @@ struct opt {
 	 * refuses it, once the callback has said why.
 	 */
 	int (*cb)(const struct opt *opt, const char *arg);
+	const char *argh; /* the value's placeholder in usage ("DIR") */
+	const char *help; /* one line for usage; NULL: not shown */
 };
 
 /*
@@ -54,16 +58,18 @@ struct opt {
 
 /* Entries, by kind (clang-format would spread each over four lines). */
 /* clang-format off */
-#define OPT_FLAG_F(n, v, f) { (n), OPTION_FLAG, (f), OPT_TYPED(int *, v), 0 }
-#define OPT_FLAG(n, v) OPT_FLAG_F(n, v, 0)
-#define OPT_STRING_F(n, v, f) \
-	{ (n), OPTION_STRING, (f), OPT_TYPED(const char **, v), 0 }
-#define OPT_STRING(n, v) OPT_STRING_F(n, v, 0)
-#define OPT_CALLBACK_F(n, fn, data, f) \
-	{ (n), OPTION_CALLBACK, (f), (data), (fn) }
-#define OPT_CALLBACK(n, fn, data) OPT_CALLBACK_F(n, fn, data, 0)
-#define OPT_ARG(n, v) { (n), OPTION_ARG, 0, OPT_TYPED(const char **, v), 0 }
-#define OPT_END() { 0, OPTION_END, 0, 0, 0 }
+#define OPT_FLAG_F(n, v, f, h) \
+	{ (n), OPTION_FLAG, (f), OPT_TYPED(int *, v), 0, NULL, (h) }
+#define OPT_FLAG(n, v, h) OPT_FLAG_F(n, v, 0, h)
+#define OPT_STRING_F(n, v, f, a, h) \
+	{ (n), OPTION_STRING, (f), OPT_TYPED(const char **, v), 0, (a), (h) }
+#define OPT_STRING(n, v, a, h) OPT_STRING_F(n, v, 0, a, h)
+#define OPT_CALLBACK_F(n, fn, data, f, a, h) \
+	{ (n), OPTION_CALLBACK, (f), (data), (fn), (a), (h) }
+#define OPT_CALLBACK(n, fn, data, a, h) OPT_CALLBACK_F(n, fn, data, 0, a, h)
+#define OPT_ARG(n, v, h) \
+	{ (n), OPTION_ARG, 0, OPT_TYPED(const char **, v), 0, NULL, (h) }
+#define OPT_END() { 0, OPTION_END, 0, 0, 0, NULL, NULL }
 /* clang-format on */
 
 enum opt_status {
@@ -92,5 +98,14 @@ struct opt_error {
  */
 int opt_parse(const struct opt *opts, int argc, char **argv,
 	      struct opt_error *err);
+
+/*
+ * The command's usage, made from its table: "usage: iobisect CMD ARGS
+ * [options]" (or `synopsis` in place of what follows CMD, when a command
+ * has more than one form), then each positional and option with its
+ * help, in the table's order.
+ */
+void opt_usage(FILE *f, const char *cmd, const char *synopsis,
+	       const struct opt *opts);
 
 #endif

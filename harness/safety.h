@@ -163,7 +163,9 @@ void safety_pin_paths(struct job *job, const struct safety_hold *holds,
  * and `--force`. A value on --force is refused, not taken for consent.
  */
 #define OPT_SAFETY(destroy, force)                                             \
-	OPT_STRING_F("--destroy-data-on", destroy, OPT_JOINED),                \
-		OPT_FLAG_F("--force", force, OPT_JOINED)
+	OPT_STRING_F("--destroy-data-on", destroy, OPT_JOINED, "DEV",          \
+		     "a passed-through disk the workload may write"),          \
+		OPT_FLAG_F("--force", force, OPT_JOINED,                       \
+			   "boot a passed-through disk that looks in use")
 
 #endif

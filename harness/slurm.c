@@ -21,7 +21,6 @@
 
 extern char **environ;
 
-#define SLURM_RETRIES 2
 #define SLURM_POLL_MS 2000
 
 void slurm_opts_init(struct slurm_opts *o)

@@ -15,6 +15,9 @@
 
 #include <stddef.h>
 
+/* Runs again of a task Slurm lost, when the job says none. */
+#define SLURM_RETRIES 2
+
 /* Where and how jobs go: the job file's "executor" or the command line. */
 struct slurm_opts {
 	const char *partition;	/* NULL: the cluster's default */
@@ -22,7 +25,7 @@ struct slurm_opts {
 	const char *time_limit; /* sbatch --time, e.g. "2:00:00"; NULL: none */
 	unsigned cpus_per_task; /* a probe's CPUs; 0: Slurm's default */
 	struct strvec extra;	/* more sbatch options, passed as given */
-	unsigned retries;	/* runs again of a lost task (default 2) */
+	unsigned retries;	/* runs again of a lost task (SLURM_RETRIES) */
 	unsigned poll_ms;	/* between two looks at the queue */
 };
 void slurm_opts_init(struct slurm_opts *o);

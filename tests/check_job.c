@@ -7,6 +7,7 @@
 #include "cpus.h"
 #include "clock.h"
 #include "job.h"
+#include "job_keys.h"
 #include "job_parse.h"
 #include "spec.h"
 #include "util.h"
@@ -1173,6 +1174,33 @@ START_TEST(json_errors_give_the_line)
 }
 END_TEST
 
+/*
+ * The docs' job reference is the table's: docs/job.md holds, between its
+ * markers, what `iobisect help job --markdown` prints, so a key added,
+ * renamed or given a new default without the docs fails here.
+ */
+START_TEST(job_reference_is_the_table)
+{
+	struct strbuf doc = STRBUF_INIT;
+	char *table = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&table, &len);
+
+	ck_assert_ptr_nonnull(f);
+	job_keys_print(f, 1);
+	fclose(f);
+	ck_assert_int_eq(read_file("docs/job.md", &doc), 0);
+	ck_assert_msg(strstr(doc.buf, table),
+		      "docs/job.md is not `iobisect help job --markdown`: "
+		      "regenerate its reference");
+	/* Every key has a line of help. */
+	for (const struct job_key *k = job_keys; k->key; k++)
+		ck_assert_msg(k->help && *k->help, "%s has no help", k->key);
+	free(table);
+	strbuf_release(&doc);
+}
+END_TEST
+
 static Suite *job_suite(void)
 {
 	Suite *s = suite_create("job");
@@ -1203,6 +1231,7 @@ static Suite *job_suite(void)
 			    (int)ARRAY_SIZE(bad));
 	tcase_add_test(tc, every_bad_job_has_an_expectation);
 	tcase_add_test(tc, json_errors_give_the_line);
+	tcase_add_test(tc, job_reference_is_the_table);
 	tcase_add_loop_test(tc, threshold_is_a_plain_number, 0,
 			    ARRAY_SIZE(thresholds));
 	tcase_add_loop_test(tc, long_lists_are_refused_before_they_are_checked,

@@ -34,13 +34,17 @@ static void setup(void)
 static int parse(struct opt_error *err, ...)
 {
 	const struct opt opts[] = {
-		OPT_FLAG_F("-h", &help, OPT_STOP),
-		OPT_FLAG_F("--help", &help, OPT_STOP | OPT_JOINED),
-		OPT_FLAG("--log", &log_flag),
-		OPT_STRING("--results", &results),
-		OPT_CALLBACK_F("--check", refuse_x, &seen, OPT_JOINED),
+		OPT_FLAG_F("-h", &help, OPT_STOP, "this help"),
+		OPT_FLAG_F("--help", &help, OPT_STOP | OPT_JOINED, "this help"),
+		OPT_FLAG("--log", &log_flag,
+			 "print the bisection's log and stop"),
+		OPT_STRING(
+			"--results", &results, "DIR",
+			"the results folder (default: the job's \"results\")"),
+		OPT_CALLBACK_F("--check", refuse_x, &seen, OPT_JOINED, "X",
+			       "a test option"),
 		OPT_SAFETY(&destroy, &force),
-		OPT_ARG("JOB", &job),
+		OPT_ARG("JOB", &job, "the job file"),
 		OPT_END(),
 	};
 	char *argv[16] = {"cmd"};
@@ -155,9 +159,10 @@ START_TEST(positionals_in_order)
 {
 	const char *a = NULL, *b = NULL;
 	const struct opt opts[] = {
-		OPT_ARG("A", &a),
-		OPT_FLAG("--log", &log_flag),
-		OPT_ARG("B", &b),
+		OPT_ARG("A", &a, "a commit"),
+		OPT_FLAG("--log", &log_flag,
+			 "print the bisection's log and stop"),
+		OPT_ARG("B", &b, "another commit"),
 		OPT_END(),
 	};
 	char *argv[] = {"cmd", "one", "--log", "two", "three"};
