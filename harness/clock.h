@@ -31,7 +31,7 @@ struct clock {
 
 /*
  * The shift a job gets unless it says (machine.icount_shift): chosen by
- * measurement (README, Clocks). Larger shifts make guest time pass faster
+ * measurement (docs/clocks.md). Larger shifts make guest time pass faster
  * per instruction, so timed waits (the kernel's delay loops, a sample's
  * runtime_ms) cost fewer instructions and boots less wall time, and the
  * device's host-time latency, which leaks the host's load, weighs less

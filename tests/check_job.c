@@ -419,7 +419,7 @@ START_TEST(seed_jobs_load)
 	ck_assert(job.threshold.value == 10.0);
 	/*
 	 * As shipped, the fixture's kernel with Debian's compiler: no
-	 * toolchain this machine lacks (README, Old kernels, for 2.6).
+	 * toolchain this machine lacks (docs/old-kernels.md, for 2.6).
 	 */
 	ck_assert_uint_eq(job.nr_toolchains, 0);
 	ck_assert_str_eq(job.bad, "v6.1");
@@ -688,7 +688,7 @@ START_TEST(demo_is_time_bound_seeds_are_not)
 
 	/*
 	 * Shipped with the fixture's one kernel; bisecting the report's range
-	 * adds a good revision (README, Old kernels), and still no time bound.
+	 * adds a good revision (docs/old-kernels.md), and still no time bound.
 	 */
 	static const char *const with_good[] = {"good=v2.6.38", NULL};
 	for (size_t i = 0; i < ARRAY_SIZE(seeds); i++) {
