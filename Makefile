@@ -10,12 +10,16 @@ PKGS      := libgit2 libcurl jansson
 WERROR    ?= -Werror
 CFLAGS    ?= -O2 -g
 # override: `make CFLAGS=...` (as `make asan` does) adds to these, never drops them.
-override CFLAGS += -std=c11 -D_GNU_SOURCE -Wall -Wextra $(WERROR) -I. -Iharness \
+# The harness's folders, by layer (README, Layout); each is on the include
+# path, so a module names another's header by its file name alone.
+HARNESS_DIRS := cmd job build boot measure stats bisect store report util
+override CFLAGS += -std=c11 -D_GNU_SOURCE -Wall -Wextra $(WERROR) -I. \
+             $(addprefix -Iharness/,$(HARNESS_DIRS)) \
              $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 LDLIBS    += $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm -lpthread
 CHECK_LIBS = $(shell pkg-config --libs check 2>/dev/null)
 
-HARNESS_SRC := $(filter-out harness/main.c,$(wildcard harness/*.c))
+HARNESS_SRC := $(filter-out harness/cmd/main.c,$(wildcard harness/*/*.c))
 HARNESS_OBJ := $(HARNESS_SRC:%.c=$(O)/%.o)
 GUEST_SRC   := $(wildcard workloads/*.c)
 # The guest's modules but its PID 1, built with the host compiler for tests.
@@ -32,12 +36,12 @@ $(O)/libharness.a: $(HARNESS_OBJ)
 	rm -f $@
 	ar rcs $@ $^
 
-iobisect: $(O)/harness/main.o $(O)/libharness.a
+iobisect: $(O)/harness/cmd/main.o $(O)/libharness.a
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
 # The same program in the build folder, with that build's flags: the
 # hostile-input suite runs it (under asan, instrumented).
-$(O)/iobisect: $(O)/harness/main.o $(O)/libharness.a
+$(O)/iobisect: $(O)/harness/cmd/main.o $(O)/libharness.a
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
 # Each object depends on the headers it includes, as the compiler lists
@@ -148,7 +152,7 @@ seeds: deps
 	IOBISECT_TESTS=25-seeds tests/run-integration.sh
 
 format:
-	clang-format -i harness/*.c harness/*.h workloads/*.c workloads/*.h tests/*.c
+	clang-format -i harness/*/*.c harness/*/*.h workloads/*.c workloads/*.h tests/*.c
 
 clean:
 	rm -rf $(O) build-asan build-fuzz iobisect

@@ -4,7 +4,7 @@
  * when it cannot be known), and the table of what differs most between
  * two commits: its order, its %change, its settings and its text.
  */
-#include "counters.h"
+#include "block_counters.h"
 #include "util.h"
 
 #include <check.h>

@@ -9,7 +9,7 @@
 #include "job.h"
 #include "job_keys.h"
 #include "job_parse.h"
-#include "spec.h"
+#include "guest_spec.h"
 #include "util.h"
 
 #include <check.h>

@@ -4,7 +4,7 @@
  * reads, and that a log (not a terminal) gets plain lines and no noise.
  */
 #include "progress.h"
-#include "report.h"
+#include "bisect_report.h"
 #include "util.h"
 
 #include <check.h>

@@ -6,7 +6,7 @@
  * only the points of the topology being booted.
  */
 #include "job.h"
-#include "spec.h"
+#include "guest_spec.h"
 
 #include <check.h>
 #include <stdlib.h>

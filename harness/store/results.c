@@ -7,8 +7,8 @@
  * spec hash and machine, and only as part of its boot's median.
  */
 #include "results.h"
-#include "counters.h"
-#include "spec.h"
+#include "block_counters.h"
+#include "guest_spec.h"
 
 #include <dirent.h>
 #include <errno.h>

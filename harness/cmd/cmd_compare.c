@@ -13,7 +13,7 @@
  * two commits' samples (counters.h), settings first.
  */
 #include "cmd.h"
-#include "counters.h"
+#include "block_counters.h"
 #include "options.h"
 #include "run.h"
 #include "store_scan.h"

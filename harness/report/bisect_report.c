@@ -3,7 +3,7 @@
  * how sure we are, an LKP-style table per metric, the cost of the run and
  * where every log is; the same as JSON for programs.
  */
-#include "report.h"
+#include "bisect_report.h"
 
 #include <math.h>
 #include <stdlib.h>

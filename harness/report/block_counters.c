@@ -6,7 +6,7 @@
  * largest change in request size, merges, queue depth or wait usually
  * names the mechanism.
  */
-#include "counters.h"
+#include "block_counters.h"
 #include "stats.h"
 
 #include <math.h>

@@ -6,7 +6,7 @@
  * one could have been the error that made the rest meaningless.
  */
 #include "proto.h"
-#include "counters.h"
+#include "block_counters.h"
 
 #include <ctype.h>
 #include <stdlib.h>

@@ -4,7 +4,7 @@
  * of the protocol are written, and every value must be one word. Optional
  * disk keys (ro, max_sectors_kb) are written only when set.
  */
-#include "spec.h"
+#include "guest_spec.h"
 
 #include <string.h>
 

@@ -18,7 +18,7 @@
 #include "progress.h"
 #include "publish.h"
 #include "qemu.h"
-#include "report.h"
+#include "bisect_report.h"
 #include "safety.h"
 #include "state.h"
 #include "upload.h"

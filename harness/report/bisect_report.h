@@ -8,7 +8,7 @@
 #define IOBISECT_REPORT_H
 
 #include "clock.h"
-#include "counters.h"
+#include "block_counters.h"
 #include "state.h"
 #include "util.h"
 

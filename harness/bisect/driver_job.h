@@ -11,7 +11,7 @@
 
 #include "driver.h"
 #include "job.h"
-#include "report.h"
+#include "bisect_report.h"
 
 struct executor;
 

@@ -5,7 +5,7 @@
  * identity (build key, spec hash, machine), one median per boot.
  */
 #include "store_scan.h"
-#include "counters.h"
+#include "block_counters.h"
 #include "results.h"
 #include "run.h"
 #include "stats.h"

@@ -8,7 +8,7 @@
  *          data-topology=T data-point=P data-metric=M>
  *     <tr data-dev=D data-counter=LABEL data-setting=0|1> ...
  */
-#include "counters.h"
+#include "block_counters.h"
 #include "html.h"
 
 #include <math.h>

@@ -14,7 +14,7 @@
 #include "run.h"
 #include "rundir.h"
 #include "safety.h"
-#include "spec.h"
+#include "guest_spec.h"
 
 #include <errno.h>
 #include <fcntl.h>
