@@ -3,7 +3,7 @@
  * (libgit2), lists the range, resumes the state in
  * results/<job>/bisect-state.json under the folder's lock, runs the driver
  * (driver.h) over the real operations (probe.h), and turns what it found
- * into the report (report.h). `iobisect bisect` and `iobisect sweep` call
+ * into the report (bisect_report.h). `iobisect bisect` and `iobisect sweep` call
  * driver_job_bisect; `iobisect test` calls driver_job_test.
  */
 #ifndef IOBISECT_DRIVER_JOB_H

@@ -1,5 +1,5 @@
 /*
- * spec.c: renders the /spec text of workloads/PROTOCOL.md from a job's
+ * guest_spec.c: renders the /spec text of workloads/PROTOCOL.md from a job's
  * topology and points. Pure. The guest refuses unknown keys, so only keys
  * of the protocol are written, and every value must be one word. Optional
  * disk keys (ro, max_sectors_kb) are written only when set.

@@ -1,5 +1,5 @@
 /*
- * spec.h: the text the harness writes to /spec in the initramfs, rendered
+ * guest_spec.h: the text the harness writes to /spec in the initramfs, rendered
  * from a job's topology and workload points exactly as workloads/PROTOCOL.md
  * describes it. Pure: the same job always gives the same bytes, so the text
  * also serves as the canonical form that results.c hashes.

@@ -10,7 +10,7 @@
  * Each clock is a row of its own (store_scan.h), named by its unit: a
  * figure in virtual time is never set against one in wall time.
  * Below each row, the block-layer counters that differ most between the
- * two commits' samples (counters.h), settings first.
+ * two commits' samples (block_counters.h), settings first.
  */
 #include "cmd.h"
 #include "block_counters.h"

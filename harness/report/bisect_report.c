@@ -1,6 +1,6 @@
 /*
- * report.c: the end report of a bisection (see report.h): the culprit and
- * how sure we are, an LKP-style table per metric, the cost of the run and
+ * bisect_report.c: the end report of a bisection (see bisect_report.h):
+ * the culprit and how sure we are, an LKP-style table per metric, the cost of the run and
  * where every log is; the same as JSON for programs.
  */
 #include "bisect_report.h"

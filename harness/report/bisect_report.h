@@ -1,5 +1,5 @@
 /*
- * report.h: the report at the end of a bisection, as plain data filled by
+ * bisect_report.h: the report at the end of a bisection, as plain data filled by
  * cmd_bisect.c, rendered for people (results/<job>/report.txt, also
  * printed) and for programs (results/<job>/summary.json). Rendering is
  * pure; report_write is the only function that touches files.

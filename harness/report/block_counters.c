@@ -1,6 +1,7 @@
 /*
- * counters.c: the block layer's counters of samples (counters.h): what
- * is derived from them when a sample is stored, and the table of the
+ * block_counters.c: the block layer's counters of samples
+ * (block_counters.h): what is derived from them when a sample is stored,
+ * and the table of the
  * quantities that differ most between two commits. A maintainer handed a
  * culprit asks what changed in what the kernel sent to the disk; the
  * largest change in request size, merges, queue depth or wait usually

@@ -1,5 +1,5 @@
 /*
- * counters.h: the block layer's counters of a sample (the guest's
+ * block_counters.h: the block layer's counters of a sample (the guest's
  * "block_v1", workloads/PROTOCOL.md) made readable: the averages derived
  * from them when a sample is stored, and the table of what differs most
  * between two commits, as LKP prints it (base, %change, head), largest

@@ -1,5 +1,5 @@
 /*
- * html_counters.c: the report page's block-layer counters (counters.h):
+ * html_counters.c: the report page's block-layer counters (block_counters.h):
  * for each series, what differs most between the two commits its LKP row
  * compares (the culprit and its parent, when there is one) and between
  * the first and last commits measured (the endpoints). Markup:

@@ -37,7 +37,7 @@ struct scan_cell {
 	unsigned *boots;
 	size_t nr;
 	size_t nr_ignored; /* documents left out (other identity, bad) */
-	/* The block-layer counters of the same samples (counters.h). */
+	/* The block-layer counters of the same samples (block_counters.h). */
 	json_t *blocks;
 };
 

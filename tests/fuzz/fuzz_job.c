@@ -1,6 +1,6 @@
 /*
  * fuzz_job.c: libFuzzer target for the job-file parser (job_parse in
- * harness/job.c): any text must give a job or one error, never a crash,
+ * harness/job/job.c): any text must give a job or one error, never a crash,
  * a leak or undefined behaviour. Presets come from the tree's qemu/
  * (IOBISECT_DATA is set to the source folder at start-up).
  */

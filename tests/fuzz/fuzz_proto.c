@@ -1,6 +1,6 @@
 /*
  * fuzz_proto.c: libFuzzer target for the guest's result port parser
- * (harness/proto.c). The guest's output is untrusted: a broken kernel can
+ * (harness/boot/proto.c). The guest's output is untrusted: a broken kernel can
  * print anything. The first byte picks a mode:
  *
  *   even: the rest is raw port bytes, fed to proto_parse_line (first line)
