@@ -12,7 +12,7 @@ CFLAGS    ?= -O2 -g
 # override: `make CFLAGS=...` (as `make asan` does) adds to these, never drops them.
 # The harness's folders, by layer (README, Layout); each is on the include
 # path, so a module names another's header by its file name alone.
-HARNESS_DIRS := cmd job build boot measure stats bisect store report util
+HARNESS_DIRS := cmd job kernel boot measure stats bisect store report util
 override CFLAGS += -std=c11 -D_GNU_SOURCE -Wall -Wextra $(WERROR) -I. \
              $(addprefix -Iharness/,$(HARNESS_DIRS)) \
              $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
