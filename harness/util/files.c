@@ -1,0 +1,386 @@
+/*
+ * files.c: the file helpers every module shares (see util.h): folders
+ * made, files read with a limit and without following links, written
+ * atomically or in place, copied and removed, and paths compared.
+ */
+#include "util.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+int mkdir_p(const char *path, mode_t mode)
+{
+	char *p = xstrdup(path);
+	for (char *c = p + 1; *c; c++) {
+		if (*c != '/')
+			continue;
+		*c = '\0';
+		if (mkdir(p, mode) && errno != EEXIST) {
+			int e = errno;
+			*c = '/';
+			free(p);
+			return error("cannot create '%s': %s", path,
+				     strerror(e));
+		}
+		*c = '/';
+	}
+	int rc = 0;
+	if (mkdir(p, mode) && errno != EEXIST)
+		rc = error("cannot create '%s': %s", path, strerror(errno));
+	free(p);
+	return rc;
+}
+
+/* "a directory", "a FIFO"...: what a path is when it is not a file. */
+static const char *file_kind(mode_t mode)
+{
+	if (S_ISDIR(mode))
+		return "a directory";
+	if (S_ISCHR(mode))
+		return "a character device";
+	if (S_ISBLK(mode))
+		return "a block device";
+	if (S_ISFIFO(mode))
+		return "a FIFO";
+	if (S_ISSOCK(mode))
+		return "a socket";
+	return NULL;
+}
+
+static int refuse_kind(const char *path, mode_t mode)
+{
+	const char *kind = file_kind(mode);
+	if (kind)
+		return error("'%s' is %s, not a regular file", path, kind);
+	return error("'%s' is not a regular file", path);
+}
+
+static int read_capped(const char *path, struct strbuf *out, size_t max,
+		       int nofollow)
+{
+	struct stat st;
+	size_t start = out->len, got = 0;
+	int fd, ret = -1;
+
+	/*
+	 * Look before opening: opening a device can have effects of its own,
+	 * and opening a FIFO waits for a writer.
+	 */
+	if ((nofollow ? lstat : stat)(path, &st))
+		return error("cannot open '%s': %s", path, strerror(errno));
+	if (S_ISLNK(st.st_mode))
+		return error("not reading '%s': it is a symbolic link", path);
+	if (!S_ISREG(st.st_mode))
+		return refuse_kind(path, st.st_mode);
+	/* O_NONBLOCK: should it have become a FIFO since, do not wait. */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK |
+				(nofollow ? O_NOFOLLOW : 0));
+	if (fd < 0)
+		return error("cannot open '%s': %s", path, strerror(errno));
+	if (fstat(fd, &st)) {
+		error("cannot stat '%s': %s", path, strerror(errno));
+		goto out;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		refuse_kind(path, st.st_mode);
+		goto out;
+	}
+	if ((uint64_t)st.st_size > max)
+		goto too_big;
+	/* /proc files say 0 and have more: the cap holds while reading. */
+	for (;;) {
+		char buf[65536];
+		ssize_t n = read(fd, buf, sizeof(buf));
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			error("cannot read '%s': %s", path, strerror(errno));
+			goto out;
+		}
+		if (n == 0)
+			break;
+		if ((size_t)n > max - got)
+			goto too_big;
+		strbuf_add(out, buf, (size_t)n);
+		got += (size_t)n;
+	}
+	ret = 0;
+	goto out;
+too_big:
+	if (max >= 1 << 20)
+		error("'%s' is larger than %zu MiB", path, max >> 20);
+	else
+		error("'%s' is larger than %zu bytes", path, max);
+out:
+	close(fd);
+	if (ret) {
+		/* Nothing half-read is left for the caller to trust. */
+		out->len = start;
+		if (out->alloc)
+			out->buf[start] = '\0';
+	}
+	return ret;
+}
+
+int read_file_max(const char *path, struct strbuf *out, size_t max)
+{
+	return read_capped(path, out, max, 0);
+}
+
+int read_file_nofollow(const char *path, struct strbuf *out, size_t max)
+{
+	return read_capped(path, out, max, 1);
+}
+
+DIR *opendir_nofollow(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+	if (fd >= 0 && !d)
+		close(fd);
+	return d;
+}
+
+int read_file(const char *path, struct strbuf *out)
+{
+	return read_file_max(path, out, READ_FILE_MAX);
+}
+
+static int write_all(int fd, const void *data, size_t len)
+{
+	const char *p = data;
+	while (len) {
+		ssize_t n = write(fd, p, len);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+static void fsync_parent(const char *path)
+{
+	char *copy = xstrdup(path);
+	int dfd = open(dirname(copy), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd >= 0) {
+		fsync(dfd);
+		close(dfd);
+	}
+	free(copy);
+}
+
+int write_file_atomic(const char *path, const void *data, size_t len)
+{
+	char *tmp = xstrfmt("%s.tmp.%ld", path, (long)getpid());
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		int e = errno;
+		free(tmp);
+		return error("cannot write '%s': %s", path, strerror(e));
+	}
+	if (write_all(fd, data, len) || fsync(fd)) {
+		int e = errno;
+		close(fd);
+		unlink(tmp);
+		free(tmp);
+		return error("cannot write '%s': %s", path, strerror(e));
+	}
+	if (close(fd) || rename(tmp, path)) {
+		int e = errno;
+		unlink(tmp);
+		free(tmp);
+		return error("cannot write '%s': %s", path, strerror(e));
+	}
+	free(tmp);
+	fsync_parent(path);
+	return 0;
+}
+
+/* Write into what is at `path` (a device, a FIFO), without replacing it. */
+static int write_in_place(const char *path, const void *data, size_t len,
+			  int create)
+{
+	struct stat st;
+	int flags = O_WRONLY | O_NOCTTY | O_CLOEXEC | O_NONBLOCK;
+	int fd = open(path, flags | (create ? O_CREAT | O_TRUNC : 0), 0644);
+
+	/* A reader started along with us gets two seconds to open its end. */
+	for (int i = 0; i < 40 && fd < 0 && errno == ENXIO; i++) {
+		struct timespec ts = { 0, 50 * 1000000 };
+		nanosleep(&ts, NULL);
+		fd = open(path, flags, 0644);
+	}
+	if (fd < 0 && errno == ENXIO)
+		return error("cannot write '%s': it is a FIFO nobody reads",
+			     path);
+	if (fd < 0)
+		return error("cannot write '%s': %s", path, strerror(errno));
+	/* Non-blocking was for the open only: a slow reader is waited for. */
+	if (fstat(fd, &st) || fcntl(fd, F_SETFL, O_WRONLY) ||
+	    (!S_ISREG(st.st_mode) && !S_ISCHR(st.st_mode) &&
+	     !S_ISFIFO(st.st_mode))) {
+		close(fd);
+		return error("not writing '%s': it changed while being opened",
+			     path);
+	}
+	if (write_all(fd, data, len)) {
+		int e = errno;
+		close(fd);
+		return error("cannot write '%s': %s", path, strerror(e));
+	}
+	if (close(fd))
+		return error("cannot write '%s': %s", path, strerror(errno));
+	return 0;
+}
+
+int write_output_file(const char *path, const void *data, size_t len)
+{
+	struct stat st;
+
+	if (lstat(path, &st)) {
+		if (errno == ENOENT)
+			return write_file_atomic(path, data, len);
+		return error("cannot write '%s': %s", path, strerror(errno));
+	}
+	if (S_ISLNK(st.st_mode)) {
+		char *target = realpath(path, NULL);
+		int ret;
+		/* A link to nothing yet: creating its target is what '>' does. */
+		if (!target && errno == ENOENT)
+			return write_in_place(path, data, len, 1);
+		if (!target || stat(target, &st)) {
+			free(target);
+			return error("cannot write '%s': %s", path,
+				     strerror(errno));
+		}
+		if (S_ISREG(st.st_mode)) {
+			ret = access(target, W_OK)
+				      ? error("cannot write '%s': %s", path,
+					      strerror(errno))
+				      : write_file_atomic(target, data, len);
+			free(target);
+			return ret;
+		}
+		free(target);
+	} else if (S_ISREG(st.st_mode)) {
+		/* The rename would replace a file its mode says not to touch. */
+		if (access(path, W_OK))
+			return error("cannot write '%s': %s", path,
+				     strerror(errno));
+		return write_file_atomic(path, data, len);
+	}
+	if (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode))
+		return write_in_place(path, data, len, 0);
+	return error("not writing '%s': it is %s", path,
+		     file_kind(st.st_mode) ? file_kind(st.st_mode)
+					   : "not a regular file");
+}
+
+int copy_file(const char *from, const char *to, mode_t mode)
+{
+	struct strbuf sb = STRBUF_INIT;
+	if (read_file(from, &sb))
+		return -1;
+	int rc = write_file_atomic(to, sb.buf, sb.len);
+	if (!rc)
+		chmod(to, mode);
+	strbuf_release(&sb);
+	return rc;
+}
+
+int file_exists(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0;
+}
+
+int remove_tree(const char *path)
+{
+	struct stat st;
+	if (lstat(path, &st))
+		return errno == ENOENT ? 0 : -1;
+	if (!S_ISDIR(st.st_mode))
+		return unlink(path);
+	DIR *d = opendir(path);
+	if (!d)
+		return -1;
+	struct dirent *de;
+	int rc = 0;
+	while ((de = readdir(d))) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		char *child = xstrfmt("%s/%s", path, de->d_name);
+		rc |= remove_tree(child);
+		free(child);
+	}
+	closedir(d);
+	return rc | rmdir(path);
+}
+
+/*
+ * Where `path` lands once every symbolic link is followed: its own real
+ * path when it exists, else its folder's with its name appended. NULL
+ * when the folder does not exist either.
+ */
+static char *landing_path(const char *path)
+{
+	char *real = realpath(path, NULL), *copy, *dir;
+	const char *slash;
+
+	if (real)
+		return real;
+	slash = strrchr(path, '/');
+	copy = slash ? xstrndup(path, (size_t)(slash - path)) : xstrdup(".");
+	dir = realpath(*copy ? copy : "/", NULL);
+	free(copy);
+	if (!dir)
+		return NULL;
+	real = xstrfmt("%s/%s", strcmp(dir, "/") ? dir : "",
+		       slash ? slash + 1 : path);
+	free(dir);
+	return real;
+}
+
+int path_inside(const char *path, const char *dir)
+{
+	char *p = landing_path(path), *d = realpath(dir, NULL);
+	size_t n = d ? strlen(d) : 0;
+	int inside = p && d &&
+		     (!strcmp(d, "/") ||
+		      (!strncmp(p, d, n) && (p[n] == '/' || !p[n])));
+	free(p);
+	free(d);
+	return inside;
+}
+
+int same_file_path(const char *a, const char *b)
+{
+	char *pa = landing_path(a), *pb = landing_path(b);
+	int same = pa && pb ? !strcmp(pa, pb) : !strcmp(a, b);
+	free(pa);
+	free(pb);
+	return same;
+}
+
+char *absolute_path(const char *path)
+{
+	if (path[0] == '/')
+		return xstrdup(path);
+	char cwd[PATH_MAX];
+	if (!getcwd(cwd, sizeof(cwd)))
+		return xstrdup(path);
+	return xstrfmt("%s/%s", cwd, path);
+}
