@@ -372,63 +372,6 @@ const char *host_name(void)
 	return host;
 }
 
-static char *cache_path;
-static int cache_checked; /* 1 checked and fine, -1 refused */
-
-/*
- * The folder the caches go under. XDG_CACHE_HOME counts only when it is
- * an absolute path, as the XDG spec says (a relative one would put the
- * cache in whatever folder the run starts in: a kernel tree under `git
- * bisect run`). Without it or HOME there is no folder that is the user's
- * own, and a shared one (/tmp) could be anyone's: refused.
- */
-int cache_dir_check(void)
-{
-	const char *xdg = getenv("XDG_CACHE_HOME");
-	const char *home = getenv("HOME");
-	struct stat st;
-
-	if (cache_checked)
-		return cache_checked > 0 ? 0 : -1;
-	cache_checked = -1;
-	free(cache_path);
-	if (xdg && xdg[0] == '/')
-		cache_path = xstrfmt("%s/iobisect", xdg);
-	else if (home && home[0] == '/')
-		cache_path = xstrfmt("%s/.cache/iobisect", home);
-	else
-		return error("no folder for the cache: set HOME or "
-			     "XDG_CACHE_HOME (an absolute path)");
-	if (mkdir_p(cache_path, 0755))
-		return -1;
-	if (stat(cache_path, &st))
-		return error("cannot use the cache folder '%s': %s",
-			     cache_path, strerror(errno));
-	if (!S_ISDIR(st.st_mode))
-		return error("cannot use the cache folder '%s': not a folder",
-			     cache_path);
-	/* Its pid files and images are trusted: no one else may write. */
-	if (st.st_uid != geteuid())
-		return error("not using the cache folder '%s': it belongs to "
-			     "uid %ld, not to this user",
-			     cache_path, (long)st.st_uid);
-	if (st.st_mode & S_IWOTH)
-		return error("not using the cache folder '%s': anyone may "
-			     "write to it (mode %04o)",
-			     cache_path, (unsigned)(st.st_mode & 07777));
-	cache_checked = 1;
-	return 0;
-}
-
-const char *cache_dir(void)
-{
-	/* The commands check first and stop with the reason; a path that
-	 * comes here unchecked must not fall back to a shared folder. */
-	if (cache_dir_check())
-		die("no usable cache folder");
-	return cache_path;
-}
-
 void hash_hex(const void *data, size_t len, char out[41])
 {
 	git_oid oid;
