@@ -61,6 +61,10 @@ void driver_init(struct driver *d, const struct job *job,
 	d->graph = graph;
 	d->st = st;
 	d->target = job->confidence > 0 ? job->confidence : 0.95;
+	/* The clock as the job names it; a caller that resolved "auto"
+	 * (probe_ctx_init) sets it again. */
+	d->noise_machine = noise_machine_of(
+		job->machine.clock && !strcmp(job->machine.clock, "virtual"));
 	d->prev_builds = st->builds;
 	d->prev_cached = st->builds_cached;
 	d->prev_boots = st->boots;

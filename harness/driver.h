@@ -131,6 +131,8 @@ struct driver {
 	const char *state_file;	   /* NULL: kept in memory only */
 	struct progress *progress; /* NULL: quiet */
 	double target;		   /* confidence asked (job "confidence") */
+	/* The noise model's priors: by the clock that times the boots. */
+	const struct noise_machine *noise_machine;
 	unsigned multi; /* commits probed at once per round; 0, 1: bisect */
 
 	/* This run. */

@@ -39,6 +39,17 @@ struct bisect_job {
 	struct executor_probe remote; /* --executor slurm */
 };
 
+/*
+ * The noise model's priors by the clock probe_ctx_init resolved ("auto"
+ * included): a run timed by the instruction count starts from a quieter
+ * machine than one timed by the host.
+ */
+static void driver_clock(struct driver *d, const struct probe_ctx *ctx)
+{
+	d->noise_machine =
+		noise_machine_of(ctx->machine.clock.kind == CLOCK_VIRTUAL);
+}
+
 static void bisect_job_release(struct bisect_job *b)
 {
 	if (b->driver_ready)
@@ -316,6 +327,7 @@ enum driver_status driver_job_bisect(struct job *job,
 	} else {
 		driver_init(&b.d, job, &probe_ops, &b.ctx, &b.graph, &b.st);
 	}
+	driver_clock(&b.d, &b.ctx);
 	b.driver_ready = 1;
 	b.d.state_file = b.state_file;
 	b.d.progress = o->progress;
@@ -355,6 +367,7 @@ driver_job_test(struct job *job, const char *build_repo, const char *good,
 		goto out;
 	/* The state is the driver's scratch here: git keeps the real one. */
 	driver_init(&d, job, &probe_ops, &ctx, NULL, &st);
+	driver_clock(&d, &ctx);
 	d.progress = progress;
 	ret = driver_test(&d, commit, res, mark);
 	driver_release(&d);
@@ -385,6 +398,7 @@ int driver_job_measure(struct job *job, const char *build_repo,
 		return -1;
 	}
 	driver_init(&d, job, &probe_ops, &ctx, NULL, &st);
+	driver_clock(&d, &ctx);
 	d.progress = progress;
 	if (driver_measure(&d, commit, want, &r))
 		goto out;

@@ -91,7 +91,7 @@ void driver_noise(struct driver *d, struct noise_model *out)
 		g[n] = (struct noise_group){y[n], nr};
 		n++;
 	}
-	noise_estimate(out, g, n);
+	noise_estimate(out, d->noise_machine, g, n);
 	for (size_t i = 0; i < n; i++)
 		free(y[i]);
 	free(y);
@@ -214,6 +214,7 @@ void driver_verdict_input(struct driver *d, struct verdict_input *in,
 	memset(in, 0, sizeof(*in));
 	driver_noise(d, nm);
 	in->noise = nm;
+	in->machine = d->noise_machine;
 	driver_window(good, &in->base, &in->n_base);
 	if (bad) {
 		in->bad = bad->values;

@@ -10,6 +10,7 @@
 #include "cpus.h"
 #include "job_parse.h"
 #include "clock.h"
+#include "kconfig.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -92,9 +93,6 @@ const char *job_data_dir(void)
 
 /* ------------------------------------------------------------------ */
 /* The rest of the job. */
-
-static const char *const default_fragments[] = {
-	"base", "virtio", "nvme", "md", "dm", "loop", "ext4", "xfs", NULL};
 
 static int get_strlist(struct keypath *c, json_t *v, struct strvec *out)
 {
@@ -360,8 +358,7 @@ static void job_defaults(struct job *job)
 {
 	memset(job, 0, sizeof(*job));
 	job->kconfig.base = xstrdup("tiny");
-	for (size_t i = 0; default_fragments[i]; i++)
-		strvec_push(&job->kconfig.fragments, default_fragments[i]);
+	strvec_split(&job->kconfig.fragments, KCONFIG_DEFAULT_FRAGMENTS, ',');
 	job->machine.cpus = cpus_default_vcpus();
 	job->machine.memory_mb = 512;
 	job->machine.accel = xstrdup("auto");

@@ -49,7 +49,7 @@ START_TEST(noise_pooled_by_hand)
 	struct noise_group g[] = { { a, 2 }, { b, 3 } };
 	struct noise_model m;
 
-	noise_estimate(&m, g, 2);
+	noise_estimate(&m, NULL, g, 2);
 	ck_assert_double_eq_tol(m.sigma, sqrt(0.0108 / 5), 1e-9);
 	ck_assert_double_eq_tol(m.df, 5, 1e-12);
 	ck_assert_double_eq_tol(m.nu, 5, 1e-12);
@@ -69,12 +69,12 @@ START_TEST(noise_prior_floor_and_outlier)
 	struct noise_model m;
 
 	/* No spread anywhere: the prior. */
-	noise_estimate(&m, &g, 1);
+	noise_estimate(&m, NULL, &g, 1);
 	ck_assert_double_eq_tol(m.sigma, NOISE_PRIOR_SIGMA, 1e-12);
 	ck_assert_uint_eq(m.groups, 0);
 	/* 48 identical boots: the prior fades, the floor holds. */
 	g = (struct noise_group){ same, 48 };
-	noise_estimate(&m, &g, 1);
+	noise_estimate(&m, NULL, &g, 1);
 	ck_assert_double_eq_tol(m.sigma, sqrt(0.005 / 49), 1e-9);
 	ck_assert(m.sigma >= NOISE_FLOOR);
 	ck_assert_double_eq_tol(m.nu, NOISE_MAX_NU, 1e-12);
@@ -84,7 +84,7 @@ START_TEST(noise_prior_floor_and_outlier)
 	 * counted as wild and left out: sqrt(0.005 / (2 + 7)).
 	 */
 	g = (struct noise_group){ wild, 9 };
-	noise_estimate(&m, &g, 1);
+	noise_estimate(&m, NULL, &g, 1);
 	ck_assert_double_eq_tol(m.sigma, sqrt(0.005 / 9), 1e-9);
 	ck_assert_double_eq_tol(m.wild, (1 + 0.2) / 29, 1e-12);
 	ck_assert_double_eq_tol(m.mode_rate, NOISE_MODE_RATE * 20 / 29, 1e-12);
@@ -109,7 +109,7 @@ START_TEST(noise_slower_mode_measured)
 		y[k][4] = k + log(0.7);
 		g[k] = (struct noise_group){ y[k], 5 };
 	}
-	noise_estimate(&m, g, 4);
+	noise_estimate(&m, NULL, g, 4);
 	ck_assert_double_eq_tol(m.mode_rate, 8.0 / 40, 1e-12);
 	ck_assert_double_eq_tol(m.mode_offset,
 				(4 * log(0.7) + 5 * NOISE_MODE_OFFSET) / 9,
@@ -247,7 +247,7 @@ START_TEST(pairs_confirm_or_contradict)
 	struct verdict_pairs_input in = { 0 };
 	struct verdict v, half;
 
-	noise_prior(&nm);
+	noise_prior(&nm, NULL);
 	nm.sigma = 0.04;
 	nm.nu = 10;
 	in.parent = parent;

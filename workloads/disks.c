@@ -80,6 +80,8 @@ static void blk_bus(struct blk *b)
 		strcpy(b->bus, "ide");
 	else if (!strncmp(b->name, "sd", 2))
 		strcpy(b->bus, "scsi");
+	else if (!strncmp(b->name, "nullb", 5))
+		strcpy(b->bus, "nullb"); /* the kernel's null_blk: no serial */
 	else
 		b->bus[0] = '\0';
 }
