@@ -162,6 +162,7 @@ static int match(const struct spec *s, struct blk *blks, int nr, int final)
 		ly->root = i;
 		const char *null = spec_get(l, "null");
 		ly->null = null && !strcmp(null, "1");
+		ly->nodata = !strcmp(ly->bus, "nullb");
 		if (sys_blk_node(ly->dev, ly->path, sizeof(ly->path)) < 0)
 			return report_error("disk",
 					    "cannot make a node for "
