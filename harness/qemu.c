@@ -51,8 +51,13 @@ void qemu_cmdline(struct strbuf *out, const struct machine_spec *m)
 	 * timeout; oops=panic does the same for an oops. The console keeps
 	 * the kernel's default log level: under TCG the boot messages cost
 	 * little and are what a failed boot is diagnosed from.
+	 * no_timer_check: the kernel's early check that the IO-APIC timer
+	 * ticks waits a fixed number of loops; an emulated CPU on a busy
+	 * host can pass them before a tick arrives, and the boot panics
+	 * ("IO-APIC + timer doesn't work"). A KVM guest skips the check on
+	 * its own; we skip it always.
 	 */
-	strbuf_addstr(out, "console=ttyS0 panic=-1 oops=panic");
+	strbuf_addstr(out, "console=ttyS0 panic=-1 oops=panic no_timer_check");
 	if (m && m->append && *m->append) {
 		strbuf_addch(out, ' ');
 		strbuf_addstr(out, m->append);

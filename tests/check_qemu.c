@@ -230,7 +230,7 @@ START_TEST(test_machine_and_serials)
 	ASSERT_PAIR(j, "-kernel", "/k/bzImage");
 	ASSERT_PAIR(j, "-initrd", "/run/initramfs.cpio");
 	ASSERT_PAIR(j, "-append",
-		    "console=ttyS0 panic=-1 oops=panic loglevel=7 foo=bar");
+		    "console=ttyS0 panic=-1 oops=panic no_timer_check loglevel=7 foo=bar");
 	/* The console is serial 0 and the result port serial 1, in order. */
 	char *con = strstr(j, "file,id=console,path=/run/console.log");
 	char *res = strstr(j, "file,id=result,path=/run/result.log");
