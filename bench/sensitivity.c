@@ -43,8 +43,9 @@
  *
  * usage: sensitivity [-b LEVEL] [-n TRIALS] [-t auto|P%|MB/s] [-M MAX]
  *                    [-c CONFIDENCE] [-r COMMITS] [-s SEED]
- *                    [-m RATE,OFFSET,HOLD] [-g NOISE_PCT [-l DROPS]] [-v]
- *                    [FILE]
+ *                    [-m RATE,OFFSET,HOLD] [-g NOISE_PCT [-l DROPS]]
+ *                    [-k wall|virtual] [-v] [FILE]
+ * (-k: the noise model's priors of that clock, noise.h)
  * (-v prints the bisect log of every bisection that named a wrong commit)
  */
 #include "driver.h"
@@ -455,7 +456,7 @@ int main(int argc, char **argv)
 	job.threshold.kind = THRESHOLD_AUTO;
 	job.confidence = 0.95;
 	job.bisect_type = BISECT_PERF;
-	while ((opt = getopt(argc, argv, "b:n:t:M:c:r:s:m:g:l:v")) != -1) {
+	while ((opt = getopt(argc, argv, "b:n:t:M:c:r:s:m:g:l:k:v")) != -1) {
 		switch (opt) {
 		case 'v': verbose = 1; break;
 		case 'b': base_name = optarg; break;
@@ -474,12 +475,18 @@ int main(int argc, char **argv)
 			break;
 		case 'g': noise = atof(optarg); break;
 		case 'l': drops = optarg; break;
+		case 'k':
+			if (strcmp(optarg, "wall") && strcmp(optarg, "virtual"))
+				die("-k: '%s' is not wall or virtual", optarg);
+			job.machine.clock = optarg;
+			break;
 		default:
 			fprintf(stderr, "usage: sensitivity [-b LEVEL] [-n TRIALS] "
 					"[-t auto|P%%|MB/s] [-M MAX] "
 					"[-c CONFIDENCE] [-r COMMITS] [-s SEED] "
 					"[-m RATE,OFFSET,HOLD] [-g NOISE_PCT "
-					"[-l DROPS]] [-v] [FILE]\n");
+					"[-l DROPS]] [-k wall|virtual] [-v] "
+					"[FILE]\n");
 			return 2;
 		}
 	}
@@ -513,10 +520,12 @@ int main(int argc, char **argv)
 	}
 
 	printf("# %ld bisections per level over %ld commits, runs.max %d, "
-	       "threshold %s, confidence %.2f; baseline %s: %zu boots, "
-	       "%.1f MB/s, %.2f%% stddev\n",
+	       "threshold %s, confidence %.2f, %s clock's priors; baseline "
+	       "%s: %zu boots, %.1f MB/s, %.2f%% stddev\n",
 	       trials, commits, job.runs_max, threshold_name(&job.threshold),
-	       job.confidence, good->name, good->nr,
+	       job.confidence,
+	       job.machine.clock ? job.machine.clock : "wall", good->name,
+	       good->nr,
 	       stats_median(good->boots, good->nr) / 1e6,
 	       stats_pct_stddev(good->boots, good->nr));
 	if (machine.rate > 0)

@@ -23,8 +23,13 @@
 /* Longest time bound of one sample, in ms: an hour. */
 #define PROTO_RUNTIME_MS_MAX 3600000
 
-/* The buses a disk can hang on: X(ENUM_SUFFIX, name). */
-#define PROTO_BUSES(X) X(VIRTIO, virtio) X(SCSI, scsi) X(NVME, nvme) X(IDE, ide)
+/*
+ * The buses a disk can hang on: X(ENUM_SUFFIX, name). nullb is no bus of
+ * QEMU's: the disk is the guest kernel's own null_blk, whose requests
+ * complete on the guest's timers (and so in the guest's time).
+ */
+#define PROTO_BUSES(X)                                                         \
+	X(VIRTIO, virtio) X(SCSI, scsi) X(NVME, nvme) X(IDE, ide) X(NULLB, nullb)
 
 /* Choices, NULL-ended where a list is made of them. */
 #define PROTO_MD_LEVELS "0", "5"

@@ -79,9 +79,10 @@ START_TEST(defaults_fill_a_minimal_job)
 	ck_assert_str_eq(job.results, "results");
 	ck_assert_int_eq(job.bisect_type, BISECT_PERF);
 	ck_assert_int_eq(job.threshold.kind, THRESHOLD_AUTO);
-	ck_assert_uint_eq(job.kconfig.fragments.nr, 8);
+	ck_assert_uint_eq(job.kconfig.fragments.nr, 9);
 	ck_assert_str_eq(job.kconfig.fragments.v[0], "base");
 	ck_assert_str_eq(job.kconfig.fragments.v[7], "xfs");
+	ck_assert_str_eq(job.kconfig.fragments.v[8], "nullb");
 	ck_assert_ptr_null(job.repo);
 	error_capture(&err);
 	ck_assert_int_ne(job_check_bisect(&job), 0);
@@ -918,6 +919,12 @@ static const struct {
 	{ "disk-no-size", "topology: disk 'd0' needs size_mb" },
 	{ "disk-bus", "topology.disks[0].bus: unknown bus 'usb'" },
 	{ "latency-image", "topology: disk 'd0': latency_ns needs backing null" },
+	{ "nullb-backing", "topology: disk 'd0': a nullb disk is the guest's "
+			   "null_blk; its backing is null" },
+	{ "nullb-qemu-key", "topology: disk 'd0': bps_max, iops_max, "
+			    "write_latency_ns, cache and readonly are QEMU's" },
+	{ "nullb-latencies", "topology: disks 'd0' and 'd1': nullb disks share "
+			     "one latency_ns" },
 	{ "executor-kind", "executor.kind: unknown executor 'pbs' (expected local, slurm)" },
 	{ "executor-sbatch-arg",
 	  "executor.sbatch_args[0]: 'exclusive' is not an sbatch option" },

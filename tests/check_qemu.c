@@ -230,7 +230,7 @@ START_TEST(test_machine_and_serials)
 	ASSERT_PAIR(j, "-kernel", "/k/bzImage");
 	ASSERT_PAIR(j, "-initrd", "/run/initramfs.cpio");
 	ASSERT_PAIR(j, "-append",
-		    "console=ttyS0 panic=-1 oops=panic loglevel=7 foo=bar");
+		    "console=ttyS0 panic=-1 oops=panic no_timer_check loglevel=7 foo=bar");
 	/* The console is serial 0 and the result port serial 1, in order. */
 	char *con = strstr(j, "file,id=console,path=/run/console.log");
 	char *res = strstr(j, "file,id=result,path=/run/result.log");
@@ -251,11 +251,14 @@ END_TEST
 
 /*
  * The virtual clock: QEMU counts instructions (-icount, a fixed shift,
- * sleep on) on one TCG thread, which icount needs; KVM has no such clock.
+ * sleep on while QEMU serves a disk) on one TCG thread, which icount
+ * needs; KVM has no such clock.
  */
 START_TEST(test_virtual_clock)
 {
-	struct topology t = {.name = "none"};
+	struct disk_spec d = {.name = "d0", .bus = BUS_VIRTIO,
+			      .backing = BACKING_NULL, .size_mb = 64};
+	struct topology t = {.name = "one", .disks = &d, .nr_disks = 1};
 	const struct clock v = {CLOCK_VIRTUAL, 5}, w = {CLOCK_WALL, 0};
 	struct strbuf err = STRBUF_INIT;
 	struct qemu_config cfg = {
@@ -294,6 +297,67 @@ START_TEST(test_virtual_clock)
 	ck_assert_ptr_nonnull(strstr(err.buf, "machine.clock"));
 	strvec_clear(&argv);
 	strbuf_release(&err);
+	strbuf_release(&j);
+}
+END_TEST
+
+/*
+ * nullb disks are the guest's null_blk: no QEMU device, module parameters
+ * on the kernel's command line (one latency for all, the largest size in
+ * whole GiB), and with no disk of QEMU's left, the virtual clock jumps
+ * over idle waits (sleep=off), as each one ends at a guest timer.
+ */
+START_TEST(test_nullb_disks)
+{
+	struct disk_spec d[2] = {
+		{.name = "d0", .bus = BUS_NULLB, .backing = BACKING_NULL,
+		 .size_mb = 512, .latency_ns = 200000},
+		{.name = "d1", .bus = BUS_NULLB, .backing = BACKING_NULL,
+		 .size_mb = 1500, .latency_ns = 200000},
+	};
+	struct topology t = {.name = "nullb", .disks = d, .nr_disks = 2};
+	const struct clock v = {CLOCK_VIRTUAL, 4};
+	struct qemu_config cfg = {
+		.machine = &machine,
+		.topo = &t,
+		.clock = &v,
+		.kernel = "/k/bzImage",
+		.initrd = "/run/initramfs.cpio",
+		.console_log = "/run/console.log",
+		.result_log = "/run/result.log",
+	};
+	struct strvec argv = STRVEC_INIT;
+	struct strbuf j = STRBUF_INIT;
+	const char *append = NULL;
+
+	ck_assert_int_eq(qemu_argv_build(&argv, &cfg), 0);
+	strbuf_addch(&j, '\n');
+	for (size_t i = 0; i < argv.nr; i++) {
+		strbuf_addf(&j, "%s\n", argv.v[i]);
+		if (i && !strcmp(argv.v[i - 1], "-append"))
+			append = argv.v[i];
+	}
+	ASSERT_PAIR(j.buf, "-icount", "shift=4,sleep=off");
+	ck_assert_ptr_null(strstr(j.buf, "-blockdev"));
+	ck_assert_ptr_null(strstr(j.buf, "-device"));
+	ck_assert_ptr_nonnull(append);
+	ck_assert_ptr_nonnull(strstr(append, " null_blk.nr_devices=2 "
+					     "null_blk.gb=2 null_blk.irqmode=2 "
+					     "null_blk.completion_nsec=200000"));
+	strvec_clear(&argv);
+
+	/* A disk of QEMU's beside them: its waits are host time again. */
+	d[1].bus = BUS_VIRTIO;
+	ck_assert_int_eq(qemu_argv_build(&argv, &cfg), 0);
+	strbuf_reset(&j);
+	strbuf_addch(&j, '\n');
+	for (size_t i = 0; i < argv.nr; i++)
+		strbuf_addf(&j, "%s\n", argv.v[i]);
+	ASSERT_PAIR(j.buf, "-icount", "shift=4,sleep=on");
+	ck_assert_ptr_nonnull(strstr(j.buf, "null_blk.nr_devices=1 "
+					    "null_blk.gb=1 "));
+	ck_assert_ptr_nonnull(strstr(j.buf, "virtio-blk-pci,drive=r1,"));
+	strvec_clear(&argv);
 	strbuf_release(&j);
 }
 END_TEST
@@ -657,6 +721,7 @@ int main(void)
 	tcase_add_loop_test(tc, test_accel_resolve, 0, ARRAY_SIZE(accels));
 	tcase_add_loop_test(tc, test_qemu_accepts_every_bus_and_backing, 0, 2);
 	tcase_add_test(tc, test_virtual_clock);
+	tcase_add_test(tc, test_nullb_disks);
 	tcase_add_test(tc, test_qemu_version_no_shell_no_hang);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);

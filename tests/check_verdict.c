@@ -42,6 +42,37 @@ static struct verdict_input input(const double *base, size_t nb,
 	return in;
 }
 
+/*
+ * The virtual clock's priors: a tenth of the wall clock's prior spread
+ * and floor. Boots 0.2% apart read 0.2% there, where the wall clock's
+ * model keeps its 1% floor.
+ */
+START_TEST(noise_priors_by_clock)
+{
+	double a[] = { 0, 0.002, 0.004 }, b[] = { 0.5, 0.502, 0.504 };
+	struct noise_group g[] = { { a, 3 }, { b, 3 } };
+	struct noise_model w, v;
+
+	noise_estimate(&w, noise_machine_of(0), g, 2);
+	noise_estimate(&v, noise_machine_of(1), g, 2);
+	ck_assert_double_eq_tol(w.sigma,
+				sqrt((2 * 0.05 * 0.05 + 4 * 4e-6) / 6), 1e-9);
+	/* (2 * 0.005^2 + 4 * 0.002^2) / (2 + 4) */
+	ck_assert_double_eq_tol(v.sigma, sqrt((5e-5 + 1.6e-5) / 6), 1e-9);
+	noise_prior(&v, noise_machine_of(1));
+	ck_assert_double_eq_tol(v.sigma, NOISE_VIRTUAL_PRIOR_SIGMA, 1e-12);
+	/* Many identical boots: the floor. */
+	double c[108];
+	for (size_t i = 0; i < 108; i++)
+		c[i] = 1;
+	struct noise_group one = { c, 108 };
+	noise_estimate(&v, noise_machine_of(1), &one, 1);
+	ck_assert_double_eq_tol(v.sigma, NOISE_VIRTUAL_FLOOR, 1e-12);
+	noise_estimate(&w, NULL, &one, 1);
+	ck_assert_double_eq_tol(w.sigma, NOISE_FLOOR, 1e-12);
+}
+END_TEST
+
 START_TEST(noise_pooled_by_hand)
 {
 	/* (0.005 + 0.0058) / (2 + 3): the prior's 2 df and the data's 3. */
@@ -49,7 +80,7 @@ START_TEST(noise_pooled_by_hand)
 	struct noise_group g[] = { { a, 2 }, { b, 3 } };
 	struct noise_model m;
 
-	noise_estimate(&m, g, 2);
+	noise_estimate(&m, NULL, g, 2);
 	ck_assert_double_eq_tol(m.sigma, sqrt(0.0108 / 5), 1e-9);
 	ck_assert_double_eq_tol(m.df, 5, 1e-12);
 	ck_assert_double_eq_tol(m.nu, 5, 1e-12);
@@ -69,12 +100,12 @@ START_TEST(noise_prior_floor_and_outlier)
 	struct noise_model m;
 
 	/* No spread anywhere: the prior. */
-	noise_estimate(&m, &g, 1);
+	noise_estimate(&m, NULL, &g, 1);
 	ck_assert_double_eq_tol(m.sigma, NOISE_PRIOR_SIGMA, 1e-12);
 	ck_assert_uint_eq(m.groups, 0);
 	/* 48 identical boots: the prior fades, the floor holds. */
 	g = (struct noise_group){ same, 48 };
-	noise_estimate(&m, &g, 1);
+	noise_estimate(&m, NULL, &g, 1);
 	ck_assert_double_eq_tol(m.sigma, sqrt(0.005 / 49), 1e-9);
 	ck_assert(m.sigma >= NOISE_FLOOR);
 	ck_assert_double_eq_tol(m.nu, NOISE_MAX_NU, 1e-12);
@@ -84,7 +115,7 @@ START_TEST(noise_prior_floor_and_outlier)
 	 * counted as wild and left out: sqrt(0.005 / (2 + 7)).
 	 */
 	g = (struct noise_group){ wild, 9 };
-	noise_estimate(&m, &g, 1);
+	noise_estimate(&m, NULL, &g, 1);
 	ck_assert_double_eq_tol(m.sigma, sqrt(0.005 / 9), 1e-9);
 	ck_assert_double_eq_tol(m.wild, (1 + 0.2) / 29, 1e-12);
 	ck_assert_double_eq_tol(m.mode_rate, NOISE_MODE_RATE * 20 / 29, 1e-12);
@@ -109,7 +140,7 @@ START_TEST(noise_slower_mode_measured)
 		y[k][4] = k + log(0.7);
 		g[k] = (struct noise_group){ y[k], 5 };
 	}
-	noise_estimate(&m, g, 4);
+	noise_estimate(&m, NULL, g, 4);
 	ck_assert_double_eq_tol(m.mode_rate, 8.0 / 40, 1e-12);
 	ck_assert_double_eq_tol(m.mode_offset,
 				(4 * log(0.7) + 5 * NOISE_MODE_OFFSET) / 9,
@@ -247,7 +278,7 @@ START_TEST(pairs_confirm_or_contradict)
 	struct verdict_pairs_input in = { 0 };
 	struct verdict v, half;
 
-	noise_prior(&nm);
+	noise_prior(&nm, NULL);
 	nm.sigma = 0.04;
 	nm.nu = 10;
 	in.parent = parent;
@@ -588,6 +619,7 @@ static Suite *verdict_suite(void)
 
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, noise_pooled_by_hand);
+	tcase_add_test(tc, noise_priors_by_clock);
 	tcase_add_test(tc, noise_prior_floor_and_outlier);
 	tcase_add_test(tc, noise_slower_mode_measured);
 	tcase_add_test(tc, likelihood_ratio_by_hand);

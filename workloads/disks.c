@@ -80,6 +80,8 @@ static void blk_bus(struct blk *b)
 		strcpy(b->bus, "ide");
 	else if (!strncmp(b->name, "sd", 2))
 		strcpy(b->bus, "scsi");
+	else if (!strncmp(b->name, "nullb", 5))
+		strcpy(b->bus, "nullb"); /* the kernel's null_blk: no serial */
 	else
 		b->bus[0] = '\0';
 }
@@ -160,6 +162,7 @@ static int match(const struct spec *s, struct blk *blks, int nr, int final)
 		ly->root = i;
 		const char *null = spec_get(l, "null");
 		ly->null = null && !strcmp(null, "1");
+		ly->nodata = !strcmp(ly->bus, "nullb");
 		if (sys_blk_node(ly->dev, ly->path, sizeof(ly->path)) < 0)
 			return report_error("disk",
 					    "cannot make a node for "

@@ -491,7 +491,8 @@ static int resolve_target(struct point_ctx *ctx)
 	ctx->base = l->base;
 	ctx->null = l->null;
 	ctx->ro = l->ro;
-	ctx->unchecked = l->ro && !l->null;
+	ctx->unchecked = (l->ro && !l->null) || l->nodata;
+	ctx->nodata = l->nodata;
 	ctx->skip_below = ctx->root->has_mbr ? 512 : 0;
 	snprintf(ctx->path, sizeof(ctx->path), "%s", l->path);
 	snprintf(ctx->blkdev, sizeof(ctx->blkdev), "%s", l->path);
@@ -598,13 +599,16 @@ static int send_sample(struct point_ctx *ctx, const struct sample_result *r,
 	 */
 	json_bool(&j, "verified", r->verified);
 	if (r->unchecked)
-		json_str(&j, "verify", "skipped-readonly");
+		json_str(&j, "verify",
+			 ctx->nodata ? "skipped-nodata" : "skipped-readonly");
 	counters_json(&j, &r->counters[0], &r->counters[1]);
 	json_end(&j);
 	say("%s %s%s %d: %.1f MB/s%s%s", ctx->id, r->metric,
 	    warmup ? " (warmup)" : "", index, bw / 1e6,
 	    r->stopped ? " (deadline)" : "",
-	    r->unchecked ? " (read-only: not checked)" : "");
+	    !r->unchecked ? ""
+	    : ctx->nodata ? " (no data to check)"
+			  : " (read-only: not checked)");
 	return report_frame(&j);
 }
 

@@ -21,7 +21,8 @@ struct sample_result {
 	uint64_t runtime_ns;
 	uint64_t usr_ns, sys_ns;
 	int verified;
-	/* Read as it was on a read-only disk: nothing known to check against. */
+	/* Read as it was on a read-only disk, or a disk with no data: nothing
+	 * known to check against. */
 	int unchecked;
 	/* Ended by the deadline (runtime_ms) before its bytes were done. */
 	int stopped;
@@ -55,7 +56,8 @@ struct point_ctx {
 	uint64_t skip_below; /* pattern offsets not checked (partition table) */
 	int null;	     /* reads zeroes */
 	int ro;		     /* on a read-only disk: never filled or written */
-	int unchecked;	     /* ro and not null: data read is not checked */
+	int nodata;	     /* reads return no defined data (nullb) */
+	int unchecked;	     /* ro and not null, or nodata: reads not checked */
 	uint32_t gen;	     /* generation the target holds */
 
 	/* Engine keys, with defaults applied. */

@@ -30,6 +30,7 @@ void layer_over(struct layer *l, const struct layer *below, uint64_t offset)
 	l->root = below->root;
 	l->base = below->base + offset;
 	l->null = below->null;
+	l->nodata = below->nodata;
 	l->ro = below->ro;
 }
 

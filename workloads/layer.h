@@ -32,6 +32,12 @@ struct layer {
 	uint64_t base; /* byte offset of this layer inside its root */
 	int null;      /* reads zeroes, drops writes (QEMU null-co) */
 	/*
+	 * Reads return no defined data (the kernel's null_blk leaves the
+	 * buffer as it was; inherited by what is stacked on it): a null disk
+	 * whose reads cannot be checked either.
+	 */
+	int nodata;
+	/*
 	 * Read-only (spec ro=1 or BLKROGET on a disk; inherited by what is
 	 * stacked on it): read as it is, never filled, checked or written.
 	 */

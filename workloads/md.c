@@ -324,6 +324,7 @@ static int md_create(struct layer *l, struct layer *on)
 	for (int i = 0; i < n; i++) {
 		layer_mark_busy(m[i]);
 		all_null &= m[i]->null;
+		l->nodata |= m[i]->nodata;
 	}
 	l->null = all_null;
 	if (sys_blk_node(l->dev, l->path, sizeof(l->path)) < 0 &&

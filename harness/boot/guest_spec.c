@@ -29,7 +29,7 @@ int spec_render_topology(const struct job *job, int topo, struct strbuf *out)
 	t = &job->topologies[topo];
 	for (size_t i = 0; i < t->nr_disks; i++) {
 		const struct disk_spec *d = &t->disks[i];
-		if (!spec_word(d->name) || d->bus > BUS_IDE)
+		if (!spec_word(d->name) || d->bus > BUS_NULLB)
 			return error("topology '%s': disk %zu cannot be "
 				     "written to the spec",
 				     t->name, i);

@@ -51,12 +51,59 @@ void qemu_cmdline(struct strbuf *out, const struct machine_spec *m)
 	 * timeout; oops=panic does the same for an oops. The console keeps
 	 * the kernel's default log level: under TCG the boot messages cost
 	 * little and are what a failed boot is diagnosed from.
+	 * no_timer_check: the kernel's early check that the IO-APIC timer
+	 * ticks waits a fixed number of loops; an emulated CPU on a busy
+	 * host can pass them before a tick arrives, and the boot panics
+	 * ("IO-APIC + timer doesn't work"). A KVM guest skips the check on
+	 * its own; we skip it always.
 	 */
-	strbuf_addstr(out, "console=ttyS0 panic=-1 oops=panic");
+	strbuf_addstr(out, "console=ttyS0 panic=-1 oops=panic no_timer_check");
 	if (m && m->append && *m->append) {
 		strbuf_addch(out, ' ');
 		strbuf_addstr(out, m->append);
 	}
+}
+
+/*
+ * The guest's null_blk disks, set by module parameters (built in, so on
+ * the command line): as many devices as the topology has nullb disks, the
+ * largest size (null_blk counts whole GiB), and the one completion time,
+ * served by a guest timer (irqmode=2) so the wait is the guest's time.
+ * Without a latency, requests complete as they are queued (irqmode=0).
+ */
+static void nullb_params(struct strbuf *out, const struct topology *t)
+{
+	size_t n = 0;
+	uint64_t mb = 0, latency = 0;
+
+	for (size_t i = 0; t && i < t->nr_disks; i++) {
+		const struct disk_spec *d = &t->disks[i];
+		if (d->bus != BUS_NULLB)
+			continue;
+		n++;
+		if (d->size_mb > mb)
+			mb = d->size_mb;
+		latency = d->latency_ns;
+	}
+	if (!n)
+		return;
+	strbuf_addf(out, " null_blk.nr_devices=%zu null_blk.gb=%llu", n,
+		    (unsigned long long)((mb + 1023) / 1024));
+	if (latency)
+		strbuf_addf(out,
+			    " null_blk.irqmode=2 null_blk.completion_nsec=%llu",
+			    (unsigned long long)latency);
+	else
+		strbuf_addstr(out, " null_blk.irqmode=0");
+}
+
+/* 1 when some disk of `t` is QEMU's, whose requests complete in host time. */
+static int waits_on_host(const struct topology *t)
+{
+	for (size_t i = 0; t && i < t->nr_disks; i++)
+		if (t->disks[i].bus != BUS_NULLB)
+			return 1;
+	return 0;
 }
 
 int qemu_accel_resolve(const struct machine_spec *m, int kvm_usable)
@@ -431,15 +478,18 @@ int qemu_argv_build(struct strvec *argv, const struct qemu_config *cfg)
 			goto out;
 		}
 		/*
-		 * icount runs every vCPU on one host thread. sleep=on: a
-		 * guest waiting for a device sees the wait's host time
-		 * (sleep=off would jump to its next timer, rounding every
-		 * wait to a tick); a fixed shift, as "auto" re-tunes the
-		 * rate to the host's speed.
+		 * icount runs every vCPU on one host thread, at a fixed
+		 * shift ("auto" re-tunes the rate to the host's speed).
+		 * sleep=on while QEMU serves a disk: a guest waiting for it
+		 * sees the wait's host time, where sleep=off would jump to
+		 * its next timer and round every wait to a tick. With only
+		 * the guest's own null_blk, every wait is a guest timer, and
+		 * sleep=off jumps straight to it: no host time enters.
 		 */
 		push2(argv, "-accel", "tcg,thread=single");
 		strvec_push(argv, "-icount");
-		strvec_pushf(argv, "shift=%d,sleep=on", cfg->clock->shift);
+		strvec_pushf(argv, "shift=%d,sleep=%s", cfg->clock->shift,
+			     waits_on_host(t) ? "on" : "off");
 	} else if (cfg->kvm) {
 		push2(argv, "-accel", "kvm");
 		push2(argv, "-cpu", "host");
@@ -455,6 +505,7 @@ int qemu_argv_build(struct strvec *argv, const struct qemu_config *cfg)
 	push2(argv, "-kernel", cfg->kernel);
 	push2(argv, "-initrd", cfg->initrd);
 	qemu_cmdline(&sb, m);
+	nullb_params(&sb, t);
 	push2(argv, "-append", sb.buf);
 	/* Serial 0 is the kernel console, serial 1 the guest's result port. */
 	add_serial(argv, "console", cfg->console_log);
@@ -470,6 +521,8 @@ int qemu_argv_build(struct strvec *argv, const struct qemu_config *cfg)
 	for (size_t i = 0; t && i < t->nr_disks; i++) {
 		const struct disk_spec *d = &t->disks[i];
 		const struct cache_mode *cm = find_cache(d);
+		if (d->bus == BUS_NULLB)
+			continue; /* the guest's: nullb_params */
 		if (!cm) {
 			error("disk '%s': unknown cache mode '%s'",
 			      disk_label(d, i, &sb), d->cache);

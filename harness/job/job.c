@@ -11,6 +11,7 @@
 #include "job_parse.h"
 #include "clock.h"
 #include "job_keys.h"
+#include "kconfig.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -25,9 +26,6 @@
 
 /* ------------------------------------------------------------------ */
 /* The rest of the job. */
-
-static const char *const default_fragments[] = {
-	"base", "virtio", "nvme", "md", "dm", "loop", "ext4", "xfs", NULL};
 
 static int get_strlist(struct keypath *c, json_t *v, struct strvec *out)
 {
@@ -281,9 +279,8 @@ static void job_defaults(struct job *job)
 {
 	memset(job, 0, sizeof(*job));
 	job->kconfig.base = xstrdup("tiny");
-	for (size_t i = 0; default_fragments[i]; i++)
-		strvec_push(&job->kconfig.fragments, default_fragments[i]);
-	/* Each default is the table's (job_keys.c). */
+	strvec_split(&job->kconfig.fragments, KCONFIG_DEFAULT_FRAGMENTS, ',');
+	/* Each other default is the table's (job_keys.c). */
 	job->machine.cpus = cpus_default_vcpus();
 	job->machine.memory_mb = job_key_default_int("machine", "memory_mb");
 	job->machine.accel = xstrdup(job_key_default("machine", "accel"));

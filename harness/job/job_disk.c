@@ -139,6 +139,9 @@ int disk_parse(struct keypath *c, json_t *v, size_t idx, struct disk_spec *d)
 		if (disk_set(c, d, key, val))
 			return -1;
 	}
+	/* The guest's null_blk has nothing on the host behind it. */
+	if (d->bus == BUS_NULLB && !json_object_get(v, "backing"))
+		d->backing = BACKING_NULL;
 	return 0;
 }
 

@@ -11,7 +11,7 @@
 #include "util.h"
 
 /* The fragments when a job or the command line names none. */
-#define KCONFIG_DEFAULT_FRAGMENTS "base,virtio,nvme,md,dm,loop,ext4,xfs"
+#define KCONFIG_DEFAULT_FRAGMENTS "base,virtio,nvme,md,dm,loop,ext4,xfs,nullb"
 
 /*
  * The fragment names (or paths) that apply to kernel `kver`: the spec's

@@ -51,6 +51,17 @@ void measure_init(struct measure *m, const struct job *job,
 	m->job = job;
 	m->ops = ops;
 	m->payload = payload;
+	measure_clock(m, job->machine.clock &&
+				 !strcmp(job->machine.clock, "virtual"));
+}
+
+/*
+ * A run timed by the instruction count starts from a quieter machine
+ * than one timed by the host (noise.h: noise_machine_of).
+ */
+void measure_clock(struct measure *m, int virtual_clock)
+{
+	m->noise_machine = noise_machine_of(virtual_clock);
 }
 
 void measure_release(struct measure *m)
@@ -285,7 +296,7 @@ void measure_noise(struct measure *m, struct noise_model *out)
 		g[n] = (struct noise_group){y[n], nr};
 		n++;
 	}
-	noise_estimate(out, g, n);
+	noise_estimate(out, m->noise_machine, g, n);
 	for (size_t i = 0; i < n; i++)
 		free(y[i]);
 	free(y);
@@ -321,6 +332,7 @@ void measure_verdict_input(struct measure *m, struct verdict_input *in,
 	memset(in, 0, sizeof(*in));
 	measure_noise(m, nm);
 	in->noise = nm;
+	in->machine = m->noise_machine;
 	measure_window(good, &in->base, &in->n_base);
 	if (bad) {
 		in->bad = bad->values;

@@ -94,6 +94,12 @@ struct measure {
 	/* Set by the caller when it has them. */
 	struct progress *progress; /* NULL: quiet */
 	const char *good; /* the baseline commit (full id), NULL: none */
+	/*
+	 * The noise model's priors, by the clock that times the boots: set
+	 * from the job's clock by measure_init, again by a caller that
+	 * resolved "auto" (measure_clock).
+	 */
+	const struct noise_machine *noise_machine;
 
 	/* What this run measured. */
 	unsigned boots, baseline_boots, builds, builds_cached, samples;
@@ -112,6 +118,8 @@ struct measure {
 void measure_init(struct measure *m, const struct job *job,
 		  const struct measure_ops *ops, void *payload);
 void measure_release(struct measure *m);
+/* The noise model's priors for boots timed by the virtual clock or not. */
+void measure_clock(struct measure *m, int virtual_clock);
 
 /* A line for people above the status line (nothing when quiet). */
 void measure_say(struct measure *m, const char *fmt, ...)

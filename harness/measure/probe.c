@@ -417,6 +417,17 @@ const struct measure_ops probe_ops = {
 	.prefetch = ops_prefetch,
 };
 
+int probe_ctx_virtual(const struct probe_ctx *ctx)
+{
+	return ctx->machine.clock.kind == CLOCK_VIRTUAL;
+}
+
+void probe_measure_init(struct measure *m, struct probe_ctx *ctx)
+{
+	measure_init(m, ctx->job, &probe_ops, ctx);
+	measure_clock(m, probe_ctx_virtual(ctx));
+}
+
 int probe_task(struct job *job, const char *build_repo, const char *commit,
 	       unsigned want, struct progress *progress)
 {
@@ -431,7 +442,7 @@ int probe_task(struct job *job, const char *build_repo, const char *commit,
 	task_doc_init(&t);
 	if (probe_ctx_init(&ctx, job, build_repo, progress))
 		return -1;
-	measure_init(&m, job, &probe_ops, &ctx);
+	probe_measure_init(&m, &ctx);
 	m.progress = progress;
 	if (measure_commit(&m, commit, want, &b, &r))
 		goto out;

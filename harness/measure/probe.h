@@ -141,6 +141,17 @@ int probe_boot(struct probe_ctx *ctx, const struct probe_image *img,
 extern const struct measure_ops probe_ops;
 
 /*
+ * measure_init over probe_ops and this context, with the noise model's
+ * priors by the clock probe_ctx_init resolved ("auto" included): a run
+ * timed by the instruction count starts from a quieter machine than one
+ * timed by the host.
+ */
+void probe_measure_init(struct measure *m, struct probe_ctx *ctx);
+
+/* 1 when the context's boots are timed by the instruction count. */
+int probe_ctx_virtual(const struct probe_ctx *ctx);
+
+/*
  * One probe sent from elsewhere (a Slurm task, `iobisect measure`): build
  * `commit` from `build_repo` and boot it until `want` boots are stored
  * (0: build only), in a run folder of its own, without the results

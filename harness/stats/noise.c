@@ -72,9 +72,20 @@ static double mad_scale(const struct noise_group *groups, size_t nr)
 	return s;
 }
 
-void noise_prior(struct noise_model *out)
+const struct noise_machine *noise_machine_of(int virtual_clock)
 {
-	out->sigma = NOISE_PRIOR_SIGMA;
+	static const struct noise_machine wall = {NOISE_PRIOR_SIGMA,
+						  NOISE_FLOOR},
+					  virt = {NOISE_VIRTUAL_PRIOR_SIGMA,
+						  NOISE_VIRTUAL_FLOOR};
+	return virtual_clock ? &virt : &wall;
+}
+
+void noise_prior(struct noise_model *out, const struct noise_machine *m)
+{
+	if (!m)
+		m = noise_machine_of(0);
+	out->sigma = m->prior_sigma;
 	out->df = NOISE_PRIOR_DF;
 	out->nu = NOISE_PRIOR_DF;
 	out->boots = out->groups = 0;
@@ -118,15 +129,17 @@ static double group_ref(const struct noise_group *g)
 	return top;
 }
 
-void noise_estimate(struct noise_model *out, const struct noise_group *groups,
-		    size_t nr_groups)
+void noise_estimate(struct noise_model *out, const struct noise_machine *mach,
+		    const struct noise_group *groups, size_t nr_groups)
 {
-	double prior = NOISE_PRIOR_DF * NOISE_PRIOR_SIGMA * NOISE_PRIOR_SIGMA;
-	double ss = 0, df = 0, clip, s, mode_sum = 0;
+	double ss = 0, df = 0, clip, s, mode_sum = 0, prior;
 	double mode_floor = MODE_DEPTH_MAX * NOISE_MODE_OFFSET;
 	size_t n_mode = 0, n_wild = 0;
 
-	noise_prior(out);
+	if (!mach)
+		mach = noise_machine_of(0);
+	prior = NOISE_PRIOR_DF * mach->prior_sigma * mach->prior_sigma;
+	noise_prior(out, mach);
 	/*
 	 * Boots further than NOISE_CLIP robust scales below their commit's
 	 * level are the machine's slower mode (or, deeper still, wild), and
@@ -135,8 +148,8 @@ void noise_estimate(struct noise_model *out, const struct noise_group *groups,
 	 * scale is not moved by them while they are fewer than half.
 	 */
 	clip = mad_scale(groups, nr_groups);
-	if (clip < NOISE_FLOOR)
-		clip = NOISE_FLOOR;
+	if (clip < mach->floor)
+		clip = mach->floor;
 	clip *= NOISE_CLIP;
 	for (size_t k = 0; k < nr_groups; k++) {
 		const struct noise_group *g = &groups[k];
@@ -175,7 +188,7 @@ void noise_estimate(struct noise_model *out, const struct noise_group *groups,
 		df += (double)(kept - 1);
 	}
 	s = sqrt((prior + ss) / (NOISE_PRIOR_DF + df));
-	out->sigma = s > NOISE_FLOOR ? s : NOISE_FLOOR;
+	out->sigma = s > mach->floor ? s : mach->floor;
 	out->df = NOISE_PRIOR_DF + df;
 	out->nu = out->df < NOISE_MAX_NU ? out->df : NOISE_MAX_NU;
 	out->mode_rate = ((double)n_mode + NOISE_MODE_RATE *

@@ -44,6 +44,16 @@
 #define NOISE_PRIOR_SIGMA 0.05 /* 5% per boot: a TCG machine on a good day */
 #define NOISE_PRIOR_DF 2.0
 #define NOISE_FLOOR 0.01 /* 1%: no machine is quieter for long */
+/*
+ * Timed by QEMU's instruction count, the host's load cannot move a boot's
+ * figure, only the device waits QEMU serves in host time (clock.h): 0.2-
+ * 0.3% per boot measured on the demo with null-co, less with the guest's
+ * null_blk (bench/README.md). A prior of 5% would hide a 2% drop behind
+ * a dozen boots, and a floor of 1% behind several; these are a tenth of
+ * the wall clock's, still above what was measured.
+ */
+#define NOISE_VIRTUAL_PRIOR_SIGMA 0.005
+#define NOISE_VIRTUAL_FLOOR 0.001
 #define NOISE_CLIP 3.0
 #define NOISE_MAX_NU 10.0
 /*
@@ -57,6 +67,18 @@
 #define NOISE_MODE_PRIOR_BOOTS 20.0
 /* Boots that fit neither mode: at least one in a hundred. */
 #define NOISE_WILD_FLOOR 0.01
+
+/*
+ * What a run assumes of its machine before its first boot, by the clock
+ * that times its boots: a prior spread and a floor.
+ */
+struct noise_machine {
+	double prior_sigma;
+	double floor;
+};
+
+/* The wall clock's (virtual 0) or the virtual clock's (1). */
+const struct noise_machine *noise_machine_of(int virtual_clock);
 
 /* The boots of one commit, as y = ln(bytes/s). */
 struct noise_group {
@@ -76,15 +98,16 @@ struct noise_model {
 	double mode_seen;   /* the share in the slower mode, data alone */
 };
 
-/* The prior alone: what a run knows before its boots. */
-void noise_prior(struct noise_model *out);
+/* The prior alone: what a run knows before its boots (NULL: wall clock). */
+void noise_prior(struct noise_model *out, const struct noise_machine *m);
 
 /*
- * Estimate the model from groups of boots; groups of one boot carry no
- * spread and are ignored. With no data it is the prior.
+ * Estimate the model from groups of boots on machine `m` (NULL: the wall
+ * clock's); groups of one boot carry no spread and are ignored. With no
+ * data it is the prior.
  */
-void noise_estimate(struct noise_model *out, const struct noise_group *groups,
-		    size_t nr_groups);
+void noise_estimate(struct noise_model *out, const struct noise_machine *m,
+		    const struct noise_group *groups, size_t nr_groups);
 
 /* ln of each value into y (caller's array of n); values <= 0 give NAN. */
 void noise_log(double *y, const double *values, size_t n);

@@ -145,7 +145,7 @@ static void noise_of(struct noise_model *out, const struct verdict_input *in,
 		g[n++] = (struct noise_group){bad->y, bad->n};
 	if (cand && cand->n)
 		g[n++] = (struct noise_group){cand->y, cand->n};
-	noise_estimate(out, g, n);
+	noise_estimate(out, in->machine, g, n);
 }
 
 /* The figures every verdict reports, whatever it decides. */

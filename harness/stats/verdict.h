@@ -75,6 +75,8 @@ struct verdict_input {
 	int faster; /* the change sought is a rise (job "direction") */
 	/* NULL: estimated from base, bad and cand (noise_estimate). */
 	const struct noise_model *noise;
+	/* The priors of that estimate (noise_machine_of); NULL: wall clock. */
+	const struct noise_machine *machine;
 	double error; /* Wald's alpha = beta; 0: VERDICT_ERROR_DEFAULT */
 	int runs_min; /* no verdict before this many candidate boots */
 };

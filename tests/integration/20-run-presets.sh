@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # 20-run-presets: `iobisect run` boots the real 6.1 kernel on every preset
-# (virtio, nvme, raid0-4, raid5-4, loop, dm-linear, and passthrough of a
-# host loop device, left read-only as by default) and checks what the guest
-# read back from the kernel: md level, chunk and members, the readahead it
-# set, data verified (or, on the read-only disk, read as it is), and MB/s
-# inside the range the preset allows. The null-co presets add 200 us to
-# every request, so an O_DIRECT reader with one request in flight cannot
-# beat bs/200us: a figure above that means the latency was not applied.
+# (virtio, nvme, the guest's null_blk, raid0-4, raid5-4, loop, dm-linear,
+# and passthrough of a host loop device, left read-only as by default) and
+# checks what the guest read back from the kernel: md level, chunk and
+# members, the readahead it set, data verified (or, on the read-only disk,
+# read as it is), and MB/s inside the range the preset allows. The null-co
+# presets (and nullb, on the guest's timers) add 200 us to every request,
+# so an O_DIRECT reader with one request in flight cannot beat bs/200us: a
+# figure above that means the latency was not applied.
 # One boot of 2 samples per preset, plus a throttled SCSI disk, then one
 # boot comparing virtio disks with and without a max_sectors_kb cap (the
 # guest sets it: QEMU 7.2's virtio-blk has no knob), then one boot with a
@@ -46,6 +47,7 @@ fi
 cases=(
 	"virtio|rawread,target=d0,bs_kb=128,size_mb=64,direct=1|20|700|"
 	"nvme|rawread,target=d0,bs_kb=128,size_mb=64,direct=1|20|700|"
+	"nullb|rawread,target=d0,bs_kb=128,size_mb=64,direct=1|20|700|"
 	"raid0-4|rawread,target=md0,bs_kb=256,size_mb=64,direct=1|20|1400|"
 	"raid5-4|seqwrite,target=md0,bs_kb=1024,size_mb=32|5|3000|"
 	"loop|rawread,target=l0,bs_kb=128,size_mb=64,ra_kb=512|20|5000|512"
@@ -106,6 +108,10 @@ for c in "${cases[@]}"; do
 			fail "dm-linear: no dm layer read back"
 		jq -e '[.topology_read_back[] | select(.kind == "part")] | length == 1' "$boot" >/dev/null ||
 			fail "dm-linear: no partition read back"
+		;;
+	nullb)
+		jq -e '.topology_read_back[0].dev == "nullb0"' "$boot" >/dev/null ||
+			fail "nullb: disk is $(jq -r '.topology_read_back[0].dev' "$boot")"
 		;;
 	nvme)
 		jq -e '.topology_read_back[0].dev | startswith("nvme")' "$boot" >/dev/null ||

@@ -13,26 +13,38 @@ kernel=$(fixture_kernel) || fail "no fixture kernel"
 tmp=$(mktemp -d /tmp/iobisect-26.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 
-job() { # LABEL [max_sectors_kb]
-	local cap=${2:+, \"max_sectors_kb\": $2}
+job() { # LABEL SIZE_MB [max_sectors_kb]
+	local cap=${3:+, \"max_sectors_kb\": $3}
 	cat >"$tmp/$1.json" <<EOF
 {
   "name": "counters",
   "topology": {"name": "virtio-cap", "disks": [
     {"name": "d0", "bus": "virtio", "backing": "null", "size_mb": 256, "latency_ns": 200000$cap}]},
-  "workload": {"engine": "rawread", "target": "d0", "bs_kb": 1024, "size_mb": 128, "direct": 1},
+  "workload": {"engine": "rawread", "target": "d0", "bs_kb": 1024, "size_mb": $2, "direct": 1},
   "machine": {"cpus": 1, "memory_mb": 256}
 }
 EOF
 }
-job default
-job cap4k 4
+# Capped, a sample is 4 KiB requests: 32 MiB of them take as long as the
+# uncapped 128 MiB, which keeps a sample long beside the counters' reading.
+job default 128
+job cap4k 32 4
+# Under TCG, now and then the capped guest stops for good just after the
+# kernel switches its clocksource to the TSC (QEMU idle, no error: 4 boots
+# in 16 here, each right after "Switched to clocksource tsc"; none in 12
+# with clocksource=hpet, which never switches). That is not what this test
+# is about: a boot that times out is booted once more, and said so.
 for label in default cap4k; do
-	if ! out=$(iob run "$tmp/$label.json" --kernel "$kernel" --label "$label" \
-		--boots 1 --samples 3 --warmup 1 --timeout 180 --results "$tmp/res" 2>&1); then
+	for try in 1 2; do
+		rm -rf "$tmp/res/counters/$label"
+		if out=$(iob run "$tmp/$label.json" --kernel "$kernel" --label "$label" \
+			--boots 1 --samples 3 --warmup 1 --timeout 120 --results "$tmp/res" 2>&1); then
+			break
+		fi
 		printf '%s\n' "$out"
-		fail "$label: iobisect run failed"
-	fi
+		[ $try = 1 ] && grep -q ': timeout (' <<<"$out" || fail "$label: iobisect run failed"
+		echo "$label: the guest hung (above); booting it once more"
+	done
 done
 
 # What the guest measured, sample by sample.

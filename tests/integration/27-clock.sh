@@ -5,7 +5,9 @@
 # the same moments of the host. The virtual clock (QEMU's instruction
 # count) must spread less from boot to boot than the wall clock: %stddev
 # of the per-boot medians, a comparison on this machine as it is, not a
-# fixed figure. Every stored sample names its clock (and the shift), the
+# fixed figure. A third series runs the same workload on the guest's own
+# null_blk (preset nullb) under the virtual clock, where no wait is served
+# in host time: it must spread less than the wall clock too. Every stored sample names its clock (and the shift), the
 # output says the unit, and `compare` never sets one clock against the
 # other. About 3-5 minutes under TCG.
 #
@@ -23,16 +25,18 @@ boots=${CLOCK_BOOTS:-6}
 work=$(mktemp -d /tmp/iob-27.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 
-# one_boot CLOCK: one boot of the demo job on that clock, labelled by it.
+# one_boot LABEL: one boot of the demo job, labelled LABEL: "wall" and
+# "virtual" on that clock, "nullb" on the virtual clock and preset nullb.
 # A boot that fails (exit 1: on a loaded host the wall clock's kernel may
 # panic with "IO-APIC + timer doesn't work!") is booted again, twice at
 # most; anything else fails the test.
 one_boot() {
-	local out rc try
+	local out rc try set=(--set "machine.clock=$1")
+	[ "$1" != nullb ] || set=(--set machine.clock=virtual --set topology=nullb)
 	for try in 1 2 3; do
 		rc=0
 		out=$(iob run "$IOB_ROOT/tests/jobs/demo.json" --kernel "$kernel" \
-			--label "$1" --set "machine.clock=$1" --boots 1 --timeout 240 \
+			--label "$1" "${set[@]}" --boots 1 --timeout 240 \
 			--results "$work/res" 2>&1) || rc=$?
 		printf '%s\n' "$out" >>"$work/$1.log"
 		[ $rc = 1 ] || break
@@ -46,7 +50,7 @@ one_boot() {
 
 # Rounds of A B B A: each clock boots once a turn, first and last in turn.
 for ((r = 0; r < boots; r++)); do
-	if ((r % 2 == 0)); then order="wall virtual"; else order="virtual wall"; fi
+	if ((r % 2 == 0)); then order="wall virtual nullb"; else order="nullb virtual wall"; fi
 	echo "--- turn $((r + 1)) of $boots: $order"
 	for c in $order; do one_boot "$c"; done
 done
@@ -57,11 +61,12 @@ grep -q '(MB/s in virtual time (icount, shift [0-9]*): ' "$work/virtual.log" ||
 	fail "run did not give the virtual clock's unit"
 grep -q 'TCG, wall clock' "$work/wall.log" || fail "run did not say the wall clock"
 
-# spread LABEL CLOCK: "boots median %stddev" of the per-boot medians, after
-# checking every sample document names the clock that timed it.
+# spread LABEL CLOCK TOPOLOGY: "boots median %stddev" of the per-boot
+# medians, after checking every sample document names the clock that timed
+# it.
 spread() {
 	local docs
-	docs=$(ls "$work"/res/demo/"$1"/virtio-rawread/*/boot-*-sample-*.json)
+	docs=$(ls "$work"/res/demo/"$1"/"$3"-rawread/*/boot-*-sample-*.json)
 	# Only complete boots are evidence (a failed one's samples are kept).
 	docs=$(jq -r 'select(.complete) | input_filename' $docs)
 	jq -es --arg c "$2" 'all(.[]; .machine.clock == $c and
@@ -74,15 +79,19 @@ spread() {
 		   (map(pow(. - $m; 2)) | add / (length - 1) | sqrt / $m * 100)]
 		| map(tostring) | join(" ")' $docs
 }
-read -r wn wmed wsd <<<"$(spread wall wall)"
-read -r vn vmed vsd <<<"$(spread virtual virtual)"
-printf 'clock    boots  MB/s (median)  per-boot %%stddev\n'
-printf 'wall     %5d  %13.1f  %15.2f%%\n' "$wn" "$wmed" "$wsd"
-printf 'virtual  %5d  %13.1f  %15.2f%%\n' "$vn" "$vmed" "$vsd"
-[ "$wn" -eq "$boots" ] && [ "$vn" -eq "$boots" ] ||
-	fail "boots stored: $wn wall, $vn virtual; want $boots each"
+read -r wn wmed wsd <<<"$(spread wall wall virtio)"
+read -r vn vmed vsd <<<"$(spread virtual virtual virtio)"
+read -r nn nmed nsd <<<"$(spread nullb virtual nullb)"
+printf 'clock           boots  MB/s (median)  per-boot %%stddev\n'
+printf 'wall            %5d  %13.1f  %15.2f%%\n' "$wn" "$wmed" "$wsd"
+printf 'virtual         %5d  %13.1f  %15.2f%%\n' "$vn" "$vmed" "$vsd"
+printf 'virtual, nullb  %5d  %13.1f  %15.2f%%\n' "$nn" "$nmed" "$nsd"
+[ "$wn" -eq "$boots" ] && [ "$vn" -eq "$boots" ] && [ "$nn" -eq "$boots" ] ||
+	fail "boots stored: $wn wall, $vn virtual, $nn nullb; want $boots each"
 [ "$(jq -n "$vsd < $wsd")" = true ] ||
 	fail "the virtual clock spread $vsd% from boot to boot, the wall clock $wsd%: not less"
+[ "$(jq -n "$nsd < $wsd")" = true ] ||
+	fail "nullb on the virtual clock spread $nsd% from boot to boot, the wall clock $wsd%: not less"
 
 # compare: the two labels share no clock, so no row sets one against the other.
 iob compare wall virtual --results "$work/res" >"$work/compare.out"
@@ -94,4 +103,4 @@ fi
 if pgrep -f "qemu-system.*$work" >/dev/null; then
 	fail "a QEMU of this test is still running"
 fi
-printf '27-clock: per-boot %%stddev %.2f%% on the virtual clock, %.2f%% on the wall clock\n' "$vsd" "$wsd"
+printf '27-clock: per-boot %%stddev %.2f%% on the virtual clock (%.2f%% on nullb), %.2f%% on the wall clock\n' "$vsd" "$nsd" "$wsd"

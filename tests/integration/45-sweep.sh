@@ -42,9 +42,18 @@ echo "cold: exit $rc in $(( $(date +%s) - start ))s, $(boot_docs) boot documents
 cat "$tmp/cold.out"
 [ $rc -eq 1 ] || { tail -30 "$tmp/cold.err" >&2; fail "the sweep exited $rc, not 1 (regression found)"; }
 grep -Eq "^  regression +${c3:0:12}\.\.${c9:0:12} .* bisect\$" "$tmp/cold.out" ||
-	fail "no regression step reported between c3 ${c3:0:12} and c9 ${c9:0:12}"
+	{ tail -60 "$tmp/cold.err" >&2; fail "no regression step reported between c3 ${c3:0:12} and c9 ${c9:0:12}"; }
+# What a derived bisection did, for a failure's log: its report and the
+# tail of the sweep's progress.
+derived_log() {
+	local f
+	for f in "$tmp"/results/e2e-sweep-bisect-*/report.txt; do
+		[ -f "$f" ] && { echo "--- $f"; tail -40 "$f"; }
+	done >&2
+	tail -60 "$tmp/cold.err" >&2
+}
 grep -q "^regression ${c3:0:12}\.\.${c9:0:12}: culprit $culprit " "$tmp/cold.out" ||
-	fail "the follow-up bisection did not name the demo culprit $culprit"
+	{ derived_log; fail "the follow-up bisection did not name the demo culprit $culprit"; }
 grep -q "^${broken:0:12} .*build-failure" "$tmp/cold.out" ||
 	fail "the commit that does not build (${broken:0:12}) is not shown as a build failure"
 state="$tmp/results/e2e-sweep/sweep-state.json"
