@@ -9,6 +9,7 @@
 #include "fio_output.h"
 #include "json_read.h"
 #include "report.h"
+#include "sys.h"
 
 #include <check.h>
 #include <stdio.h>
@@ -171,6 +172,25 @@ START_TEST(json_reader_takes_values_and_refuses_damage)
 }
 END_TEST
 
+/* The C library's floor against the running kernel's release. */
+static const struct {
+	const char *release, *floor;
+	int older;
+} kernels[] = {
+	{"6.1.0", "3.2.0", 0},	  {"3.2.0", "3.2.0", 0},
+	{"3.2", "3.2.0", 0},	  {"3.1.10", "3.2.0", 1},
+	{"2.6.38.8", "3.2.0", 1}, {"3.10.0-rc1", "3.2.0", 0},
+	{"3.2.0-1-amd64", "3.2.1", 1}, {"4.0", "3.2.0", 0},
+};
+
+START_TEST(kernels_below_the_floor_are_older)
+{
+	ck_assert_int_eq(sys_kernel_older(kernels[_i].release,
+					  kernels[_i].floor),
+			 kernels[_i].older);
+}
+END_TEST
+
 static Suite *fio_suite(void)
 {
 	Suite *s = suite_create("guest_fio");
@@ -180,6 +200,8 @@ static Suite *fio_suite(void)
 			    (int)(sizeof(refused) / sizeof(*refused)));
 	tcase_add_test(tc, text_before_the_report_is_skipped);
 	tcase_add_test(tc, json_reader_takes_values_and_refuses_damage);
+	tcase_add_loop_test(tc, kernels_below_the_floor_are_older, 0,
+			    (int)(sizeof(kernels) / sizeof(*kernels)));
 	suite_add_tcase(s, tc);
 	return s;
 }

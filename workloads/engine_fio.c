@@ -41,26 +41,6 @@
 static char job_path[256];
 static struct fio_job_result result;
 
-/*
- * 1 when the release ("6.1.0-rc1") is older than the floor ("3.2.0"):
- * numbers compared in turn, a missing one counting as 0, the rest ignored.
- */
-static int kernel_older(const char *release, const char *floor)
-{
-	for (int i = 0; i < 3; i++) {
-		char *a_end, *b_end;
-		unsigned long a = strtoul(release, &a_end, 10);
-		unsigned long b = strtoul(floor, &b_end, 10);
-		if (a != b)
-			return a < b;
-		if (*b_end != '.')
-			return 0;
-		release = *a_end == '.' ? a_end + 1 : "0";
-		floor = b_end + 1;
-	}
-	return 0;
-}
-
 static int read_all(const char *path, char **out, size_t *len, size_t max)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -105,7 +85,7 @@ static int fio_prepare(struct point_ctx *ctx)
 	size_t len;
 
 	uname(&u);
-	if (floor && kernel_older(u.release, floor))
+	if (floor && sys_kernel_older(u.release, floor))
 		return report_error("workload",
 				    "kernel %s is older than %s, the oldest "
 				    "the packed fio's C library runs on",
