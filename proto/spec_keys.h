@@ -132,12 +132,33 @@
 #define PROTO_BONNIE_KEYS(K)                                                   \
 	K(size_mb, INT, 1, PROTO_MB_MAX, NULL, 0)                              \
 	K(chunk_kb, INT, 1, 65536, NULL, 0)
+/*
+ * fio: Debian's fio, packed into the initramfs, runs the job file the
+ * harness packs at PROTO_FIO_JOB_DIR/<job>.fio (job: the SHA-1 of its
+ * text). build (the fio binary's SHA-1) and kernel_min (the floor of its
+ * C library, from the library's ABI tag) are the harness's, never the
+ * user's: they put the fio build in the spec hash and let the guest refuse
+ * an older kernel before fio meets it. bs_kb, size_mb and runtime_ms go
+ * into a [global] section ahead of the job's own, which wins.
+ */
+#define PROTO_FIO_KEYS(K)                                                      \
+	K(job, WORD, 0, 0, NULL, 1)                                            \
+	K(build, WORD, 0, 0, NULL, 0)                                          \
+	K(kernel_min, WORD, 0, 0, NULL, 0)                                     \
+	K(bs_kb, INT, 1, 65536, NULL, 0)                                       \
+	K(size_mb, INT, 1, PROTO_MB_MAX, NULL, 0)                              \
+	K(runtime_ms, INT, 0, PROTO_RUNTIME_MS_MAX, NULL, 0)
+/* Where the job files of fio points are in the initramfs. */
+#define PROTO_FIO_JOB_DIR "/fio"
+/* Where the fio binary is, in the initramfs as on a Debian host. */
+#define PROTO_FIO_PATH "/usr/bin/fio"
 /* X(engine, KEYS, metrics): metrics, comma-separated, as the guest reports them. */
 #define PROTO_ENGINES(X)                                                       \
 	X(seqread, PROTO_SEQREAD_KEYS, "read")                                 \
 	X(seqwrite, PROTO_SEQWRITE_KEYS, "write")                              \
 	X(rawread, PROTO_RAWREAD_KEYS, "read")                                 \
-	X(bonnie, PROTO_BONNIE_KEYS, "write,rewrite,read")
+	X(bonnie, PROTO_BONNIE_KEYS, "write,rewrite,read")                     \
+	X(fio, PROTO_FIO_KEYS, "read,write,trim")
 
 /* " key1 key2 ... ": a key list as one string of words. */
 #define PROTO_KEY_WORD(key, ...) " " #key

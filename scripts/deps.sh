@@ -10,7 +10,7 @@ pkgs=(
 	git mdadm dmsetup e2fsprogs xfsprogs util-linux kmod
 	python3 chromium jq clang-14 libclang-rt-14-dev
 	slurmctld slurmd slurm-client munge
-	gcc-11 debootstrap
+	gcc-11 debootstrap fio
 )
 missing=()
 for p in "${pkgs[@]}"; do

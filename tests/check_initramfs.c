@@ -5,6 +5,7 @@
  * and the standard boot archive.
  */
 #include "initramfs.h"
+#include "fio_pack.h"
 #include "check_skip.h"
 #include "util.h"
 
@@ -239,6 +240,62 @@ START_TEST(test_packed_program_runs_in_chroot)
 }
 END_TEST
 
+/*
+ * fio's part of a boot: Debian's fio and its 60-odd libraries, one of
+ * them found only through librados's RUNPATH, run from the archive alone.
+ */
+START_TEST(test_fio_archive_runs_in_chroot)
+{
+	if (geteuid() != 0)
+		CHECK_SKIP("chroot needs root");
+	char *fio = initramfs_find_tool("fio");
+	if (!fio)
+		CHECK_SKIP("no fio on this host (apt-get install fio)");
+	free(fio);
+	struct initramfs ir = INITRAMFS_INIT;
+	ck_assert_int_eq(fio_pack_append(&ir), 0);
+	char *path = xstrfmt("%s/fio.cpio", tmpdir);
+	ck_assert_int_eq(initramfs_write(&ir, path), 0);
+	/*
+	 * fio's archive follows the (here empty) boot archive, whose trailer
+	 * fills its first 512 bytes; the kernel reads on past a trailer,
+	 * cpio(1) stops there, so it is given the second archive alone.
+	 */
+	free(sh("mkdir %s/f && cd %s/f && tail -c +513 %s | cpio -idm --quiet",
+		tmpdir, tmpdir, path));
+	char *out = sh("chroot %s/f /usr/bin/fio --version 2>&1", tmpdir);
+	ck_assert_msg(!strncmp(out, "fio-", 4), "fio in the archive: %s", out);
+	free(out);
+	/* Made once: the second boot's part is the cached one, unchanged. */
+	struct initramfs again = INITRAMFS_INIT;
+	ck_assert_int_eq(fio_pack_append(&again), 0);
+	ck_assert_uint_eq(again.data.len, ir.data.len);
+	ck_assert(!memcmp(again.data.buf, ir.data.buf, ir.data.len));
+	initramfs_release(&again);
+	free(path);
+	initramfs_release(&ir);
+}
+END_TEST
+
+START_TEST(test_abi_tag_is_the_c_library_floor)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char floor[32] = "";
+	ck_assert_int_eq(read_file("/bin/ls", &sb), 0);
+	/* Debian 12's glibc puts 3.2.0 in every program it links. */
+	ck_assert_int_eq(initramfs_elf_abi_tag(sb.buf, sb.len, floor), 0);
+	ck_assert_str_eq(floor, "3.2.0");
+	/* Not ELF; ELF whose notes are cut off: no floor, nothing misread. */
+	ck_assert_int_eq(initramfs_elf_abi_tag("#!/bin/sh\n", 10, floor), -1);
+	ck_assert_int_ne(initramfs_elf_abi_tag(sb.buf, 300, floor), 0);
+	strbuf_release(&sb);
+	ck_assert(fio_pack_wanted("version 1\npoint id=a engine=fio "
+				  "target=d0 job=x\n"));
+	ck_assert(!fio_pack_wanted("point id=a engine=rawread target=d0\n"));
+	ck_assert(!fio_pack_wanted("md name=engine=fio level=0\n"));
+}
+END_TEST
+
 static const struct {
 	const char *spec, *tools;
 } spec_tools[] = {
@@ -272,7 +329,7 @@ START_TEST(test_boot_archive)
 	char *path = xstrfmt("%s/boot.cpio", tmpdir);
 	const char *spec = "version 1\nmd name=md0 level=5 method=mdadm\n"
 			   "fs name=f on=md0 type=ext4 mount=/mnt\n";
-	ck_assert_int_eq(initramfs_for_boot(path, spec, guest), 0);
+	ck_assert_int_eq(initramfs_for_boot(path, spec, guest, NULL, 0), 0);
 	char *list = sh("cpio -t --quiet < %s | tr '\\n' ' '", path);
 	static const char *const want[] = {
 		" init ",      " spec ",       " dev/console ",
@@ -305,7 +362,7 @@ START_TEST(test_boot_archive_without_guest_fails)
 	setenv("IOBISECT_GUEST", "/nonexistent/guest", 1);
 	struct strbuf err = STRBUF_INIT;
 	error_capture(&err);
-	ck_assert_int_eq(initramfs_for_boot(path, "version 1\n", NULL), -1);
+	ck_assert_int_eq(initramfs_for_boot(path, "version 1\n", NULL, NULL, 0), -1);
 	error_capture(NULL);
 	ck_assert_ptr_nonnull(strstr(err.buf, "iobisect-guest"));
 	ck_assert(!file_exists(path));
@@ -326,6 +383,8 @@ static Suite *initramfs_suite(void)
 	tcase_add_test(tc, test_duplicate_path_keeps_first);
 	tcase_add_test(tc, test_elf_deps_of_host_programs);
 	tcase_add_test(tc, test_packed_program_runs_in_chroot);
+	tcase_add_test(tc, test_fio_archive_runs_in_chroot);
+	tcase_add_test(tc, test_abi_tag_is_the_c_library_floor);
 	tcase_add_loop_test(tc, test_tools_for_spec, 0, ARRAY_SIZE(spec_tools));
 	tcase_add_test(tc, test_boot_archive);
 	tcase_add_test(tc, test_boot_archive_without_guest_fails);

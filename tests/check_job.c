@@ -4,8 +4,10 @@
  * kernel versions, and one clear error naming the key for every malformed
  * job in tests/jobs/bad/.
  */
+#include "check_skip.h"
 #include "cpus.h"
 #include "clock.h"
+#include "initramfs.h"
 #include "job.h"
 #include "job_keys.h"
 #include "job_parse.h"
@@ -788,12 +790,73 @@ END_TEST
 		const struct key_rule *rules = job_engine_rules(#engine);      \
 		CHECK_RULES(engine, KEYS)                                      \
 	}
+/*
+ * A fio job file reaches the spec as its hash, beside the host's fio
+ * build and its C library's floor; the job keeps the text for the
+ * initramfs and builds its kernels with the fio fragment.
+ */
+START_TEST(fio_jobs_carry_the_job_file_and_the_build)
+{
+	struct job job, dd;
+	struct strbuf err = STRBUF_INIT, spec = STRBUF_INIT;
+	char sha[41];
+	char *fio = initramfs_find_tool("fio");
+
+	if (!fio)
+		CHECK_SKIP("no fio on this host (apt-get install fio)");
+	free(fio);
+	ck_assert_msg(!load(&job, "tests/jobs/demo-fio.json", &err), "%s",
+		      err.buf);
+	ck_assert_str_eq(job.points[0].engine, "fio");
+	ck_assert_ptr_nonnull(strstr(job.points[0].fio_job, "[demo]\n"));
+	hash_hex(job.points[0].fio_job, strlen(job.points[0].fio_job), sha);
+	ck_assert_str_eq(key_of(&job.points[0].keys, "job"), sha);
+	ck_assert_uint_eq(strlen(key_of(&job.points[0].keys, "build")), 40);
+	/* Debian 12's glibc: the floor its dynamic linker was built for. */
+	ck_assert_str_eq(key_of(&job.points[0].keys, "kernel_min"), "3.2.0");
+	/* A bisection job: the same time bound as the built-in engines. */
+	ck_assert_str_eq(key_of(&job.points[0].keys, "runtime_ms"), "1500");
+	ck_assert_int_ge(strvec_index(&job.kconfig.fragments, "fio"), 0);
+	ck_assert_int_eq(spec_render(&job, 0, "x", 1, &spec), 0);
+	ck_assert_ptr_nonnull(strstr(spec.buf, " engine=fio target=d0 "));
+	job_release(&job);
+
+	/* The seed's fio version has the dd version's points. */
+	ck_assert_msg(!load(&dd, "tests/jobs/seeds/dd-partition-loop-dm-fio.json",
+			    &err),
+		      "%s", err.buf);
+	ck_assert_msg(!load(&job, "tests/jobs/seeds/dd-partition-loop-dm.json",
+			    &err),
+		      "%s", err.buf);
+	ck_assert_uint_eq(dd.nr_points, job.nr_points);
+	for (size_t i = 0; i < job.nr_points; i++)
+		ck_assert_str_eq(dd.points[i].id, job.points[i].id);
+	ck_assert_str_eq(key_of(&dd.points[7].keys, "bs_kb"), "2048");
+	ck_assert_ptr_null(key_of(&dd.points[7].keys, "runtime_ms"));
+	job_release(&dd);
+	job_release(&job);
+
+	/* A percentile as people write it becomes fio's own name. */
+	ck_assert_msg(!parse(&job,
+			     "{\"topology\": \"virtio\", \"workload\": "
+			     "{\"engine\": \"fio\", \"job\": "
+			     "\"[r]\\nrw=randread\\n\"}, \"metric\": "
+			     "\"read.clat_ns.percentile.99.9\"}",
+			     &err),
+		      "%s", err.buf);
+	ck_assert_str_eq(job.metric, "read.clat_ns.percentile.99.900000");
+	job_release(&job);
+	strbuf_release(&spec);
+	strbuf_release(&err);
+}
+END_TEST
+
 START_TEST(host_key_rules_are_the_shared_lists)
 {
 	PROTO_LAYERS(LAYER)
 	PROTO_ENGINES(ENGINE)
 	ck_assert_ptr_null(job_layer_rules("raid"));
-	ck_assert_ptr_null(job_engine_rules("fio"));
+	ck_assert_ptr_null(job_engine_rules("iozone"));
 }
 END_TEST
 #undef LAYER
@@ -900,7 +963,19 @@ static const struct {
 				 "'memory_mb'?)" },
 	{ "unknown-preset", "topology: unknown preset 'raid9'" },
 	{ "preset-path", "topology: unknown preset '../qemu/virtio'" },
-	{ "unknown-engine", "workload.engine: unknown engine 'fio'" },
+	{ "unknown-engine", "workload.engine: unknown engine 'iozone'" },
+	{ "fio-own-file", "workload.job: line 3: 'filename' chooses fio's "
+			  "file; the target is the topology's" },
+	{ "fio-harness-key",
+	  "workload: 'kernel_min' is set by iobisect, from the host's fio" },
+	{ "fio-no-job", "workload.job: engine 'fio' needs a job" },
+	{ "fio-job-missing", "workload.job: cannot open" },
+	{ "metric-fio-figure",
+	  "metric: engine 'fio' reports no 'read.clat_ns.p99'" },
+	{ "metric-detail-builtin", "metric: engine 'rawread' keeps a "
+				   "direction's bandwidth alone" },
+	{ "threshold-mbps-latency", "threshold: an absolute threshold is in "
+				    "MB/s; metric 'read.clat_ns.mean'" },
 	{ "missing-engine", "workload: missing 'engine'" },
 	{ "threads-string", "workload.threads[1]: expected a positive integer" },
 	{ "threads-negative", "workload.threads[1]: -2 is out of range (1..256)" },
@@ -1233,6 +1308,7 @@ static Suite *job_suite(void)
 	tcase_add_test(tc, kernel_versions);
 	tcase_add_test(tc, data_dir_from_environment);
 	tcase_add_test(tc, host_key_rules_are_the_shared_lists);
+	tcase_add_test(tc, fio_jobs_carry_the_job_file_and_the_build);
 	tcase_add_test(tc, loop_on_a_new_file_takes_its_size);
 	tcase_add_loop_test(tc, malformed_job_names_the_key, 0,
 			    (int)ARRAY_SIZE(bad));

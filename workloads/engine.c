@@ -5,6 +5,7 @@
  * samples that sends the `point` and `sample` frames.
  */
 #include "engine.h"
+#include "fio_output.h"
 #include "layers.h"
 #include "deadline.h"
 #include "pattern.h"
@@ -462,7 +463,8 @@ int engine_spot_check(struct point_ctx *ctx, uint32_t gen)
 }
 
 static const struct engine_ops *const all_engines[] = {
-	&engine_seqread, &engine_seqwrite, &engine_rawread, &engine_bonnie};
+	&engine_seqread, &engine_seqwrite, &engine_rawread, &engine_bonnie,
+	&engine_fio};
 
 /* Resolve target=: a file path (starts with '/') or a block layer. */
 static int resolve_target(struct point_ctx *ctx)
@@ -601,6 +603,10 @@ static int send_sample(struct point_ctx *ctx, const struct sample_result *r,
 	if (r->unchecked)
 		json_str(&j, "verify",
 			 ctx->nodata ? "skipped-nodata" : "skipped-readonly");
+	else if (r->fio)
+		json_str(&j, "verify", "skipped-fio");
+	if (r->fio)
+		fio_output_json(&j, r->fio);
 	counters_json(&j, &r->counters[0], &r->counters[1]);
 	json_end(&j);
 	say("%s %s%s %d: %.1f MB/s%s%s", ctx->id, r->metric,

@@ -13,6 +13,8 @@
 
 #include <stdint.h>
 
+struct fio_dir;
+
 #define ENGINE_MAX_THREADS 64
 
 struct sample_result {
@@ -28,6 +30,8 @@ struct sample_result {
 	int stopped;
 	/* The block layer's accounting just before and just after. */
 	struct counters_snap counters[2];
+	/* engine_fio: fio's own figures for this direction, or NULL. */
+	const struct fio_dir *fio;
 };
 
 /* What one thread of engine_seq_io moved: [from, from + done) of its
@@ -89,6 +93,7 @@ extern const struct engine_ops engine_seqread;
 extern const struct engine_ops engine_seqwrite;
 extern const struct engine_ops engine_rawread;
 extern const struct engine_ops engine_bonnie;
+extern const struct engine_ops engine_fio;
 
 /* Run one spec point: `point` frame, warmups, samples. -1 on error. */
 int engine_run_point(const struct spec_line *line, uint64_t mem_total_kb);

@@ -305,3 +305,19 @@ int sys_drop_caches(const char *blkdev)
 		return -1;
 	return blk_ioctl(blkdev, BLKFLSBUF, NULL, 0, 0);
 }
+
+int sys_kernel_older(const char *release, const char *floor)
+{
+	for (int i = 0; i < 3; i++) {
+		char *a_end, *b_end;
+		unsigned long a = strtoul(release, &a_end, 10);
+		unsigned long b = strtoul(floor, &b_end, 10);
+		if (a != b)
+			return a < b;
+		if (*b_end != '.')
+			return 0;
+		release = *a_end == '.' ? a_end + 1 : "0";
+		floor = b_end + 1;
+	}
+	return 0;
+}

@@ -57,6 +57,12 @@ int sys_run(char *const argv[], int timeout_s);
 int sys_copy(char *dst, size_t size, const char *src);
 
 uint64_t sys_now_ns(void);
+/*
+ * 1 when the kernel release ("6.1.0-rc1") is older than the floor
+ * ("3.2.0"): numbers compared in turn, a missing one counting as 0, the
+ * rest ignored. Pure.
+ */
+int sys_kernel_older(const char *release, const char *floor);
 uint64_t sys_mem_total_kb(void);
 /* Sync and drop the page cache (BLKFLSBUF on `blkdev` when drop_caches is
  * missing). -1 with errno set. */

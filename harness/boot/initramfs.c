@@ -9,6 +9,7 @@
  * inside a sandbox that forbids exec of the dynamic linker.
  */
 #include "initramfs.h"
+#include "fio_pack.h"
 
 #include <elf.h>
 #include <errno.h>
@@ -207,6 +208,13 @@ void initramfs_finish(struct initramfs *ir)
 	ir->finished = 1;
 }
 
+void initramfs_append_archive(struct initramfs *ir, const void *data,
+			      size_t len)
+{
+	initramfs_finish(ir);
+	strbuf_add(&ir->data, data, len);
+}
+
 int initramfs_write(struct initramfs *ir, const char *path)
 {
 	initramfs_finish(ir);
@@ -241,8 +249,15 @@ static int va_to_off(const unsigned char *d, size_t len, const Elf64_Ehdr *eh,
 	return -1;
 }
 
-int initramfs_elf_deps(char **interp, struct strvec *needed, const void *data,
-		       size_t len, const char *origin)
+/*
+ * initramfs_elf_deps, and also the folders of DT_RUNPATH (or DT_RPATH)
+ * into `runpath` when it is not NULL: where the dynamic linker looks
+ * first for this file's libraries (Debian's librados keeps its own in
+ * /usr/lib/x86_64-linux-gnu/ceph).
+ */
+static int elf_deps(char **interp, struct strvec *needed,
+		    struct strvec *runpath, const void *data, size_t len,
+		    const char *origin)
 {
 	const unsigned char *d = data;
 	*interp = NULL;
@@ -288,14 +303,19 @@ int initramfs_elf_deps(char **interp, struct strvec *needed, const void *data,
 	    strtab + strsz > len)
 		goto truncated;
 	for (size_t i = 0; i < n && ents[i].d_tag != DT_NULL; i++) {
-		if (ents[i].d_tag != DT_NEEDED)
+		int64_t tag = ents[i].d_tag;
+		int is_path = tag == DT_RUNPATH || tag == DT_RPATH;
+		if (tag != DT_NEEDED && !(is_path && runpath))
 			continue;
 		uint64_t at = ents[i].d_un.d_val;
 		if (at >= strsz)
 			goto truncated;
-		char *lib = xstrndup((const char *)d + strtab + at, strsz - at);
-		strvec_push(needed, lib);
-		free(lib);
+		char *str = xstrndup((const char *)d + strtab + at, strsz - at);
+		if (is_path)
+			strvec_split(runpath, str, ':');
+		else
+			strvec_push(needed, str);
+		free(str);
 	}
 	return 0;
 truncated:
@@ -304,10 +324,86 @@ truncated:
 	return error("'%s' has a damaged dynamic section", origin);
 }
 
-static char *find_library(const char *name)
+int initramfs_elf_deps(char **interp, struct strvec *needed, const void *data,
+		       size_t len, const char *origin)
+{
+	return elf_deps(interp, needed, NULL, data, len, origin);
+}
+
+int initramfs_elf_abi_tag(const void *data, size_t len, char out[32])
+{
+	const unsigned char *d = data;
+	Elf64_Ehdr eh;
+	if (len < sizeof(eh) || memcmp(d, ELFMAG, SELFMAG) ||
+	    d[EI_CLASS] != ELFCLASS64 || d[EI_DATA] != ELFDATA2LSB)
+		return -1;
+	memcpy(&eh, d, sizeof(eh));
+	for (unsigned i = 0; i < eh.e_phnum; i++) {
+		const Elf64_Phdr *ph = phdr_at(d, len, &eh, i);
+		if (!ph)
+			return -1;
+		if (ph->p_type != PT_NOTE || ph->p_offset > len ||
+		    ph->p_filesz > len - ph->p_offset)
+			continue;
+		/* Notes: namesz, descsz, type, then name and desc, each
+		 * padded to 4 bytes (ELF64 GNU notes keep 4). */
+		const unsigned char *p = d + ph->p_offset,
+				    *end = p + ph->p_filesz;
+		while (end - p >= 12) {
+			uint32_t nsz, dsz, type;
+			memcpy(&nsz, p, 4);
+			memcpy(&dsz, p + 4, 4);
+			memcpy(&type, p + 8, 4);
+			size_t npad = (nsz + 3u) & ~3u, dpad = (dsz + 3u) & ~3u;
+			if (npad > (size_t)(end - p) - 12 ||
+			    dpad > (size_t)(end - p) - 12 - npad)
+				break;
+			const unsigned char *name = p + 12, *desc = name + npad;
+			uint32_t w[4];
+			if (type == NT_GNU_ABI_TAG && nsz == 4 &&
+			    !memcmp(name, "GNU", 4) && dsz >= 16) {
+				memcpy(w, desc, 16);
+				/* w[0] is the OS: 0 for Linux. */
+				if (w[0] != 0)
+					return 1;
+				snprintf(out, 32, "%u.%u.%u", w[1], w[2], w[3]);
+				return 0;
+			}
+			p += 12 + npad + dpad;
+		}
+	}
+	return 1;
+}
+
+/* `dir` with $ORIGIN (or ${ORIGIN}) as the folder of `host_path`. */
+static char *expand_origin(const char *dir, const char *host_path)
+{
+	const char *rest = NULL;
+	if (!strncmp(dir, "$ORIGIN", 7))
+		rest = dir + 7;
+	else if (!strncmp(dir, "${ORIGIN}", 9))
+		rest = dir + 9;
+	if (!rest)
+		return xstrdup(dir);
+	char *copy = xstrdup(host_path);
+	char *out = xstrfmt("%s%s", dirname(copy), rest);
+	free(copy);
+	return out;
+}
+
+static char *find_library(const char *name, const struct strvec *runpath,
+			  const char *host_path)
 {
 	if (strchr(name, '/'))
 		return file_exists(name) ? xstrdup(name) : NULL;
+	for (size_t i = 0; i < runpath->nr; i++) {
+		char *dir = expand_origin(runpath->v[i], host_path);
+		char *cand = xstrfmt("%s/%s", dir, name);
+		free(dir);
+		if (file_exists(cand))
+			return cand;
+		free(cand);
+	}
 	for (size_t i = 0; i < ARRAY_SIZE(lib_dirs); i++) {
 		char *cand = xstrfmt("%s/%s", lib_dirs[i], name);
 		if (file_exists(cand))
@@ -323,11 +419,11 @@ static int add_deps(struct initramfs *ir, const char *host_path, int depth)
 	if (depth > 16)
 		return error("'%s': libraries nest too deep", host_path);
 	struct strbuf sb = STRBUF_INIT;
-	struct strvec needed = STRVEC_INIT;
+	struct strvec needed = STRVEC_INIT, runpath = STRVEC_INIT;
 	char *interp = NULL;
 	int rc = -1;
 	if (read_file(host_path, &sb) ||
-	    initramfs_elf_deps(&interp, &needed, sb.buf, sb.len, host_path))
+	    elf_deps(&interp, &needed, &runpath, sb.buf, sb.len, host_path))
 		goto out;
 	if (interp) {
 		char *name = entry_name(interp);
@@ -337,7 +433,7 @@ static int add_deps(struct initramfs *ir, const char *host_path, int depth)
 			goto out;
 	}
 	for (size_t i = 0; i < needed.nr; i++) {
-		char *lib = find_library(needed.v[i]);
+		char *lib = find_library(needed.v[i], &runpath, host_path);
 		if (!lib) {
 			error("cannot find '%s', needed by '%s'", needed.v[i],
 			      host_path);
@@ -359,6 +455,7 @@ static int add_deps(struct initramfs *ir, const char *host_path, int depth)
 out:
 	free(interp);
 	strvec_clear(&needed);
+	strvec_clear(&runpath);
 	strbuf_release(&sb);
 	return rc;
 }
@@ -450,7 +547,7 @@ char *initramfs_find_guest(void)
 	return NULL;
 }
 
-static char *find_tool(const char *tool)
+char *initramfs_find_tool(const char *tool)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(tool_dirs); i++) {
 		char *cand = xstrfmt("%s/%s", tool_dirs[i], tool);
@@ -463,7 +560,7 @@ static char *find_tool(const char *tool)
 
 static int add_tool(struct initramfs *ir, const char *tool)
 {
-	char *host = find_tool(tool);
+	char *host = initramfs_find_tool(tool);
 	if (!host) {
 		warning("'%s' is not installed on the host; the guest will "
 			"run without it",
@@ -489,7 +586,8 @@ static int add_tool(struct initramfs *ir, const char *tool)
 }
 
 int initramfs_for_boot(const char *out_path, const char *spec,
-		       const char *guest)
+		       const char *guest, const struct initramfs_file *files,
+		       size_t nr_files)
 {
 	struct initramfs ir = INITRAMFS_INIT;
 	struct strvec tools = STRVEC_INIT;
@@ -520,10 +618,16 @@ int initramfs_for_boot(const char *out_path, const char *spec,
 	if (initramfs_add_file(&ir, "/init", guest, 0755) ||
 	    initramfs_add_data(&ir, "/spec", 0644, spec, strlen(spec)))
 		goto out;
+	for (size_t i = 0; i < nr_files; i++)
+		if (initramfs_add_data(&ir, files[i].path, 0644, files[i].data,
+				       files[i].len))
+			goto out;
 	initramfs_tools_for_spec(&tools, spec);
 	for (size_t i = 0; i < tools.nr; i++)
 		if (add_tool(&ir, tools.v[i]))
 			goto out;
+	if (fio_pack_wanted(spec) && fio_pack_append(&ir))
+		goto out;
 	rc = initramfs_write(&ir, out_path);
 out:
 	free(found);

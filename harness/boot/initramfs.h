@@ -66,10 +66,32 @@ int initramfs_elf_deps(char **interp, struct strvec *needed, const void *data,
 		       size_t len, const char *origin);
 
 /*
+ * The floor an ELF file's GNU ABI tag note sets ("3.2.0": glibc's
+ * dynamic linker refuses to run on an older kernel) into `out`. Pure.
+ * 0, 1 when the file has no such note, -1 when it is not a 64-bit
+ * little-endian ELF file.
+ */
+int initramfs_elf_abi_tag(const void *data, size_t len, char out[32]);
+
+/*
+ * Append `len` bytes of another finished newc archive after this one's
+ * trailer (the kernel unpacks concatenated archives in turn); finishes
+ * `ir` first. Nothing may be added after.
+ */
+void initramfs_append_archive(struct initramfs *ir, const void *data,
+			      size_t len);
+
+/*
  * The host tools a spec text needs ("mdadm", "mke2fs", ...), by the
  * methods and file systems it names. Pure.
  */
 void initramfs_tools_for_spec(struct strvec *tools, const char *spec);
+
+/*
+ * A host tool by name, looked for in the system's folders whatever the
+ * harness's PATH is; NULL when none is executable. Caller frees.
+ */
+char *initramfs_find_tool(const char *tool);
 
 /*
  * The guest program: $IOBISECT_GUEST, else iobisect-guest in build/ beside
@@ -78,15 +100,24 @@ void initramfs_tools_for_spec(struct strvec *tools, const char *spec);
  */
 char *initramfs_find_guest(void);
 
+/* A file of the boot that the harness makes (a fio point's job file). */
+struct initramfs_file {
+	const char *path; /* in the guest */
+	const char *data;
+	size_t len;
+};
+
 /*
  * Write the archive of one boot to `out_path`: /init = `guest` (NULL:
  * initramfs_find_guest()), /spec = `spec`, /dev/console and /dev/ttyS0..1,
- * empty /proc, /sys, /dev, /tmp, /mnt, and each tool of
- * initramfs_tools_for_spec() found on the host in /bin with its libraries
- * (a tool missing on the host is left out with a warning: the guest says
- * what it could not run).
+ * empty /proc, /sys, /dev, /tmp, /mnt, the `nr_files` files of `files`,
+ * and each tool of initramfs_tools_for_spec() found on the host in /bin
+ * with its libraries (a tool missing on the host is left out with a
+ * warning: the guest says what it could not run). A spec with fio points
+ * gets fio and its libraries (fio_pack.h) after the rest.
  */
 int initramfs_for_boot(const char *out_path, const char *spec,
-		       const char *guest);
+		       const char *guest, const struct initramfs_file *files,
+		       size_t nr_files);
 
 #endif

@@ -142,6 +142,7 @@ void proto_report_release(struct proto_report *r)
 		free(r->samples[i].point);
 		free(r->samples[i].metric);
 		json_decref(r->samples[i].block);
+		json_decref(r->samples[i].fio);
 	}
 	free(r->samples);
 	for (size_t i = 0; i < r->nr_errors; i++) {
@@ -215,6 +216,9 @@ static int sample_parse(json_t *o, struct proto_sample *s)
 	if (json_is_object(block) &&
 	    json_is_array(json_object_get(block, "devices")))
 		s->block = json_incref(block);
+	/* fio's own names, stored as they came (results.c): an object. */
+	if (json_is_object(json_object_get(o, "fio")))
+		s->fio = json_incref(json_object_get(o, "fio"));
 	return 0;
 }
 

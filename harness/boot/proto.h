@@ -57,6 +57,8 @@ struct proto_sample {
 	int verified; /* data read back matched the pattern */
 	/* The block layer's counters (COUNTERS_KEY, "block_v1"), or NULL. */
 	json_t *block;
+	/* The fio engine's figures (iops, clat_ns, ...), or NULL. */
+	json_t *fio;
 };
 
 /* One `error` frame. */

@@ -8,6 +8,7 @@
  * record of the boot; a FIFO or socket would need a reader at all times.
  */
 #include "vm.h"
+#include "proto/spec_keys.h"
 #include "cpus.h"
 #include "initramfs.h"
 #include "qemu.h"
@@ -422,6 +423,30 @@ static void write_cmdline(const char *path, const struct strvec *argv)
 	strbuf_release(&sb);
 }
 
+/* The boot's archive: the spec, and the job files of its fio points. */
+static int vm_initramfs(const char *initrd, const struct strbuf *spec,
+			const struct boot_request *req)
+{
+	const struct job *job = req->job;
+	struct initramfs_file *files =
+		xcalloc(job->nr_points + 1, sizeof(*files));
+	struct strvec paths = STRVEC_INIT;
+	size_t nr = 0;
+	for (size_t i = 0; i < job->nr_points; i++) {
+		const struct point *p = &job->points[i];
+		const char *sha = strvec_value(&p->keys, "job");
+		if (p->topo != req->topo || !p->fio_job || !sha)
+			continue;
+		strvec_pushf(&paths, "%s/%s.fio", PROTO_FIO_JOB_DIR, sha);
+		files[nr++] = (struct initramfs_file){
+			paths.v[paths.nr - 1], p->fio_job, strlen(p->fio_job)};
+	}
+	int rc = initramfs_for_boot(initrd, spec->buf, req->guest, files, nr);
+	free(files);
+	strvec_clear(&paths);
+	return rc;
+}
+
 int vm_boot(struct boot_result *out, const struct boot_request *req)
 {
 	const struct job *job = req->job;
@@ -448,7 +473,7 @@ int vm_boot(struct boot_result *out, const struct boot_request *req)
 	out->report.expect_boot = req->boot_id;
 
 	if (spec_render(job, req->topo, req->label, req->boot_id, &spec) ||
-	    initramfs_for_boot(initrd, spec.buf, req->guest) ||
+	    vm_initramfs(initrd, &spec, req) ||
 	    images_prepare(&im, t, req->run_dir, req->boot_id))
 		goto out;
 	out->kvm = qemu_accel_resolve(&job->machine, qemu_kvm_usable());

@@ -12,6 +12,7 @@
 #include "clock.h"
 #include "job_keys.h"
 #include "kconfig.h"
+#include "metric.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -442,28 +443,29 @@ static int job_parse_json(struct job *job, json_t *root, const char *origin)
 	}
 
 	if ((v = json_object_get(root, "metric"))) {
-		const char *const *metrics = job_key_find("", "metric")->choices;
-		int i;
+		const char *eng = job->points[0].engine, *name;
+		struct strbuf why = STRBUF_INIT;
+		char *canon = NULL;
 		old = kp_push(&c, "metric");
-		int r = kp_enum(&c, v, metrics, "metric", &i);
-		if (!r) {
-			const char *eng = job->points[0].engine;
-			int e = job_engine_index(eng);
-			struct strvec ms = STRVEC_INIT;
-			strvec_split(&ms, job_engine_metrics(e), ',');
-			int found = 0;
-			for (size_t k = 0; k < ms.nr; k++)
-				found |= !strcmp(ms.v[k], metrics[i]);
-			strvec_clear(&ms);
-			if (!found)
-				r = kp_fail(&c, "engine '%s' reports no '%s'",
-					    eng, metrics[i]);
-		}
+		int r = kp_str(&c, v, &name);
+		if (!r && metric_check(name,
+				       job_engine_metrics(job_engine_index(eng)),
+				       !strcmp(eng, "fio"), &canon, &why))
+			r = kp_fail(&c, "engine '%s' %s", eng, why.buf);
+		strbuf_release(&why);
 		kp_pop(&c, old);
 		if (r)
 			goto out;
 		free(job->metric);
-		job->metric = xstrdup(metrics[i]);
+		job->metric = canon;
+	}
+	/* A latency is judged as its reciprocal: MB/s mean nothing there. */
+	if (job->threshold.kind == THRESHOLD_MBPS &&
+	    (strchr(job->metric, '.') && !strstr(job->metric, ".bw_bytes"))) {
+		kp_fail(&c, "threshold: an absolute threshold is in MB/s; "
+			    "metric '%s' takes a percentage or \"auto\"",
+			job->metric);
+		goto out;
 	}
 	if (kp_strf(&c, root, "metric_point", &job->metric_point))
 		goto out;
@@ -726,6 +728,7 @@ void job_release(struct job *job)
 		free(job->points[i].engine);
 		free(job->points[i].target);
 		strvec_clear(&job->points[i].keys);
+		free(job->points[i].fio_job);
 	}
 	free(job->points);
 	free(job->metric);

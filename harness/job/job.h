@@ -114,6 +114,8 @@ struct point {
 	char *target;
 	struct strvec keys; /* engine keys, "key=value" */
 	int topo;	    /* index into job.topologies */
+	/* The fio engine: the job file's text, packed beside the spec. */
+	char *fio_job;
 };
 
 enum threshold_kind { THRESHOLD_PERCENT, THRESHOLD_MBPS, THRESHOLD_AUTO };

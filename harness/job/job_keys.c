@@ -16,7 +16,6 @@
 static const char *const accels[] = { "auto", "kvm", "tcg", NULL };
 static const char *const clocks[] = { "auto", "virtual", "wall", NULL };
 static const char *const kinds[] = { "local", "slurm", NULL };
-static const char *const metrics[] = { "read", "write", "rewrite", NULL };
 /* In the order of enum bisect_type. */
 static const char *const types[] = { "perf", "build", "boot", NULL };
 static const char *const directions[] = { "slower", "faster", NULL };
@@ -47,8 +46,9 @@ const struct job_key job_keys[] = {
 	  "required: the engine and its keys; lists expand to points" },
 	{ "runs", JK_SECTION, NULL, 0, 0, NULL,
 	  "boots and samples: the runs.* keys" },
-	{ "metric", JK_ENUM, "read", 0, 0, metrics,
-	  "the figure a verdict decides on" },
+	{ "metric", JK_STRING, "read", 0, 0, NULL,
+	  "the figure a verdict decides on: read, write, rewrite, or a "
+	  "fio figure (read.iops, read.clat_ns.percentile.99.000000)" },
 	{ "metric_point", JK_STRING, "the first point", 0, 0, NULL,
 	  "the workload point a verdict decides on" },
 	{ "threshold", JK_SPECIAL, "auto", 0, 0, NULL,

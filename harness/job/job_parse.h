@@ -52,6 +52,17 @@ const char *job_engine_metrics(int i);
 /* Point ids are folder names: keep [A-Za-z0-9._,=+-], others become '_'. */
 void job_id_sanitize(char *s);
 
+/*
+ * job_fio.c: the fio engine's "job" of workload `w`: *text gets the fio
+ * job file's text (caller frees), `keys` the spec keys the harness sets
+ * ("job=<sha1>", "build=<sha1>", "kernel_min=3.2.0"). -1 after one error,
+ * also when the host has no fio.
+ */
+int job_fio_workload(struct keypath *c, json_t *w, char **text,
+		     struct strvec *keys);
+/* The fio engine's kernels need the "fio" Kconfig fragment (SysV IPC). */
+void job_fio_kconfig(struct job *job);
+
 /* job_table.c: "table", after the topologies and points it names. */
 int job_parse_table(struct keypath *c, json_t *v, struct job *job);
 

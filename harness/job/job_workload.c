@@ -135,6 +135,8 @@ void job_id_sanitize(char *s)
 
 static const char *const workload_common[] = {"engine", "target", "samples",
 					      "warmup", NULL};
+/* Keys of the fio engine that the harness sets (job_fio.c), never a job. */
+static const char *const fio_harness_keys[] = {"build", "kernel_min", NULL};
 
 int job_parse_workload(struct keypath *c, json_t *w, struct job *job,
 		       int *samples, int *warmup)
@@ -146,6 +148,9 @@ int job_parse_workload(struct keypath *c, json_t *w, struct job *job,
 	const char *key;
 	json_t *v;
 	struct strbuf sb = STRBUF_INIT;
+	struct strvec fio_keys = STRVEC_INIT;
+	char *fio_text = NULL;
+	int is_fio = 0;
 	size_t old = kp_push(c, "workload");
 
 	memset(keys, 0, sizeof(keys));
@@ -160,8 +165,8 @@ int job_parse_workload(struct keypath *c, json_t *w, struct job *job,
 		json_t *e = json_object_get(w, "engine");
 		if (!e) {
 			kp_fail(c,
-				"missing 'engine' (seqread, seqwrite, rawread "
-				"or bonnie)");
+				"missing 'engine' (seqread, seqwrite, rawread, "
+				"bonnie or fio)");
 			goto out;
 		}
 		size_t o2 = kp_push(c, "engine");
@@ -173,6 +178,12 @@ int job_parse_workload(struct keypath *c, json_t *w, struct job *job,
 	if (w && (kp_intf(c, w, "samples", 1, 1000, samples) ||
 		  kp_intf(c, w, "warmup", 0, 100, warmup)))
 		goto out;
+	is_fio = !strcmp(engines[engine], "fio");
+	if (is_fio) {
+		if (job_fio_workload(c, w, &fio_text, &fio_keys))
+			goto out;
+		job_fio_kconfig(job);
+	}
 
 	json_object_foreach(w, key, v) {
 		const struct key_rule *ek =
@@ -180,6 +191,14 @@ int job_parse_workload(struct keypath *c, json_t *w, struct job *job,
 		int is_target = !strcmp(key, "target");
 		if (!is_target && list_index(key, workload_common) >= 0)
 			continue;
+		/* job_fio_workload read the job; the rest is the harness's. */
+		if (is_fio && !strcmp(key, "job"))
+			continue;
+		if (is_fio && list_index(key, fio_harness_keys) >= 0) {
+			kp_fail(c, "'%s' is set by iobisect, from the host's fio",
+				key);
+			goto out;
+		}
 		if (!is_target && !ek) {
 			kp_fail(c, "unknown key '%s' for engine '%s'", key,
 				engines[engine]);
@@ -270,6 +289,15 @@ int job_parse_workload(struct keypath *c, json_t *w, struct job *job,
 		strvec_pushf(&k->values, "%d", JOB_BISECT_RUNTIME_MS);
 		matrix_add(&m, 1);
 	}
+	/* The fio keys, one value each: they name no point. */
+	for (size_t i = 0; i < fio_keys.nr; i++) {
+		struct wkey *k = &keys[nr++];
+		char *eq = strchr(fio_keys.v[i], '=');
+		*eq = '\0';
+		k->key = fio_keys.v[i];
+		strvec_push(&k->values, eq + 1);
+		matrix_add(&m, 1);
+	}
 	/* Each point costs samples x boots of guest time: keep it sane. */
 	if (total * job->nr_topologies > JOB_MAX_POINTS) {
 		kp_fail(c,
@@ -318,6 +346,8 @@ int job_parse_workload(struct keypath *c, json_t *w, struct job *job,
 			}
 			if (!p->target)
 				p->target = xstrdup(deftarget);
+			if (fio_text)
+				p->fio_job = xstrdup(fio_text);
 			if (!id.len)
 				strbuf_addstr(&id, "default");
 			job_id_sanitize(id.buf);
@@ -344,6 +374,8 @@ int job_parse_workload(struct keypath *c, json_t *w, struct job *job,
 out:
 	for (size_t k = 0; k < nr; k++)
 		strvec_clear(&keys[k].values);
+	strvec_clear(&fio_keys);
+	free(fio_text);
 	strbuf_release(&sb);
 	kp_pop(c, old);
 	return ret;

@@ -9,6 +9,7 @@
 #include "results.h"
 #include "block_counters.h"
 #include "guest_spec.h"
+#include "metric.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -245,6 +246,9 @@ static json_t *metric_json(const struct proto_sample *s)
 	json_t *block = counters_derive(s->block, s->io_bytes);
 	if (block)
 		json_object_set_new(m, COUNTERS_KEY, block);
+	/* Beside the bytes, under fio's names: "read.iops" is a metric. */
+	if (s->fio)
+		json_object_update_missing(m, s->fio);
 	return m;
 }
 
@@ -574,7 +578,7 @@ static int doc_check(json_t *doc, struct strbuf *why)
 	}
 	json_object_foreach(doc, key, v) {
 		int named = !strcmp(key, "read") || !strcmp(key, "write") ||
-			    !strcmp(key, "rewrite");
+			    !strcmp(key, "rewrite") || !strcmp(key, "trim");
 		json_t *bw, *x;
 		if (named && !json_is_object(v)) {
 			strbuf_addf(why, "'%s' is %s, not a metric object", key,
@@ -706,7 +710,7 @@ static int doc_matches(json_t *doc, const char *build_key,
 		       const char *metric, double *bw, double *cpu)
 {
 	struct machine_id dm;
-	json_t *met = json_object_get(doc, metric);
+	json_t *met = metric_object(doc, metric);
 	const char *bk = json_string_value(json_object_get(doc, "build_key"));
 	const char *sh = json_string_value(json_object_get(doc, "spec_hash"));
 	int ok;
@@ -722,7 +726,8 @@ static int doc_matches(json_t *doc, const char *build_key,
 	results_machine_release(&dm);
 	if (!ok)
 		return 0;
-	*bw = (double)json_integer_value(json_object_get(met, "bw_bytes"));
+	if (metric_value(met, metric, bw))
+		return 0;
 	*cpu = json_number_value(json_object_get(met, "cpu_pct"));
 	return 1;
 }

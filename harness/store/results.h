@@ -132,7 +132,9 @@ json_t *results_doc_read(const char *path);
 
 /* One value per boot: the evidence a verdict rests on. */
 struct sample_set {
-	double *values;   /* per boot: median bw_bytes of its samples, bytes/s */
+	/* per boot: the median of its samples' metric value (metric.h):
+	 * bw_bytes, bytes/s, for "read" */
+	double *values;
 	double *cpu_pct;  /* per boot: median cpu_pct of the same samples */
 	unsigned *boots;  /* boot ids, same order, ascending */
 	size_t nr, alloc;
