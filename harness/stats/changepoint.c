@@ -8,6 +8,7 @@
 #include "stats.h"
 #include "util.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -197,7 +198,11 @@ static void test_segment(struct cp_data *d, size_t a, size_t b,
  * Do flat levels, cut at cuts[0..nc) (ascending, inside (lo, hi)), fit
  * the commit medians of [lo, hi) better than a straight line does? A
  * drift moves a little at every commit and a line fits it best; a step is
- * a jump between levels.
+ * a jump between levels. Both are fitted to the logarithm of the medians:
+ * speed changes by ratios, and on the linear scale a line through a steep
+ * step (355, 225 | 30, 27 MB/s: one noisy commit before a -87% drop, seen
+ * in a sweep) fits better than two levels, since it may go below zero
+ * where no throughput can.
  */
 static int levels_beat_line(const struct cp_data *d, size_t lo, size_t hi,
 			    const size_t *cuts, size_t nc)
@@ -209,6 +214,7 @@ static int levels_beat_line(const struct cp_data *d, size_t lo, size_t hi,
 
 	for (size_t i = 0; i < n; i++) {
 		y[i] = range_median(d, lo + i, lo + i + 1);
+		y[i] = log(y[i] > 0 ? y[i] : DBL_MIN);
 		sx += (double)i;
 		sy += y[i];
 		sxx += (double)i * (double)i;
