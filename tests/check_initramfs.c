@@ -4,6 +4,7 @@
  * programs, a packed program actually running from the extracted archive,
  * and the standard boot archive.
  */
+#include "boot_archive.h"
 #include "initramfs.h"
 #include "fio_pack.h"
 #include "check_skip.h"
@@ -329,7 +330,7 @@ START_TEST(test_boot_archive)
 	char *path = xstrfmt("%s/boot.cpio", tmpdir);
 	const char *spec = "version 1\nmd name=md0 level=5 method=mdadm\n"
 			   "fs name=f on=md0 type=ext4 mount=/mnt\n";
-	ck_assert_int_eq(initramfs_for_boot(path, spec, guest, NULL, 0), 0);
+	ck_assert_int_eq(boot_archive_write(path, spec, guest, NULL, 0), 0);
 	char *list = sh("cpio -t --quiet < %s | tr '\\n' ' '", path);
 	static const char *const want[] = {
 		" init ",      " spec ",       " dev/console ",
@@ -362,7 +363,7 @@ START_TEST(test_boot_archive_without_guest_fails)
 	setenv("IOBISECT_GUEST", "/nonexistent/guest", 1);
 	struct strbuf err = STRBUF_INIT;
 	error_capture(&err);
-	ck_assert_int_eq(initramfs_for_boot(path, "version 1\n", NULL, NULL, 0), -1);
+	ck_assert_int_eq(boot_archive_write(path, "version 1\n", NULL, NULL, 0), -1);
 	error_capture(NULL);
 	ck_assert_ptr_nonnull(strstr(err.buf, "iobisect-guest"));
 	ck_assert(!file_exists(path));

@@ -1,7 +1,7 @@
 /*
  * initramfs.c: the newc cpio writer, the ELF reader that finds what a host
- * program needs to run in the guest, and the standard archive of a boot
- * (see initramfs.h).
+ * program needs to run in the guest, and where the guest and the host's
+ * tools are (see initramfs.h). A boot's archive is boot_archive.c's.
  *
  * Libraries are found by reading the program's own ELF headers (PT_INTERP,
  * DT_NEEDED) rather than by running ldd or the interpreter with --list: that
@@ -9,7 +9,6 @@
  * inside a sandbox that forbids exec of the dynamic linker.
  */
 #include "initramfs.h"
-#include "fio_pack.h"
 
 #include <elf.h>
 #include <errno.h>
@@ -556,82 +555,4 @@ char *initramfs_find_tool(const char *tool)
 		free(cand);
 	}
 	return NULL;
-}
-
-static int add_tool(struct initramfs *ir, const char *tool)
-{
-	char *host = initramfs_find_tool(tool);
-	if (!host) {
-		warning("'%s' is not installed on the host; the guest will "
-			"run without it",
-			tool);
-		return 0;
-	}
-	char *dest = xstrfmt("/bin/%s", tool);
-	int rc = initramfs_add_program(ir, dest, host);
-	free(dest);
-	free(host);
-	if (rc)
-		return rc;
-	if (!strcmp(tool, "mke2fs")) {
-		/* The names mke2fs answers to; its defaults file if any. */
-		initramfs_add_symlink(ir, "/bin/mkfs.ext4", "mke2fs");
-		initramfs_add_symlink(ir, "/bin/mkfs.ext3", "mke2fs");
-		initramfs_add_symlink(ir, "/bin/mkfs.ext2", "mke2fs");
-		if (file_exists("/etc/mke2fs.conf"))
-			rc = initramfs_add_file(ir, "/etc/mke2fs.conf",
-						"/etc/mke2fs.conf", 0644);
-	}
-	return rc;
-}
-
-int initramfs_for_boot(const char *out_path, const char *spec,
-		       const char *guest, const struct initramfs_file *files,
-		       size_t nr_files)
-{
-	struct initramfs ir = INITRAMFS_INIT;
-	struct strvec tools = STRVEC_INIT;
-	char *found = NULL;
-	int rc = -1;
-
-	if (!guest) {
-		guest = found = initramfs_find_guest();
-		if (!guest) {
-			error("cannot find the guest program 'iobisect-guest' "
-			      "(run make, or set IOBISECT_GUEST)");
-			goto out;
-		}
-	}
-	static const char *const dirs[] = {"/dev", "/proc", "/sys", "/tmp",
-					   "/mnt", "/bin",  "/etc", "/run"};
-	for (size_t i = 0; i < ARRAY_SIZE(dirs); i++)
-		initramfs_add_dir(&ir, dirs[i], 0755);
-	/*
-	 * Kernels without devtmpfs (or before it is mounted) still need a
-	 * console for PID 1 and the result port.
-	 */
-	initramfs_add_node(&ir, "/dev/console", S_IFCHR, 0600, 5, 1);
-	initramfs_add_node(&ir, "/dev/null", S_IFCHR, 0666, 1, 3);
-	initramfs_add_node(&ir, "/dev/ttyS0", S_IFCHR, 0600, 4, 64);
-	initramfs_add_node(&ir, "/dev/ttyS1", S_IFCHR, 0600, 4, 65);
-	initramfs_add_symlink(&ir, "/sbin", "bin");
-	if (initramfs_add_file(&ir, "/init", guest, 0755) ||
-	    initramfs_add_data(&ir, "/spec", 0644, spec, strlen(spec)))
-		goto out;
-	for (size_t i = 0; i < nr_files; i++)
-		if (initramfs_add_data(&ir, files[i].path, 0644, files[i].data,
-				       files[i].len))
-			goto out;
-	initramfs_tools_for_spec(&tools, spec);
-	for (size_t i = 0; i < tools.nr; i++)
-		if (add_tool(&ir, tools.v[i]))
-			goto out;
-	if (fio_pack_wanted(spec) && fio_pack_append(&ir))
-		goto out;
-	rc = initramfs_write(&ir, out_path);
-out:
-	free(found);
-	strvec_clear(&tools);
-	initramfs_release(&ir);
-	return rc;
 }

@@ -4,9 +4,7 @@
  * entry by entry, with every mtime, uid and gid zero and inode numbers
  * counted from 1, so the same inputs always give the same bytes.
  *
- * initramfs_for_boot() builds the standard archive of a boot: /init (the
- * static guest), /spec, the device nodes an old kernel without devtmpfs
- * needs, and the host tools the spec asks for with their shared libraries.
+ * boot_archive.h puts one boot's archive together from these pieces.
  */
 #ifndef IOBISECT_INITRAMFS_H
 #define IOBISECT_INITRAMFS_H
@@ -99,25 +97,5 @@ char *initramfs_find_tool(const char *tool);
  * under the current folder. NULL when none exists; caller frees.
  */
 char *initramfs_find_guest(void);
-
-/* A file of the boot that the harness makes (a fio point's job file). */
-struct initramfs_file {
-	const char *path; /* in the guest */
-	const char *data;
-	size_t len;
-};
-
-/*
- * Write the archive of one boot to `out_path`: /init = `guest` (NULL:
- * initramfs_find_guest()), /spec = `spec`, /dev/console and /dev/ttyS0..1,
- * empty /proc, /sys, /dev, /tmp, /mnt, the `nr_files` files of `files`,
- * and each tool of initramfs_tools_for_spec() found on the host in /bin
- * with its libraries (a tool missing on the host is left out with a
- * warning: the guest says what it could not run). A spec with fio points
- * gets fio and its libraries (fio_pack.h) after the rest.
- */
-int initramfs_for_boot(const char *out_path, const char *spec,
-		       const char *guest, const struct initramfs_file *files,
-		       size_t nr_files);
 
 #endif

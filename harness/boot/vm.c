@@ -10,6 +10,7 @@
 #include "vm.h"
 #include "proto/spec_keys.h"
 #include "cpus.h"
+#include "boot_archive.h"
 #include "initramfs.h"
 #include "qemu.h"
 #include "run.h"
@@ -428,7 +429,7 @@ static int vm_initramfs(const char *initrd, const struct strbuf *spec,
 			const struct boot_request *req)
 {
 	const struct job *job = req->job;
-	struct initramfs_file *files =
+	struct boot_file *files =
 		xcalloc(job->nr_points + 1, sizeof(*files));
 	struct strvec paths = STRVEC_INIT;
 	size_t nr = 0;
@@ -438,10 +439,10 @@ static int vm_initramfs(const char *initrd, const struct strbuf *spec,
 		if (p->topo != req->topo || !p->fio_job || !sha)
 			continue;
 		strvec_pushf(&paths, "%s/%s.fio", PROTO_FIO_JOB_DIR, sha);
-		files[nr++] = (struct initramfs_file){
+		files[nr++] = (struct boot_file){
 			paths.v[paths.nr - 1], p->fio_job, strlen(p->fio_job)};
 	}
-	int rc = initramfs_for_boot(initrd, spec->buf, req->guest, files, nr);
+	int rc = boot_archive_write(initrd, spec->buf, req->guest, files, nr);
 	free(files);
 	strvec_clear(&paths);
 	return rc;
