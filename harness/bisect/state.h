@@ -1,14 +1,15 @@
 /*
  * state.h: a bisection's state as data, its JSON form in
  * results/<job>/bisect-state.json (rewritten atomically after every probe,
- * the previous copy kept as bisect-state.json.prev), the lock that keeps two
- * runs out of one results folder, and the `git bisect log`-style history.
- * The conversions to and from JSON and the log are pure; only state_load,
- * state_save and the lock touch the file system.
+ * the previous copy kept as bisect-state.json.prev), and the `git bisect
+ * log`-style history. The conversions to and from JSON and the log are
+ * pure; only state_load and state_save touch the file system. The lock
+ * that keeps two runs out of one results folder is state_lock.h's.
  */
 #ifndef IOBISECT_STATE_H
 #define IOBISECT_STATE_H
 
+#include "state_lock.h"
 #include "util.h"
 
 #include <jansson.h>
@@ -136,18 +137,5 @@ int state_save(struct bisect_state *s, const char *path);
  * the end ("# first bad commit: [id] subject").
  */
 void state_log(const struct bisect_state *s, struct strbuf *out);
-
-/*
- * The results folder lock: flock() on <dir>/.lock, held until
- * state_unlock or exit, with the holder's pid written into the file.
- * Returns 0 when taken, -1 after an error. When another process holds it:
- * -2 after "'<dir>' is in use by pid N".
- */
-struct state_lock {
-	int fd;
-};
-#define STATE_LOCK_INIT { -1 }
-int state_lock(struct state_lock *l, const char *dir);
-void state_unlock(struct state_lock *l);
 
 #endif
