@@ -14,6 +14,12 @@
  * kernel version, each maybe in an environment) and "prebuilt" (images
  * from a folder or a command instead of builds).
  */
+/*
+ * The job in `root` (a parsed job file with any overrides set) into
+ * *job; `origin` names it in errors (job.c).
+ */
+int job_parse_json(struct job *job, json_t *root, const char *origin);
+
 int job_parse_toolchain(struct keypath *c, json_t *v, struct job *job);
 int job_parse_prebuilt(struct keypath *c, json_t *v, struct job *job);
 void job_build_release(struct job *job);
