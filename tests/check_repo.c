@@ -432,6 +432,32 @@ START_TEST(test_checkout_keeps_mtimes)
 }
 END_TEST
 
+/*
+ * A checkout stopped half-way (a lane's build the run no longer wanted,
+ * SIGTERMed) left "<tree>.index.lock", and every later checkout of that
+ * tree failed with "the index is locked" (49-fio, on a fresh tree).
+ */
+START_TEST(test_checkout_after_a_stopped_one)
+{
+	struct repo *r = open_repo();
+	char *wd = xstrfmt("%s/stopped", tmpdir);
+	char *lock = xstrfmt("%s/stopped.index.lock", tmpdir);
+	char *a = xstrfmt("%s/a.c", wd);
+
+	ck_assert_int_eq(repo_checkout(r, ids.c3, wd), 0);
+	ck_assert_int_eq(write_file_atomic(lock, "", 0), 0);
+	ck_assert_int_eq(repo_checkout(r, ids.c4, wd), 0);
+	ck_assert_int_eq(file_exists(lock), 0);
+	char *text = slurp(a);
+	ck_assert_str_eq(text, "a4\n");
+	free(text);
+	free(a);
+	free(lock);
+	free(wd);
+	repo_free(r);
+}
+END_TEST
+
 START_TEST(test_checkout_default_workdir)
 {
 	struct repo *r = open_repo();
@@ -522,6 +548,7 @@ static Suite *repo_suite(void)
 	tcase_add_loop_test(tc, test_is_ancestor, 0,
 			    ARRAY_SIZE(ancestor_cases));
 	tcase_add_test(tc, test_checkout_keeps_mtimes);
+	tcase_add_test(tc, test_checkout_after_a_stopped_one);
 	tcase_add_test(tc, test_checkout_default_workdir);
 	tcase_add_test(tc, test_repo_id_stable);
 	tcase_add_test(tc, test_describe);

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 struct repo {
 	git_repository *git;
@@ -360,7 +361,7 @@ int repo_checkout(struct repo *r, const char *commit, const char *workdir)
 	git_index *index = NULL;
 	git_commit *c = NULL;
 	char *wd = workdir ? xstrdup(workdir) : repo_default_workdir(r);
-	char *index_path = NULL;
+	char *index_path = NULL, *lock_path = NULL;
 	int ret = -1;
 
 	/* No trailing slash, so "<workdir>.index" sits beside the tree. */
@@ -370,6 +371,18 @@ int repo_checkout(struct repo *r, const char *commit, const char *workdir)
 	index_path = xstrfmt("%s.index", wd);
 	if (mkdir_p(wd, 0755))
 		goto out;
+	/*
+	 * A build stopped during its checkout (a lane's guess the run no
+	 * longer wants gets SIGTERM: lanes.c) leaves libgit2's lock beside
+	 * the index, and every later checkout of this tree failed with "the
+	 * index is locked". The caller holds the tree alone, so the lock's
+	 * writer is gone.
+	 */
+	lock_path = xstrfmt("%s.lock", index_path);
+	if (unlink(lock_path) && errno != ENOENT) {
+		error("cannot remove '%s': %s", lock_path, strerror(errno));
+		goto out;
+	}
 	/*
 	 * A second handle: its working tree and index are ours, set in
 	 * memory only (update_gitlink = 0 writes nothing in the user's
@@ -417,6 +430,7 @@ out:
 	git_commit_free(c);
 	git_index_free(index);
 	git_repository_free(co);
+	free(lock_path);
 	free(index_path);
 	free(wd);
 	return ret;

@@ -71,7 +71,10 @@ char *repo_default_workdir(const struct repo *r);
  * private index at "<workdir>.index". Forced: local changes are
  * overwritten and files not in the commit's tree are removed. Files whose
  * content did not change since the last checkout are not rewritten, so
- * they keep their mtime and make rebuilds only what changed.
+ * they keep their mtime and make rebuilds only what changed. The caller
+ * holds the folder alone (kbuild.c's src.lock): a lock file left beside
+ * the private index is from a checkout that was stopped or killed, and is
+ * removed.
  */
 int repo_checkout(struct repo *r, const char *commit, const char *workdir);
 
