@@ -41,7 +41,8 @@ trap cleanup EXIT
 probe=$IOB_ROOT/build/tests/safety-probe
 mkdir -p "$(dirname "$probe")"
 # shellcheck disable=SC2046
-${CC:-cc} -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -I"$IOB_ROOT/harness" \
+${CC:-cc} -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -I"$IOB_ROOT" \
+	$(for d in "$IOB_ROOT"/harness/*/; do printf -- '-I%s ' "${d%/}"; done) \
 	$(pkg-config --cflags jansson) -o "$probe" "$IOB_ROOT/tests/safety_probe.c" \
 	"$IOB_ROOT/build/libharness.a" $(pkg-config --libs libgit2 libcurl jansson) \
 	-lm -lpthread || fail "cannot build safety-probe (run make first)"
