@@ -39,6 +39,7 @@ IFS=, read -r -a clock_list <<<"$clocks"
 dd1m="bs_kb=1024,size_mb=128,direct=0"
 configs="
 demo|@$root/tests/jobs/demo.json|||
+demo-fio|@$root/tests/jobs/demo-fio.json|||
 demo-nullb|virtio,d0.bus=nullb|rawread,target=d0,bs_kb=4,size_mb=128,direct=0||
 virtio-nullb|virtio,d0.bus=nullb|rawread,target=d0,$dd1m||
 virtio|virtio|rawread,target=d0,$dd1m||
