@@ -16,6 +16,7 @@
  * the bisections found them), 128 bad input or abort, 130 interrupted.
  */
 #include "changepoint.h"
+#include "clock.h"
 #include "cmd.h"
 #include "driver_job.h"
 #include "executor.h"
@@ -244,6 +245,13 @@ static int measure_slurm(struct sweep_run *s)
 
 static void print_table(struct sweep_run *s)
 {
+	/* A figure in virtual time says so, as run and report do. */
+	if (s->ctx.machine.clock.kind == CLOCK_VIRTUAL) {
+		struct strbuf unit = STRBUF_INIT;
+		clock_unit(&unit, &s->ctx.machine.clock);
+		printf("(%s)\n", unit.buf);
+		strbuf_release(&unit);
+	}
 	printf("%-12s  %-24s  %10s  %8s  %5s\n", "commit", "describe", "MB/s",
 	       "%stddev", "boots");
 	for (size_t i = 0; i < s->nr_rows; i++) {
