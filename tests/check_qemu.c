@@ -25,6 +25,14 @@ static struct machine_spec machine = {
 };
 
 /* argv as one string, each argument on its own line, for strstr. */
+static void join_argv(struct strbuf *out, const struct strvec *argv)
+{
+	strbuf_reset(out);
+	strbuf_addch(out, '\n');
+	for (size_t i = 0; i < argv->nr; i++)
+		strbuf_addf(out, "%s\n", argv->v[i]);
+}
+
 static char *build(const struct topology *t, const struct qemu_disk_host *h,
 		   int kvm, int *rc)
 {
@@ -41,9 +49,7 @@ static char *build(const struct topology *t, const struct qemu_disk_host *h,
 	struct strvec argv = STRVEC_INIT;
 	struct strbuf sb = STRBUF_INIT;
 	*rc = qemu_argv_build(&argv, &cfg);
-	strbuf_addch(&sb, '\n');
-	for (size_t i = 0; i < argv.nr; i++)
-		strbuf_addf(&sb, "%s\n", argv.v[i]);
+	join_argv(&sb, &argv);
 	strvec_clear(&argv);
 	return strbuf_detach(&sb);
 }
@@ -274,9 +280,7 @@ START_TEST(test_virtual_clock)
 	struct strbuf j = STRBUF_INIT;
 
 	ck_assert_int_eq(qemu_argv_build(&argv, &cfg), 0);
-	strbuf_addch(&j, '\n');
-	for (size_t i = 0; i < argv.nr; i++)
-		strbuf_addf(&j, "%s\n", argv.v[i]);
+	join_argv(&j, &argv);
 	ASSERT_PAIR(j.buf, "-accel", "tcg,thread=single");
 	ASSERT_PAIR(j.buf, "-icount", "shift=5,sleep=on");
 	ck_assert_ptr_null(strstr(j.buf, "thread=multi"));
@@ -331,12 +335,10 @@ START_TEST(test_nullb_disks)
 	const char *append = NULL;
 
 	ck_assert_int_eq(qemu_argv_build(&argv, &cfg), 0);
-	strbuf_addch(&j, '\n');
-	for (size_t i = 0; i < argv.nr; i++) {
-		strbuf_addf(&j, "%s\n", argv.v[i]);
-		if (i && !strcmp(argv.v[i - 1], "-append"))
+	join_argv(&j, &argv);
+	for (size_t i = 1; i < argv.nr; i++)
+		if (!strcmp(argv.v[i - 1], "-append"))
 			append = argv.v[i];
-	}
 	ASSERT_PAIR(j.buf, "-icount", "shift=4,sleep=off");
 	ck_assert_ptr_null(strstr(j.buf, "-blockdev"));
 	ck_assert_ptr_null(strstr(j.buf, "-device"));
@@ -349,10 +351,7 @@ START_TEST(test_nullb_disks)
 	/* A disk of QEMU's beside them: its waits are host time again. */
 	d[1].bus = BUS_VIRTIO;
 	ck_assert_int_eq(qemu_argv_build(&argv, &cfg), 0);
-	strbuf_reset(&j);
-	strbuf_addch(&j, '\n');
-	for (size_t i = 0; i < argv.nr; i++)
-		strbuf_addf(&j, "%s\n", argv.v[i]);
+	join_argv(&j, &argv);
 	ASSERT_PAIR(j.buf, "-icount", "shift=4,sleep=on");
 	ck_assert_ptr_nonnull(strstr(j.buf, "null_blk.nr_devices=1 "
 					    "null_blk.gb=1 "));
