@@ -315,8 +315,6 @@ enum driver_status driver_job_bisect(struct job *job,
 	} else {
 		driver_init(&b.d, job, &probe_ops, &b.ctx, &b.graph, &b.st);
 	}
-	/* The noise priors by the clock probe_ctx_init resolved. */
-	measure_clock(&b.d.m, probe_ctx_virtual(&b.ctx));
 	b.driver_ready = 1;
 	b.d.state_file = b.state_file;
 	b.d.m.progress = o->progress;
@@ -351,7 +349,6 @@ driver_job_test(struct job *job, const char *build_repo, const char *good,
 		goto out;
 	/* No state: git keeps the bisection's. */
 	driver_init(&d, job, &probe_ops, &ctx, NULL, NULL);
-	measure_clock(&d.m, probe_ctx_virtual(&ctx));
 	d.m.progress = progress;
 	ret = driver_test(&d, good, bad, commit, res, mark);
 	driver_release(&d);

@@ -685,7 +685,7 @@ int cmd_sweep(int argc, char **argv)
 	if (probe_ctx_init(&s.ctx, &s.job, s.job.repo, &s.progress))
 		goto out;
 	s.ctx_ready = 1;
-	probe_measure_init(&s.m, &s.ctx);
+	measure_init(&s.m, &s.job, &probe_ops, &s.ctx);
 	s.m.progress = &s.progress;
 	progress_note(&s.progress,
 		      "[sweep] %s: %zu commits of %s, %d boots "

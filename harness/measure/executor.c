@@ -397,6 +397,14 @@ static char *xops_subject(void *payload, const char *commit)
 	return probe_ops.subject(p->ctx, commit);
 }
 
+/* The tasks' clock is the one this host resolved for the job. */
+static const struct clock *xops_clock(void *payload)
+{
+	struct executor_probe *p = payload;
+
+	return probe_ops.clock(p->ctx);
+}
+
 static int xops_measure_many(void *payload, const char *const *commits,
 			     size_t n, unsigned boots)
 {
@@ -409,6 +417,7 @@ const struct measure_ops executor_ops = {
 	.load = xops_load,
 	.subject = xops_subject,
 	.measure_many = xops_measure_many,
+	.clock = xops_clock,
 };
 
 void executor_probe_release(struct executor_probe *p)

@@ -51,17 +51,19 @@ void measure_init(struct measure *m, const struct job *job,
 	m->job = job;
 	m->ops = ops;
 	m->payload = payload;
-	measure_clock(m, job->machine.clock &&
-				 !strcmp(job->machine.clock, "virtual"));
 }
 
 /*
- * A run timed by the instruction count starts from a quieter machine
- * than one timed by the host (noise.h: noise_machine_of).
+ * The noise model's priors: a run timed by the instruction count starts
+ * from a quieter machine than one timed by the host.
  */
-void measure_clock(struct measure *m, int virtual_clock)
+static const struct noise_machine *measure_machine(const struct measure *m)
 {
-	m->noise_machine = noise_machine_of(virtual_clock);
+	const struct clock *c = m->ops->clock ? m->ops->clock(m->payload)
+					      : NULL;
+	const char *named = m->job->machine.clock;
+	return noise_machine_of(c ? c->kind == CLOCK_VIRTUAL
+				  : named && !strcmp(named, "virtual"));
 }
 
 void measure_release(struct measure *m)
@@ -296,7 +298,7 @@ void measure_noise(struct measure *m, struct noise_model *out)
 		g[n] = (struct noise_group){y[n], nr};
 		n++;
 	}
-	noise_estimate(out, m->noise_machine, g, n);
+	noise_estimate(out, measure_machine(m), g, n);
 	for (size_t i = 0; i < n; i++)
 		free(y[i]);
 	free(y);
@@ -332,7 +334,7 @@ void measure_verdict_input(struct measure *m, struct verdict_input *in,
 	memset(in, 0, sizeof(*in));
 	measure_noise(m, nm);
 	in->noise = nm;
-	in->machine = m->noise_machine;
+	in->machine = measure_machine(m);
 	measure_window(good, &in->base, &in->n_base);
 	if (bad) {
 		in->bad = bad->values;

@@ -19,6 +19,7 @@
 #define IOBISECT_MEASURE_H
 
 #include "bisect.h"
+#include "clock.h"
 #include "job.h"
 #include "noise.h"
 #include "results.h"
@@ -84,6 +85,12 @@ struct measure_ops {
 	 */
 	int (*measure_many)(void *payload, const char *const *commits,
 			    size_t n, unsigned boots);
+	/*
+	 * Optional: the clock that times the boots, as resolved ("auto"
+	 * included). NULL: the job's machine.clock as it names it. The noise
+	 * model's priors follow it (noise.h: noise_machine_of).
+	 */
+	const struct clock *(*clock)(void *payload);
 };
 
 struct measure {
@@ -94,12 +101,6 @@ struct measure {
 	/* Set by the caller when it has them. */
 	struct progress *progress; /* NULL: quiet */
 	const char *good; /* the baseline commit (full id), NULL: none */
-	/*
-	 * The noise model's priors, by the clock that times the boots: set
-	 * from the job's clock by measure_init, again by a caller that
-	 * resolved "auto" (measure_clock).
-	 */
-	const struct noise_machine *noise_machine;
 
 	/* What this run measured. */
 	unsigned boots, baseline_boots, builds, builds_cached, samples;
@@ -118,8 +119,6 @@ struct measure {
 void measure_init(struct measure *m, const struct job *job,
 		  const struct measure_ops *ops, void *payload);
 void measure_release(struct measure *m);
-/* The noise model's priors for boots timed by the virtual clock or not. */
-void measure_clock(struct measure *m, int virtual_clock);
 
 /* A line for people above the status line (nothing when quiet). */
 void measure_say(struct measure *m, const char *fmt, ...)

@@ -409,24 +409,21 @@ static void ops_prefetch(void *payload, const char *const *commits, size_t n)
 		lanes_prefetch(&ctx->lanes, commits, n);
 }
 
+static const struct clock *ops_clock(void *payload)
+{
+	const struct probe_ctx *ctx = payload;
+
+	return &ctx->machine.clock;
+}
+
 const struct measure_ops probe_ops = {
 	.build = ops_build,
 	.boot = ops_boot,
 	.load = ops_load,
 	.subject = ops_subject,
 	.prefetch = ops_prefetch,
+	.clock = ops_clock,
 };
-
-int probe_ctx_virtual(const struct probe_ctx *ctx)
-{
-	return ctx->machine.clock.kind == CLOCK_VIRTUAL;
-}
-
-void probe_measure_init(struct measure *m, struct probe_ctx *ctx)
-{
-	measure_init(m, ctx->job, &probe_ops, ctx);
-	measure_clock(m, probe_ctx_virtual(ctx));
-}
 
 int probe_task(struct job *job, const char *build_repo, const char *commit,
 	       unsigned want, struct progress *progress)
@@ -442,7 +439,7 @@ int probe_task(struct job *job, const char *build_repo, const char *commit,
 	task_doc_init(&t);
 	if (probe_ctx_init(&ctx, job, build_repo, progress))
 		return -1;
-	probe_measure_init(&m, &ctx);
+	measure_init(&m, job, &probe_ops, &ctx);
 	m.progress = progress;
 	if (measure_commit(&m, commit, want, &b, &r))
 		goto out;

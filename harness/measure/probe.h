@@ -136,20 +136,10 @@ int probe_boot(struct probe_ctx *ctx, const struct probe_image *img,
 /*
  * The measuring layer's operations (measure.h) over a probe_ctx payload:
  * build through probe_build, boot through probe_boot, load through
- * probe_load, subjects through ctx->repo when it is set.
+ * probe_load, subjects through ctx->repo when it is set, the clock
+ * probe_ctx_init resolved.
  */
 extern const struct measure_ops probe_ops;
-
-/*
- * measure_init over probe_ops and this context, with the noise model's
- * priors by the clock probe_ctx_init resolved ("auto" included): a run
- * timed by the instruction count starts from a quieter machine than one
- * timed by the host.
- */
-void probe_measure_init(struct measure *m, struct probe_ctx *ctx);
-
-/* 1 when the context's boots are timed by the instruction count. */
-int probe_ctx_virtual(const struct probe_ctx *ctx);
 
 /*
  * One probe sent from elsewhere (a Slurm task, `iobisect measure`): build
