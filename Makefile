@@ -58,6 +58,11 @@ $(GUEST): $(GUEST_SRC) $(wildcard workloads/*.h) $(wildcard proto/*.h)
 	$(MUSL_CC) -static -O2 -std=c11 -D_GNU_SOURCE -Wall -Wextra $(WERROR) \
 		-I. -o $@ $(GUEST_SRC) -lpthread
 
+# The passthrough test's driver of the safety check (60-safety-passthrough).
+$(O)/tests/safety-probe: tests/safety_probe.c $(O)/libharness.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -MMD -MP -o $@ $< $(O)/libharness.a $(LDLIBS)
+
 $(O)/tests/check_%: tests/check_%.c $(O)/libharness.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Itests -MMD -MP -o $@ $< $(O)/libharness.a $(CHECK_LIBS) $(LDLIBS)

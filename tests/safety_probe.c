@@ -1,6 +1,6 @@
 /*
  * safety_probe.c: a test driver for the passthrough safety check
- * (harness/safety.c), used by tests/integration/60-safety-passthrough.sh
+ * (harness/boot/safety.c), used by tests/integration/60-safety-passthrough.sh
  * until `iobisect run --topology passthrough` calls it itself:
  *
  *   safety-probe [--write] [--destroy-data-on=DEV] [--force]

@@ -10,7 +10,7 @@
 # The check runs through `iobisect run --topology passthrough,path=DEV`
 # (accepted disks are really booted, read or written), or with
 # IOB_SAFETY_VIA=probe (or before cmd_run has the options) through
-# build/tests/safety-probe, built here from tests/safety_probe.c; the
+# build/tests/safety-probe, made here from tests/safety_probe.c; the
 # exclusive hold is always shown with the probe. Cases the
 # host kernel cannot set up (no md, dm or partition support: this CI
 # machine's kernel has none) print SKIP and are covered by check_safety;
@@ -39,13 +39,9 @@ cleanup() {
 trap cleanup EXIT
 
 probe=$IOB_ROOT/build/tests/safety-probe
-mkdir -p "$(dirname "$probe")"
-# shellcheck disable=SC2046
-${CC:-cc} -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -I"$IOB_ROOT" \
-	$(for d in "$IOB_ROOT"/harness/*/; do printf -- '-I%s ' "${d%/}"; done) \
-	$(pkg-config --cflags jansson) -o "$probe" "$IOB_ROOT/tests/safety_probe.c" \
-	"$IOB_ROOT/build/libharness.a" $(pkg-config --libs libgit2 libcurl jansson) \
-	-lm -lpthread || fail "cannot build safety-probe (run make first)"
+# Built by the Makefile, with the harness's own flags and include folders.
+make -s -C "$IOB_ROOT" build/tests/safety-probe >/dev/null ||
+	fail "cannot build safety-probe"
 
 # The real CLI when `iobisect run` has the options (it checks and holds
 # every host disk before the first boot), else the probe alone.
