@@ -315,12 +315,13 @@ static void count_steps(struct tally *y, const struct trial *t,
 	for (size_t i = 0; i < st->nr_probes; i++) {
 		const struct state_probe *p = &st->probes[i];
 		int pos = position(t, p->commit), slowed;
-		if (strcmp(p->role, "step") || !p->mark || pos < 0)
+		if (p->role != ROLE_STEP || p->mark == BISECT_UNTESTED ||
+		    pos < 0)
 			continue;
 		slowed = pos >= t->culprit;
-		if (!strcmp(p->mark, "bad"))
+		if (p->mark == BISECT_BAD)
 			slowed ? y->slow_bad++ : y->fast_bad++;
-		else if (!strcmp(p->mark, "good"))
+		else if (p->mark == BISECT_GOOD)
 			slowed ? y->slow_good++ : y->fast_good++;
 		else
 			slowed ? y->slow_skip++ : y->fast_skip++;

@@ -466,6 +466,32 @@ START_TEST(exit_codes_and_names)
 }
 END_TEST
 
+/* The names the state file and the task documents are read back by. */
+START_TEST(marks_and_outcomes_read_back_by_name)
+{
+	enum bisect_mark m;
+	enum probe_outcome o;
+
+	for (int k = BISECT_GOOD; k <= BISECT_SKIP; k++) {
+		ck_assert_int_eq(bisect_mark_parse(bisect_mark_name(k), &m), 0);
+		ck_assert_int_eq(m, k);
+	}
+	/* No commit can be marked "untested", nor anything else. */
+	ck_assert_int_eq(bisect_mark_parse("untested", &m), -1);
+	ck_assert_int_eq(bisect_mark_parse("maybe", &m), -1);
+	for (int k = PROBE_BUILD_FAILED; k <= PROBE_UNDECIDED; k++) {
+		const char *name = probe_outcome_name(k);
+		int measured = k >= PROBE_FAST;
+		ck_assert_int_eq(probe_outcome_measured(k), measured);
+		ck_assert_int_eq(probe_outcome_parse(name, &o), measured);
+		if (!measured)
+			ck_assert_int_eq(o, k);
+	}
+	ck_assert_str_eq(probe_outcome_name(PROBE_SLOW), "ok");
+	ck_assert_int_eq(probe_outcome_parse("melted", &o), -1);
+}
+END_TEST
+
 static int abort_oracle(size_t node, const struct commit_node *c,
 			void *payload)
 {
@@ -621,6 +647,7 @@ int main(void)
 			    ARRAY_SIZE(classify_cases));
 	tcase_add_test(tc, types_end_to_end);
 	tcase_add_test(tc, exit_codes_and_names);
+	tcase_add_test(tc, marks_and_outcomes_read_back_by_name);
 	tcase_add_test(tc, errors_and_contradictions);
 	tcase_add_test(tc, single_commit_range);
 	tcase_add_test(tc, multisection_cuts_into_equal_parts);

@@ -263,7 +263,7 @@ START_TEST(cliff_one_boot_per_probe)
 	/* The state says it, and the good endpoint shows its level. */
 	ck_assert_int_eq(r.st.status, STATE_DONE);
 	ck_assert_str_eq(r.st.culprit, id_at(&f, 9));
-	ck_assert_str_eq(r.st.probes[0].role, "good");
+	ck_assert_int_eq(r.st.probes[0].role, ROLE_GOOD);
 	ck_assert_uint_eq(r.st.probes[0].v.boots, 2);
 	ck_assert(r.st.probes[0].v.median > 150 * MB);
 	run_end(&r, &f);
@@ -366,7 +366,7 @@ START_TEST(noisy_baseline_with_outliers)
 		ck_assert_int_eq(run_bisect(&r, &f), DRIVER_CULPRIT);
 		ck_assert_str_eq(r.res.culprit, id_at(&f, 5 + seed));
 		for (size_t i = 0; i < r.st.nr_marks; i++)
-			skips += !strcmp(r.st.marks[i].mark, "skip");
+			skips += r.st.marks[i].mark == BISECT_SKIP;
 		ck_assert_uint_eq(skips, 0);
 		printf("outliers, seed %d: %u boots over %u commits, %zu good "
 		       "boots\n",
@@ -465,8 +465,8 @@ START_TEST(contradicting_pairs_reopen)
 	ck_assert_str_eq(r.res.culprit, id_at(&f, 12));
 	ck_assert(r.res.confidence >= 0.99);
 	if (r.res.reopened) /* the fluke chose 8: the later mark wins */
-		ck_assert_str_eq(state_find_mark(&r.st, id_at(&f, 8)),
-				 "good");
+		ck_assert_int_eq(state_find_mark(&r.st, id_at(&f, 8)),
+				 BISECT_GOOD);
 	run_end(&r, &f);
 }
 END_TEST

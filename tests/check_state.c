@@ -49,18 +49,18 @@ static void fill(struct bisect_state *s)
 	strvec_push(&s->candidates, ID_B);
 	strvec_push(&s->candidates, ID_A);
 
-	p = state_add_probe(s, ID_GOOD, "good");
+	p = state_add_probe(s, ID_GOOD, ROLE_GOOD);
 	p->subject = xstrdup("Linux 6.1");
 	p->build_key = xstrdup("key-good");
-	p->outcome = xstrdup("ok");
+	p->outcome = PROBE_UNDECIDED; /* measured, no verdict */
 	p->boots = 3;
 	p->samples = 9;
-	p = state_add_probe(s, ID_BAD, "bad");
+	p = state_add_probe(s, ID_BAD, ROLE_BAD);
 	p->subject = xstrdup("virtio_blk: comment");
 	p->build_key = xstrdup("key-bad");
 	p->cached = 1;
-	p->outcome = xstrdup("ok");
-	p->mark = xstrdup("bad");
+	p->outcome = PROBE_SLOW;
+	p->mark = BISECT_BAD;
 	p->v.verdict = xstrdup("bad");
 	p->v.good_median = 205e6;
 	p->v.good_stddev_pct = 1.5;
@@ -70,15 +70,15 @@ static void fill(struct bisect_state *s)
 	p->v.p_value = 0.0022;
 	p->v.good_boots = 5;
 	p->v.boots = 4;
-	state_add_mark(s, ID_BAD, "bad");
-	state_add_mark(s, ID_GOOD, "good");
-	p = state_add_probe(s, ID_A, "step");
+	state_add_mark(s, ID_BAD, BISECT_BAD);
+	state_add_mark(s, ID_GOOD, BISECT_GOOD);
+	p = state_add_probe(s, ID_A, ROLE_STEP);
 	p->subject = xstrdup("block: does not build");
-	p->outcome = xstrdup("build-failure");
-	p->mark = xstrdup("skip");
+	p->outcome = PROBE_BUILD_FAILED;
+	p->mark = BISECT_SKIP;
 	p->log = xstrdup("/tmp/build.log");
 	p->first_error = xstrdup("block/foo.c:3: error: expected ';'");
-	state_add_mark(s, ID_A, "skip");
+	state_add_mark(s, ID_A, BISECT_SKIP);
 }
 
 START_TEST(json_round_trip_keeps_every_probe_and_mark)
@@ -101,9 +101,11 @@ START_TEST(json_round_trip_keeps_every_probe_and_mark)
 	ck_assert_uint_eq(back.nr_marks, 3);
 	for (size_t i = 0; i < 3; i++) {
 		ck_assert_str_eq(back.marks[i].commit, s.marks[i].commit);
-		ck_assert_str_eq(back.marks[i].mark, s.marks[i].mark);
+		ck_assert_int_eq(back.marks[i].mark, s.marks[i].mark);
 		ck_assert_str_eq(back.probes[i].commit, s.probes[i].commit);
-		ck_assert_str_eq(back.probes[i].role, s.probes[i].role);
+		ck_assert_int_eq(back.probes[i].role, s.probes[i].role);
+		ck_assert_int_eq(back.probes[i].outcome, s.probes[i].outcome);
+		ck_assert_int_eq(back.probes[i].mark, s.probes[i].mark);
 	}
 	/* Verdict figures come back exactly; a probe without one has none. */
 	ck_assert_ptr_null(back.probes[0].v.verdict);
@@ -135,7 +137,7 @@ START_TEST(save_keeps_previous_copy_and_load_reads_last)
 	ck_assert_int_eq(mkdir_p(tmpdir, 0777), 0);
 	ck_assert_int_eq(state_save(&s, path), 0);
 	ck_assert(!file_exists(prev));
-	state_add_mark(&s, ID_B, "good");
+	state_add_mark(&s, ID_B, BISECT_GOOD);
 	s.status = STATE_DONE;
 	strcpy(s.culprit, ID_BAD);
 	s.confidence = 0.97;
@@ -167,21 +169,36 @@ static const char *const corrupt[] = {
 	"[1, 2]",
 	"{\"version\": 7}",
 	/* A mark that the engine cannot take. */
-	"{\"version\":1,\"job_hash\":\"h\",\"good\":\"" ID_GOOD "\",\"bad\":\"" ID_BAD
+	"{\"version\":1,\"job_hash\":\"h\",\"good\":\"" ID_GOOD
+	"\",\"bad\":\"" ID_BAD
 	"\",\"merge_base\":\"\",\"status\":\"running\",\"culprit\":\"\","
-	"\"probes\":[],\"marks\":[{\"commit\":\"" ID_A "\",\"mark\":\"maybe\"}]}",
+	"\"probes\":[],\"marks\":[{\"commit\":\"" ID_A
+	"\",\"mark\":\"maybe\"}]}",
+	/* A probe in a role no bisection gives, and one of no known end. */
+	"{\"version\":1,\"job_hash\":\"h\",\"good\":\"" ID_GOOD
+	"\",\"bad\":\"" ID_BAD
+	"\",\"merge_base\":\"\",\"status\":\"running\",\"culprit\":\"\","
+	"\"probes\":[{\"commit\":\"" ID_A
+	"\",\"role\":\"referee\"}],\"marks\":[]}",
+	"{\"version\":1,\"job_hash\":\"h\",\"good\":\"" ID_GOOD
+	"\",\"bad\":\"" ID_BAD
+	"\",\"merge_base\":\"\",\"status\":\"running\",\"culprit\":\"\","
+	"\"probes\":[{\"commit\":\"" ID_A "\",\"role\":\"step\","
+	"\"outcome\":\"melted\"}],\"marks\":[]}",
 	/* A commit id that is not one. */
 	"{\"version\":1,\"job_hash\":\"h\",\"good\":\"v6.1\",\"bad\":\"" ID_BAD
 	"\",\"merge_base\":\"\",\"status\":\"running\",\"culprit\":\"\","
 	"\"probes\":[],\"marks\":[]}",
 	/* A mark for a commit that is not in the bisection (nor the repo). */
-	"{\"version\":1,\"job_hash\":\"h\",\"good\":\"" ID_GOOD "\",\"bad\":\""
-	ID_BAD "\",\"merge_base\":\"\",\"status\":\"running\",\"culprit\":\"\","
+	"{\"version\":1,\"job_hash\":\"h\",\"good\":\"" ID_GOOD
+	"\",\"bad\":\"" ID_BAD
+	"\",\"merge_base\":\"\",\"status\":\"running\",\"culprit\":\"\","
 	"\"candidates\":[\"" ID_BAD "\",\"" ID_A "\"],\"probes\":[],"
 	"\"marks\":[{\"commit\":\"" ID_B "\",\"mark\":\"good\"}]}",
 	/* A culprit outside the range. */
-	"{\"version\":1,\"job_hash\":\"h\",\"good\":\"" ID_GOOD "\",\"bad\":\""
-	ID_BAD "\",\"merge_base\":\"\",\"status\":\"done\",\"culprit\":\"" ID_B
+	"{\"version\":1,\"job_hash\":\"h\",\"good\":\"" ID_GOOD
+	"\",\"bad\":\"" ID_BAD
+	"\",\"merge_base\":\"\",\"status\":\"done\",\"culprit\":\"" ID_B
 	"\",\"candidates\":[\"" ID_BAD "\",\"" ID_A "\"],\"probes\":[],"
 	"\"marks\":[]}",
 };

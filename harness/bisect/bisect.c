@@ -352,38 +352,3 @@ int bisect_exit_code(enum bisect_mark mark)
 		return 125;
 	}
 }
-
-const char *probe_outcome_name(enum probe_outcome o)
-{
-	switch (o) {
-	case PROBE_BUILD_FAILED:
-		return "build-failure";
-	case PROBE_BOOT_FAILED:
-		return "boot-failure";
-	case PROBE_PANIC:
-		return "panic";
-	case PROBE_TIMEOUT:
-		return "timeout";
-	case PROBE_WORKLOAD_ERROR:
-		return "workload-error";
-	case PROBE_FAST:
-	case PROBE_SLOW:
-	case PROBE_UNDECIDED:
-		break;
-	}
-	return "ok";
-}
-
-const char *bisect_mark_name(enum bisect_mark mark)
-{
-	switch (mark) {
-	case BISECT_GOOD:
-		return "good";
-	case BISECT_BAD:
-		return "bad";
-	case BISECT_SKIP:
-		return "skip";
-	default:
-		return "untested";
-	}
-}

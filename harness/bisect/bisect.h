@@ -20,15 +20,9 @@
 
 #include "graph.h"
 #include "job.h"
+#include "marks.h"
 
 #include <stddef.h>
-
-enum bisect_mark {
-	BISECT_UNTESTED,
-	BISECT_GOOD,
-	BISECT_BAD,
-	BISECT_SKIP,
-};
 
 /* One mark as it was given, in order (the engine's own log). */
 struct bisect_probe {
@@ -91,18 +85,6 @@ size_t bisect_candidates(const struct bisect_engine *e, size_t **out);
 /* About how many more probes: ceil(log2(candidates)); 0 when done. */
 unsigned bisect_steps_left(const struct bisect_engine *e);
 
-/* What a probe of one commit came to. */
-enum probe_outcome {
-	PROBE_BUILD_FAILED,
-	PROBE_BOOT_FAILED, /* no kernel start, no guest, bad console */
-	PROBE_PANIC,
-	PROBE_TIMEOUT,
-	PROBE_WORKLOAD_ERROR, /* booted, but the workload could not run */
-	PROBE_FAST,           /* verdict good */
-	PROBE_SLOW,           /* verdict bad */
-	PROBE_UNDECIDED,      /* verdict undecided at runs_max */
-};
-
 /*
  * The mark an outcome earns under a bisect type:
  *  perf:  fast good, slow bad, anything else skip;
@@ -115,10 +97,5 @@ enum bisect_mark bisect_classify(enum bisect_type type,
 
 /* The `git bisect run` exit code of a mark: 0 good, 1 bad, 125 skip. */
 int bisect_exit_code(enum bisect_mark mark);
-const char *bisect_mark_name(enum bisect_mark mark); /* "good", ... */
-/* How a probe ended, as the state and reports name it: "build-failure",
- * "boot-failure", "panic", "timeout", "workload-error", or "ok" for a
- * commit that was measured (fast, slow or undecided). */
-const char *probe_outcome_name(enum probe_outcome o);
 
 #endif

@@ -71,8 +71,7 @@ static int replay(struct driver *d)
 		long n = graph_find(d->graph, d->st->marks[i].commit);
 		if (n <= 0) /* the endpoints and the merge base */
 			continue;
-		if (bisect_mark(&d->engine, (size_t)n,
-				driver_mark_from_name(d->st->marks[i].mark)))
+		if (bisect_mark(&d->engine, (size_t)n, d->st->marks[i].mark))
 			return -1;
 	}
 	return 0;
@@ -118,7 +117,7 @@ static int step(struct driver *d, struct driver_result *res, size_t node)
 	char *subject = driver_subject(d, id);
 	int ret = -1;
 
-	res->steps = driver_count_role(d->st, "step") + 1;
+	res->steps = driver_count_role(d->st, ROLE_STEP) + 1;
 	if (d->m.progress)
 		progress_commit(d->m.progress, "step", (int)res->steps,
 				(int)(res->steps - 1 +
@@ -132,8 +131,8 @@ static int step(struct driver *d, struct driver_result *res, size_t node)
 	m = bisect_classify(d->job->bisect_type, n.outcome);
 	if (bisect_mark(&d->engine, node, m))
 		goto out;
-	driver_record(d, id, "step", &n, bisect_mark_name(m));
-	driver_say_verdict(d, id, &n, bisect_mark_name(m));
+	driver_record(d, id, ROLE_STEP, &n, m);
+	driver_say_verdict(d, id, &n, m);
 	if (d->m.progress)
 		progress_commit_done(d->m.progress);
 	ret = 0;
@@ -354,7 +353,7 @@ enum driver_status driver_bisect(struct driver *d, struct driver_result *res)
 out:
 	for (size_t i = 0; i < st->suspects.nr; i++)
 		strvec_push(&res->suspects, st->suspects.v[i]);
-	res->steps = driver_count_role(st, "step");
+	res->steps = driver_count_role(st, ROLE_STEP);
 	return res->status = ret;
 }
 

@@ -124,7 +124,7 @@ static int misjudged(struct driver *d, size_t node, const char *culprit,
 
 /* The verdicts the answer rests on, in the state: role "confirm". */
 static void record_pairs(struct driver *d, const char *commit,
-			 const struct verdict *v, const char *remark)
+			 const struct verdict *v, enum bisect_mark remark)
 {
 	struct probe_note n = {0};
 	struct sample_set s = SAMPLE_SET_INIT;
@@ -138,7 +138,7 @@ static void record_pairs(struct driver *d, const char *commit,
 	if (n.have_verdict)
 		n.v = *v;
 	driver_note_figures(&n, &s);
-	driver_record(d, commit, "confirm", &n, remark);
+	driver_record(d, commit, ROLE_CONFIRM, &n, remark);
 	sample_set_release(&s);
 }
 
@@ -247,14 +247,14 @@ int driver_confirm(struct driver *d, size_t node, struct driver_result *res,
 				goto done;
 			}
 			const char *id = which ? p->parent : culprit;
-			const char *mark = which ? "bad" : "good";
+			enum bisect_mark mark =
+				which ? BISECT_BAD : BISECT_GOOD;
 			driver_say(d,
 				   "[bisect] the pairs contradict the steps: "
 				   "%.12s is %s; re-opening the range",
 				   id, which ? "slow" : "fast");
 			if (bisect_mark(&d->engine,
-					(size_t)graph_find(d->graph, id),
-					driver_mark_from_name(mark)))
+					(size_t)graph_find(d->graph, id), mark))
 				goto out;
 			record_pairs(d, id, &p->v, mark);
 			res->reopened++;
@@ -267,11 +267,12 @@ int driver_confirm(struct driver *d, size_t node, struct driver_result *res,
 	}
 done:
 	if (!*reopen) {
-		record_pairs(d, culprit, nr ? &pairs[0].v : NULL, NULL);
+		record_pairs(d, culprit, nr ? &pairs[0].v : NULL,
+			     BISECT_UNTESTED);
 		for (size_t k = 0; k < nr; k++)
 			if (!driver_is_good(d, pairs[k].parent))
 				record_pairs(d, pairs[k].parent, &pairs[k].v,
-					     NULL);
+					     BISECT_UNTESTED);
 	}
 	driver_save(d);
 	ret = 0;

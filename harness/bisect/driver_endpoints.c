@@ -32,7 +32,7 @@ enum driver_status driver_endpoints_typed(struct driver *d,
 		goto out;
 	}
 	gm = bisect_classify(d->job->bisect_type, gn.outcome);
-	driver_record(d, st->good, "good", &gn, bisect_mark_name(gm));
+	driver_record(d, st->good, ROLE_GOOD, &gn, gm);
 	if (d->m.progress)
 		progress_commit(d->m.progress, "bad", 0, 0, st->bad, NULL);
 	if (driver_probe(d, st->bad, 0, 1, &bn)) {
@@ -40,7 +40,7 @@ enum driver_status driver_endpoints_typed(struct driver *d,
 		goto out;
 	}
 	bm = bisect_classify(d->job->bisect_type, bn.outcome);
-	driver_record(d, st->bad, "bad", &bn, bisect_mark_name(bm));
+	driver_record(d, st->bad, ROLE_BAD, &bn, bm);
 	if (gm != BISECT_GOOD || bm != BISECT_BAD) {
 		driver_set_message(
 			res,
@@ -209,11 +209,11 @@ driver_endpoints_perf(struct driver *d, struct driver_result *res, int need_bad)
 	}
 	gn.outcome = bn.outcome = PROBE_FAST; /* measured */
 	driver_note_figures(&gn, &g);
-	driver_record(d, d->good, "good", &gn, "good");
+	driver_record(d, d->good, ROLE_GOOD, &gn, BISECT_GOOD);
 	if (need_bad) {
 		driver_note_figures(&bn, &b);
-		driver_record(d, d->bad, "bad", &bn,
-			      d->separated ? "bad" : NULL);
+		driver_record(d, d->bad, ROLE_BAD, &bn,
+			      d->separated ? BISECT_BAD : BISECT_UNTESTED);
 		if (d->separated) {
 			driver_say(d, "[bisect] endpoints: %s", d->sep.reason);
 		} else {
@@ -239,14 +239,14 @@ enum driver_status driver_merge_base(struct driver *d,
 {
 	struct bisect_state *st = d->st;
 	struct probe_note n = {0};
-	const char *known = state_find_mark(st, st->merge_base);
+	enum bisect_mark known = state_find_mark(st, st->merge_base);
 	enum bisect_mark m;
 	char *subject;
 
 	if (!st->merge_base[0])
 		return DRIVER_CULPRIT;
-	if (known) {
-		m = !strcmp(known, "bad") ? BISECT_BAD : BISECT_GOOD;
+	if (known != BISECT_UNTESTED) {
+		m = known == BISECT_BAD ? BISECT_BAD : BISECT_GOOD;
 	} else {
 		subject = driver_subject(d, st->merge_base);
 		if (d->m.progress)
@@ -259,9 +259,8 @@ enum driver_status driver_merge_base(struct driver *d,
 			return driver_stopped(d);
 		}
 		m = bisect_classify(d->job->bisect_type, n.outcome);
-		driver_record(d, st->merge_base, "merge-base", &n,
-			      bisect_mark_name(m));
-		driver_say_verdict(d, st->merge_base, &n, bisect_mark_name(m));
+		driver_record(d, st->merge_base, ROLE_MERGE_BASE, &n, m);
+		driver_say_verdict(d, st->merge_base, &n, m);
 		driver_note_release(&n);
 		driver_save(d);
 	}

@@ -274,8 +274,9 @@ static void make_report(struct bisect_job *b, struct report *rep)
 		for (size_t j = 0; j < rep->logs.nr; j++)
 			seen |= !!strstr(rep->logs.v[j], p->log);
 		if (!seen)
-			strvec_pushf(&rep->logs, "%s of %.12s: %s", p->outcome,
-				     p->commit, p->log);
+			strvec_pushf(&rep->logs, "%s of %.12s: %s",
+				     probe_outcome_name(p->outcome), p->commit,
+				     p->log);
 	}
 	strvec_pushf(&rep->logs, "results: %s", b->dir);
 	rep->state_file = xstrdup(b->state_file);

@@ -45,8 +45,7 @@ void driver_say(struct driver *d, const char *fmt, ...)
 enum driver_status driver_stopped(struct driver *d);
 void driver_set_message(struct driver_result *res, char *msg);
 const char *driver_failure_text(const struct probe_note *n);
-enum bisect_mark driver_mark_from_name(const char *m);
-unsigned driver_count_role(const struct bisect_state *st, const char *role);
+unsigned driver_count_role(const struct bisect_state *st, enum probe_role role);
 /* Hand the guessed next commits (d->guess) to ops->prefetch, once. */
 void driver_prefetch(struct driver *d);
 /*
@@ -76,10 +75,10 @@ void driver_note_figures(struct probe_note *n, const struct sample_set *s);
 int driver_probe(struct driver *d, const char *commit, double error,
 		 unsigned cap, struct probe_note *n);
 /* Record a probe in the state (replacing an earlier one of this role). */
-void driver_record(struct driver *d, const char *commit, const char *role,
-		   const struct probe_note *n, const char *mark);
+void driver_record(struct driver *d, const char *commit, enum probe_role role,
+		   const struct probe_note *n, enum bisect_mark mark);
 void driver_say_verdict(struct driver *d, const char *commit,
-			const struct probe_note *n, const char *mark);
+			const struct probe_note *n, enum bisect_mark mark);
 
 /* driver_endpoints.c */
 enum driver_status driver_endpoints_typed(struct driver *d,

@@ -99,19 +99,12 @@ const char *driver_failure_text(const struct probe_note *n)
 	return n->first_error ? n->first_error : probe_outcome_name(n->outcome);
 }
 
-enum bisect_mark driver_mark_from_name(const char *m)
-{
-	return !strcmp(m, "good")  ? BISECT_GOOD
-	       : !strcmp(m, "bad") ? BISECT_BAD
-				   : BISECT_SKIP;
-}
-
-unsigned driver_count_role(const struct bisect_state *st, const char *role)
+unsigned driver_count_role(const struct bisect_state *st, enum probe_role role)
 {
 	unsigned n = 0;
 
 	for (size_t i = 0; i < st->nr_probes; i++)
-		n += !strcmp(st->probes[i].role, role);
+		n += st->probes[i].role == role;
 	return n;
 }
 
@@ -282,19 +275,18 @@ int driver_probe(struct driver *d, const char *commit, double error,
 }
 
 /* Record a probe in the state (replacing an earlier one of this role). */
-void driver_record(struct driver *d, const char *commit, const char *role,
-		   const struct probe_note *n, const char *mark)
+void driver_record(struct driver *d, const char *commit, enum probe_role role,
+		   const struct probe_note *n, enum bisect_mark mark)
 {
 	struct bisect_state *st = d->st;
 	struct state_probe *p = NULL;
-	const char *last;
 	char ts[32];
 
 	if (!st) /* driver_test keeps nothing */
 		return;
 	for (size_t i = 0; i < st->nr_probes; i++)
 		if (!strcmp(st->probes[i].commit, commit) &&
-		    !strcmp(st->probes[i].role, role))
+		    st->probes[i].role == role)
 			p = &st->probes[i];
 	if (!p) {
 		p = state_add_probe(st, commit, role);
@@ -303,10 +295,7 @@ void driver_record(struct driver *d, const char *commit, const char *role,
 	free(p->build_key);
 	p->build_key = n->key[0] ? xstrdup(n->key) : NULL;
 	p->cached = n->cached;
-	free(p->outcome);
-	p->outcome = xstrdup(probe_outcome_name(n->outcome));
-	free(p->mark);
-	p->mark = mark ? xstrdup(mark) : NULL;
+	p->mark = mark;
 	free(p->v.verdict);
 	p->v.verdict = NULL;
 	/* Every measured commit shows its own level, the good one too. */
@@ -322,6 +311,9 @@ void driver_record(struct driver *d, const char *commit, const char *role,
 		p->v.error = n->v.error;
 		p->v.good_boots = (unsigned)n->v.n_base;
 	}
+	p->outcome = probe_outcome_measured(n->outcome)
+			     ? state_measured_outcome(&p->v)
+			     : n->outcome;
 	p->boots += n->boots_run;
 	p->samples = (unsigned)n->samples;
 	free(p->log);
@@ -332,13 +324,12 @@ void driver_record(struct driver *d, const char *commit, const char *role,
 	free(p->ended);
 	p->ended = xstrdup(ts);
 	p->seconds = n->seconds;
-	last = state_find_mark(st, commit);
-	if (mark && (!last || strcmp(last, mark)))
+	if (mark != BISECT_UNTESTED && state_find_mark(st, commit) != mark)
 		state_add_mark(st, commit, mark);
 }
 
 void driver_say_verdict(struct driver *d, const char *commit,
-			const struct probe_note *n, const char *mark)
+			const struct probe_note *n, enum bisect_mark mark)
 {
 	if (n->have_verdict && n->outcome != PROBE_BUILD_FAILED && n->v.n_cand)
 		driver_say(
@@ -346,14 +337,15 @@ void driver_say_verdict(struct driver *d, const char *commit,
 			"[bisect] %.12s is %s: %.1f MB/s ±%.0f%% vs %.1f MB/s "
 			"±%.0f%% (%+.1f%%, %zu boots, error %.2g)",
 			commit,
-			!strcmp(mark, "bad")	? "slow"
-			: !strcmp(mark, "good") ? "fast"
-						: "undecided (skip)",
+			mark == BISECT_BAD    ? "slow"
+			: mark == BISECT_GOOD ? "fast"
+					      : "undecided (skip)",
 			n->v.cand_median / 1e6, n->v.cand_pct_stddev,
 			n->v.base_median / 1e6, n->v.base_pct_stddev,
 			n->v.pct_change, n->v.n_cand, n->v.error);
 	else
 		driver_say(d, "[bisect] %.12s: %s -> %s%s%s", commit,
-			   probe_outcome_name(n->outcome), mark,
-			   n->log ? ", log: " : "", n->log ? n->log : "");
+			   probe_outcome_name(n->outcome),
+			   bisect_mark_name(mark), n->log ? ", log: " : "",
+			   n->log ? n->log : "");
 }

@@ -27,6 +27,21 @@ static const char *const status_names[] = {
 	[STATE_ABORTED] = "aborted",
 };
 
+static const char *const role_names[] = {
+	[ROLE_GOOD] = "good",
+	[ROLE_BAD] = "bad",
+	[ROLE_MERGE_BASE] = "merge-base",
+	[ROLE_STEP] = "step",
+	[ROLE_CONFIRM] = "confirm",
+};
+
+const char *probe_role_name(enum probe_role role)
+{
+	if ((size_t)role < ARRAY_SIZE(role_names))
+		return role_names[role];
+	return "unknown";
+}
+
 const char *state_status_name(enum state_status st)
 {
 	if ((size_t)st < ARRAY_SIZE(status_names))
@@ -49,10 +64,7 @@ static void verdict_release(struct state_verdict *v)
 static void probe_release(struct state_probe *p)
 {
 	free(p->subject);
-	free(p->role);
 	free(p->build_key);
-	free(p->outcome);
-	free(p->mark);
 	verdict_release(&p->v);
 	free(p->log);
 	free(p->first_error);
@@ -70,8 +82,6 @@ void state_release(struct bisect_state *s)
 	for (size_t i = 0; i < s->nr_probes; i++)
 		probe_release(&s->probes[i]);
 	free(s->probes);
-	for (size_t i = 0; i < s->nr_marks; i++)
-		free(s->marks[i].mark);
 	free(s->marks);
 	strvec_clear(&s->suspects);
 	free(s->started);
@@ -84,8 +94,8 @@ static void copy_id(char dst[41], const char *src)
 	snprintf(dst, 41, "%s", src ? src : "");
 }
 
-struct state_probe *state_add_probe(struct bisect_state *s,
-				    const char *commit, const char *role)
+struct state_probe *state_add_probe(struct bisect_state *s, const char *commit,
+				    enum probe_role role)
 {
 	struct state_probe *p;
 
@@ -93,7 +103,8 @@ struct state_probe *state_add_probe(struct bisect_state *s,
 	p = &s->probes[s->nr_probes++];
 	memset(p, 0, sizeof(*p));
 	copy_id(p->commit, commit);
-	p->role = xstrdup(role);
+	p->role = role;
+	p->outcome = PROBE_UNDECIDED;
 	p->v.good_median = p->v.median = NAN;
 	p->v.good_stddev_pct = p->v.stddev_pct = NAN;
 	p->v.effect_pct = p->v.p_value = p->v.error = p->v.llr = NAN;
@@ -101,11 +112,11 @@ struct state_probe *state_add_probe(struct bisect_state *s,
 }
 
 void state_add_mark(struct bisect_state *s, const char *commit,
-		    const char *mark)
+		    enum bisect_mark mark)
 {
 	ALLOC_GROW(s->marks, s->nr_marks + 1, s->alloc_marks);
 	copy_id(s->marks[s->nr_marks].commit, commit);
-	s->marks[s->nr_marks].mark = xstrdup(mark);
+	s->marks[s->nr_marks].mark = mark;
 	s->nr_marks++;
 }
 
@@ -118,12 +129,13 @@ const struct state_probe *state_find_probe(const struct bisect_state *s,
 	return NULL;
 }
 
-const char *state_find_mark(const struct bisect_state *s, const char *commit)
+enum bisect_mark state_find_mark(const struct bisect_state *s,
+				 const char *commit)
 {
 	for (size_t i = s->nr_marks; i-- > 0;)
 		if (!strcmp(s->marks[i].commit, commit))
 			return s->marks[i].mark;
-	return NULL;
+	return BISECT_UNTESTED;
 }
 
 /* JSON has no NaN: a figure that was not measured is null. */
@@ -165,11 +177,12 @@ json_t *state_to_json(const struct bisect_state *s)
 		json_t *o = json_object();
 		json_object_set_new(o, "commit", json_string(p->commit));
 		set_str(o, "subject", p->subject);
-		set_str(o, "role", p->role);
+		set_str(o, "role", probe_role_name(p->role));
 		set_str(o, "build_key", p->build_key);
 		json_object_set_new(o, "cached", json_boolean(p->cached));
-		set_str(o, "outcome", p->outcome);
-		set_str(o, "mark", p->mark);
+		set_str(o, "outcome", probe_outcome_name(p->outcome));
+		if (p->mark != BISECT_UNTESTED)
+			set_str(o, "mark", bisect_mark_name(p->mark));
 		if (p->v.verdict) {
 			json_t *v = json_object();
 			set_str(v, "verdict", p->v.verdict);
@@ -217,7 +230,9 @@ json_t *state_to_json(const struct bisect_state *s)
 		json_t *o = json_object();
 		json_object_set_new(o, "commit",
 				    json_string(s->marks[i].commit));
-		json_object_set_new(o, "mark", json_string(s->marks[i].mark));
+		json_object_set_new(
+			o, "mark",
+			json_string(bisect_mark_name(s->marks[i].mark)));
 		json_array_append_new(marks, o);
 	}
 	json_object_set_new(root, "marks", marks);
@@ -304,25 +319,86 @@ static int get_strvec(const json_t *o, const char *key, struct strvec *sv,
 	return 0;
 }
 
+/* The text of a word that does not read, for its error line. */
+static const char *word_text(const json_t *v)
+{
+	return json_is_string(v) ? json_string_value(v) : "(not text)";
+}
+
+static int get_role(const json_t *o, const char *id, enum probe_role *out,
+		    const char *origin)
+{
+	json_t *v = json_object_get(o, "role");
+
+	if (!v || json_is_null(v))
+		return error("%s: missing 'role'", origin);
+	for (size_t i = 0; json_is_string(v) && i < ARRAY_SIZE(role_names); i++)
+		if (!strcmp(json_string_value(v), role_names[i])) {
+			*out = (enum probe_role)i;
+			return 0;
+		}
+	return error("%s: probe of %s: '%s' is not a known role", origin, id,
+		     word_text(v));
+}
+
+enum probe_outcome state_measured_outcome(const struct state_verdict *v)
+{
+	if (v->verdict && !strcmp(v->verdict, "good"))
+		return PROBE_FAST;
+	if (v->verdict && !strcmp(v->verdict, "bad"))
+		return PROBE_SLOW;
+	return PROBE_UNDECIDED;
+}
+
+static int get_outcome(const json_t *o, const char *id, struct state_probe *p,
+		       const char *origin)
+{
+	json_t *v = json_object_get(o, "outcome");
+	int r = 1;
+
+	if (json_is_string(v))
+		r = probe_outcome_parse(json_string_value(v), &p->outcome);
+	else if (v && !json_is_null(v))
+		r = -1;
+	if (r < 0)
+		return error("%s: probe of %s: '%s' is not a known outcome",
+			     origin, id, word_text(v));
+	if (r)
+		p->outcome = state_measured_outcome(&p->v);
+	return 0;
+}
+
+static int get_mark(const json_t *o, const char *id, enum bisect_mark *out,
+		    const char *origin)
+{
+	json_t *v = json_object_get(o, "mark");
+
+	*out = BISECT_UNTESTED;
+	if (!v || json_is_null(v))
+		return 0;
+	if (!json_is_string(v) || bisect_mark_parse(json_string_value(v), out))
+		return error("%s: mark of %s is not good, bad or skip", origin,
+			     id);
+	return 0;
+}
+
 static int probe_from_json(struct bisect_state *s, const json_t *o,
 			   const char *origin)
 {
 	char id[41];
-	char *role = NULL;
+	enum probe_role role = ROLE_STEP;
 	struct state_probe *p;
 	json_t *v;
 
 	if (!json_is_object(o))
 		return error("%s: a probe is not an object", origin);
 	if (get_id(o, "commit", id, 0, origin) ||
-	    get_str(o, "role", 1, &role, origin))
+	    get_role(o, id, &role, origin))
 		return -1;
 	p = state_add_probe(s, id, role);
-	free(role);
 	if (get_str(o, "subject", 0, &p->subject, origin) ||
 	    get_str(o, "build_key", 0, &p->build_key, origin) ||
-	    get_str(o, "outcome", 0, &p->outcome, origin) ||
-	    get_str(o, "mark", 0, &p->mark, origin) ||
+	    get_mark(o, id, &p->mark, origin) ||
 	    get_str(o, "log", 0, &p->log, origin) ||
 	    get_str(o, "first_error", 0, &p->first_error, origin) ||
 	    get_str(o, "started", 0, &p->started, origin) ||
@@ -353,12 +429,7 @@ static int probe_from_json(struct bisect_state *s, const json_t *o,
 		p->v.stddev_pct = get_num(o, "stddev_pct");
 		p->v.boots = get_uint(o, "boots");
 	}
-	return 0;
-}
-
-static int is_mark(const char *m)
-{
-	return !strcmp(m, "good") || !strcmp(m, "bad") || !strcmp(m, "skip");
+	return get_outcome(o, id, p, origin);
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -404,8 +475,7 @@ static int check_marks(const struct bisect_state *s, const char *origin)
 	}
 	/* Its last mark is what the bisection was told: fast is no culprit. */
 	if (!ret && s->status == STATE_DONE && *s->culprit) {
-		const char *m = state_find_mark(s, s->culprit);
-		if (m && !strcmp(m, "good"))
+		if (state_find_mark(s, s->culprit) == BISECT_GOOD)
 			ret = error("%s: culprit %s is also marked good",
 				    origin, s->culprit);
 	}
@@ -477,15 +547,16 @@ int state_from_json(struct bisect_state *s, const json_t *root,
 	}
 	json_array_foreach(a, i, v) {
 		char id[41];
-		json_t *m = json_object_get(v, "mark");
-		if (get_id(v, "commit", id, 0, origin))
+		enum bisect_mark m;
+		if (get_id(v, "commit", id, 0, origin) ||
+		    get_mark(v, id, &m, origin))
 			goto out;
-		if (!json_is_string(m) || !is_mark(json_string_value(m))) {
+		if (m == BISECT_UNTESTED) {
 			error("%s: mark of %s is not good, bad or skip",
 			      origin, id);
 			goto out;
 		}
-		state_add_mark(s, id, json_string_value(m));
+		state_add_mark(s, id, m);
 	}
 	if (check_marks(s, origin))
 		goto out;
@@ -604,19 +675,20 @@ int state_save(struct bisect_state *s, const char *path)
 	return ret;
 }
 
-static void log_mark_line(struct strbuf *out, const char *mark,
+static void log_mark_line(struct strbuf *out, enum bisect_mark mark,
 			  const char *id, const char *subject)
 {
-	strbuf_addf(out, "# %s: [%s] %s\n", mark, id, subject ? subject : "");
-	strbuf_addf(out, "git bisect %s %s\n", mark, id);
+	strbuf_addf(out, "# %s: [%s] %s\n", bisect_mark_name(mark), id,
+		    subject ? subject : "");
+	strbuf_addf(out, "git bisect %s %s\n", bisect_mark_name(mark), id);
 }
 
 static void log_verdict(struct strbuf *out, const struct state_probe *p)
 {
 	const struct state_verdict *v = &p->v;
 
-	if (p->outcome && strcmp(p->outcome, "ok")) {
-		strbuf_addf(out, "#   %s", p->outcome);
+	if (!probe_outcome_measured(p->outcome)) {
+		strbuf_addf(out, "#   %s", probe_outcome_name(p->outcome));
 		if (p->first_error)
 			strbuf_addf(out, ": %s", p->first_error);
 		if (p->log)
@@ -656,7 +728,7 @@ void state_log(const struct bisect_state *s, struct strbuf *out)
 		 */
 		for (size_t k = 0; k < s->nr_probes && !p; k++)
 			if (!strcmp(s->probes[k].commit, m->commit) &&
-			    s->probes[k].mark && !strcmp(s->probes[k].mark, m->mark))
+			    s->probes[k].mark == m->mark)
 				p = &s->probes[k];
 		if (!p)
 			p = state_find_probe(s, m->commit);

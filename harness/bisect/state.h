@@ -9,6 +9,7 @@
 #ifndef IOBISECT_STATE_H
 #define IOBISECT_STATE_H
 
+#include "marks.h"
 #include "state_lock.h"
 #include "util.h"
 
@@ -30,17 +31,35 @@ struct state_verdict {
 	unsigned good_boots, boots;
 };
 
+/* Why a commit was probed; the state file says "good", "bad", ... */
+enum probe_role {
+	ROLE_GOOD,       /* the good endpoint */
+	ROLE_BAD,        /* the bad endpoint */
+	ROLE_MERGE_BASE, /* of endpoints on two branches */
+	ROLE_STEP,       /* a commit the engine chose */
+	ROLE_CONFIRM,    /* the answer's pairs (driver_confirm.c) */
+};
+
+const char *probe_role_name(enum probe_role role);
+
+struct state_verdict;
+/*
+ * The outcome the state keeps for a commit that was measured: fast or
+ * slow by its verdict, else undecided. The file says "ok" for all three
+ * (probe_outcome_name), and this reads it back the same.
+ */
+enum probe_outcome state_measured_outcome(const struct state_verdict *v);
+
 /* One commit measured (or failed to be measured). */
 struct state_probe {
 	char commit[41];
 	char *subject;
-	char *role;      /* "good", "bad", "merge-base", "step", "confirm" */
+	enum probe_role role;
 	char *build_key; /* NULL when the build failed */
 	int cached;      /* the image came from the build cache */
-	/* "ok", "build-failure", "boot-failure", "panic", "timeout",
-	   "workload-error" */
-	char *outcome;
-	char *mark; /* "good", "bad", "skip" as the engine was told */
+	/* A measured one is state_measured_outcome's (saved as "ok"). */
+	enum probe_outcome outcome;
+	enum bisect_mark mark; /* as the engine was told; UNTESTED: none */
 	struct state_verdict v;
 	unsigned boots;     /* boots this probe ran (not re-used ones) */
 	unsigned samples;   /* sample documents behind the verdict */
@@ -53,7 +72,7 @@ struct state_probe {
 /* A mark handed to the bisect engine, in order; replayed on resume. */
 struct state_mark {
 	char commit[41];
-	char *mark; /* "good", "bad", "skip" */
+	enum bisect_mark mark; /* good, bad or skip */
 };
 
 enum state_status {
@@ -96,14 +115,15 @@ void state_release(struct bisect_state *s);
 
 /* Append a probe (returned for filling; strings in it become owned). */
 struct state_probe *state_add_probe(struct bisect_state *s,
-				    const char *commit, const char *role);
+				    const char *commit, enum probe_role role);
 void state_add_mark(struct bisect_state *s, const char *commit,
-		    const char *mark);
+		    enum bisect_mark mark);
 /* The last probe of `commit`, or NULL. */
 const struct state_probe *state_find_probe(const struct bisect_state *s,
 					   const char *commit);
-/* The mark of `commit`, or NULL when it was never marked. */
-const char *state_find_mark(const struct bisect_state *s, const char *commit);
+/* The last mark of `commit`; BISECT_UNTESTED when it was never marked. */
+enum bisect_mark state_find_mark(const struct bisect_state *s,
+				 const char *commit);
 
 const char *state_status_name(enum state_status st);
 

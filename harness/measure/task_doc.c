@@ -77,16 +77,6 @@ int task_doc_write(const struct task_doc *t, const char *path)
 	return ret;
 }
 
-static int outcome_of(const char *name, enum probe_outcome *out)
-{
-	for (int o = PROBE_BUILD_FAILED; o <= PROBE_WORKLOAD_ERROR; o++)
-		if (!strcmp(name, probe_outcome_name((enum probe_outcome)o))) {
-			*out = (enum probe_outcome)o;
-			return 0;
-		}
-	return -1;
-}
-
 static int bad(const char *path, const char *what)
 {
 	return error("%s: %s", path, what);
@@ -124,7 +114,8 @@ int task_doc_read(struct task_doc *t, const char *path)
 		bad(path, "unknown version, or a bad commit or key");
 		goto out;
 	}
-	if (!ok && outcome_of(outcome, &t->outcome)) {
+	/* A failed task names its failure ("ok" is none). */
+	if (!ok && probe_outcome_parse(outcome, &t->outcome) != 0) {
 		bad(path, "unknown outcome");
 		goto out;
 	}

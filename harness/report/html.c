@@ -282,16 +282,20 @@ static void render_history(struct strbuf *out, const struct scan *s)
 			   "</tr></thead><tbody>\n");
 	for (size_t i = 0; i < st->nr_probes; i++) {
 		const struct state_probe *p = &st->probes[i];
-		strbuf_addf(out, "<tr class=\"%s\"><td class=\"num\">%zu</td>"
-				 "<td class=\"id\">",
-			    role_class(p->mark), i + 1);
+		const char *mark = p->mark == BISECT_UNTESTED
+					   ? NULL
+					   : bisect_mark_name(p->mark);
+		strbuf_addf(out,
+			    "<tr class=\"%s\"><td class=\"num\">%zu</td>"
+			    "<td class=\"id\">",
+			    role_class(mark), i + 1);
 		html_escape_n(out, p->commit, 12);
 		strbuf_addstr(out, "</td><td>");
-		html_escape(out, p->role);
+		html_escape(out, probe_role_name(p->role));
 		strbuf_addstr(out, "</td><td>");
-		html_escape(out, p->mark);
+		html_escape(out, mark);
 		strbuf_addstr(out, "</td><td>");
-		html_escape(out, p->outcome);
+		html_escape(out, probe_outcome_name(p->outcome));
 		strbuf_addstr(out, "</td>");
 		td_num(out, p->v.median / MB, NULL);
 		if (isfinite(p->v.effect_pct) && p->v.verdict)

@@ -505,13 +505,15 @@ static const char *probe_subject(const struct bisect_state *st,
 
 static const char *state_role(const struct bisect_state *st, const char *id)
 {
+	enum bisect_mark m = state_find_mark(st, id);
+
 	if (st->status == STATE_DONE && !strcmp(st->culprit, id))
 		return "culprit";
 	if (!strcmp(st->good, id))
 		return "good";
 	if (!strcmp(st->bad, id))
 		return "bad";
-	return state_find_mark(st, id);
+	return m == BISECT_UNTESTED ? NULL : bisect_mark_name(m);
 }
 
 static int order_commits(struct scan *s, unsigned flags)
