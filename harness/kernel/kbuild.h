@@ -9,7 +9,7 @@
 #ifndef IOBISECT_KBUILD_H
 #define IOBISECT_KBUILD_H
 
-#include "job.h"
+#include "job_types.h"
 
 enum build_status {
 	BUILD_OK,
