@@ -9,8 +9,10 @@
 #include "clock.h"
 #include "initramfs.h"
 #include "job.h"
+#include "job_datadir.h"
 #include "job_keys.h"
 #include "job_parse.h"
+#include "prebuilt.h"
 #include "guest_spec.h"
 #include "util.h"
 

@@ -1,8 +1,9 @@
 /*
- * check_results.c: the results store (results.c). A boot's samples are
- * written where the layout says, with fio-style keys, and read back as one
- * median per boot; documents that differ in build key, spec hash or machine,
- * or come from an incomplete boot, are never pooled.
+ * check_results.c: the results store (results.h: results.c stores,
+ * results_load.c loads, results_machine.c names the machine). A boot's
+ * samples are written where the layout says, with fio-style keys, and read
+ * back as one median per boot; documents that differ in build key, spec
+ * hash or machine, or come from an incomplete boot, are never pooled.
  */
 #include "job.h"
 #include "proto.h"

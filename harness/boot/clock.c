@@ -3,7 +3,7 @@
  * the accelerator (clock.h).
  */
 #include "clock.h"
-#include "job.h"
+#include "job_types.h"
 
 #include <string.h>
 

@@ -6,7 +6,7 @@
  * moved, as a build lane's whole process group is moved around a boot.
  */
 #include "cpus.h"
-#include "job.h"
+#include "job_types.h"
 #include "util.h"
 
 #include <dirent.h>

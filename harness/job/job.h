@@ -1,180 +1,24 @@
 /*
- * job.h: what a job file says, as plain data. job.c parses the JSON
- * (jansson) into these structs, checks every key and expands the
- * workload's lists into a matrix of points. Every other module reads these
- * structs and never the JSON, so they can be filled by hand in tests.
+ * job.h: a job file read. job.c parses the JSON (jansson) into the
+ * structs of job_types.h, checks every key and expands the workload's
+ * lists into a matrix of points. Every other module reads these structs
+ * and never the JSON, so they can be filled by hand in tests.
  */
 #ifndef IOBISECT_JOB_H
 #define IOBISECT_JOB_H
 
-#include "kver.h"
+#include "job_types.h"
 #include "proto/frame.h"
 #include "proto/spec_keys.h"
-#include "prebuilt.h"
-#include "table.h"
-#include "toolenv.h"
 #include "util.h"
-#include <stdint.h>
 
-/* Fragments added only for kernels in a version range (kconfig.by_version). */
-struct kconfig_rule {
-	struct kver_range range;
-	struct strvec fragments;
-};
-
-struct kconfig_spec {
-	char *base; /* "tiny" (default) or a path to a full .config */
-	struct strvec fragments; /* names in kconfigs/ ("md") or paths */
-	struct kconfig_rule *rules;
-	size_t nr_rules;
-};
-
-/* kernel version range -> compilers (toolchain map). */
-struct toolchain_rule {
-	struct kver_range range;
-	char *cc;	    /* "gcc-12" */
-	char *hostcc;	    /* NULL: same as cc */
-	struct toolenv env; /* where they run: the host unless a job says */
-};
-
-#define BUS_ENUM(suffix, name) BUS_##suffix,
-enum disk_bus { PROTO_BUSES(BUS_ENUM) };
-#undef BUS_ENUM
 /* Names by enum disk_bus and enum disk_backing, as jobs and specs spell them.
  */
 extern const char *const job_bus_names[];
 extern const char *const job_backing_names[];
 
-enum disk_backing {
-	BACKING_IMAGE, /* sparse raw file in the run folder */
-	BACKING_TMPFS, /* sparse raw file in /dev/shm (no host disk I/O) */
-	BACKING_NULL,  /* QEMU null-co: reads zeroes, drops writes */
-	BACKING_HOST,  /* a host block device or file passed through */
-};
-
-struct disk_spec {
-	char *name; /* "d0": what layers' on= refer to */
-	enum disk_bus bus;
-	enum disk_backing backing;
-	char *path;	     /* BACKING_HOST: the device or file */
-	uint64_t size_mb;    /* images and null disks */
-	uint64_t latency_ns; /* null-co latency-ns, 0 = none */
-	uint64_t bps_max;    /* throttle group bytes/s, 0 = none */
-	uint64_t iops_max;   /* throttle group requests/s, 0 = none */
-	/*
-	 * Images and tmpfs: the least time each write and each flush takes
-	 * (a null-co delay line beside the image, qemu.c), 0 = none. An image
-	 * in the host page cache completes both at once, so a flush that a
-	 * real disk makes the writer wait for costs nothing there.
-	 */
-	uint64_t write_latency_ns;
-	int readonly; /* passthrough is read-only unless destroy-data */
-	char *cache;  /* QEMU cache mode; NULL: job_disk_cache's */
-	uint32_t max_sectors_kb; /* virtio-blk/scsi request cap (0 = QEMU's) */
-};
-
-/*
- * A layer stacked on disks: kind is "part", "md", "dm", "loop" or "fs"; its
- * keys are the spec keys of workloads/PROTOCOL.md, already checked, as
- * "key=value" strings in file order ("name=" first).
- */
-struct layer_spec {
-	char *kind;
-	struct strvec keys;
-};
-
 /* The QEMU cache mode of `d`: its own, else writeback (none for host). */
 const char *job_disk_cache(const struct disk_spec *d);
-
-struct topology {
-	char *name; /* preset or job-given name, used in result paths */
-	struct disk_spec *disks;
-	size_t nr_disks;
-	struct layer_spec *layers;
-	size_t nr_layers;
-};
-
-struct machine_spec {
-	int cpus;
-	int memory_mb;
-	char *accel;   /* "auto" (KVM when /dev/kvm is usable), "kvm", "tcg" */
-	char *qemu;    /* binary, default qemu-system-x86_64 */
-	int timeout_s; /* whole boot, from QEMU start to the guest's done */
-	char *append;  /* extra kernel command line */
-	int pin; /* QEMU on CPUs of its own when the host has some (cpus.h) */
-	char *clock;	  /* "wall" (default), "virtual" or "auto" (clock.h) */
-	int icount_shift; /* the virtual clock's: 2^N ns an instruction */
-};
-
-/* One point of the workload matrix: the engine and its "key=value"s. */
-struct point {
-	char *id; /* filesystem-safe and stable: "threads=2,bs_kb=11,ra_kb=1792"
-		   */
-	char *engine;
-	char *target;
-	struct strvec keys; /* engine keys, "key=value" */
-	int topo;	    /* index into job.topologies */
-	/* The fio engine: the job file's text, packed beside the spec. */
-	char *fio_job;
-};
-
-enum threshold_kind { THRESHOLD_PERCENT, THRESHOLD_MBPS, THRESHOLD_AUTO };
-
-struct threshold {
-	enum threshold_kind kind;
-	double value; /* percent drop, or MB/s drop; unused for auto */
-};
-
-enum bisect_type { BISECT_PERF, BISECT_BUILD, BISECT_BOOT };
-
-/* "executor": where probes run (executor.h); the command line wins. */
-struct executor_spec {
-	int kind;	 /* -1 not given, 0 "local", 1 "slurm" */
-	char *partition; /* sbatch --partition */
-	char *account;	 /* sbatch --account */
-	char *time_limit; /* sbatch --time */
-	struct strvec sbatch_args; /* passed to sbatch as given */
-	int probes;		   /* commits at once per round; 0 not given */
-	int retries;		   /* runs again of a lost task; -1 not given */
-};
-
-struct job {
-	char *path;   /* the job file, for messages */
-	char *name;   /* results/<name>/... */
-	char *repo;   /* kernel repository */
-	char *good;   /* fast revision */
-	char *bad;    /* slow revision */
-	char *kernel; /* prebuilt bzImage instead of repo builds (run only) */
-	/* Images per commit from a folder or a command: nothing is built. */
-	struct prebuilt_source *prebuilt;
-	struct kconfig_spec kconfig;
-	struct toolchain_rule *toolchains;
-	size_t nr_toolchains;
-	struct machine_spec machine;
-	struct executor_spec executor;
-	/* Topology settings given as lists expand to several topologies. */
-	struct topology *topologies;
-	size_t nr_topologies;
-	struct point *points;
-	size_t nr_points;
-	int samples;  /* samples per point per boot (after warmup) */
-	int warmup;   /* samples dropped at the start of each point */
-	int runs_min; /* boots per commit before a verdict */
-	int runs_max; /* boots per commit at most */
-	/* The metric a verdict decides on, "read" or "write" (bw_bytes of it).
-	 */
-	char *metric;
-	char *metric_point; /* the point id it is taken from; NULL: the first */
-	struct threshold threshold;
-	/* "direction": "faster" looks for the commit that made it faster. */
-	int faster;
-	/* The confidence a bisection's culprit must reach (0.95). */
-	double confidence;
-	enum bisect_type bisect_type;
-	char *results; /* results root, default "results" */
-	/* How `iobisect run` lays its medians out, as the report did. */
-	struct table_spec table;
-};
 
 /*
  * Parse and check a job file. Any problem gives one error that names the
@@ -243,12 +87,5 @@ int job_find_topology(const struct job *job, const char *name);
  */
 #define JOB_RUNTIME_MS_MAX PROTO_RUNTIME_MS_MAX
 #define JOB_BISECT_RUNTIME_MS 1500
-
-/*
- * Where presets (qemu/<name>.json) and fragments (kconfigs/) live:
- * $IOBISECT_DATA, else the folder of the iobisect binary, else the current
- * folder.
- */
-const char *job_data_dir(void);
 
 #endif

@@ -8,6 +8,7 @@
  */
 #include "job_parse.h"
 
+#include "prebuilt.h"
 #include "template.h"
 
 #include <jansson.h>

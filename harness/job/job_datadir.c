@@ -1,8 +1,9 @@
 /*
- * job_datadir.c: where the data a job names by word lives: the folder
- * holding qemu/ (topology presets) and kconfigs/ (fragments).
+ * job_datadir.c: where the data a job names by word lives (job_datadir.h):
+ * the folder holding qemu/ (topology presets) and kconfigs/ (fragments).
  */
-#include "job.h"
+#include "job_datadir.h"
+#include "util.h"
 
 #include <limits.h>
 #include <stdlib.h>

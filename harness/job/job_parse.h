@@ -1,7 +1,7 @@
 /*
  * job_parse.h: the sections of a job file, each in its own file, as
  * job.c calls them. Inside the job parser only; everything else reads
- * struct job (job.h).
+ * struct job (job_types.h).
  */
 #ifndef IOBISECT_JOB_PARSE_H
 #define IOBISECT_JOB_PARSE_H

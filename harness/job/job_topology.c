@@ -6,6 +6,7 @@
  * topology per combination (matrix.h).
  */
 #include "job_parse.h"
+#include "job_datadir.h"
 #include "matrix.h"
 
 #include <string.h>

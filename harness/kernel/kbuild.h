@@ -9,14 +9,8 @@
 #ifndef IOBISECT_KBUILD_H
 #define IOBISECT_KBUILD_H
 
-#include "job.h"
-
-enum build_status {
-	BUILD_OK,
-	BUILD_FAILED,	    /* compile or link error (the commit's fault) */
-	BUILD_CONFIG_ERROR, /* requested options dropped, config step failed */
-	BUILD_SETUP_ERROR, /* bad repository, revision, fragment; no compiler */
-};
+#include "build_result.h"
+#include "job_types.h"
 
 enum build_flags {
 	BUILD_NO_CACHE = 1 << 0, /* build even when the key is cached */
@@ -35,23 +29,6 @@ struct build_request {
 	int jobs;	/* make -j; 0: the number of online CPUs */
 	unsigned slot;	/* builds at once use different slots (lanes.h) */
 };
-
-struct build_result {
-	enum build_status status;
-	char commit[41];
-	char key[41];	      /* all zero until known */
-	char *image;	      /* cache_dir()/images/<key>/bzImage, on success */
-	char *log;	      /* the build log, kept on failure too */
-	int cached;	      /* served from the cache, make not run */
-	double seconds;	      /* wall time of the whole request */
-	long objects_rebuilt; /* .o files written by this build */
-	char *first_error;    /* first compiler error line of the log */
-	char *message;	      /* one line saying what went wrong */
-};
-#define BUILD_RESULT_INIT                                                      \
-	{                                                                      \
-		BUILD_OK, {0}, {0}, NULL, NULL, 0, 0, 0, NULL, NULL            \
-	}
 
 /*
  * Build (or fetch from the cache) the kernel image of req, or take it from

@@ -7,7 +7,7 @@
 #ifndef IOBISECT_KCONFIG_H
 #define IOBISECT_KCONFIG_H
 
-#include "job.h"
+#include "job_types.h"
 #include "util.h"
 
 /* The fragments when a job or the command line names none. */

@@ -5,7 +5,7 @@
  */
 #include "prebuilt.h"
 
-#include "kbuild.h"
+#include "build_result.h"
 #include "repo.h"
 #include "run.h"
 #include "template.h"

@@ -6,7 +6,7 @@
  */
 #include "repo.h"
 #include "graph.h"
-#include "job.h"
+#include "kver.h"
 #include "util.h"
 
 #include <ctype.h>

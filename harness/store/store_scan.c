@@ -2,19 +2,21 @@
  * store_scan.c: the results folder read back into series (store_scan.h).
  * Every sample document is read once into a flat list of records; the
  * records are then grouped into cells, and each cell pools only one
- * identity (build key, spec hash, machine), one median per boot.
+ * identity (build key, spec hash, machine), one median per boot. The
+ * commits' order is store_scan_order.c's.
  */
 #include "store_scan.h"
 #include "block_counters.h"
 #include "results.h"
 #include "run.h"
 #include "stats.h"
+#include "store_scan_priv.h"
+#include "str_index.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <jansson.h>
 #include <math.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -26,19 +28,6 @@ struct record {
 	double bw;
 	json_t *block; /* the metric's block-layer counters, or NULL */
 };
-
-/*
- * Strings to their index, in a hash table: a store of 40,000 commits has
- * as many build keys, and a scan of a list for each record made reading
- * it quadratic.
- */
-struct str_index {
-	const char **keys; /* borrowed */
-	size_t *vals;
-	size_t nr, alloc; /* alloc: a power of two, or 0 */
-};
-/* A key length meaning the whole string (strncmp takes no more). */
-#define WHOLE ((size_t)PTRDIFF_MAX)
 
 struct loader {
 	struct scan *s;
@@ -114,70 +103,6 @@ static int looks_like_job(const char *dir)
 	return has_boot_file(dir, 2, 0) || has_boot_file(dir, 3, 1);
 }
 
-static uint64_t str_hash(const char *s, size_t len)
-{
-	uint64_t h = 1469598103934665603ull;
-	for (size_t i = 0; i < len && s[i]; i++)
-		h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
-	return h;
-}
-
-/* The slot of `key` (its first `len` bytes): where it is, or would go. */
-static size_t str_index_slot(const struct str_index *x, const char *key,
-			     size_t len)
-{
-	size_t i = (size_t)str_hash(key, len) & (x->alloc - 1);
-	while (x->keys[i] && strncmp(x->keys[i], key, len))
-		i = (i + 1) & (x->alloc - 1);
-	return i;
-}
-
-static void str_index_put(struct str_index *x, const char *key, size_t len,
-			  size_t val);
-
-/* The value of `key`, or -1 when it is not there. */
-static long str_index_get(const struct str_index *x, const char *key,
-			  size_t len)
-{
-	if (!x->alloc)
-		return -1;
-	size_t i = str_index_slot(x, key, len);
-	return x->keys[i] ? (long)x->vals[i] : -1;
-}
-
-static void str_index_grow(struct str_index *x, size_t len)
-{
-	struct str_index old = *x;
-	x->alloc = old.alloc ? old.alloc * 2 : 64;
-	x->keys = xcalloc(x->alloc, sizeof(*x->keys));
-	x->vals = xcalloc(x->alloc, sizeof(*x->vals));
-	x->nr = 0;
-	for (size_t i = 0; i < old.alloc; i++)
-		if (old.keys[i])
-			str_index_put(x, old.keys[i], len, old.vals[i]);
-	free(old.keys);
-	free(old.vals);
-}
-
-static void str_index_put(struct str_index *x, const char *key, size_t len,
-			  size_t val)
-{
-	if ((x->nr + 1) * 2 > x->alloc)
-		str_index_grow(x, len);
-	size_t i = str_index_slot(x, key, len);
-	if (!x->keys[i])
-		x->nr++;
-	x->keys[i] = key;
-	x->vals[i] = val;
-}
-
-static void str_index_release(struct str_index *x)
-{
-	free(x->keys);
-	free(x->vals);
-	memset(x, 0, sizeof(*x));
-}
-
 /*
  * Each commit folder is read once, and two names of one folder listing
  * differ: a new commit each time.
@@ -232,12 +157,12 @@ static char *series_key(const struct scan_series *x)
 static size_t intern(struct loader *l, const char *str)
 {
 	struct strvec *sv = &l->identities;
-	long i = str_index_get(&l->identity_index, str, WHOLE);
+	long i = str_index_get(&l->identity_index, str, STR_INDEX_WHOLE);
 	if (i >= 0)
 		return (size_t)i;
 	strvec_push(sv, str);
 	/* The strvec may move its array, not the strings it holds. */
-	str_index_put(&l->identity_index, sv->v[sv->nr - 1], WHOLE,
+	str_index_put(&l->identity_index, sv->v[sv->nr - 1], STR_INDEX_WHOLE,
 		      sv->nr - 1);
 	return sv->nr - 1;
 }
@@ -429,172 +354,6 @@ static int cmp_series(const void *a, const void *b)
 	return c;
 }
 
-/*
- * The order a state gives: each commit it names takes the next place, in
- * the order named; the others follow in the order they had. Ranks are
- * given first and the commits moved once, so a state naming every commit
- * of a large store is not a move of the whole array per commit.
- */
-struct placer {
-	struct scan *s;
-	struct str_index by_abbrev; /* the first commit of each abbrev */
-	size_t *rank;               /* SIZE_MAX: not named */
-	size_t next;
-};
-
-static void placer_init(struct placer *p, struct scan *s)
-{
-	memset(p, 0, sizeof(*p));
-	p->s = s;
-	p->rank = xcalloc(s->nr_commits + 1, sizeof(*p->rank));
-	for (size_t i = 0; i < s->nr_commits; i++) {
-		p->rank[i] = SIZE_MAX;
-		if (str_index_get(&p->by_abbrev, s->commits[i].abbrev, 12) < 0)
-			str_index_put(&p->by_abbrev, s->commits[i].abbrev, 12,
-				      i);
-	}
-}
-
-/* The commit named `id` (any length >= 12) takes the next place. */
-static void place(struct placer *p, const char *id, const char *subject,
-		  const char *role)
-{
-	long i = str_index_get(&p->by_abbrev, id, 12);
-	if (i < 0 || p->rank[i] != SIZE_MAX)
-		return;
-	struct scan_commit *c = &p->s->commits[i];
-	if (subject && !c->subject)
-		c->subject = xstrdup(subject);
-	if (role && !c->role)
-		c->role = xstrdup(role);
-	p->rank[i] = p->next++;
-}
-
-/* Move the commits to their places, and free the placer. */
-static void placer_apply(struct placer *p)
-{
-	struct scan *s = p->s;
-	struct scan_commit *moved = xcalloc(s->nr_commits + 1, sizeof(*moved));
-	size_t rest = p->next;
-
-	for (size_t i = 0; i < s->nr_commits; i++)
-		moved[p->rank[i] != SIZE_MAX ? p->rank[i] : rest++] =
-			s->commits[i];
-	if (s->nr_commits)
-		memcpy(s->commits, moved, s->nr_commits * sizeof(*moved));
-	free(moved);
-	free(p->rank);
-	str_index_release(&p->by_abbrev);
-}
-
-static int cmp_first_seen(const void *a, const void *b)
-{
-	const struct scan_commit *x = a, *y = b;
-	const char *p = x->first_seen ? x->first_seen : "";
-	const char *q = y->first_seen ? y->first_seen : "";
-	int c = strcmp(p, q);
-	return c ? c : strcmp(x->abbrev, y->abbrev);
-}
-
-static const char *probe_subject(const struct bisect_state *st,
-				 const char *id)
-{
-	const struct state_probe *p = state_find_probe(st, id);
-	return p ? p->subject : NULL;
-}
-
-static const char *state_role(const struct bisect_state *st, const char *id)
-{
-	enum bisect_mark m = state_find_mark(st, id);
-
-	if (st->status == STATE_DONE && !strcmp(st->culprit, id))
-		return "culprit";
-	if (!strcmp(st->good, id))
-		return "good";
-	if (!strcmp(st->bad, id))
-		return "bad";
-	return m == BISECT_UNTESTED ? NULL : bisect_mark_name(m);
-}
-
-static int order_commits(struct scan *s, unsigned flags)
-{
-	struct placer pos;
-	char *path;
-	struct strbuf text = STRBUF_INIT;
-
-	/* Timestamps first, so anything not named below keeps that order. */
-	if (s->nr_commits)
-		qsort(s->commits, s->nr_commits, sizeof(*s->commits),
-		      cmp_first_seen);
-	s->order = "timestamps";
-	placer_init(&pos, s);
-
-	path = xstrfmt("%s/bisect-state.json", s->dir);
-	if (file_exists(path)) {
-		struct strbuf why = STRBUF_INIT, *prev = NULL;
-		int rc;
-		if (flags & SCAN_STATE_OPTIONAL)
-			prev = error_capture(&why);
-		rc = state_load(&s->state, path);
-		if (flags & SCAN_STATE_OPTIONAL) {
-			error_capture(prev);
-			if (rc < 0)
-				warning("%s; going on without it", why.buf);
-		}
-		strbuf_release(&why);
-		if (rc < 0 && (flags & SCAN_STATE_OPTIONAL)) {
-			/* The sweep state or the timestamps order them. */
-			state_release(&s->state);
-			state_init(&s->state);
-			free(path);
-			goto sweep;
-		}
-		free(path);
-		if (rc < 0) {
-			placer_apply(&pos);
-			return -1;
-		}
-		s->has_state = 1;
-		const struct bisect_state *st = &s->state;
-		place(&pos, st->good, probe_subject(st, st->good), "good");
-		for (size_t i = st->candidates.nr; i-- > 0;) {
-			const char *id = st->candidates.v[i];
-			place(&pos, id, probe_subject(st, id),
-			      state_role(st, id));
-		}
-		s->order = "bisect-state";
-		placer_apply(&pos);
-		return 0;
-	}
-	free(path);
-sweep:
-	path = xstrfmt("%s/sweep-state.json", s->dir);
-	if (file_exists(path) && !read_file(path, &text)) {
-		json_error_t jerr;
-		json_t *root = json_loads(text.buf, 0, &jerr), *c;
-		json_t *list = json_object_get(root, "commits");
-		size_t i;
-		json_array_foreach(list, i, c) {
-			const char *id = json_is_string(c) ?
-						 json_string_value(c) :
-						 json_string_value(json_object_get(c, "commit"));
-			const char *subj = json_string_value(
-				json_object_get(c, "subject"));
-			const char *role = json_string_value(
-				json_object_get(c, "role"));
-			if (id)
-				place(&pos, id, subj, role);
-		}
-		if (json_array_size(list))
-			s->order = "sweep-state";
-		json_decref(root);
-	}
-	strbuf_release(&text);
-	free(path);
-	placer_apply(&pos);
-	return 0;
-}
-
 int scan_load(struct scan *out, const char *dir, const char *job)
 {
 	return scan_load_flags(out, dir, job, 0);
@@ -694,16 +453,17 @@ int scan_load_flags(struct scan *out, const char *dir, const char *job,
 	char (*before)[13] = xcalloc(out->nr_commits + 1, 13);
 	for (size_t i = 0; i < out->nr_commits; i++)
 		memcpy(before[i], out->commits[i].abbrev, 13);
-	if (order_commits(out, flags)) {
+	if (scan_order_commits(out, flags)) {
 		free(before);
 		goto out;
 	}
 	size_t *map = xcalloc(out->nr_commits + 1, sizeof(*map));
 	struct str_index after = { 0 };
 	for (size_t j = 0; j < out->nr_commits; j++)
-		str_index_put(&after, out->commits[j].abbrev, WHOLE, j);
+		str_index_put(&after, out->commits[j].abbrev, STR_INDEX_WHOLE,
+			      j);
 	for (size_t i = 0; i < out->nr_commits; i++) {
-		long j = str_index_get(&after, before[i], WHOLE);
+		long j = str_index_get(&after, before[i], STR_INDEX_WHOLE);
 		map[i] = j >= 0 ? (size_t)j : 0;
 	}
 	str_index_release(&after);

@@ -7,11 +7,11 @@
  * {"commits": ["<id>" or {"commit": "<id>", "subject": ...}, ...]} oldest
  * first), else by the time their first document was written.
  *
- * The never-pool rule of results.c holds here too: within a cell only the
- * documents sharing one build key, spec hash and machine are pooled (the
- * identity with the most boots wins; the others are counted as ignored),
- * and only complete, verified samples count. Samples of another clock
- * (clock.h) are another series.
+ * The never-pool rule of results_load.c holds here too: within a cell
+ * only the documents sharing one build key, spec hash and machine are
+ * pooled (the identity with the most boots wins; the others are counted as
+ * ignored), and only complete, verified samples count. Samples of another
+ * clock (clock.h) are another series.
  */
 #ifndef IOBISECT_STORE_SCAN_H
 #define IOBISECT_STORE_SCAN_H
