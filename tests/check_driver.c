@@ -811,9 +811,10 @@ START_TEST(test_on_a_machine_with_modes)
 END_TEST
 
 /*
- * The noise model's priors follow the clock the measuring operations
- * resolved ("auto" under TCG with one vCPU is the virtual clock), and
- * without such an operation the clock the job names.
+ * The noise model's priors, and the words its figures are shown in,
+ * follow the clock the measuring operations resolved ("auto" under TCG
+ * with one vCPU is the virtual clock), and without such an operation the
+ * clock the job names.
  */
 static const struct clock fake_virtual = {CLOCK_VIRTUAL, 4};
 
@@ -823,13 +824,14 @@ static const struct clock *fake_clock(void *payload)
 	return &fake_virtual;
 }
 
-START_TEST(noise_priors_follow_the_resolved_clock)
+START_TEST(priors_and_unit_follow_the_resolved_clock)
 {
 	struct measure_ops virt_ops = fake_ops;
 	struct fake f;
 	struct job job;
 	struct measure m;
 	struct noise_model nm;
+	struct strbuf unit = STRBUF_INIT;
 
 	virt_ops.clock = fake_clock;
 	fake_init(&f, 4, 2, 50, 5);
@@ -837,18 +839,28 @@ START_TEST(noise_priors_follow_the_resolved_clock)
 	measure_init(&m, &job, &virt_ops, &f);
 	measure_noise(&m, &nm);
 	ck_assert_double_eq_tol(nm.sigma, NOISE_VIRTUAL_PRIOR_SIGMA, 1e-12);
+	measure_unit(&m, &unit);
+	ck_assert_str_eq(unit.buf, "MB/s in virtual time (icount, shift 4)");
 	measure_release(&m);
 
 	measure_init(&m, &job, &fake_ops, &f);
 	measure_noise(&m, &nm);
 	ck_assert_double_eq_tol(nm.sigma, NOISE_PRIOR_SIGMA, 1e-12);
+	strbuf_reset(&unit);
+	measure_unit(&m, &unit);
+	ck_assert_str_eq(unit.buf, "MB/s");
 	measure_release(&m);
 
 	job.machine.clock = "virtual";
+	job.machine.icount_shift = 5;
 	measure_init(&m, &job, &fake_ops, &f);
 	measure_noise(&m, &nm);
 	ck_assert_double_eq_tol(nm.sigma, NOISE_VIRTUAL_PRIOR_SIGMA, 1e-12);
+	strbuf_reset(&unit);
+	measure_unit(&m, &unit);
+	ck_assert_str_eq(unit.buf, "MB/s in virtual time (icount, shift 5)");
 	measure_release(&m);
+	strbuf_release(&unit);
 	graph_release(&f.g);
 }
 END_TEST
@@ -860,7 +872,7 @@ static Suite *driver_suite(void)
 
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, cliff_one_boot_per_probe);
-	tcase_add_test(tc, noise_priors_follow_the_resolved_clock);
+	tcase_add_test(tc, priors_and_unit_follow_the_resolved_clock);
 	tcase_add_test(tc, next_builds_are_foreseen);
 	tcase_add_test(tc, moderate_drop_few_boots);
 	tcase_add_test(tc, no_change_is_not_separated);

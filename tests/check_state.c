@@ -87,11 +87,13 @@ START_TEST(json_round_trip_keeps_every_probe_and_mark)
 	json_t *j;
 
 	fill(&s);
+	s.unit = xstrdup("MB/s in virtual time (icount, shift 4)");
 	j = state_to_json(&s);
 	ck_assert_int_eq(state_from_json(&back, j, "test"), 0);
 	json_decref(j);
 
 	ck_assert_str_eq(back.job_hash, s.job_hash);
+	ck_assert_str_eq(back.unit, s.unit);
 	ck_assert_str_eq(back.good, ID_GOOD);
 	ck_assert_str_eq(back.bad, ID_BAD);
 	ck_assert_str_eq(back.merge_base, "");
@@ -354,6 +356,7 @@ START_TEST(log_reads_like_git_bisect_log)
 	fill(&s);
 	s.status = STATE_DONE;
 	strcpy(s.culprit, ID_BAD);
+	s.unit = xstrdup("MB/s in virtual time (icount, shift 4)");
 	state_log(&s, &out);
 	ck_assert_msg(!strncmp(out.buf, "git bisect start '" ID_BAD "' '" ID_GOOD
 				     "'\n",
@@ -372,6 +375,10 @@ START_TEST(log_reads_like_git_bisect_log)
 	ck_assert_msg(strstr(out.buf, "21.0 MB/s") &&
 			      strstr(out.buf, "205.0 MB/s") &&
 			      strstr(out.buf, "-89.8%"),
+		      "%s", out.buf);
+	/* And what those MB/s are, said once after the start. */
+	ck_assert_msg(strstr(out.buf, "'\n# figures in MB/s in virtual time "
+				      "(icount, shift 4)\n"),
 		      "%s", out.buf);
 	ck_assert(strstr(out.buf, "build-failure: block/foo.c:3"));
 	ck_assert(strstr(out.buf, "# first bad commit: [" ID_BAD "]"));

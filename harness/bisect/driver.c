@@ -258,6 +258,24 @@ static enum driver_status steps(struct driver *d, struct driver_result *res,
 	}
 }
 
+/*
+ * What the figures are in, kept in the state (and its log) and said once
+ * when it is not the host's MB/s, so every line after it reads right.
+ */
+static void say_unit(struct driver *d)
+{
+	struct strbuf unit = STRBUF_INIT;
+
+	measure_unit(&d->m, &unit);
+	if (strcmp(unit.buf, "MB/s"))
+		driver_say(d, "[bisect] figures in %s", unit.buf);
+	if (d->st) {
+		free(d->st->unit);
+		d->st->unit = strbuf_detach(&unit);
+	}
+	strbuf_release(&unit);
+}
+
 enum driver_status driver_bisect(struct driver *d, struct driver_result *res)
 {
 	struct bisect_state *st = d->st;
@@ -274,6 +292,7 @@ enum driver_status driver_bisect(struct driver *d, struct driver_result *res)
 		ret = driver_stopped(d);
 		goto out;
 	}
+	say_unit(d);
 	/* Beside the good endpoint's boots: bad, and the first step. */
 	guess_next(d, SIZE_MAX);
 	strvec_push(&d->guess, st->bad);
@@ -436,16 +455,23 @@ enum driver_status driver_test(struct driver *d, const char *good,
 	word = *mark == BISECT_GOOD  ? "fast"
 	       : *mark == BISECT_BAD ? "slow"
 				     : "untestable";
-	if (n.have_verdict && n.outcome != PROBE_BUILD_FAILED)
+	if (n.have_verdict && n.outcome != PROBE_BUILD_FAILED) {
+		struct strbuf unit = STRBUF_INIT;
+
+		/* Said when the figures are not the host's MB/s. */
+		measure_unit(&d->m, &unit);
 		driver_set_message(
-			res, xstrfmt("%s: %.12s %.1f MB/s ±%.0f%% vs good "
-				     "%.1f MB/s ±%.0f%% (%+.1f%% within %zu "
-				     "pairs, error %.2g)",
-				     word, commit, n.v.cand_median / 1e6,
-				     n.v.cand_pct_stddev, n.v.base_median / 1e6,
-				     n.v.base_pct_stddev, n.v.pct_change,
-				     n.v.n_cand, n.v.error));
-	else
+			res,
+			xstrfmt("%s: %.12s %.1f MB/s ±%.0f%% vs good "
+				"%.1f MB/s ±%.0f%% (%+.1f%% within %zu "
+				"pairs, error %.2g)%s%s",
+				word, commit, n.v.cand_median / 1e6,
+				n.v.cand_pct_stddev, n.v.base_median / 1e6,
+				n.v.base_pct_stddev, n.v.pct_change, n.v.n_cand,
+				n.v.error, strcmp(unit.buf, "MB/s") ? "; " : "",
+				strcmp(unit.buf, "MB/s") ? unit.buf : ""));
+		strbuf_release(&unit);
+	} else
 		driver_set_message(res,
 				   xstrfmt("%s: %.12s %s%s%s", word, commit,
 					   n.first_error ? n.first_error : "",

@@ -86,6 +86,7 @@ void state_release(struct bisect_state *s)
 	strvec_clear(&s->suspects);
 	free(s->started);
 	free(s->updated);
+	free(s->unit);
 	state_init(s);
 }
 
@@ -249,6 +250,7 @@ json_t *state_to_json(const struct bisect_state *s)
 	json_object_set_new(root, "seconds", num(s->seconds));
 	set_str(root, "started", s->started);
 	set_str(root, "updated", s->updated);
+	set_str(root, "unit", s->unit);
 	return root;
 }
 
@@ -511,6 +513,7 @@ int state_from_json(struct bisect_state *s, const json_t *root,
 	    get_strvec(root, "suspects", &s->suspects, origin) ||
 	    get_str(root, "started", 0, &s->started, origin) ||
 	    get_str(root, "updated", 0, &s->updated, origin) ||
+	    get_str(root, "unit", 0, &s->unit, origin) ||
 	    get_str(root, "status", 1, &status, origin) ||
 	    get_id(root, "culprit", s->culprit, 1, origin))
 		goto out;
@@ -719,6 +722,8 @@ static void log_verdict(struct strbuf *out, const struct state_probe *p)
 void state_log(const struct bisect_state *s, struct strbuf *out)
 {
 	strbuf_addf(out, "git bisect start '%s' '%s'\n", s->bad, s->good);
+	if (s->unit)
+		strbuf_addf(out, "# figures in %s\n", s->unit);
 	for (size_t i = 0; i < s->nr_marks; i++) {
 		const struct state_mark *m = &s->marks[i];
 		const struct state_probe *p = NULL;

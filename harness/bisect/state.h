@@ -108,6 +108,8 @@ struct bisect_state {
 	unsigned builds, builds_cached, boots, samples;
 	double seconds;
 	char *started, *updated;
+	/* What its MB/s are: measure_unit's words; NULL in older states. */
+	char *unit;
 };
 
 void state_init(struct bisect_state *s);

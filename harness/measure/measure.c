@@ -54,16 +54,39 @@ void measure_init(struct measure *m, const struct job *job,
 }
 
 /*
+ * The clock of the boots: the operations' resolved one, else the job's as
+ * it names it ("auto" unresolved counts as the wall clock).
+ */
+static struct clock measure_clock_of(const struct measure *m)
+{
+	const struct clock *c = m->ops->clock ? m->ops->clock(m->payload)
+					      : NULL;
+	const char *named = m->job->machine.clock;
+	struct clock named_clock = {CLOCK_WALL, 0};
+
+	if (c)
+		return *c;
+	if (named && !strcmp(named, "virtual")) {
+		named_clock.kind = CLOCK_VIRTUAL;
+		named_clock.shift = m->job->machine.icount_shift;
+	}
+	return named_clock;
+}
+
+/*
  * The noise model's priors: a run timed by the instruction count starts
  * from a quieter machine than one timed by the host.
  */
 static const struct noise_machine *measure_machine(const struct measure *m)
 {
-	const struct clock *c = m->ops->clock ? m->ops->clock(m->payload)
-					      : NULL;
-	const char *named = m->job->machine.clock;
-	return noise_machine_of(c ? c->kind == CLOCK_VIRTUAL
-				  : named && !strcmp(named, "virtual"));
+	return noise_machine_of(measure_clock_of(m).kind == CLOCK_VIRTUAL);
+}
+
+void measure_unit(const struct measure *m, struct strbuf *out)
+{
+	struct clock c = measure_clock_of(m);
+
+	clock_unit(out, &c);
 }
 
 void measure_release(struct measure *m)

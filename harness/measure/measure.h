@@ -123,6 +123,11 @@ void measure_release(struct measure *m);
 /* A line for people above the status line (nothing when quiet). */
 void measure_say(struct measure *m, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/*
+ * What its figures are in: "MB/s", or "MB/s in virtual time (icount,
+ * shift N)" when the instruction count times the boots (clock_unit).
+ */
+void measure_unit(const struct measure *m, struct strbuf *out);
 /* The commit's subject for people, "" when unknown (caller frees). */
 char *measure_subject(struct measure *m, const char *commit);
 
