@@ -16,7 +16,7 @@ static const struct {
 	const char *what;
 	const char *clock; /* machine.clock; NULL: not given */
 	int kvm;	   /* the resolved accelerator */
-	int host_disk;	   /* a real disk passed through */
+	int disk;	   /* 1: a real one passed through, 2: a throttled one */
 	int cpus;	   /* guest vCPUs */
 	int want;	   /* CLOCK_WALL, CLOCK_VIRTUAL, or -1 refused */
 	const char *says;  /* in the refusal */
@@ -26,6 +26,8 @@ static const struct {
 	{"auto under KVM", "auto", 1, 0, 1, CLOCK_WALL, NULL},
 	{"auto with a real disk", "auto", 0, 1, 1, CLOCK_WALL, NULL},
 	{"auto with two vCPUs", "auto", 0, 0, 2, CLOCK_WALL, NULL},
+	{"auto with a throttled disk", "auto", 0, 2, 1, CLOCK_WALL, NULL},
+	{"virtual with a throttled disk", "virtual", 0, 2, 1, CLOCK_VIRTUAL, NULL},
 	{"wall under TCG", "wall", 0, 0, 1, CLOCK_WALL, NULL},
 	{"wall under KVM", "wall", 1, 0, 1, CLOCK_WALL, NULL},
 	{"wall with two vCPUs", "wall", 0, 0, 2, CLOCK_WALL, NULL},
@@ -47,10 +49,12 @@ START_TEST(test_resolve)
 	struct clock c = {CLOCK_WALL, -1};
 	struct strbuf err = STRBUF_INIT;
 
-	if (cases[_i].host_disk) {
+	if (cases[_i].disk == 1) {
 		disks[1].backing = BACKING_HOST;
 		disks[1].path = "/dev/sdz";
 	}
+	if (cases[_i].disk == 2)
+		disks[1].bps_max = 20000000;
 	job.topologies = &topo;
 	job.nr_topologies = 1;
 	job.machine.cpus = cases[_i].cpus;

@@ -111,7 +111,7 @@ START_TEST(defaults_fill_a_minimal_job)
 }
 END_TEST
 
-/* machine.clock and its shift: "wall" and the measured shift unless said. */
+/* machine.clock and its shift: "auto" and the measured shift unless said. */
 START_TEST(machine_clock_is_read)
 {
 	struct job job;
@@ -120,15 +120,15 @@ START_TEST(machine_clock_is_read)
 				     "\"workload\": \"rawread\"}",
 			       &err),
 			 0);
-	ck_assert_str_eq(job.machine.clock, "wall");
+	ck_assert_str_eq(job.machine.clock, "auto");
 	ck_assert_int_eq(job.machine.icount_shift, CLOCK_ICOUNT_SHIFT);
 	job_release(&job);
-	ck_assert_int_eq(parse(&job, "{\"machine\": {\"clock\": \"auto\", "
+	ck_assert_int_eq(parse(&job, "{\"machine\": {\"clock\": \"wall\", "
 				     "\"icount_shift\": 0}, \"topology\": "
 				     "\"virtio\", \"workload\": \"rawread\"}",
 			       &err),
 			 0);
-	ck_assert_str_eq(job.machine.clock, "auto");
+	ck_assert_str_eq(job.machine.clock, "wall");
 	ck_assert_int_eq(job.machine.icount_shift, 0);
 	job_release(&job);
 	strbuf_release(&err);

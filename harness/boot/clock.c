@@ -12,12 +12,20 @@ const char *clock_name(enum clock_kind kind)
 	return kind == CLOCK_VIRTUAL ? "virtual" : "wall";
 }
 
-static int has_host_disk(const struct job *job)
+/*
+ * A disk whose real time is the point: one passed through, or one QEMU
+ * throttles (bps_max, iops_max: a rate in host time, which the virtual
+ * clock would read at whatever pace the guest's instructions run).
+ */
+static int has_real_time_disk(const struct job *job)
 {
 	for (size_t t = 0; t < job->nr_topologies; t++)
-		for (size_t i = 0; i < job->topologies[t].nr_disks; i++)
-			if (job->topologies[t].disks[i].backing == BACKING_HOST)
+		for (size_t i = 0; i < job->topologies[t].nr_disks; i++) {
+			const struct disk_spec *d = &job->topologies[t].disks[i];
+			if (d->backing == BACKING_HOST || d->bps_max ||
+			    d->iops_max)
 				return 1;
+		}
 	return 0;
 }
 
@@ -47,7 +55,8 @@ int clock_resolve(struct clock *out, const struct job *job, int kvm)
 		return 0;
 	if (!strcmp(want, "auto")) {
 		/* A job with several vCPUs (the seeds' two readers) runs. */
-		if (kvm || has_host_disk(job) || clock_smp_refusal(m->cpus))
+		if (kvm || has_real_time_disk(job) ||
+		    clock_smp_refusal(m->cpus))
 			return 0;
 	} else if (strcmp(want, "virtual")) {
 		return error("machine.clock: '%s' is not auto, virtual or wall",

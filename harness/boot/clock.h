@@ -48,10 +48,11 @@ const char *clock_name(enum clock_kind kind);
 
 /*
  * The clock of `job`'s boots under the resolved accelerator (`kvm` 1 or
- * 0). machine.clock "virtual" or "wall" (the job's default) is taken as
- * given; "auto" (NULL too) is the virtual clock under TCG with one vCPU,
- * unless a disk of the job is a real one passed through (its real time
- * is the point there); the wall clock otherwise. Returns 0, or -1 after one
+ * 0). machine.clock "virtual" or "wall" is taken as given; "auto" (the
+ * default, NULL too) is the virtual clock under TCG with one vCPU, unless
+ * a disk of the job is a real one passed through or throttled by QEMU
+ * (bps_max, iops_max: their real time is the point there); the wall clock
+ * otherwise. Returns 0, or -1 after one
  * error() line naming the key and what to set instead: "virtual" under KVM, or
  * with more than one vCPU (clock_smp_refusal).
  */

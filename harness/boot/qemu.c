@@ -8,16 +8,14 @@
  * have none (virtio-blk only sizes segments), so for them the cap is the
  * guest's to apply through /sys/block/X/queue/max_sectors_kb.
  */
+#include "kvm.h"
 #include "qemu.h"
 #include "run.h"
 
 #include <errno.h>
-#include <fcntl.h>
-#include <linux/kvm.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <unistd.h>
 
 #define DEFAULT_QEMU "qemu-system-x86_64"
@@ -122,44 +120,9 @@ int qemu_accel_resolve(const struct machine_spec *m, int kvm_usable)
 	return error("machine.accel: '%s' is not auto, kvm or tcg", a);
 }
 
-/*
- * Whether the host CPU shows hardware virtualisation. A host that is itself
- * a VM may hand out a working /dev/kvm whose guests still hang in the
- * firmware (seen here: KVM_RUN runs a HLT, but QEMU stops after SeaBIOS's
- * "Booting from ROM"), and such hosts hide vmx/svm from /proc/cpuinfo.
- */
-static int cpu_has_virt(void)
-{
-	struct strbuf sb = STRBUF_INIT;
-	int found = 0;
-	if (!read_file("/proc/cpuinfo", &sb))
-		found = strstr(sb.buf, " vmx") || strstr(sb.buf, " svm");
-	strbuf_release(&sb);
-	return found;
-}
-
-int qemu_kvm_usable(void)
-{
-	if (!cpu_has_virt())
-		return 0;
-	int fd = open("/dev/kvm", O_RDWR | O_CLOEXEC);
-	if (fd < 0)
-		return 0;
-	int ok = ioctl(fd, KVM_GET_API_VERSION, 0) == KVM_API_VERSION;
-	if (ok) {
-		/* Opening is not enough: nested set-ups may refuse a VM. */
-		int vm = ioctl(fd, KVM_CREATE_VM, 0);
-		ok = vm >= 0;
-		if (vm >= 0)
-			close(vm);
-	}
-	close(fd);
-	return ok;
-}
-
 int qemu_job_clock(struct clock *out, const struct job *job)
 {
-	int kvm = qemu_accel_resolve(&job->machine, qemu_kvm_usable());
+	int kvm = qemu_accel_resolve(&job->machine, kvm_usable());
 	return kvm < 0 ? -1 : clock_resolve(out, job, kvm);
 }
 

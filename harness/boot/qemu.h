@@ -63,16 +63,9 @@ int qemu_accel_resolve(const struct machine_spec *machine, int kvm_usable);
 
 /*
  * The clock of `job`'s boots on this host: machine.accel resolved with
- * qemu_kvm_usable(), then clock_resolve. 0, or -1 after error().
+ * kvm_usable() (kvm.h), then clock_resolve. 0, or -1 after error().
  */
 int qemu_job_clock(struct clock *out, const struct job *job);
-
-/*
- * 1 when KVM can be trusted to boot a kernel: the CPU shows vmx/svm (a
- * nested set-up without them was seen to hang in the firmware), /dev/kvm
- * opens and lets us create a VM. machine.accel "kvm" skips this guess.
- */
-int qemu_kvm_usable(void);
 
 /* The QEMU version line ("QEMU emulator version 7.2.22 ..."); caller frees. */
 char *qemu_version(const char *qemu);

@@ -12,6 +12,7 @@
 #include "cpus.h"
 #include "boot_archive.h"
 #include "initramfs.h"
+#include "kvm.h"
 #include "qemu.h"
 #include "run.h"
 #include "rundir.h"
@@ -477,7 +478,7 @@ int vm_boot(struct boot_result *out, const struct boot_request *req)
 	    vm_initramfs(initrd, &spec, req) ||
 	    images_prepare(&im, t, req->run_dir, req->boot_id))
 		goto out;
-	out->kvm = qemu_accel_resolve(&job->machine, qemu_kvm_usable());
+	out->kvm = qemu_accel_resolve(&job->machine, kvm_usable());
 	struct clock clock;
 	if (out->kvm < 0 || clock_resolve(&clock, job, out->kvm))
 		goto out;

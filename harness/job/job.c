@@ -288,11 +288,7 @@ static void job_defaults(struct job *job)
 	job->machine.qemu = xstrdup(job_key_default("machine", "qemu"));
 	job->machine.timeout_s = job_key_default_int("machine", "timeout_s");
 	job->machine.pin = job_key_default_int("machine", "pin");
-	/*
-	 * The virtual clock is asked for: on this host kind its boots cost
-	 * up to twice the wall clock's when the host is loaded
-	 * (docs/clocks.md), more than a default may add to every run.
-	 */
+	/* "auto": the virtual clock under TCG (clock.h, docs/clocks.md). */
 	job->machine.clock = xstrdup(job_key_default("machine", "clock"));
 	job->machine.icount_shift =
 		job_key_default_int("machine", "icount_shift");

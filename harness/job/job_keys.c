@@ -77,7 +77,7 @@ const struct job_key job_keys[] = {
 	{ "runs.warmup", JK_INT, "1", 0, 100, NULL,
 	  "samples dropped at the start of each point" },
 
-	{ "machine.cpus", JK_INT, "the host's CPUs less one, 1 to 2", 1, 64,
+	{ "machine.cpus", JK_INT, "1 under TCG; under KVM the host's CPUs less one, 1 to 2", 1, 64,
 	  NULL, "the guest's vCPUs" },
 	{ "machine.memory_mb", JK_INT, "512", 64, 65536, NULL,
 	  "the guest's RAM" },
@@ -91,7 +91,7 @@ const struct job_key job_keys[] = {
 	  "more kernel command line" },
 	{ "machine.pin", JK_BOOL, "true", 0, 1, NULL,
 	  "QEMU's vCPUs on CPUs of their own, when the host has them" },
-	{ "machine.clock", JK_ENUM, "wall", 0, 0, clocks,
+	{ "machine.clock", JK_ENUM, "auto", 0, 0, clocks,
 	  "what times the guest: wall, virtual (-icount) or auto (docs/clocks.md)" },
 	{ "machine.icount_shift", JK_INT, STR(CLOCK_ICOUNT_SHIFT), 0,
 	  CLOCK_ICOUNT_SHIFT_MAX, NULL,

@@ -6,6 +6,7 @@
 #include "probe.h"
 
 #include "kbuild.h"
+#include "kvm.h"
 #include "lanes.h"
 #include "progress.h"
 #include "repo.h"
@@ -39,7 +40,7 @@ int probe_machine_init(struct probe_machine *pm, struct job *job)
 	char *line;
 
 	memset(pm, 0, sizeof(*pm));
-	pm->kvm = qemu_accel_resolve(&job->machine, qemu_kvm_usable());
+	pm->kvm = qemu_accel_resolve(&job->machine, kvm_usable());
 	if (pm->kvm < 0 || clock_resolve(&pm->clock, job, pm->kvm))
 		return -1;
 	line = qemu_version(job->machine.qemu);
