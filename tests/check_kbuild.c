@@ -6,6 +6,7 @@
  * "kernel" whose Makefile only pretends to configure and build.
  */
 #include "kbuild.h"
+#include "objdir_guard.h"
 #include "prebuilt.h"
 #include "repo.h"
 #include "util.h"
@@ -16,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 START_TEST(test_key)
@@ -599,6 +601,67 @@ START_TEST(test_image_prebuilt)
 }
 END_TEST
 
+/* A file of `dir` with an mtime `age` seconds ago. */
+static void put_file(const char *dir, const char *name, long age)
+{
+	char *path = xstrfmt("%s/%s", dir, name);
+	struct timespec t[2];
+
+	ck_assert_int_eq(write_file_atomic(path, "x", 1), 0);
+	clock_gettime(CLOCK_REALTIME, &t[0]);
+	t[0].tv_sec -= age;
+	t[1] = t[0];
+	ck_assert_int_eq(utimensat(AT_FDCWD, path, t, 0), 0);
+	free(path);
+}
+
+static int has_file(const char *dir, const char *name)
+{
+	char *path = xstrfmt("%s/%s", dir, name);
+	int r = file_exists(path);
+	free(path);
+	return r;
+}
+
+/*
+ * A make killed outright leaves half-written files (43-lanes saw a
+ * truncated kernel/.exit.o.cmd fail every later build): the next build
+ * finds its mark and removes what was written since, and nothing older.
+ */
+START_TEST(test_killed_make_is_cleaned)
+{
+	char dir[] = "/tmp/check_guard.XXXXXX";
+	char *sub;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	sub = xstrfmt("%s/kernel", dir);
+	ck_assert_int_eq(mkdir_p(sub, 0755), 0);
+	put_file(dir, "vmlinux.o", 60);
+	put_file(sub, "exit.o", 60);
+	/* A make that returned: nothing to clean, the mark goes. */
+	ck_assert_int_eq(objdir_guard_begin(dir), 0);
+	objdir_guard_end(dir);
+	ck_assert_int_eq(objdir_guard_begin(dir), 0);
+	/* This one is killed half-way. */
+	put_file(sub, ".exit.o.cmd", -1);
+	put_file(sub, "fork.o", -1);
+	ck_assert_int_eq(objdir_guard_begin(dir), 2);
+	ck_assert(!has_file(sub, ".exit.o.cmd") && !has_file(sub, "fork.o"));
+	ck_assert(has_file(dir, "vmlinux.o") && has_file(sub, "exit.o"));
+	objdir_guard_end(dir);
+	/* Counting, as a build counts the objects it rebuilt. */
+	struct timespec since = {0, 0};
+	clock_gettime(CLOCK_REALTIME, &since);
+	since.tv_sec -= 30;
+	put_file(sub, "fork.o", -1);
+	put_file(sub, ".fork.o.cmd", -1);
+	ck_assert_int_eq(objdir_files_since(dir, since, ".o", 0), 1);
+	ck_assert(has_file(sub, "fork.o"));
+	remove_tree(dir);
+	free(sub);
+}
+END_TEST
+
 static Suite *kbuild_suite(void)
 {
 	Suite *s = suite_create("kbuild");
@@ -607,6 +670,7 @@ static Suite *kbuild_suite(void)
 	tcase_add_test(tc, test_toolchain_id);
 	tcase_add_loop_test(tc, test_pick_toolchain, 0, ARRAY_SIZE(pick_cases));
 	tcase_add_loop_test(tc, test_first_error, 0, ARRAY_SIZE(error_cases));
+	tcase_add_test(tc, test_killed_make_is_cleaned);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("image");

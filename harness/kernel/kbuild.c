@@ -10,6 +10,7 @@
  */
 #include "kbuild.h"
 #include "kconfig.h"
+#include "objdir_guard.h"
 #include "prebuilt.h"
 #include "repo.h"
 #include "run.h"
@@ -18,7 +19,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -160,29 +160,11 @@ static int lock_file(const struct build_request *req, const char *path)
 	return fd;
 }
 
-static struct timespec count_since;
-static long count_objects;
-
-static int count_new_object(const char *path, const struct stat *st, int type,
-			    struct FTW *ftw)
-{
-	(void)ftw;
-	size_t n = strlen(path);
-	if (type == FTW_F && n > 2 && !strcmp(path + n - 2, ".o") &&
-	    (st->st_mtim.tv_sec > count_since.tv_sec ||
-	     (st->st_mtim.tv_sec == count_since.tv_sec &&
-	      st->st_mtim.tv_nsec >= count_since.tv_nsec)))
-		count_objects++;
-	return 0;
-}
-
 /* .o files under objdir written since `since`: what this build rebuilt. */
 static long objects_newer(const char *objdir, struct timespec since)
 {
-	count_since = since;
-	count_objects = 0;
-	nftw(objdir, count_new_object, 32, FTW_PHYS);
-	return count_objects;
+	long n = objdir_files_since(objdir, since, ".o", 0);
+	return n < 0 ? 0 : n;
 }
 
 static int write_key_json(const char *dir, const struct build_result *res,
@@ -324,6 +306,7 @@ int kbuild_image(struct build_result *out, const struct build_request *req)
 	char *hostcc_path = NULL, *ccache = NULL, *objimage = NULL;
 	char *srcdir = NULL, *treedir = NULL, *env_id = NULL, *probe_dir = NULL;
 	int src_fd = -1, obj_fd = -1;
+	int guarded = 0; /* the killed-make mark is ours to remove */
 	unsigned kver;
 	uint64_t start = now_ns();
 	enum build_status status = BUILD_SETUP_ERROR;
@@ -473,6 +456,14 @@ int kbuild_image(struct build_result *out, const struct build_request *req)
 	strvec_push(&menv, "LC_CTYPE=C");
 	strvec_push(&menv, "LC_MESSAGES=C");
 
+	/* What a make killed in this folder left half-written goes first. */
+	long removed = objdir_guard_begin(objdir);
+	if (removed < 0)
+		goto out;
+	if (removed)
+		progress(req, "a build killed in %s left %ld files: removed",
+			 objdir, removed);
+	guarded = 1;
 	progress(req, "configuring (%s)", spec->base ? spec->base : "tiny");
 	struct kconfig_step step = {
 		.srcdir = srcdir,
@@ -520,6 +511,9 @@ int kbuild_image(struct build_result *out, const struct build_request *req)
 	o.stdout_path = out->log;
 	o.stderr_to_stdout = 1;
 	rc = toolenv_run(env, srcdir, objdir, &o);
+	/* Killed here, the harness leaves the mark for the next build. */
+	objdir_guard_end(objdir);
+	guarded = 0;
 	out->objects_rebuilt = objects_newer(objdir, make_start);
 	if (rc) {
 		struct strbuf text = STRBUF_INIT;
@@ -560,6 +554,9 @@ int kbuild_image(struct build_result *out, const struct build_request *req)
 		goto out;
 	status = BUILD_OK;
 out:
+	/* A configure step that failed was not killed. */
+	if (guarded)
+		objdir_guard_end(objdir);
 	error_capture(NULL);
 	out->status = status;
 	out->seconds = (double)(now_ns() - start) / 1e9;
