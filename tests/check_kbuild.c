@@ -132,13 +132,14 @@ END_TEST
 
 static char tmpdir[64];
 static char *repo_dir, *runs_path, *frag_ok, *frag_bogus;
-static char good_id[41], next_id[41], broken_id[41];
+static char good_id[41], next_id[41], broken_id[41], halfcmd_id[41];
 
 /*
  * The fake kernel: a Makefile that has the version lines repo.c reads, an
  * allnoconfig that "drops" any CONFIG_BOGUS, and a bzImage that counts its
  * runs, writes one object and an image naming the tree's version.txt, or
- * fails like a compiler when the tree has a file named "broken".
+ * fails like a compiler when the tree has a file named "broken", or like
+ * make over a half-written .cmd file when it has one named "halfcmd".
  */
 static char *fake_makefile(void)
 {
@@ -150,6 +151,10 @@ static char *fake_makefile(void)
 		"\techo run >> %s\n"
 		"\t@if [ -e broken ]; then echo \"init/main.c:3:1: error: "
 		"expected ';' before '}' token\"; exit 1; fi\n"
+		"\t@if [ -e halfcmd ]; then echo \"kernel/.exit.o.cmd:5: *** "
+		"unterminated call to function 'wildcard': missing ')'.  "
+		"Stop.\"; echo \"make[2]: *** [Makefile.build:508: kernel] "
+		"Error 2\"; exit 2; fi\n"
 		"\tmkdir -p $(O)/arch/x86/boot\n"
 		"\techo obj > $(O)/main.o\n"
 		"\techo image-$$(cat version.txt) > "
@@ -157,8 +162,10 @@ static char *fake_makefile(void)
 		runs_path);
 }
 
-static void commit_files(git_repository *git, char out[41],
-			 const char *const *files, const char *parent)
+/* A commit of `files` on `parent`, moving `ref` to it (NULL: none). */
+static void commit_files_ref(git_repository *git, char out[41],
+			     const char *const *files, const char *parent,
+			     const char *ref)
 {
 	git_treebuilder *tb;
 	git_oid oid, tree_oid;
@@ -186,13 +193,19 @@ static void commit_files(git_repository *git, char out[41],
 		git_signature_new(&sig, "T", "t@example.com", 1600000000, 0),
 		0);
 	const git_commit *parents[1] = {p};
-	ck_assert_int_eq(git_commit_create(&oid, git, "HEAD", sig, sig, NULL,
+	ck_assert_int_eq(git_commit_create(&oid, git, ref, sig, sig, NULL,
 					   "c\n", tree, p ? 1 : 0, parents),
 			 0);
 	git_signature_free(sig);
 	git_tree_free(tree);
 	git_commit_free(p);
 	git_oid_tostr(out, 41, &oid);
+}
+
+static void commit_files(git_repository *git, char out[41],
+			 const char *const *files, const char *parent)
+{
+	commit_files_ref(git, out, files, parent, "HEAD");
 }
 
 static void fake_setup(void)
@@ -227,6 +240,11 @@ static void fake_setup(void)
 		     (const char *[]){"Makefile", mk, "version.txt", "3\n",
 				      "broken", "", NULL},
 		     next_id);
+	/* Off the branch: HEAD stays at broken_id. */
+	commit_files_ref(git, halfcmd_id,
+			 (const char *[]){"Makefile", mk, "version.txt", "4\n",
+					  "halfcmd", "", NULL},
+			 next_id, NULL);
 	git_repository_free(git);
 	git_libgit2_shutdown();
 	free(mk);
@@ -437,6 +455,18 @@ START_TEST(test_image_failures)
 		"init/main.c:3:1: error: expected ';' before '}' token");
 	ck_assert_int_eq(make_runs(), 1);
 	build_result_release(&r);
+
+	/*
+	 * Only make's own error line (a build folder a killed make left
+	 * half-written) may be the machine's: make runs again next time.
+	 */
+	for (int k = 2; k <= 3; k++) {
+		build(&r, halfcmd_id, frag_ok, NULL);
+		ck_assert_int_eq(r.status, BUILD_FAILED);
+		ck_assert_int_eq(r.cached, 0);
+		ck_assert_int_eq(make_runs(), k);
+		build_result_release(&r);
+	}
 }
 END_TEST
 

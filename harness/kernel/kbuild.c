@@ -527,10 +527,14 @@ int kbuild_image(struct build_result *out, const struct build_request *req)
 		 * A compiler error in the tree is the commit's own and comes
 		 * back the same every time (builds are reproducible): remember
 		 * it, so a bisection that meets the commit again skips it
-		 * without running make. Anything else (killed, interrupted, no
-		 * error line) may be the machine's fault and is not kept.
+		 * without running make. Anything else (killed, interrupted,
+		 * only make's own "*** Error" line, as a half-written .cmd file
+		 * in the build folder gives) may be the machine's fault and is
+		 * not kept: make runs again next time.
 		 */
-		if (out->first_error && rc > 0 && !run_interrupted()) {
+		if (out->first_error && rc > 0 && !run_interrupted() &&
+		    is_compiler_error(out->first_error,
+				      strlen(out->first_error))) {
 			char *failed = xstrfmt("%s/" FAILED_FILE, imgdir);
 			write_file_atomic(failed, out->first_error,
 					  strlen(out->first_error));
