@@ -90,6 +90,21 @@ START_TEST(strvec_split_drops_empty)
 }
 END_TEST
 
+/* An enum saved by its names, read back; a gap in the table has none. */
+START_TEST(names_of_an_enum_both_ways)
+{
+	static const char *const names[] = {"zero", NULL, "two"};
+
+	ck_assert_str_eq(name_of(names, 3, 0, "?"), "zero");
+	ck_assert_str_eq(name_of(names, 3, 1, "?"), "?");
+	ck_assert_str_eq(name_of(names, 3, 7, "?"), "?");
+	ck_assert_str_eq(name_of(names, 3, (size_t)-1, "?"), "?");
+	ck_assert_int_eq(name_index(names, 3, "two"), 2);
+	ck_assert_int_eq(name_index(names, 3, "one"), -1);
+	ck_assert_int_eq(name_index(names, 3, ""), -1);
+}
+END_TEST
+
 START_TEST(atomic_write_replaces_whole)
 {
 	char *path = xstrfmt("%s/state.json", tmpdir);
@@ -473,6 +488,7 @@ int main(void)
 	tcase_add_test(tc, strvec_index_and_value);
 	tcase_add_loop_test(tc, strvec_split_drops_empty, 0,
 			    ARRAY_SIZE(split_cases));
+	tcase_add_test(tc, names_of_an_enum_both_ways);
 	tcase_add_test(tc, atomic_write_replaces_whole);
 	tcase_add_test(tc, atomic_write_reports_unwritable);
 	tcase_add_test(tc, read_file_refuses_what_is_not_a_file);

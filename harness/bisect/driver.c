@@ -266,8 +266,7 @@ static void say_unit(struct driver *d)
 {
 	struct strbuf unit = STRBUF_INIT;
 
-	measure_unit(&d->m, &unit);
-	if (strcmp(unit.buf, "MB/s"))
+	if (measure_unit(&d->m, &unit))
 		driver_say(d, "[bisect] figures in %s", unit.buf);
 	if (d->st) {
 		free(d->st->unit);
@@ -457,19 +456,18 @@ enum driver_status driver_test(struct driver *d, const char *good,
 				     : "untestable";
 	if (n.have_verdict && n.outcome != PROBE_BUILD_FAILED) {
 		struct strbuf unit = STRBUF_INIT;
-
 		/* Said when the figures are not the host's MB/s. */
-		measure_unit(&d->m, &unit);
+		int virtual = measure_unit(&d->m, &unit);
+
 		driver_set_message(
-			res,
-			xstrfmt("%s: %.12s %.1f MB/s ±%.0f%% vs good "
-				"%.1f MB/s ±%.0f%% (%+.1f%% within %zu "
-				"pairs, error %.2g)%s%s",
-				word, commit, n.v.cand_median / 1e6,
-				n.v.cand_pct_stddev, n.v.base_median / 1e6,
-				n.v.base_pct_stddev, n.v.pct_change, n.v.n_cand,
-				n.v.error, strcmp(unit.buf, "MB/s") ? "; " : "",
-				strcmp(unit.buf, "MB/s") ? unit.buf : ""));
+			res, xstrfmt("%s: %.12s %.1f MB/s ±%.0f%% vs good "
+				     "%.1f MB/s ±%.0f%% (%+.1f%% within %zu "
+				     "pairs, error %.2g)%s%s",
+				     word, commit, n.v.cand_median / 1e6,
+				     n.v.cand_pct_stddev, n.v.base_median / 1e6,
+				     n.v.base_pct_stddev, n.v.pct_change,
+				     n.v.n_cand, n.v.error, virtual ? "; " : "",
+				     virtual ? unit.buf : ""));
 		strbuf_release(&unit);
 	} else
 		driver_set_message(res,

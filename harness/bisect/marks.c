@@ -24,20 +24,18 @@ static const char *const failure_names[] = {
 
 const char *bisect_mark_name(enum bisect_mark mark)
 {
-	if ((size_t)mark < ARRAY_SIZE(mark_names))
-		return mark_names[mark];
-	return "untested";
+	return name_of(mark_names, ARRAY_SIZE(mark_names), mark, "untested");
 }
 
 int bisect_mark_parse(const char *name, enum bisect_mark *out)
 {
+	int i = name_index(mark_names, ARRAY_SIZE(mark_names), name);
+
 	/* "untested" is no mark a commit can be given. */
-	for (size_t i = BISECT_GOOD; i < ARRAY_SIZE(mark_names); i++)
-		if (!strcmp(name, mark_names[i])) {
-			*out = (enum bisect_mark)i;
-			return 0;
-		}
-	return -1;
+	if (i <= BISECT_UNTESTED)
+		return -1;
+	*out = (enum bisect_mark)i;
+	return 0;
 }
 
 int probe_outcome_measured(enum probe_outcome o)
@@ -47,19 +45,17 @@ int probe_outcome_measured(enum probe_outcome o)
 
 const char *probe_outcome_name(enum probe_outcome o)
 {
-	if ((size_t)o < ARRAY_SIZE(failure_names))
-		return failure_names[o];
-	return "ok";
+	return name_of(failure_names, ARRAY_SIZE(failure_names), o, "ok");
 }
 
 int probe_outcome_parse(const char *name, enum probe_outcome *out)
 {
+	int i = name_index(failure_names, ARRAY_SIZE(failure_names), name);
+
 	if (!strcmp(name, "ok"))
 		return 1;
-	for (size_t i = 0; i < ARRAY_SIZE(failure_names); i++)
-		if (!strcmp(name, failure_names[i])) {
-			*out = (enum probe_outcome)i;
-			return 0;
-		}
-	return -1;
+	if (i < 0)
+		return -1;
+	*out = (enum probe_outcome)i;
+	return 0;
 }

@@ -37,16 +37,12 @@ static const char *const role_names[] = {
 
 const char *probe_role_name(enum probe_role role)
 {
-	if ((size_t)role < ARRAY_SIZE(role_names))
-		return role_names[role];
-	return "unknown";
+	return name_of(role_names, ARRAY_SIZE(role_names), role, "unknown");
 }
 
 const char *state_status_name(enum state_status st)
 {
-	if ((size_t)st < ARRAY_SIZE(status_names))
-		return status_names[st];
-	return "unknown";
+	return name_of(status_names, ARRAY_SIZE(status_names), st, "unknown");
 }
 
 void state_init(struct bisect_state *s)
@@ -331,16 +327,18 @@ static int get_role(const json_t *o, const char *id, enum probe_role *out,
 		    const char *origin)
 {
 	json_t *v = json_object_get(o, "role");
+	int i = json_is_string(v)
+			? name_index(role_names, ARRAY_SIZE(role_names),
+				     json_string_value(v))
+			: -1;
 
 	if (!v || json_is_null(v))
 		return error("%s: missing 'role'", origin);
-	for (size_t i = 0; json_is_string(v) && i < ARRAY_SIZE(role_names); i++)
-		if (!strcmp(json_string_value(v), role_names[i])) {
-			*out = (enum probe_role)i;
-			return 0;
-		}
-	return error("%s: probe of %s: '%s' is not a known role", origin, id,
-		     word_text(v));
+	if (i < 0)
+		return error("%s: probe of %s: '%s' is not a known role",
+			     origin, id, word_text(v));
+	*out = (enum probe_role)i;
+	return 0;
 }
 
 enum probe_outcome state_measured_outcome(const struct state_verdict *v)
@@ -370,13 +368,14 @@ static int get_outcome(const json_t *o, const char *id, struct state_probe *p,
 	return 0;
 }
 
-static int get_mark(const json_t *o, const char *id, enum bisect_mark *out,
-		    const char *origin)
+/* A probe's mark may be missing (none given); a mark's may not. */
+static int get_mark(const json_t *o, const char *id, int required,
+		    enum bisect_mark *out, const char *origin)
 {
 	json_t *v = json_object_get(o, "mark");
 
 	*out = BISECT_UNTESTED;
-	if (!v || json_is_null(v))
+	if (!required && (!v || json_is_null(v)))
 		return 0;
 	if (!json_is_string(v) || bisect_mark_parse(json_string_value(v), out))
 		return error("%s: mark of %s is not good, bad or skip", origin,
@@ -400,7 +399,7 @@ static int probe_from_json(struct bisect_state *s, const json_t *o,
 	p = state_add_probe(s, id, role);
 	if (get_str(o, "subject", 0, &p->subject, origin) ||
 	    get_str(o, "build_key", 0, &p->build_key, origin) ||
-	    get_mark(o, id, &p->mark, origin) ||
+	    get_mark(o, id, 0, &p->mark, origin) ||
 	    get_str(o, "log", 0, &p->log, origin) ||
 	    get_str(o, "first_error", 0, &p->first_error, origin) ||
 	    get_str(o, "started", 0, &p->started, origin) ||
@@ -491,7 +490,7 @@ int state_from_json(struct bisect_state *s, const json_t *root,
 	json_t *a, *v;
 	char *status = NULL;
 	size_t i;
-	int ret = -1;
+	int ret = -1, st;
 
 	state_init(s);
 	if (!json_is_object(root)) {
@@ -517,14 +516,12 @@ int state_from_json(struct bisect_state *s, const json_t *root,
 	    get_str(root, "status", 1, &status, origin) ||
 	    get_id(root, "culprit", s->culprit, 1, origin))
 		goto out;
-	for (i = 0; i < ARRAY_SIZE(status_names); i++)
-		if (!strcmp(status, status_names[i]))
-			break;
-	if (i == ARRAY_SIZE(status_names)) {
+	st = name_index(status_names, ARRAY_SIZE(status_names), status);
+	if (st < 0) {
 		error("%s: unknown status '%s'", origin, status);
 		goto out;
 	}
-	s->status = (enum state_status)i;
+	s->status = (enum state_status)st;
 	s->confidence = get_num(root, "confidence");
 	s->builds = get_uint(root, "builds");
 	s->builds_cached = get_uint(root, "builds_cached");
@@ -552,13 +549,8 @@ int state_from_json(struct bisect_state *s, const json_t *root,
 		char id[41];
 		enum bisect_mark m;
 		if (get_id(v, "commit", id, 0, origin) ||
-		    get_mark(v, id, &m, origin))
+		    get_mark(v, id, 1, &m, origin))
 			goto out;
-		if (m == BISECT_UNTESTED) {
-			error("%s: mark of %s is not good, bad or skip",
-			      origin, id);
-			goto out;
-		}
 		state_add_mark(s, id, m);
 	}
 	if (check_marks(s, origin))

@@ -26,7 +26,7 @@ static int cpu_has_virt(void)
 	return found;
 }
 
-int kvm_usable(void)
+static int probe_kvm(void)
 {
 	if (!cpu_has_virt())
 		return 0;
@@ -43,4 +43,17 @@ int kvm_usable(void)
 	}
 	close(fd);
 	return ok;
+}
+
+int kvm_usable(void)
+{
+	/*
+	 * Asked once a process: every job read (its default vCPUs) and every
+	 * boot ask, and the answer is the host's, which a run does not change.
+	 */
+	static int usable = -1;
+
+	if (usable < 0)
+		usable = probe_kvm();
+	return usable;
 }

@@ -10,6 +10,7 @@
  * 1 when KVM can be trusted to boot a kernel: the CPU shows vmx/svm (a
  * nested set-up without them was seen to hang in the firmware), /dev/kvm
  * opens and lets us create a VM. machine.accel "kvm" skips this guess.
+ * Probed once a process.
  */
 int kvm_usable(void);
 

@@ -18,7 +18,8 @@ static size_t placeholder_len(const char *p)
 	return n > 1 && p[n] == '}' ? n + 1 : 0;
 }
 
-static int name_index(const char *p, size_t len, const char *const *names)
+static int placeholder_index(const char *p, size_t len,
+			     const char *const *names)
 {
 	for (size_t i = 0; names && names[i]; i++)
 		if (strlen(names[i]) == len - 2 &&
@@ -31,7 +32,7 @@ char *template_unknown(const char *tmpl, const char *const *known)
 {
 	for (const char *p = tmpl; *p; p++) {
 		size_t len = placeholder_len(p);
-		if (len && name_index(p, len, known) < 0)
+		if (len && placeholder_index(p, len, known) < 0)
 			return xstrndup(p, len);
 	}
 	return NULL;
@@ -43,7 +44,7 @@ int template_uses(const char *tmpl, const char *name)
 
 	for (const char *p = tmpl; *p; p++) {
 		size_t len = placeholder_len(p);
-		if (len && name_index(p, len, names) == 0)
+		if (len && placeholder_index(p, len, names) == 0)
 			return 1;
 	}
 	return 0;
@@ -54,7 +55,7 @@ void template_expand(struct strbuf *out, const char *tmpl,
 {
 	for (const char *p = tmpl; *p;) {
 		size_t len = placeholder_len(p);
-		int i = len ? name_index(p, len, names) : -1;
+		int i = len ? placeholder_index(p, len, names) : -1;
 
 		if (i >= 0 && values[i]) {
 			strbuf_addstr(out, values[i]);

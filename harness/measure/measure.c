@@ -82,11 +82,12 @@ static const struct noise_machine *measure_machine(const struct measure *m)
 	return noise_machine_of(measure_clock_of(m).kind == CLOCK_VIRTUAL);
 }
 
-void measure_unit(const struct measure *m, struct strbuf *out)
+int measure_unit(const struct measure *m, struct strbuf *out)
 {
 	struct clock c = measure_clock_of(m);
 
 	clock_unit(out, &c);
+	return c.kind == CLOCK_VIRTUAL;
 }
 
 void measure_release(struct measure *m)

@@ -126,8 +126,9 @@ void measure_say(struct measure *m, const char *fmt, ...)
 /*
  * What its figures are in: "MB/s", or "MB/s in virtual time (icount,
  * shift N)" when the instruction count times the boots (clock_unit).
+ * Returns 1 in that case, where the words are worth saying, else 0.
  */
-void measure_unit(const struct measure *m, struct strbuf *out);
+int measure_unit(const struct measure *m, struct strbuf *out);
 /* The commit's subject for people, "" when unknown (caller frees). */
 char *measure_subject(struct measure *m, const char *commit);
 

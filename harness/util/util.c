@@ -355,6 +355,20 @@ int strvec_index(const struct strvec *sv, const char *s)
 	return -1;
 }
 
+const char *name_of(const char *const *names, size_t nr, size_t v,
+		    const char *other)
+{
+	return v < nr && names[v] ? names[v] : other;
+}
+
+int name_index(const char *const *names, size_t nr, const char *name)
+{
+	for (size_t i = 0; i < nr; i++)
+		if (names[i] && !strcmp(names[i], name))
+			return (int)i;
+	return -1;
+}
+
 const char *strvec_value(const struct strvec *sv, const char *key)
 {
 	size_t n = strlen(key);

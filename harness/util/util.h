@@ -97,6 +97,15 @@ void strvec_clear(struct strvec *sv);
 void strvec_split(struct strvec *sv, const char *s, char sep);
 /* The index of `s` in `sv`, or -1. */
 int strvec_index(const struct strvec *sv, const char *s);
+
+/*
+ * An enum saved by its names, names[v] for each value v: the name of `v`,
+ * or `other` when the table has none; and the value named `name`, or -1
+ * (NULL entries match nothing).
+ */
+const char *name_of(const char *const *names, size_t nr, size_t v,
+		    const char *other);
+int name_index(const char *const *names, size_t nr, const char *name);
 /* In a list of "key=value" entries, the value of `key`, or NULL. */
 const char *strvec_value(const struct strvec *sv, const char *key);
 
