@@ -64,16 +64,61 @@ void driver_release(struct driver *d)
 	strvec_clear(&d->guess);
 }
 
-/* The marks of earlier runs (and of earlier confirmations), in order. */
+/*
+ * The marks that count, in order: of earlier runs, of earlier
+ * confirmations. Once the steps are in doubt, a good or bad mark a step
+ * gave before the doubt does not: the commit is judged again (from its
+ * boots, more where they do not reach DRIVER_DOUBT_ERROR). A skip still
+ * counts (a build failure stays one), and so does every pairs' mark.
+ */
 static int replay(struct driver *d)
 {
-	for (size_t i = 0; i < d->st->nr_marks; i++) {
-		long n = graph_find(d->graph, d->st->marks[i].commit);
+	const struct bisect_state *st = d->st;
+
+	d->doubt = st->doubt_from >= 0;
+	for (size_t i = 0; i < st->nr_marks; i++) {
+		const struct state_mark *m = &st->marks[i];
+		long n = graph_find(d->graph, m->commit);
 		if (n <= 0) /* the endpoints and the merge base */
 			continue;
-		if (bisect_mark(&d->engine, (size_t)n, d->st->marks[i].mark))
+		if (d->doubt && (long)i < st->doubt_from && !m->by_pairs &&
+		    m->mark != BISECT_SKIP)
+			continue;
+		if (bisect_mark(&d->engine, (size_t)n, m->mark))
 			return -1;
 	}
+	return 0;
+}
+
+/*
+ * A step decides at DRIVER_STEP_ERROR: one wrong step in twenty, which
+ * the answer's pairs catch. When they do, or when only skips are left,
+ * any earlier step may be the wrong one, not just the commit the pairs
+ * re-marked: the steps are put in doubt, and the range is bisected again
+ * at DRIVER_DOUBT_ERROR on the boots already taken and more, so the
+ * answer, or the list of suspects, holds the culprit. Once a run.
+ */
+static int put_in_doubt(struct driver *d, const char *why)
+{
+	if (d->doubt)
+		return 0;
+	d->st->doubt_from = (long)d->st->nr_marks;
+	driver_say(d, "[bisect] %s: every step's mark is in doubt; the range "
+		      "is judged again at error %.2g", why, DRIVER_DOUBT_ERROR);
+	bisect_release(&d->engine);
+	if (bisect_init(&d->engine, d->graph) || replay(d))
+		return -1;
+	return driver_save(d) ? -1 : 0;
+}
+
+/* Steps that stood before a doubt: a good or bad mark a step gave. */
+static int steps_to_doubt(const struct driver *d)
+{
+	for (size_t i = 0; i < d->st->nr_marks; i++)
+		if (!d->st->marks[i].by_pairs &&
+		    (d->st->marks[i].mark == BISECT_GOOD ||
+		     d->st->marks[i].mark == BISECT_BAD))
+			return 1;
 	return 0;
 }
 
@@ -125,8 +170,8 @@ static int step(struct driver *d, struct driver_result *res, size_t node)
 				id, subject);
 	free(subject);
 	guess_next(d, node);
-	if (driver_probe(d, id, DRIVER_STEP_ERROR, (unsigned)d->job->runs_max,
-			 &n))
+	if (driver_probe(d, id, d->doubt ? DRIVER_DOUBT_ERROR : DRIVER_STEP_ERROR,
+			 (unsigned)d->job->runs_max, &n))
 		goto out;
 	m = bisect_classify(d->job->bisect_type, n.outcome);
 	if (bisect_mark(&d->engine, node, m))
@@ -226,6 +271,16 @@ static enum driver_status steps(struct driver *d, struct driver_result *res,
 		if (s == BISECT_DONE) {
 			*culprit = node;
 			return DRIVER_CULPRIT;
+		}
+		if ((s == BISECT_ERROR || s == BISECT_INCONCLUSIVE) &&
+		    !d->doubt && steps_to_doubt(d)) {
+			/* The skips may hide behind a wrong step. */
+			if (put_in_doubt(d, s == BISECT_ERROR
+						    ? "the marks contradict "
+						      "each other"
+						    : "only skips are left"))
+				return driver_stopped(d);
+			continue;
 		}
 		if (s == BISECT_ERROR || s == BISECT_INCONCLUSIVE) {
 			nc = bisect_candidates(&d->engine, &c);
@@ -333,14 +388,27 @@ enum driver_status driver_bisect(struct driver *d, struct driver_result *res)
 		if (!reopen)
 			break;
 		if (res->reopened > DRIVER_MAX_REOPEN) {
+			size_t *c = NULL, nc;
+
 			driver_set_message(
 				res, xstrfmt("%u confirmations contradicted "
 					     "the steps: the range does not "
 					     "hold one clear slowdown",
 					     res->reopened));
+			/* What the marks leave open, and the last answer. */
 			strvec_push(&st->suspects, d->graph->nodes[culprit].id);
+			nc = bisect_candidates(&d->engine, &c);
+			for (size_t i = 0; i < nc; i++)
+				if (c[i] != culprit)
+					strvec_push(&st->suspects,
+						    d->graph->nodes[c[i]].id);
+			free(c);
 			st->status = STATE_INCONCLUSIVE;
 			ret = DRIVER_INCONCLUSIVE;
+			goto out;
+		}
+		if (put_in_doubt(d, "the pairs contradict the steps")) {
+			ret = driver_stopped(d);
 			goto out;
 		}
 		driver_save(d);

@@ -53,6 +53,14 @@
 #define DRIVER_ENDPOINT_ERROR 0.01 /* for the endpoints' separation */
 #define DRIVER_TEST_ERROR 0.01	   /* `iobisect test`: nothing confirms it */
 #define DRIVER_MAX_REOPEN 3	   /* contradicted answers before giving up */
+/*
+ * A step once the steps are in doubt (driver.c): the pairs contradicted
+ * them, or only skips were left, so one of their marks at
+ * DRIVER_STEP_ERROR may be the wrong one, and each is judged again, at
+ * the endpoints' error and on at least one boot of its own (one boot can
+ * reach that error alone: not the boot that may have misled the step).
+ */
+#define DRIVER_DOUBT_ERROR 0.01
 
 /* Exit codes of `iobisect bisect` (and the driver's results). */
 enum driver_status {
@@ -93,6 +101,7 @@ struct driver {
 	struct verdict sep; /* the endpoints' separation */
 	int separated;
 	int bad_built; /* the bad endpoint is built: its boots can be read */
+	int doubt;     /* the steps' marks are in doubt (st->doubt_from) */
 	struct strvec guess; /* the next probes' commits, for ops->prefetch */
 };
 

@@ -197,7 +197,8 @@ static int probe_perf(struct driver *d, const char *commit, double error,
 	for (;;) {
 		if (measure_load(&d->m, commit, &cand))
 			goto out;
-		if (cand.nr >= floor) {
+		/* In doubt, a verdict needs a boot of this probe's own. */
+		if (cand.nr >= floor && (!d->doubt || n->boots_run)) {
 			r = driver_judge(d, commit, 0, error, &n->v, &cand);
 			if (r < 0)
 				goto out;
@@ -324,8 +325,15 @@ void driver_record(struct driver *d, const char *commit, enum probe_role role,
 	free(p->ended);
 	p->ended = xstrdup(ts);
 	p->seconds = n->seconds;
-	if (mark != BISECT_UNTESTED && state_find_mark(st, commit) != mark)
+	/*
+	 * In doubt a step's mark is given again even where it stands: the
+	 * one before the doubt no longer counts on resume (driver.c).
+	 */
+	if (mark != BISECT_UNTESTED &&
+	    (d->doubt || state_find_mark(st, commit) != mark)) {
 		state_add_mark(st, commit, mark);
+		st->marks[st->nr_marks - 1].by_pairs = role == ROLE_CONFIRM;
+	}
 }
 
 void driver_say_verdict(struct driver *d, const char *commit,

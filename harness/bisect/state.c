@@ -49,6 +49,7 @@ void state_init(struct bisect_state *s)
 {
 	memset(s, 0, sizeof(*s));
 	s->confidence = NAN;
+	s->doubt_from = -1;
 }
 
 static void verdict_release(struct state_verdict *v)
@@ -114,6 +115,7 @@ void state_add_mark(struct bisect_state *s, const char *commit,
 	ALLOC_GROW(s->marks, s->nr_marks + 1, s->alloc_marks);
 	copy_id(s->marks[s->nr_marks].commit, commit);
 	s->marks[s->nr_marks].mark = mark;
+	s->marks[s->nr_marks].by_pairs = 0;
 	s->nr_marks++;
 }
 
@@ -230,9 +232,14 @@ json_t *state_to_json(const struct bisect_state *s)
 		json_object_set_new(
 			o, "mark",
 			json_string(bisect_mark_name(s->marks[i].mark)));
+		if (s->marks[i].by_pairs)
+			json_object_set_new(o, "by", json_string("pairs"));
 		json_array_append_new(marks, o);
 	}
 	json_object_set_new(root, "marks", marks);
+	if (s->doubt_from >= 0)
+		json_object_set_new(root, "doubt_from",
+				    json_integer(s->doubt_from));
 	json_object_set_new(root, "status",
 			    json_string(state_status_name(s->status)));
 	json_object_set_new(root, "culprit", json_string(s->culprit));
@@ -548,13 +555,30 @@ int state_from_json(struct bisect_state *s, const json_t *root,
 	json_array_foreach(a, i, v) {
 		char id[41];
 		enum bisect_mark m;
+		json_t *by;
 		if (get_id(v, "commit", id, 0, origin) ||
 		    get_mark(v, id, 1, &m, origin))
 			goto out;
 		state_add_mark(s, id, m);
+		/* A step's mark says nothing: older states have no "by". */
+		by = json_object_get(v, "by");
+		if (by && !(json_is_string(by) &&
+			    !strcmp(json_string_value(by), "pairs"))) {
+			error("%s: mark of %s: 'by' is not \"pairs\"", origin,
+			      id);
+			goto out;
+		}
+		s->marks[s->nr_marks - 1].by_pairs = by != NULL;
 	}
 	if (check_marks(s, origin))
 		goto out;
+	v = json_object_get(root, "doubt_from");
+	if (v && !(json_is_integer(v) && json_integer_value(v) >= 0 &&
+		   (size_t)json_integer_value(v) <= s->nr_marks)) {
+		error("%s: 'doubt_from' is not a count of its marks", origin);
+		goto out;
+	}
+	s->doubt_from = v ? (long)json_integer_value(v) : -1;
 	ret = 0;
 out:
 	free(status);
@@ -716,9 +740,15 @@ void state_log(const struct bisect_state *s, struct strbuf *out)
 	strbuf_addf(out, "git bisect start '%s' '%s'\n", s->bad, s->good);
 	if (s->unit)
 		strbuf_addf(out, "# figures in %s\n", s->unit);
-	for (size_t i = 0; i < s->nr_marks; i++) {
-		const struct state_mark *m = &s->marks[i];
+	for (size_t i = 0; i <= s->nr_marks; i++) {
+		const struct state_mark *m;
 		const struct state_probe *p = NULL;
+		if ((long)i == s->doubt_from)
+			strbuf_addstr(out, "# the steps' good and bad marks "
+					   "above are in doubt from here on\n");
+		if (i == s->nr_marks)
+			break;
+		m = &s->marks[i];
 		/*
 		 * The probe that gave this mark (a confirmation can re-mark a
 		 * commit a step marked), else the commit's last one.

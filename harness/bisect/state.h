@@ -73,6 +73,11 @@ struct state_probe {
 struct state_mark {
 	char commit[41];
 	enum bisect_mark mark; /* good, bad or skip */
+	/*
+	 * Given by the answer's pairs (a re-mark, driver_confirm.c), not a
+	 * step: the file says "by": "pairs".
+	 */
+	int by_pairs;
 };
 
 enum state_status {
@@ -94,6 +99,12 @@ struct bisect_state {
 	size_t nr_probes, alloc_probes;
 	struct state_mark *marks;
 	size_t nr_marks, alloc_marks;
+	/*
+	 * -1, or the number of marks there were when the steps were put in
+	 * doubt (pairs contradicted them, or only skips were left): a step's
+	 * good or bad mark before it no longer counts (driver.c).
+	 */
+	long doubt_from;
 	enum state_status status;
 	char culprit[41];       /* STATE_DONE */
 	struct strvec suspects; /* STATE_INCONCLUSIVE: the possible culprits */
@@ -120,6 +131,7 @@ struct state_probe *state_add_probe(struct bisect_state *s,
 				    const char *commit, enum probe_role role);
 void state_add_mark(struct bisect_state *s, const char *commit,
 		    enum bisect_mark mark);
+
 /* The last probe of `commit`, or NULL. */
 const struct state_probe *state_find_probe(const struct bisect_state *s,
 					   const char *commit);
