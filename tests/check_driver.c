@@ -914,6 +914,43 @@ START_TEST(priors_and_unit_follow_the_resolved_clock)
 }
 END_TEST
 
+/*
+ * A "25%" line written from what a person saw, on a drop the virtual
+ * clock reads as -12%: on the virtual clock the bisection seeks the
+ * endpoints' own drop and names the culprit. On the wall clock the line
+ * stands (exit 2, here on -18%), and the message gives both figures and
+ * what to change.
+ */
+START_TEST(line_gives_way_on_the_virtual_clock)
+{
+	struct measure_ops virt_ops = fake_ops;
+	struct fake f;
+	struct run r;
+
+	virt_ops.clock = fake_clock;
+	fake_init(&f, 12, 7, 12, 0.5);
+	job_init(&r.job);
+	set_threshold(&r.job, 1);
+	run_start(&r, &f);
+	driver_init(&r.d, &r.job, &virt_ops, &f, &f.g, &r.st);
+	ck_assert_int_eq(driver_bisect(&r.d, &r.res), DRIVER_CULPRIT);
+	ck_assert_str_eq(r.res.culprit, id_at(&f, 7));
+	/* The caller's job is left as it was. */
+	ck_assert_int_eq(r.job.threshold.kind, THRESHOLD_PERCENT);
+	run_end(&r, &f);
+
+	/* The wall clock's priors need a wider drop to call it one. */
+	fake_init(&f, 12, 7, 18, 0.5);
+	job_init(&r.job);
+	set_threshold(&r.job, 1);
+	run_start(&r, &f);
+	ck_assert_int_eq(run_bisect(&r, &f), DRIVER_NOT_SEPARATED);
+	ck_assert_ptr_nonnull(strstr(r.res.message, "25% line"));
+	ck_assert_ptr_nonnull(strstr(r.res.message, "a line below 18%"));
+	run_end(&r, &f);
+}
+END_TEST
+
 static Suite *driver_suite(void)
 {
 	Suite *s = suite_create("driver");
@@ -929,6 +966,7 @@ static Suite *driver_suite(void)
 	tcase_add_test(tc, drift_of_the_machine);
 	tcase_add_test(tc, contradicting_pairs_reopen);
 	tcase_add_test(tc, suspects_hold_the_culprit);
+	tcase_add_test(tc, line_gives_way_on_the_virtual_clock);
 	tcase_add_test(tc, machine_speed_moved_names_no_wrong_culprit);
 	tcase_add_test(tc, slower_mode_boot_never_names_unchanged);
 	tcase_add_test(tc, machine_with_modes_names_no_wrong_commit);

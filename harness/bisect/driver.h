@@ -102,6 +102,11 @@ struct driver {
 	int separated;
 	int bad_built; /* the bad endpoint is built: its boots can be read */
 	int doubt;     /* the steps' marks are in doubt (st->doubt_from) */
+	/*
+	 * The job as this run judges it: the caller's, or a copy whose line
+	 * gave way to the endpoints' own drop (driver_endpoints.c).
+	 */
+	struct job job_as_judged;
 	struct strvec guess; /* the next probes' commits, for ops->prefetch */
 };
 
