@@ -6,7 +6,9 @@
 # with QEMU pinned to a CPU of its own (machine.pin, the default) or not,
 # each with and without a kernel build beside the boots (make -j1 at nice
 # 10 and idle I/O on the other CPUs, ccache off, as a background build
-# lane runs; "+build" in the name).
+# lane runs; "+build" in the name), or two busy loops ("+spin"). A
+# config's command prefix (chrt -f 1: QEMU's threads at real-time
+# priority) runs the harness, and so QEMU, under it.
 # Each configuration is measured on each clock of --clocks (default
 # "wall,virtual": the host's clock and QEMU's instruction count at the
 # default shift; "virtual:N" is shift N), one boot a turn, the clocks in
@@ -57,6 +59,10 @@ raid5-4|raid5-4|rawread,target=md0,$dd1m||
 demo-4k-unpinned|virtio|rawread,target=d0,bs_kb=4,size_mb=128,direct=0|--set machine.cpus=1 --set machine.pin=false|
 demo-4k-unpinned+build|virtio|rawread,target=d0,bs_kb=4,size_mb=128,direct=0|--set machine.cpus=1 --set machine.pin=false|
 demo-4k-pinned+build|virtio|rawread,target=d0,bs_kb=4,size_mb=128,direct=0|--set machine.cpus=1|
+demo+build|@$root/tests/jobs/demo.json|||
+demo+spin|@$root/tests/jobs/demo.json|||
+demo-fifo+build|@$root/tests/jobs/demo.json|||chrt -f 1
+demo-fifo+spin|@$root/tests/jobs/demo.json|||chrt -f 1
 "
 want=" $* "
 # shellcheck source=/dev/null
@@ -84,6 +90,16 @@ build_beside() {
 	) &
 	beside_pid=$!
 	sleep 20 # past configuration, into the compiles
+}
+# Two busy loops at the harness's own priority, on no CPU in particular:
+# a neighbour that does not step aside as a build lane does ("+spin").
+spin_beside() {
+	(
+		trap 'kill 0' TERM
+		for _ in 1 2; do sh -c 'while :; do :; done' & done
+		wait
+	) &
+	beside_pid=$!
 }
 stop_beside() {
 	[ -n "$beside_pid" ] || return 0
@@ -113,6 +129,7 @@ while IFS='|' read -r name topo work extra prefix; do
 	[ -n "$name" ] || continue
 	[ "$want" = "  " ] || [[ $want == *" $name "* ]] || continue
 	[[ $name != *+build ]] || build_beside
+	[[ $name != *+spin ]] || spin_beside
 	load=$(cut -d' ' -f1 /proc/loadavg)
 	failed=
 	# One boot a turn, the clocks' order reversed every other turn.

@@ -507,6 +507,18 @@ START_TEST(suspects_hold_the_culprit)
 		      r.res.suspects.nr);
 	/* In doubt from the skips on, and the log says so. */
 	ck_assert_int_ge(r.st.doubt_from, 0);
+	if (s == DRIVER_CULPRIT) {
+		/* Asked again, it answers from the state: no boot more. */
+		unsigned boots = f.boots;
+		driver_result_release(&r.res);
+		driver_release(&r.d);
+		memcpy(r.st.answered, r.st.culprit, 41);
+		r.st.answered_confidence = r.st.confidence;
+		r.st.status = STATE_RUNNING;
+		ck_assert_int_eq(run_bisect(&r, &f), DRIVER_CULPRIT);
+		ck_assert_str_eq(r.res.culprit, id_at(&f, 6));
+		ck_assert_uint_eq(f.boots, boots);
+	}
 	run_end(&r, &f);
 }
 END_TEST

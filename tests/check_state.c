@@ -88,6 +88,9 @@ START_TEST(json_round_trip_keeps_every_probe_and_mark)
 
 	fill(&s);
 	s.unit = xstrdup("MB/s in virtual time (icount, shift 4)");
+	/* The skip re-marked by the answer's pairs, the steps in doubt. */
+	s.marks[2].by_pairs = 1;
+	s.doubt_from = 2;
 	j = state_to_json(&s);
 	ck_assert_int_eq(state_from_json(&back, j, "test"), 0);
 	json_decref(j);
@@ -104,6 +107,7 @@ START_TEST(json_round_trip_keeps_every_probe_and_mark)
 	for (size_t i = 0; i < 3; i++) {
 		ck_assert_str_eq(back.marks[i].commit, s.marks[i].commit);
 		ck_assert_int_eq(back.marks[i].mark, s.marks[i].mark);
+		ck_assert_int_eq(back.marks[i].by_pairs, i == 2);
 		ck_assert_str_eq(back.probes[i].commit, s.probes[i].commit);
 		ck_assert_int_eq(back.probes[i].role, s.probes[i].role);
 		ck_assert_int_eq(back.probes[i].outcome, s.probes[i].outcome);
@@ -121,6 +125,16 @@ START_TEST(json_round_trip_keeps_every_probe_and_mark)
 	ck_assert_ptr_null(back.probes[2].build_key);
 	ck_assert_int_eq(back.status, STATE_RUNNING);
 	ck_assert(isnan(back.confidence));
+	ck_assert_int_eq(back.doubt_from, 2);
+	state_release(&s);
+	state_release(&back);
+	/* A state without doubt says nothing of it, and reads back -1. */
+	fill(&s);
+	j = state_to_json(&s);
+	ck_assert_ptr_null(json_object_get(j, "doubt_from"));
+	ck_assert_int_eq(state_from_json(&back, j, "test"), 0);
+	ck_assert_int_eq(back.doubt_from, -1);
+	json_decref(j);
 	state_release(&s);
 	state_release(&back);
 }
@@ -197,6 +211,17 @@ static const char *const corrupt[] = {
 	"\",\"merge_base\":\"\",\"status\":\"running\",\"culprit\":\"\","
 	"\"candidates\":[\"" ID_BAD "\",\"" ID_A "\"],\"probes\":[],"
 	"\"marks\":[{\"commit\":\"" ID_B "\",\"mark\":\"good\"}]}",
+	/* The steps in doubt from past the last mark. */
+	"{\"version\":1,\"job_hash\":\"h\",\"good\":\"" ID_GOOD
+	"\",\"bad\":\"" ID_BAD
+	"\",\"merge_base\":\"\",\"status\":\"running\",\"culprit\":\"\","
+	"\"candidates\":[],\"probes\":[],\"marks\":[],\"doubt_from\":3}",
+	/* A mark by someone other than the pairs. */
+	"{\"version\":1,\"job_hash\":\"h\",\"good\":\"" ID_GOOD
+	"\",\"bad\":\"" ID_BAD
+	"\",\"merge_base\":\"\",\"status\":\"running\",\"culprit\":\"\","
+	"\"candidates\":[],\"probes\":[],\"marks\":[{\"commit\":\"" ID_BAD
+	"\",\"mark\":\"bad\",\"by\":\"steps\"}]}",
 	/* A culprit outside the range. */
 	"{\"version\":1,\"job_hash\":\"h\",\"good\":\"" ID_GOOD
 	"\",\"bad\":\"" ID_BAD
