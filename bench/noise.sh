@@ -95,7 +95,6 @@ build_beside() {
 # a neighbour that does not step aside as a build lane does ("+spin").
 spin_beside() {
 	(
-		trap 'kill 0' TERM
 		for _ in 1 2; do sh -c 'while :; do :; done' & done
 		wait
 	) &

@@ -78,6 +78,26 @@ void cpus_restore(const cpu_set_t *saved)
 			strerror(errno));
 }
 
+int cpus_realtime_self(const struct cpu_plan *plan, struct sched_saved *saved)
+{
+	struct sched_param rt = {.sched_priority = 1};
+
+	if (!plan || !plan->pinned)
+		return 0;
+	saved->policy = sched_getscheduler(0);
+	if (saved->policy < 0 || sched_getparam(0, &saved->param))
+		return 0;
+	/* Not allowed (no root, no RLIMIT_RTPRIO): QEMU runs as it would. */
+	return !sched_setscheduler(0, SCHED_FIFO, &rt);
+}
+
+void cpus_realtime_restore(const struct sched_saved *saved)
+{
+	if (sched_setscheduler(0, saved->policy, &saved->param))
+		warning("cannot restore the harness's scheduling: %s",
+			strerror(errno));
+}
+
 /* The n-th CPU (modulo their number) of `set`, as a set of one. */
 static void nth_cpu(cpu_set_t *one, const cpu_set_t *set, int n)
 {

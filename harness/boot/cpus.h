@@ -54,6 +54,28 @@ int cpus_pin_self(const struct cpu_plan *plan, const cpu_set_t *set,
 void cpus_restore(const cpu_set_t *saved);
 
 /*
+ * Under the virtual clock a guest that waits for QEMU's device is timed
+ * by the host from its idle to its wake-up (icount sleep=on: the clock
+ * follows the host while every vCPU sleeps), and that time holds QEMU's
+ * main loop serving the completion and the vCPU thread waking. A build
+ * or a busy neighbour on their CPUs delays both, by a scheduler slice or
+ * more: the slow kernel that waits reads 2-7% apart from boot to boot
+ * (docs/clocks.md). So QEMU runs at the lowest real-time priority
+ * (SCHED_FIFO 1), which wakes it ahead of every ordinary task, when the
+ * plan gives its vCPUs CPUs of their own (a real-time vCPU thread that
+ * shared one would starve what else runs there) and the harness may set
+ * it (root, or RLIMIT_RTPRIO). Its threads inherit it from the harness,
+ * set for the fork that follows: 1 when set (then call
+ * cpus_realtime_restore), 0 when not.
+ */
+struct sched_saved {
+	int policy;
+	struct sched_param param;
+};
+int cpus_realtime_self(const struct cpu_plan *plan, struct sched_saved *saved);
+void cpus_realtime_restore(const struct sched_saved *saved);
+
+/*
  * Moves the vCPU threads of the QEMU in the process group `pgid` (QEMU's
  * own, or that of a wrapper that started it; the threads are named
  * "CPU <n>/TCG" or "CPU <n>/KVM" by -name debug-threads=on, "ALL CPUs/TCG"

@@ -518,10 +518,16 @@ int vm_boot(struct boot_result *out, const struct boot_request *req)
 	cpu_set_t saved;
 	cpu_plan_make(&plan, &job->machine);
 	int pinned = cpus_pin_self(&plan, &plan.build, &saved);
+	/* The virtual clock's waits, served at once (cpus.h). */
+	struct sched_saved sched;
+	int realtime = clock.kind == CLOCK_VIRTUAL &&
+		       cpus_realtime_self(&plan, &sched);
 	int vcpus = job->machine.cpus > 0 ? job->machine.cpus : 1;
 	int vcpus_placed = !pinned;
 	uint64_t t0 = now_ns();
 	pid_t pid = run_start(&ro);
+	if (realtime)
+		cpus_realtime_restore(&sched);
 	if (pinned)
 		cpus_restore(&saved);
 	if (pid < 0)
