@@ -13,11 +13,31 @@ CFLAGS    ?= -O2 -g
 # The harness's folders, by layer (README, Layout); each is on the include
 # path, so a module names another's header by its file name alone.
 HARNESS_DIRS := cmd job kernel boot measure stats bisect store report util
-override CFLAGS += -std=c11 -D_GNU_SOURCE -Wall -Wextra $(WERROR) -I. \
+override CFLAGS += -std=c11 -D_GNU_SOURCE -Wall -Wextra $(WERROR) -I. -I$(GEN) \
              $(addprefix -Iharness/,$(HARNESS_DIRS)) \
              $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 LDLIBS    += $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm -lpthread
 CHECK_LIBS = $(shell pkg-config --libs check 2>/dev/null)
+
+# The release; `iobisect --version` adds the build's `git describe`.
+VERSION   := 0.1.0
+
+# Install folders, named as the GNU coding standards name them:
+# `make install prefix=/usr DESTDIR=/tmp/stage` (PREFIX is prefix too).
+# The program finds its parts from its own folder by the paths between
+# these (install_dirs.h), so they are written into the build.
+PREFIX      ?= /usr/local
+prefix      ?= $(PREFIX)
+exec_prefix ?= $(prefix)
+bindir      ?= $(exec_prefix)/bin
+libexecdir  ?= $(exec_prefix)/libexec
+datarootdir ?= $(prefix)/share
+datadir     ?= $(datarootdir)
+mandir      ?= $(datarootdir)/man
+bashcompdir ?= $(datarootdir)/bash-completion/completions
+INSTALL     ?= install
+# Headers the build writes (the install folders, the version).
+GEN       := $(O)/gen
 
 HARNESS_SRC := $(filter-out harness/cmd/main.c,$(wildcard harness/*/*.c))
 HARNESS_OBJ := $(HARNESS_SRC:%.c=$(O)/%.o)
@@ -28,8 +48,19 @@ CHECK_SRC   := $(wildcard tests/check_*.c)
 CHECK_BIN   := $(CHECK_SRC:tests/%.c=$(O)/tests/%)
 GUEST       := $(O)/iobisect-guest
 
-.PHONY: all deps test unit integration asan format demo clean fuzz seeds
+.PHONY: all deps test unit integration asan format demo clean fuzz seeds \
+	install uninstall FORCE
 all: iobisect $(GUEST)
+
+# Each is rewritten only when its text changes, so a build with the same
+# folders and the same commit recompiles nothing.
+$(GEN)/install_config.h: FORCE
+	@mkdir -p $(dir $@)
+	@printf '%s\n' '#define IOBISECT_BINDIR "$(bindir)"' \
+		'#define IOBISECT_PKGDATADIR "$(datadir)/iobisect"' \
+		'#define IOBISECT_PKGLIBEXECDIR "$(libexecdir)/iobisect"' >$@.tmp
+	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
+$(O)/harness/util/install_dirs.o: $(GEN)/install_config.h
 
 # The harness modules go in an archive, so a test links only what it uses.
 $(O)/libharness.a: $(HARNESS_OBJ)
@@ -37,12 +68,12 @@ $(O)/libharness.a: $(HARNESS_OBJ)
 	ar rcs $@ $^
 
 iobisect: $(O)/harness/cmd/main.o $(O)/libharness.a
-	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 # The same program in the build folder, with that build's flags: the
 # hostile-input suite runs it (under asan, instrumented).
 $(O)/iobisect: $(O)/harness/cmd/main.o $(O)/libharness.a
-	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 # Each object depends on the headers it includes, as the compiler lists
 # them (-MMD writes a .d file beside it; read back at the end of this file;
@@ -50,7 +81,7 @@ $(O)/iobisect: $(O)/harness/cmd/main.o $(O)/libharness.a
 # on a clean tree there are none, and everything is built anyway).
 $(O)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
 
 # The guest is PID 1 of every initramfs: static, so it runs on any kernel.
 $(GUEST): $(GUEST_SRC) $(wildcard workloads/*.h) $(wildcard proto/*.h)
@@ -161,5 +192,22 @@ format:
 
 clean:
 	rm -rf $(O) build-asan build-fuzz iobisect
+
+# The program, its guest, its presets and fragments, its man pages and its
+# completion, where the install folders above say.
+install: all
+	$(INSTALL) -d $(DESTDIR)$(bindir) $(DESTDIR)$(libexecdir)/iobisect \
+		$(DESTDIR)$(datadir)/iobisect/qemu \
+		$(DESTDIR)$(datadir)/iobisect/kconfigs
+	$(INSTALL) -m 755 iobisect $(DESTDIR)$(bindir)/iobisect
+	$(INSTALL) -m 755 $(GUEST) $(DESTDIR)$(libexecdir)/iobisect/iobisect-guest
+	$(INSTALL) -m 644 qemu/*.json $(DESTDIR)$(datadir)/iobisect/qemu
+	$(INSTALL) -m 644 kconfigs/*.config $(DESTDIR)$(datadir)/iobisect/kconfigs
+
+uninstall:
+	rm -f $(DESTDIR)$(bindir)/iobisect \
+		$(DESTDIR)$(libexecdir)/iobisect/iobisect-guest
+	rm -rf $(DESTDIR)$(datadir)/iobisect
+	-rmdir $(DESTDIR)$(libexecdir)/iobisect
 
 -include $(shell find $(O) -name '*.d' 2>/dev/null)

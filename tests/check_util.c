@@ -3,6 +3,7 @@
  * strbuf growth, splitting, atomic writes, and that children are killed at
  * their timeout and leave nothing behind.
  */
+#include "install_dirs.h"
 #include "run.h"
 #include "util.h"
 
@@ -478,6 +479,34 @@ START_TEST(strvec_index_and_value)
 }
 END_TEST
 
+/*
+ * An installed program finds its data by the path from its bindir to its
+ * datadir: one wrong ".." and `make install` ships a program that finds
+ * nothing outside its build folder.
+ */
+START_TEST(relpath_between_install_folders)
+{
+	static const char *const cases[][3] = {
+		{ "/usr/local/bin", "/usr/local/share/iobisect",
+		  "../share/iobisect" },
+		{ "/usr/bin", "/usr/libexec/iobisect", "../libexec/iobisect" },
+		{ "/opt/x/bin", "/usr/share/iobisect",
+		  "../../../usr/share/iobisect" },
+		{ "/usr/bin/", "/usr/share/iobisect/", "../share/iobisect" },
+		{ "/usr/bin", "/usr/bin", "." },
+		{ "/usr/bin", "/usr/bin/sub", "sub" },
+		{ "/usr/binx", "/usr/bin/y", "../bin/y" },
+		{ "/", "/usr/share", "usr/share" },
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		char *rel = install_relpath(cases[i][0], cases[i][1]);
+		ck_assert_msg(!strcmp(rel, cases[i][2]), "%s to %s: %s, not %s",
+			      cases[i][0], cases[i][1], rel, cases[i][2]);
+		free(rel);
+	}
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("util");
@@ -485,6 +514,7 @@ int main(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_set_timeout(tc, 20);
 	tcase_add_test(tc, strbuf_grows_and_formats);
+	tcase_add_test(tc, relpath_between_install_folders);
 	tcase_add_test(tc, strvec_index_and_value);
 	tcase_add_loop_test(tc, strvec_split_drops_empty, 0,
 			    ARRAY_SIZE(split_cases));
