@@ -62,6 +62,16 @@ $(GEN)/install_config.h: FORCE
 	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
 $(O)/harness/util/install_dirs.o: $(GEN)/install_config.h
 
+# A build outside git (a release tarball) says so; `make DESCRIBE=...`
+# names it instead.
+DESCRIBE ?= $(shell git describe --always --dirty 2>/dev/null || echo unknown)
+$(GEN)/version_config.h: FORCE
+	@mkdir -p $(dir $@)
+	@printf '%s\n' '#define IOBISECT_RELEASE "$(VERSION)"' \
+		'#define IOBISECT_DESCRIBE "$(DESCRIBE)"' >$@.tmp
+	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
+$(O)/harness/util/version.o: $(GEN)/version_config.h
+
 # The harness modules go in an archive, so a test links only what it uses.
 $(O)/libharness.a: $(HARNESS_OBJ)
 	rm -f $@
@@ -84,10 +94,12 @@ $(O)/%.o: %.c
 	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
 
 # The guest is PID 1 of every initramfs: static, so it runs on any kernel.
+# musl-gcc's link drops the build id gcc asks for by default; it is asked
+# for here, so `iobisect --version` can name the guest it would boot.
 $(GUEST): $(GUEST_SRC) $(wildcard workloads/*.h) $(wildcard proto/*.h)
 	@mkdir -p $(dir $@)
 	$(MUSL_CC) -static -O2 -std=c11 -D_GNU_SOURCE -Wall -Wextra $(WERROR) \
-		-I. -o $@ $(GUEST_SRC) -lpthread
+		-Wl,--build-id -I. -o $@ $(GUEST_SRC) -lpthread
 
 # The passthrough test's driver of the safety check (60-safety-passthrough).
 $(O)/tests/safety-probe: tests/safety_probe.c $(O)/libharness.a

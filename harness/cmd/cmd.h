@@ -25,5 +25,6 @@ int cmd_sweep(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_upload(int argc, char **argv);
+int cmd_version(int argc, char **argv);
 
 #endif
