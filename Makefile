@@ -49,7 +49,7 @@ CHECK_BIN   := $(CHECK_SRC:tests/%.c=$(O)/tests/%)
 GUEST       := $(O)/iobisect-guest
 
 .PHONY: all deps test unit integration asan format demo clean fuzz seeds \
-	install uninstall FORCE
+	install uninstall man FORCE
 all: iobisect $(GUEST)
 
 # Each is rewritten only when its text changes, so a build with the same
@@ -205,6 +205,17 @@ format:
 clean:
 	rm -rf $(O) build-asan build-fuzz iobisect
 
+# The man pages and the bash completion, written again from the program's
+# tables; a unit check (check_manpage) fails until they are.
+MAN1 := $(wildcard docs/man/*.1)
+MAN5 := $(wildcard docs/man/*.5)
+COMPLETION := docs/completion/iobisect.bash
+man: iobisect
+	rm -f docs/man/*.1 docs/man/*.5
+	for p in $$(./iobisect help --man); do \
+		./iobisect help --man $$p >docs/man/$$p || exit 1; done
+	./iobisect help --completion >$(COMPLETION)
+
 # The program, its guest, its presets and fragments, its man pages and its
 # completion, where the install folders above say.
 install: all
@@ -215,11 +226,19 @@ install: all
 	$(INSTALL) -m 755 $(GUEST) $(DESTDIR)$(libexecdir)/iobisect/iobisect-guest
 	$(INSTALL) -m 644 qemu/*.json $(DESTDIR)$(datadir)/iobisect/qemu
 	$(INSTALL) -m 644 kconfigs/*.config $(DESTDIR)$(datadir)/iobisect/kconfigs
+	$(INSTALL) -d $(DESTDIR)$(mandir)/man1 $(DESTDIR)$(mandir)/man5 \
+		$(DESTDIR)$(bashcompdir)
+	$(INSTALL) -m 644 $(MAN1) $(DESTDIR)$(mandir)/man1
+	$(INSTALL) -m 644 $(MAN5) $(DESTDIR)$(mandir)/man5
+	$(INSTALL) -m 644 $(COMPLETION) $(DESTDIR)$(bashcompdir)/iobisect
 
 uninstall:
 	rm -f $(DESTDIR)$(bindir)/iobisect \
 		$(DESTDIR)$(libexecdir)/iobisect/iobisect-guest
 	rm -rf $(DESTDIR)$(datadir)/iobisect
+	rm -f $(addprefix $(DESTDIR)$(mandir)/man1/,$(notdir $(MAN1))) \
+		$(addprefix $(DESTDIR)$(mandir)/man5/,$(notdir $(MAN5))) \
+		$(DESTDIR)$(bashcompdir)/iobisect
 	-rmdir $(DESTDIR)$(libexecdir)/iobisect
 
 -include $(shell find $(O) -name '*.d' 2>/dev/null)

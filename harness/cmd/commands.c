@@ -4,6 +4,7 @@
  */
 #include "commands.h"
 #include "cmd.h"
+#include "util.h"
 
 #include <string.h>
 
@@ -41,4 +42,38 @@ const struct command *command_find(const char *name)
 		if (!strcmp(c->name, name))
 			return c;
 	return NULL;
+}
+
+struct reading {
+	opt_table_fn *fn;
+	void *payload;
+	int seen;
+};
+
+static void read_once(const char *cmd, const char *synopsis,
+		      const struct opt *opts, void *payload)
+{
+	struct reading *r = payload;
+
+	if (!r->seen++)
+		r->fn(cmd, synopsis, opts, r->payload);
+}
+
+int command_read_table(const struct command *c, opt_table_fn *fn,
+		       void *payload)
+{
+	struct reading r = { fn, payload, 0 };
+	struct strbuf quiet = STRBUF_INIT, *prev;
+	char *argv[] = { (char *)c->name, "--help", NULL };
+
+	/* "--help" is an unknown option to most; what they say is not news. */
+	prev = error_capture(&quiet);
+	opt_usage_capture(read_once, &r);
+	c->fn(2, argv);
+	opt_usage_capture(NULL, NULL);
+	error_capture(prev);
+	strbuf_release(&quiet);
+	if (!r.seen)
+		return error("'%s --help' did not show its options", c->name);
+	return 0;
 }

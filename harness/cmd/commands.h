@@ -7,6 +7,8 @@
 #ifndef IOBISECT_COMMANDS_H
 #define IOBISECT_COMMANDS_H
 
+#include "options.h"
+
 struct command {
 	const char *name;
 	int (*fn)(int argc, char **argv);
@@ -23,5 +25,13 @@ extern const struct command commands[];
 
 /* The command called `name`, or NULL. */
 const struct command *command_find(const char *name);
+
+/*
+ * Hand `c`'s table of options to `fn` (options.h, opt_usage_capture), by
+ * running it with "--help" while nothing it says is printed. 0 once `fn`
+ * has read it; -1 after error() when the command never showed its table.
+ */
+int command_read_table(const struct command *c, opt_table_fn *fn,
+		       void *payload);
 
 #endif
