@@ -117,7 +117,7 @@ static void count_options(const char *cmd, const char *synopsis,
 START_TEST(every_command_shows_its_table)
 {
 	for (const struct command *c = commands; c->name; c++) {
-		struct seen s = { STRBUF_INIT, 0 };
+		struct seen s = {STRBUF_INIT, 0};
 		char *name = xstrfmt("iobisect-%s.1", c->name);
 		ck_assert_int_eq(manpage_write(&s.page, name), 0);
 		ck_assert_int_eq(command_read_table(c, count_options, &s), 0);

@@ -40,7 +40,7 @@ static char *path_lookup(const char *name)
 
 int cmd_version(int argc, char **argv)
 {
-	const struct opt opts[] = { OPT_END() };
+	const struct opt opts[] = {OPT_END()};
 	struct strbuf id = STRBUF_INIT;
 	char *guest, *qemu, *qv = NULL;
 
@@ -51,7 +51,8 @@ int cmd_version(int argc, char **argv)
 	printf("iobisect %s (git %s)\n", version_release(), version_describe());
 	guest = initramfs_find_guest();
 	if (!guest)
-		printf("guest    not found (run make, or set IOBISECT_GUEST)\n");
+		printf("guest    not found (run make, or set "
+		       "IOBISECT_GUEST)\n");
 	else if (build_id_of_file(guest, &id))
 		printf("guest    %s (no build id)\n", guest);
 	else

@@ -17,8 +17,8 @@
 /* Placeholders whose value is a file or folder to complete. */
 static int takes_path(const char *argh)
 {
-	static const char *const paths[] = { "DIR", "PATH", "FILE", "BZIMAGE",
-					     "CONFIG", "tiny|CONFIG" };
+	static const char *const paths[] = {"DIR",     "PATH",	 "FILE",
+					    "BZIMAGE", "CONFIG", "tiny|CONFIG"};
 	for (size_t i = 0; argh && i < ARRAY_SIZE(paths); i++)
 		if (!strcmp(argh, paths[i]))
 			return 1;
@@ -63,8 +63,7 @@ static void presets(struct strbuf *out)
 		size_t n = strlen(e->d_name);
 		if (e->d_name[0] != '.' && n > 5 &&
 		    !strcmp(e->d_name + n - 5, ".json"))
-			strvec_pushf(&names, "%.*s", (int)(n - 5),
-				     e->d_name);
+			strvec_pushf(&names, "%.*s", (int)(n - 5), e->d_name);
 	}
 	if (d)
 		closedir(d);
@@ -102,53 +101,57 @@ int completion_bash(struct strbuf *out)
 		"\t\twords=\"");
 	for (const struct command *c = commands; c->name; c++)
 		strbuf_addf(out, "%s ", c->name);
-	strbuf_addstr(out, "help --version\"\n"
-			   "\t\tCOMPREPLY=($(compgen -W \"$words\" -- \"$cur\"))\n"
-			   "\t\treturn\n\tfi\n"
-			   "\tcase $prev in\n\t--set)\n\t\twords=\"");
+	strbuf_addstr(out,
+		      "help --version\"\n"
+		      "\t\tCOMPREPLY=($(compgen -W \"$words\" -- \"$cur\"))\n"
+		      "\t\treturn\n\tfi\n"
+		      "\tcase $prev in\n\t--set)\n\t\twords=\"");
 	set_keys(&words);
 	strbuf_addf(out, "%s\"\n", words.buf);
-	strbuf_addstr(out, "\t\tcompopt -o nospace 2>/dev/null\n"
-			   "\t\tCOMPREPLY=($(compgen -W \"$words\" -- \"$cur\"))\n"
-			   "\t\treturn\n\t\t;;\n\t--topology)\n\t\twords=\"");
+	strbuf_addstr(out,
+		      "\t\tcompopt -o nospace 2>/dev/null\n"
+		      "\t\tCOMPREPLY=($(compgen -W \"$words\" -- \"$cur\"))\n"
+		      "\t\treturn\n\t\t;;\n\t--topology)\n\t\twords=\"");
 	strbuf_reset(&words);
 	presets(&words);
 	strbuf_addf(out, "%s\"\n", words.buf);
-	strbuf_addstr(out, "\t\tCOMPREPLY=($(compgen -W \"$words\" -- \"$cur\"))\n"
-			   "\t\treturn\n\t\t;;\n");
+	strbuf_addstr(out,
+		      "\t\tCOMPREPLY=($(compgen -W \"$words\" -- \"$cur\"))\n"
+		      "\t\treturn\n\t\t;;\n");
 
 	/* Each command's options; the options taking a path, any command's. */
 	strbuf_reset(&words);
 	for (const struct command *c = commands; c->name; c++) {
-		struct command_words w = { &opts, &paths };
+		struct command_words w = {&opts, &paths};
 		strbuf_reset(&opts);
 		if (command_read_table(c, command_words, &w)) {
 			ret = -1;
 			goto out;
 		}
-		strbuf_addf(&words, "\t%s) words=\"%s\" ;;\n", c->name, opts.buf);
+		strbuf_addf(&words, "\t%s) words=\"%s\" ;;\n", c->name,
+			    opts.buf);
 	}
 	for (size_t i = 0; i < paths.nr; i++)
 		strbuf_addf(out, "%s%s", i ? "|" : "\t", paths.v[i]);
 	if (paths.nr)
-		strbuf_addstr(out, ")\n\t\tCOMPREPLY=($(compgen -f -- \"$cur\"))\n"
-				   "\t\treturn\n\t\t;;\n");
+		strbuf_addstr(out,
+			      ")\n\t\tCOMPREPLY=($(compgen -f -- \"$cur\"))\n"
+			      "\t\treturn\n\t\t;;\n");
 	strbuf_addstr(out, "\tesac\n\tcase ${COMP_WORDS[1]} in\n");
 	strbuf_addstr(out, words.buf);
 	strbuf_addstr(out, "\thelp)\n\t\twords=\"");
 	for (const struct command *c = commands; c->name; c++)
 		strbuf_addf(out, "%s ", c->name);
-	strbuf_addstr(
-		out,
-		"job\"\n"
-		"\t\tCOMPREPLY=($(compgen -W \"$words\" -- \"$cur\"))\n"
-		"\t\treturn\n\t\t;;\n\tesac\n"
-		"\tif [[ $cur == -* ]]; then\n"
-		"\t\tCOMPREPLY=($(compgen -W \"$words\" -- \"$cur\"))\n"
-		"\telse\n"
-		"\t\tCOMPREPLY=($(compgen -f -- \"$cur\"))\n"
-		"\tfi\n}\n"
-		"complete -F _iobisect iobisect\n");
+	strbuf_addstr(out,
+		      "job\"\n"
+		      "\t\tCOMPREPLY=($(compgen -W \"$words\" -- \"$cur\"))\n"
+		      "\t\treturn\n\t\t;;\n\tesac\n"
+		      "\tif [[ $cur == -* ]]; then\n"
+		      "\t\tCOMPREPLY=($(compgen -W \"$words\" -- \"$cur\"))\n"
+		      "\telse\n"
+		      "\t\tCOMPREPLY=($(compgen -f -- \"$cur\"))\n"
+		      "\tfi\n}\n"
+		      "complete -F _iobisect iobisect\n");
 out:
 	strbuf_release(&words);
 	strbuf_release(&opts);

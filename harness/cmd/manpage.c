@@ -67,9 +67,9 @@ static void shared_exits(struct strbuf *out)
 /* The pages beside `self` ("iobisect-bisect(1)"). */
 static void see_also(struct strbuf *out, const char *self)
 {
-	static const char *const pages[] = { "iobisect(1)", "iobisect-job(5)",
-					     "git-bisect(1)",
-					     "qemu-system-x86_64(1)" };
+	static const char *const pages[] = {"iobisect(1)", "iobisect-job(5)",
+					    "git-bisect(1)",
+					    "qemu-system-x86_64(1)"};
 	int first = 1;
 
 	strbuf_addstr(out, ".SH SEE ALSO\n");
@@ -113,11 +113,10 @@ static void entry(struct strbuf *out, const struct opt *o)
  * ..." starts the next, lines indented under it go on), as roff's: each
  * form its own line with the command in bold.
  */
-static void synopsis_lines(struct strbuf *out, const char *cmd,
-			   const char *syn)
+static void synopsis_lines(struct strbuf *out, const char *cmd, const char *syn)
 {
 	struct strvec lines = STRVEC_INIT;
-	char *or = xstrfmt("or: iobisect %s ", cmd);
+	char * or = xstrfmt("or: iobisect %s ", cmd);
 
 	strvec_split(&lines, syn, '\n');
 	for (size_t i = 0; i < lines.nr; i++) {
@@ -205,11 +204,13 @@ static void main_page(struct strbuf *out)
 		".B iobisect help\n[\\fIcommand\\fR | job]\n.br\n"
 		".B iobisect \\-\\-version\n"
 		".SH DESCRIPTION\n"
-		"\\fBiobisect\\fR builds a kernel at each candidate commit of a "
+		"\\fBiobisect\\fR builds a kernel at each candidate commit of "
+		"a "
 		"git repository, boots it under QEMU on an emulated disk "
 		"topology, runs a fixed block I/O workload in a static guest "
 		"program, decides from the samples whether the commit is fast, "
-		"slow or untestable, and bisects to the first slow commit. A job "
+		"slow or untestable, and bisects to the first slow commit. A "
+		"job "
 		"file (\\fBiobisect-job\\fR(5)) names the repository, the two "
 		"endpoints, the topology and the workload.\n"
 		".SH COMMANDS\n");
@@ -318,7 +319,7 @@ int manpage_write(struct strbuf *out, const char *name)
 	free(word);
 	if (!c)
 		return error("'%s' is not a page of iobisect's", name);
-	struct command_page p = { c, out };
+	struct command_page p = {c, out};
 	char *page = xstrfmt("iobisect-%s", c->name);
 	header(out, page, 1);
 	free(page);

@@ -29,7 +29,7 @@ const char *job_data_dir(void)
 	if (env && *env)
 		return env;
 	if (!looked) {
-		/* The build folder first: a checkout's data beside its binary. */
+		/* The build folder first: a checkout keeps its data there. */
 		const char *self = install_self_dir();
 		char *installed = install_dir_path(INSTALL_DATA);
 		looked = 1;
