@@ -36,6 +36,8 @@ datadir     ?= $(datarootdir)
 mandir      ?= $(datarootdir)/man
 bashcompdir ?= $(datarootdir)/bash-completion/completions
 INSTALL     ?= install
+INSTALL_PROGRAM ?= $(INSTALL)
+INSTALL_DATA    ?= $(INSTALL) -m 644
 # Headers the build writes (the install folders, the version).
 GEN       := $(O)/gen
 
@@ -63,13 +65,17 @@ $(GEN)/install_config.h: FORCE
 $(O)/harness/util/install_dirs.o: $(GEN)/install_config.h
 
 # A build outside git (a release tarball) says so; `make DESCRIBE=...`
-# names it instead.
+# names it instead. When git cannot answer but a build already asked it
+# (`sudo make install` in a user's clone: git refuses a folder root does
+# not own), that build's answer stands, and nothing is built again.
 DESCRIBE ?= $(shell git describe --always --dirty 2>/dev/null || echo unknown)
 $(GEN)/version_config.h: FORCE
 	@mkdir -p $(dir $@)
-	@printf '%s\n' '#define IOBISECT_RELEASE "$(VERSION)"' \
-		'#define IOBISECT_DESCRIBE "$(DESCRIBE)"' >$@.tmp
-	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
+	@[ '$(DESCRIBE)' = unknown ] && [ -f $@ ] && \
+		grep -q '"$(VERSION)"' $@ && exit 0; \
+	printf '%s\n' '#define IOBISECT_RELEASE "$(VERSION)"' \
+		'#define IOBISECT_DESCRIBE "$(DESCRIBE)"' >$@.tmp; \
+	cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
 $(O)/harness/util/version.o: $(GEN)/version_config.h
 
 # The harness modules go in an archive, so a test links only what it uses.
@@ -222,15 +228,15 @@ install: all
 	$(INSTALL) -d $(DESTDIR)$(bindir) $(DESTDIR)$(libexecdir)/iobisect \
 		$(DESTDIR)$(datadir)/iobisect/qemu \
 		$(DESTDIR)$(datadir)/iobisect/kconfigs
-	$(INSTALL) -m 755 iobisect $(DESTDIR)$(bindir)/iobisect
-	$(INSTALL) -m 755 $(GUEST) $(DESTDIR)$(libexecdir)/iobisect/iobisect-guest
-	$(INSTALL) -m 644 qemu/*.json $(DESTDIR)$(datadir)/iobisect/qemu
-	$(INSTALL) -m 644 kconfigs/*.config $(DESTDIR)$(datadir)/iobisect/kconfigs
+	$(INSTALL_PROGRAM) iobisect $(DESTDIR)$(bindir)/iobisect
+	$(INSTALL_PROGRAM) $(GUEST) $(DESTDIR)$(libexecdir)/iobisect/iobisect-guest
+	$(INSTALL_DATA) qemu/*.json $(DESTDIR)$(datadir)/iobisect/qemu
+	$(INSTALL_DATA) kconfigs/*.config $(DESTDIR)$(datadir)/iobisect/kconfigs
 	$(INSTALL) -d $(DESTDIR)$(mandir)/man1 $(DESTDIR)$(mandir)/man5 \
 		$(DESTDIR)$(bashcompdir)
-	$(INSTALL) -m 644 $(MAN1) $(DESTDIR)$(mandir)/man1
-	$(INSTALL) -m 644 $(MAN5) $(DESTDIR)$(mandir)/man5
-	$(INSTALL) -m 644 $(COMPLETION) $(DESTDIR)$(bashcompdir)/iobisect
+	$(INSTALL_DATA) $(MAN1) $(DESTDIR)$(mandir)/man1
+	$(INSTALL_DATA) $(MAN5) $(DESTDIR)$(mandir)/man5
+	$(INSTALL_DATA) $(COMPLETION) $(DESTDIR)$(bashcompdir)/iobisect
 
 uninstall:
 	rm -f $(DESTDIR)$(bindir)/iobisect \
