@@ -1,6 +1,7 @@
 /*
  * commands.h: the table of iobisect's commands (commands.c): each one's
- * name, entry, one line of summary and its exit codes. main.c dispatches
+ * name, entry, one line of summary, a paragraph of description and its
+ * exit codes. main.c dispatches
  * from it; the usage, the man pages and the completion are made from it
  * and from each command's table of options.
  */
@@ -13,6 +14,7 @@ struct command {
 	const char *name;
 	int (*fn)(int argc, char **argv);
 	const char *summary; /* one line; the options are the command's table */
+	const char *description; /* a paragraph: its man page's DESCRIPTION */
 	/*
 	 * The exit codes it gives beside the shared ones (cmd.h), one
 	 * "CODE meaning" a line; NULL when it gives only 0 and those.

@@ -155,11 +155,8 @@ static void command_page(const char *cmd, const char *synopsis,
 	opt_synopsis(&syn, synopsis, opts);
 	synopsis_lines(out, cmd, syn.buf);
 	strbuf_addstr(out, ".SH DESCRIPTION\n");
-	strbuf_addstr(out, "\\fBiobisect ");
-	roff(out, cmd);
-	strbuf_addstr(out, "\\fR: ");
-	roff(out, p->c->summary);
-	strbuf_addstr(out, ".\n");
+	roff(out, p->c->description);
+	strbuf_addstr(out, "\n");
 	for (const struct opt *o = opts; o->type != OPTION_END; o++)
 		if (o->type == OPTION_ARG && o->help) {
 			if (!args++)
