@@ -80,9 +80,18 @@ char *install_dir_path(enum install_dir which)
 	char *rel, *path;
 
 	if (!self)
-		return NULL;
+		return xstrdup(to);
 	rel = install_relpath(IOBISECT_BINDIR, to);
 	path = xstrfmt("%s/%s", self, rel);
 	free(rel);
+	/*
+	 * The binary reached through a symlinked folder (/bin on a merged
+	 * /usr) is not in bindir by its real path: the configured folder
+	 * itself is then the one to try.
+	 */
+	if (access(path, F_OK)) {
+		free(path);
+		path = xstrdup(to);
+	}
 	return path;
 }

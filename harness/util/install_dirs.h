@@ -24,8 +24,8 @@ const char *install_self_dir(void);
 /*
  * Where `which` is for a program installed as this one was configured:
  * the binary's folder followed by the configured path from bindir to it
- * ("<self>/../share/iobisect"). Caller frees; NULL when the binary's
- * folder is unknown.
+ * ("<self>/../share/iobisect"), or, when that does not exist or the
+ * binary's folder is unknown, the configured folder itself. Caller frees.
  */
 char *install_dir_path(enum install_dir which);
 
