@@ -13,11 +13,33 @@ CFLAGS    ?= -O2 -g
 # The harness's folders, by layer (README, Layout); each is on the include
 # path, so a module names another's header by its file name alone.
 HARNESS_DIRS := cmd job kernel boot measure stats bisect store report util
-override CFLAGS += -std=c11 -D_GNU_SOURCE -Wall -Wextra $(WERROR) -I. \
+override CFLAGS += -std=c11 -D_GNU_SOURCE -Wall -Wextra $(WERROR) -I. -I$(GEN) \
              $(addprefix -Iharness/,$(HARNESS_DIRS)) \
              $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 LDLIBS    += $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm -lpthread
 CHECK_LIBS = $(shell pkg-config --libs check 2>/dev/null)
+
+# The release; `iobisect --version` adds the build's `git describe`.
+VERSION   := 0.1.0
+
+# Install folders, named as the GNU coding standards name them:
+# `make install prefix=/usr DESTDIR=/tmp/stage` (PREFIX is prefix too).
+# The program finds its parts from its own folder by the paths between
+# these (install_dirs.h), so they are written into the build.
+PREFIX      ?= /usr/local
+prefix      ?= $(PREFIX)
+exec_prefix ?= $(prefix)
+bindir      ?= $(exec_prefix)/bin
+libexecdir  ?= $(exec_prefix)/libexec
+datarootdir ?= $(prefix)/share
+datadir     ?= $(datarootdir)
+mandir      ?= $(datarootdir)/man
+bashcompdir ?= $(datarootdir)/bash-completion/completions
+INSTALL     ?= install
+INSTALL_PROGRAM ?= $(INSTALL)
+INSTALL_DATA    ?= $(INSTALL) -m 644
+# Headers the build writes (the install folders, the version).
+GEN       := $(O)/gen
 
 HARNESS_SRC := $(filter-out harness/cmd/main.c,$(wildcard harness/*/*.c))
 HARNESS_OBJ := $(HARNESS_SRC:%.c=$(O)/%.o)
@@ -28,8 +50,33 @@ CHECK_SRC   := $(wildcard tests/check_*.c)
 CHECK_BIN   := $(CHECK_SRC:tests/%.c=$(O)/tests/%)
 GUEST       := $(O)/iobisect-guest
 
-.PHONY: all deps test unit integration asan format demo clean fuzz seeds
+.PHONY: all deps test unit integration asan format demo clean fuzz seeds \
+	install uninstall man FORCE
 all: iobisect $(GUEST)
+
+# Each is rewritten only when its text changes, so a build with the same
+# folders and the same commit recompiles nothing.
+$(GEN)/install_config.h: FORCE
+	@mkdir -p $(dir $@)
+	@printf '%s\n' '#define IOBISECT_BINDIR "$(bindir)"' \
+		'#define IOBISECT_PKGDATADIR "$(datadir)/iobisect"' \
+		'#define IOBISECT_PKGLIBEXECDIR "$(libexecdir)/iobisect"' >$@.tmp
+	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
+$(O)/harness/util/install_dirs.o: $(GEN)/install_config.h
+
+# A build outside git (a release tarball) says so; `make DESCRIBE=...`
+# names it instead. When git cannot answer but a build already asked it
+# (`sudo make install` in a user's clone: git refuses a folder root does
+# not own), that build's answer stands, and nothing is built again.
+DESCRIBE ?= $(shell git describe --always --dirty 2>/dev/null || echo unknown)
+$(GEN)/version_config.h: FORCE
+	@mkdir -p $(dir $@)
+	@[ '$(DESCRIBE)' = unknown ] && [ -f $@ ] && \
+		grep -q '"$(VERSION)"' $@ && exit 0; \
+	printf '%s\n' '#define IOBISECT_RELEASE "$(VERSION)"' \
+		'#define IOBISECT_DESCRIBE "$(DESCRIBE)"' >$@.tmp; \
+	cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
+$(O)/harness/util/version.o: $(GEN)/version_config.h
 
 # The harness modules go in an archive, so a test links only what it uses.
 $(O)/libharness.a: $(HARNESS_OBJ)
@@ -37,12 +84,12 @@ $(O)/libharness.a: $(HARNESS_OBJ)
 	ar rcs $@ $^
 
 iobisect: $(O)/harness/cmd/main.o $(O)/libharness.a
-	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 # The same program in the build folder, with that build's flags: the
 # hostile-input suite runs it (under asan, instrumented).
 $(O)/iobisect: $(O)/harness/cmd/main.o $(O)/libharness.a
-	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 # Each object depends on the headers it includes, as the compiler lists
 # them (-MMD writes a .d file beside it; read back at the end of this file;
@@ -50,13 +97,15 @@ $(O)/iobisect: $(O)/harness/cmd/main.o $(O)/libharness.a
 # on a clean tree there are none, and everything is built anyway).
 $(O)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
 
 # The guest is PID 1 of every initramfs: static, so it runs on any kernel.
+# musl-gcc's link drops the build id gcc asks for by default; it is asked
+# for here, so `iobisect --version` can name the guest it would boot.
 $(GUEST): $(GUEST_SRC) $(wildcard workloads/*.h) $(wildcard proto/*.h)
 	@mkdir -p $(dir $@)
 	$(MUSL_CC) -static -O2 -std=c11 -D_GNU_SOURCE -Wall -Wextra $(WERROR) \
-		-I. -o $@ $(GUEST_SRC) -lpthread
+		-Wl,--build-id -I. -o $@ $(GUEST_SRC) -lpthread
 
 # The passthrough test's driver of the safety check (60-safety-passthrough).
 $(O)/tests/safety-probe: tests/safety_probe.c $(O)/libharness.a
@@ -161,5 +210,41 @@ format:
 
 clean:
 	rm -rf $(O) build-asan build-fuzz iobisect
+
+# The man pages and the bash completion, written again from the program's
+# tables; a unit check (check_manpage) fails until they are.
+MAN1 := $(wildcard docs/man/*.1)
+MAN5 := $(wildcard docs/man/*.5)
+COMPLETION := docs/completion/iobisect.bash
+man: iobisect
+	rm -f docs/man/*.1 docs/man/*.5
+	for p in $$(./iobisect help --man); do \
+		./iobisect help --man $$p >docs/man/$$p || exit 1; done
+	./iobisect help --completion >$(COMPLETION)
+
+# The program, its guest, its presets and fragments, its man pages and its
+# completion, where the install folders above say.
+install: all
+	$(INSTALL) -d $(DESTDIR)$(bindir) $(DESTDIR)$(libexecdir)/iobisect \
+		$(DESTDIR)$(datadir)/iobisect/qemu \
+		$(DESTDIR)$(datadir)/iobisect/kconfigs
+	$(INSTALL_PROGRAM) iobisect $(DESTDIR)$(bindir)/iobisect
+	$(INSTALL_PROGRAM) $(GUEST) $(DESTDIR)$(libexecdir)/iobisect/iobisect-guest
+	$(INSTALL_DATA) qemu/*.json $(DESTDIR)$(datadir)/iobisect/qemu
+	$(INSTALL_DATA) kconfigs/*.config $(DESTDIR)$(datadir)/iobisect/kconfigs
+	$(INSTALL) -d $(DESTDIR)$(mandir)/man1 $(DESTDIR)$(mandir)/man5 \
+		$(DESTDIR)$(bashcompdir)
+	$(INSTALL_DATA) $(MAN1) $(DESTDIR)$(mandir)/man1
+	$(INSTALL_DATA) $(MAN5) $(DESTDIR)$(mandir)/man5
+	$(INSTALL_DATA) $(COMPLETION) $(DESTDIR)$(bashcompdir)/iobisect
+
+uninstall:
+	rm -f $(DESTDIR)$(bindir)/iobisect \
+		$(DESTDIR)$(libexecdir)/iobisect/iobisect-guest
+	rm -rf $(DESTDIR)$(datadir)/iobisect
+	rm -f $(addprefix $(DESTDIR)$(mandir)/man1/,$(notdir $(MAN1))) \
+		$(addprefix $(DESTDIR)$(mandir)/man5/,$(notdir $(MAN5))) \
+		$(DESTDIR)$(bashcompdir)/iobisect
+	-rmdir $(DESTDIR)$(libexecdir)/iobisect
 
 -include $(shell find $(O) -name '*.d' 2>/dev/null)

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs the Debian packages iobisect and its tests need; a no-op (no apt,
+# Installs the Debian packages iobisect and its tests need (man-db: the
+# installed man pages are read in 70-installed); a no-op (no apt,
 # no network) when all are present. Idempotent: run it as often as you like.
 set -euo pipefail
 
@@ -11,6 +12,7 @@ pkgs=(
 	python3 chromium jq clang-14 libclang-rt-14-dev
 	slurmctld slurmd slurm-client munge
 	gcc-11 debootstrap fio
+	man-db
 )
 missing=()
 for p in "${pkgs[@]}"; do

@@ -6,6 +6,7 @@
 #include "progress.h"
 #include "bisect_report.h"
 #include "util.h"
+#include "version.h"
 
 #include <check.h>
 #include <math.h>
@@ -70,6 +71,8 @@ START_TEST(text_names_the_culprit_and_the_table)
 	ck_assert(strstr(out.buf, "4 steps, 13 builds done, 4 served from cache, 42 boots, 126 samples, 23m12s"));
 	ck_assert(strstr(out.buf, "/tmp/build.log"));
 	ck_assert(!strstr(out.buf, "noise"));
+	/* The program that made the figures, traceable from the report. */
+	ck_assert(strstr(out.buf, version_string()));
 	report_release(&r);
 	strbuf_release(&out);
 }

@@ -8,6 +8,7 @@
 #include "job.h"
 #include "proto.h"
 #include "results.h"
+#include "version.h"
 
 #include <check.h>
 #include <stdlib.h>
@@ -175,6 +176,9 @@ START_TEST(stores_in_the_documented_layout)
 	ck_assert_int_eq(json_integer_value(json_object_get(mj, "memory_mb")),
 			 512);
 	ck_assert(json_is_true(json_object_get(doc, "complete")));
+	/* Every document names the program that measured it. */
+	ck_assert_str_eq(json_string_value(json_object_get(doc, "iobisect")),
+			 version_string());
 	json_decref(doc);
 	free(path);
 

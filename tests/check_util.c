@@ -3,6 +3,8 @@
  * strbuf growth, splitting, atomic writes, and that children are killed at
  * their timeout and leave nothing behind.
  */
+#include "build_id.h"
+#include "install_dirs.h"
 #include "run.h"
 #include "util.h"
 
@@ -478,6 +480,61 @@ START_TEST(strvec_index_and_value)
 }
 END_TEST
 
+/*
+ * An installed program finds its data by the path from its bindir to its
+ * datadir: one wrong ".." and `make install` ships a program that finds
+ * nothing outside its build folder.
+ */
+START_TEST(relpath_between_install_folders)
+{
+	static const char *const cases[][3] = {
+		{ "/usr/local/bin", "/usr/local/share/iobisect",
+		  "../share/iobisect" },
+		{ "/usr/bin", "/usr/libexec/iobisect", "../libexec/iobisect" },
+		{ "/opt/x/bin", "/usr/share/iobisect",
+		  "../../../usr/share/iobisect" },
+		{ "/usr/bin/", "/usr/share/iobisect/", "../share/iobisect" },
+		{ "/usr/bin", "/usr/bin", "." },
+		{ "/usr/bin", "/usr/bin/sub", "sub" },
+		{ "/usr/binx", "/usr/bin/y", "../bin/y" },
+		{ "/", "/usr/share", "usr/share" },
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		char *rel = install_relpath(cases[i][0], cases[i][1]);
+		ck_assert_msg(!strcmp(rel, cases[i][2]), "%s to %s: %s, not %s",
+			      cases[i][0], cases[i][1], rel, cases[i][2]);
+		free(rel);
+	}
+}
+END_TEST
+
+/*
+ * `iobisect --version` names the guest by its build id: this test's own
+ * binary has one (gcc asks the linker for it), and what is not an ELF
+ * image, or is cut short, has none rather than a wrong one.
+ */
+START_TEST(build_id_read_from_elf_notes)
+{
+	struct strbuf id = STRBUF_INIT, exe = STRBUF_INIT;
+
+	ck_assert_int_eq(read_file("/proc/self/exe", &exe), 0);
+	ck_assert_int_eq(build_id_of_elf((unsigned char *)exe.buf, exe.len,
+					 &id),
+			 0);
+	ck_assert_uint_ge(id.len, 16);
+	ck_assert_uint_eq(strspn(id.buf, "0123456789abcdef"), id.len);
+	strbuf_reset(&id);
+	ck_assert_int_eq(build_id_of_elf((unsigned char *)exe.buf, 100, &id),
+			 -1);
+	ck_assert_int_eq(build_id_of_elf((const unsigned char *)"#!/bin/sh\n",
+					 10, &id),
+			 -1);
+	ck_assert_uint_eq(id.len, 0);
+	strbuf_release(&id);
+	strbuf_release(&exe);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("util");
@@ -485,6 +542,8 @@ int main(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_set_timeout(tc, 20);
 	tcase_add_test(tc, strbuf_grows_and_formats);
+	tcase_add_test(tc, relpath_between_install_folders);
+	tcase_add_test(tc, build_id_read_from_elf_notes);
 	tcase_add_test(tc, strvec_index_and_value);
 	tcase_add_loop_test(tc, strvec_split_drops_empty, 0,
 			    ARRAY_SIZE(split_cases));

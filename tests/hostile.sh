@@ -330,6 +330,15 @@ check() {
 K=(--kernel k --topology virtio --workload rawread)
 check bad '^usage: ' --
 check bad "^error: 'frobnicate' is not a command" -- frobnicate
+check bad "^error: 'frobnicate' is not a command" -- help frobnicate
+check bad "'nosuch.1' is not a page" -- help --man nosuch.1
+check bad "'iobisect-help.1' is not a page" -- help --man iobisect-help.1
+check bad "'iobisect-.1' is not a page" -- help --man iobisect-.1
+check bad "'iobisect-run.1x' is not a page" -- help --man iobisect-run.1x
+check bad '^usage: iobisect version' -- version --frobnicate
+check ok '' -- help --man iobisect-run.1
+check ok '' -- help run
+check ok '' -- --version
 check bad '^usage: ' -- run
 check bad '^usage: ' -- measure
 check bad '^usage: ' -- measure job.json --boots 1

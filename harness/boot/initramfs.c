@@ -9,6 +9,7 @@
  * inside a sandbox that forbids exec of the dynamic linker.
  */
 #include "initramfs.h"
+#include "install_dirs.h"
 
 #include <elf.h>
 #include <errno.h>
@@ -511,35 +512,33 @@ void initramfs_tools_for_spec(struct strvec *tools, const char *spec)
 	strvec_clear(&lines);
 }
 
-static char *self_dir(void)
-{
-	char buf[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
-	if (n <= 0)
-		return NULL;
-	buf[n] = '\0';
-	return xstrdup(dirname(buf));
-}
-
 char *initramfs_find_guest(void)
 {
 	const char *env = getenv("IOBISECT_GUEST");
+	const char *dir = install_self_dir();
+	char *installed;
+
 	if (env && *env)
 		return file_exists(env) ? xstrdup(env) : NULL;
-	char *dir = self_dir();
 	if (dir) {
 		/* ./iobisect beside build/, or a test binary in build/tests/ */
 		const char *rel[] = {"build/iobisect-guest", "iobisect-guest",
 				     "../iobisect-guest"};
 		for (size_t i = 0; i < ARRAY_SIZE(rel); i++) {
 			char *cand = xstrfmt("%s/%s", dir, rel[i]);
-			if (file_exists(cand)) {
-				free(dir);
+			if (file_exists(cand))
 				return cand;
-			}
 			free(cand);
 		}
-		free(dir);
+	}
+	/* Where make install (or the package) put it, beside the binary's. */
+	installed = install_dir_path(INSTALL_LIBEXEC);
+	if (installed) {
+		char *cand = xstrfmt("%s/iobisect-guest", installed);
+		free(installed);
+		if (file_exists(cand))
+			return cand;
+		free(cand);
 	}
 	if (file_exists("build/iobisect-guest"))
 		return absolute_path("build/iobisect-guest");

@@ -93,8 +93,9 @@ char *initramfs_find_tool(const char *tool);
 
 /*
  * The guest program: $IOBISECT_GUEST, else iobisect-guest in build/ beside
- * the iobisect binary (or in the same folder), else build/iobisect-guest
- * under the current folder. NULL when none exists; caller frees.
+ * the iobisect binary (or in the same folder), else where make install put
+ * it (install_dirs.h: <bindir>/../libexec/iobisect), else
+ * build/iobisect-guest under the current folder. NULL when none exists; caller frees.
  */
 char *initramfs_find_guest(void);
 

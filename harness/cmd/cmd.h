@@ -25,5 +25,11 @@ int cmd_sweep(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_upload(int argc, char **argv);
+int cmd_version(int argc, char **argv);
+int cmd_help(int argc, char **argv);
+
+#include <stdio.h>
+/* The commands and what they do, on `f`: 0 on stdout, 128 on stderr. */
+int cmd_help_usage(FILE *f);
 
 #endif

@@ -84,20 +84,40 @@ int opt_parse(const struct opt *opts, int argc, char **argv,
 	return 0;
 }
 
+void opt_synopsis(struct strbuf *out, const char *synopsis,
+		  const struct opt *opts)
+{
+	if (synopsis) {
+		strbuf_addstr(out, synopsis);
+		return;
+	}
+	for (const struct opt *o = opts; o->type != OPTION_END; o++)
+		if (o->type == OPTION_ARG)
+			strbuf_addf(out, "%s ", o->name);
+	strbuf_addstr(out, "[options]");
+}
+
+static opt_table_fn *capture_fn;
+static void *capture_payload;
+
+void opt_usage_capture(opt_table_fn *fn, void *payload)
+{
+	capture_fn = fn;
+	capture_payload = payload;
+}
+
 void opt_usage(FILE *f, const char *cmd, const char *synopsis,
 	       const struct opt *opts)
 {
 	struct strbuf line = STRBUF_INIT;
 
-	fprintf(f, "usage: iobisect %s", cmd);
-	if (synopsis) {
-		fprintf(f, " %s\n", synopsis);
-	} else {
-		for (const struct opt *o = opts; o->type != OPTION_END; o++)
-			if (o->type == OPTION_ARG)
-				fprintf(f, " %s", o->name);
-		fprintf(f, " [options]\n");
+	if (capture_fn) {
+		capture_fn(cmd, synopsis, opts, capture_payload);
+		return;
 	}
+
+	opt_synopsis(&line, synopsis, opts);
+	fprintf(f, "usage: iobisect %s %s\n", cmd, line.buf);
 	for (const struct opt *o = opts; o->type != OPTION_END; o++) {
 		if (!o->help)
 			continue;

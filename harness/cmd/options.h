@@ -20,6 +20,8 @@
 
 #include <stdio.h>
 
+struct strbuf;
+
 enum opt_type {
 	OPTION_END,	 /* closes a table */
 	OPTION_FLAG,	 /* "--name": *(int *)value = 1 */
@@ -107,5 +109,24 @@ int opt_parse(const struct opt *opts, int argc, char **argv,
  */
 void opt_usage(FILE *f, const char *cmd, const char *synopsis,
 	       const struct opt *opts);
+
+/*
+ * What usage prints after "iobisect CMD": `synopsis`, or the table's
+ * positionals and "[options]".
+ */
+void opt_synopsis(struct strbuf *out, const char *synopsis,
+		  const struct opt *opts);
+
+/*
+ * A reader of a command's table other than its parser: while one is set,
+ * opt_usage() hands it the table and prints nothing. `iobisect help CMD`,
+ * the man pages and the completion read every command's table this way,
+ * by running the command with "--help", as git's completion asks each
+ * command for its options (--git-completion-helper): the table a command
+ * parses is the one its page describes. NULL: print again.
+ */
+typedef void opt_table_fn(const char *cmd, const char *synopsis,
+			  const struct opt *opts, void *payload);
+void opt_usage_capture(opt_table_fn *fn, void *payload);
 
 #endif

@@ -3,13 +3,12 @@
  * the folder holding qemu/ (topology presets) and kconfigs/ (fragments).
  */
 #include "job_datadir.h"
+#include "install_dirs.h"
 #include "util.h"
 
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 static int has_data(const char *dir)
 {
@@ -24,24 +23,21 @@ static int has_data(const char *dir)
 
 const char *job_data_dir(void)
 {
-	static char *exe_dir;
+	static char *found;
 	static int looked;
 	const char *env = getenv("IOBISECT_DATA");
 	if (env && *env)
 		return env;
 	if (!looked) {
-		char buf[PATH_MAX];
-		ssize_t n = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
+		/* The build folder first: a checkout keeps its data there. */
+		const char *self = install_self_dir();
+		char *installed = install_dir_path(INSTALL_DATA);
 		looked = 1;
-		if (n > 0) {
-			buf[n] = '\0';
-			char *slash = strrchr(buf, '/');
-			if (slash) {
-				*slash = '\0';
-				if (has_data(buf))
-					exe_dir = xstrdup(buf);
-			}
-		}
+		if (self && has_data(self))
+			found = xstrdup(self);
+		else if (installed && has_data(installed))
+			found = xstrdup(installed);
+		free(installed);
 	}
-	return exe_dir ? exe_dir : ".";
+	return found ? found : ".";
 }

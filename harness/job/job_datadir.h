@@ -8,8 +8,9 @@
 
 /*
  * Where presets (qemu/<name>.json) and fragments (kconfigs/) live:
- * $IOBISECT_DATA, else the folder of the iobisect binary, else the current
- * folder.
+ * $IOBISECT_DATA, else the folder of the iobisect binary (a build
+ * folder), else where `make install` put them relative to the binary
+ * (install_dirs.h: <bindir>/../share/iobisect), else the current folder.
  */
 const char *job_data_dir(void);
 

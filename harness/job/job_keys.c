@@ -188,7 +188,7 @@ int job_key_enum(struct keypath *c, json_t *obj, const char *section,
 	return kp_enumf(c, obj, name, k->choices, what, out);
 }
 
-static const char *type_name(const struct job_key *k)
+const char *job_key_type_name(const struct job_key *k)
 {
 	switch (k->type) {
 	case JK_STRING:
@@ -208,8 +208,7 @@ static const char *type_name(const struct job_key *k)
 	}
 }
 
-/* The range or the choices, "" when the type says it all. */
-static void range_text(struct strbuf *out, const struct job_key *k)
+void job_key_range(struct strbuf *out, const struct job_key *k)
 {
 	if (k->type == JK_INT)
 		strbuf_addf(out, "%lld to %lld", k->min, k->max);
@@ -226,14 +225,14 @@ void job_keys_print(FILE *f, int markdown)
 			   "|---|---|---|---|---|\n");
 	for (const struct job_key *k = job_keys; k->key; k++) {
 		strbuf_reset(&range);
-		range_text(&range, k);
+		job_key_range(&range, k);
 		if (markdown)
 			fprintf(f, "| `%s` | %s | %s | %s | %s |\n", k->key,
-				type_name(k), k->def ? k->def : "",
+				job_key_type_name(k), k->def ? k->def : "",
 				range.buf, k->help);
 		else
 			fprintf(f, "%-22s %-10s %s%s%s%s%s\n", k->key,
-				type_name(k), k->help,
+				job_key_type_name(k), k->help,
 				k->def ? "; default " : "", k->def ? k->def : "",
 				range.len ? "; " : "", range.buf);
 	}

@@ -58,6 +58,11 @@ int job_key_int(struct keypath *c, json_t *obj, const char *section,
 int job_key_enum(struct keypath *c, json_t *obj, const char *section,
 		 const char *name, const char *what, int *out);
 
+/* A key's type in words ("integer", "choice"). */
+const char *job_key_type_name(const struct job_key *k);
+/* Append its range or its choices; nothing when the type says it all. */
+void job_key_range(struct strbuf *out, const struct job_key *k);
+
 /* `iobisect help job`: the table for people, or as Markdown (the docs'). */
 void job_keys_print(FILE *f, int markdown);
 

@@ -4,6 +4,7 @@
  * where every log is; the same as JSON for programs.
  */
 #include "bisect_report.h"
+#include "version.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -190,6 +191,8 @@ void report_render_text(const struct report *r, struct strbuf *out)
 		    "boots, %u samples, %s\n",
 		    r->steps, r->builds, r->builds_cached, r->boots,
 		    r->samples, took);
+	/* The program that made these figures, so they can be traced. */
+	strbuf_addf(out, "  iobisect %s\n", version_string());
 	if (r->state_file)
 		strbuf_addf(out, "  history: %s (iobisect bisect JOB --log)\n",
 			    r->state_file);
@@ -263,6 +266,7 @@ json_t *report_to_json(const struct report *r)
 	if (r->clock.kind == CLOCK_VIRTUAL)
 		json_object_set_new(o, "icount_shift",
 				    json_integer(r->clock.shift));
+	json_object_set_new(o, "iobisect", json_string(version_string()));
 	json_object_set_new(o, "steps", json_integer(r->steps));
 	json_object_set_new(o, "builds", json_integer(r->builds));
 	json_object_set_new(o, "builds_cached",

@@ -8,6 +8,7 @@
  */
 #include "html.h"
 #include "stats.h"
+#include "version.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -596,7 +597,8 @@ int html_render(const struct scan *s, const struct html_options *o,
 		html_escape(out, c->first_seen);
 		strbuf_addstr(out, "</td></tr>\n");
 	}
-	strbuf_addstr(out, "</tbody></table>\n</main>\n<footer>iobisect");
+	strbuf_addstr(out, "</tbody></table>\n</main>\n<footer>iobisect ");
+	html_escape(out, version_string());
 	if (o->generated) {
 		strbuf_addstr(out, " &middot; ");
 		html_escape(out, o->generated);
@@ -623,6 +625,7 @@ json_t *html_report_json(const struct scan *s, const struct html_options *o)
 
 	json_object_set_new(root, "job", json_string(s->job));
 	json_object_set_new(root, "commit_order", json_string(s->order));
+	json_object_set_new(root, "iobisect", json_string(version_string()));
 	for (size_t i = 0; i < s->nr_commits; i++) {
 		const struct scan_commit *c = &s->commits[i];
 		json_t *j = json_pack("{s:s, s:s}", "commit", c->id, "abbrev",

@@ -11,6 +11,7 @@
 #include "block_counters.h"
 #include "guest_spec.h"
 #include "results_priv.h"
+#include "version.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -216,7 +217,8 @@ int results_store_boot(const struct results_boot *b)
 		goto out;
 
 	common = json_pack(
-		"{s:s, s:s, s:s, s:s, s:s, s:I, s:s, s:s?, s:b, s:o, s:s, s:s}",
+		"{s:s, s:s, s:s, s:s, s:s, s:I, s:s, s:s?, s:b, s:o, s:s, s:s, "
+		"s:s}",
 		"job", job->name, "commit", b->commit ? b->commit : "",
 		"commit_abbrev", c12, "build_key",
 		b->build_key ? b->build_key : "", "topology", topo, "boot",
@@ -224,7 +226,7 @@ int results_store_boot(const struct results_boot *b)
 		"kernel", r ? r->kernel : NULL, "complete", complete,
 		"machine", results_machine_json(b->machine), "started",
 		b->started ? b->started : now, "ended",
-		b->ended ? b->ended : now);
+		b->ended ? b->ended : now, "iobisect", version_string());
 	if (!common) {
 		error("cannot build the result document for '%s'", dir);
 		goto out;

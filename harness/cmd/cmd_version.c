@@ -1,0 +1,72 @@
+/*
+ * cmd_version.c: `iobisect version` (and `iobisect --version`): which
+ * program this is and what it would run: the release and the build's git
+ * describe, the guest program and its build id, the data folder, and the
+ * QEMU on PATH with its version. What a bug report or a lab's inventory
+ * of nodes needs, in one aligned block.
+ */
+#include "build_id.h"
+#include "cmd.h"
+#include "initramfs.h"
+#include "job_datadir.h"
+#include "options.h"
+#include "qemu.h"
+#include "util.h"
+#include "version.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* `name` on PATH, as a shell would run it; NULL when none. */
+static char *path_lookup(const char *name)
+{
+	const char *path = getenv("PATH");
+	struct strvec dirs = STRVEC_INIT;
+	char *found = NULL;
+
+	strvec_split(&dirs, path && *path ? path : "/usr/bin:/bin", ':');
+	for (size_t i = 0; !found && i < dirs.nr; i++) {
+		char *cand = xstrfmt("%s/%s", dirs.v[i], name);
+		if (!access(cand, X_OK))
+			found = cand;
+		else
+			free(cand);
+	}
+	strvec_clear(&dirs);
+	return found;
+}
+
+int cmd_version(int argc, char **argv)
+{
+	const struct opt opts[] = {OPT_END()};
+	struct strbuf id = STRBUF_INIT;
+	char *guest, *qemu, *qv = NULL;
+
+	if (opt_parse(opts, argc, argv, NULL)) {
+		opt_usage(stderr, "version", NULL, opts);
+		return EXIT_ABORT;
+	}
+	printf("iobisect %s (git %s)\n", version_release(), version_describe());
+	guest = initramfs_find_guest();
+	if (!guest)
+		printf("guest    not found (run make, or set "
+		       "IOBISECT_GUEST)\n");
+	else if (build_id_of_file(guest, &id))
+		printf("guest    %s (no build id)\n", guest);
+	else
+		printf("guest    %s (build id %s)\n", guest, id.buf);
+	printf("data     %s\n", job_data_dir());
+	/* The machine.qemu a job names may differ: this is the default's. */
+	qemu = path_lookup("qemu-system-x86_64");
+	if (qemu)
+		qv = qemu_version(qemu);
+	printf("qemu     %s%s%s%s\n", qemu ? qemu : "not found on PATH",
+	       qv ? " (" : "", qv ? qv : "", qv ? ")" : "");
+	free(qv);
+	free(qemu);
+	free(guest);
+	strbuf_release(&id);
+	return 0;
+}

@@ -1,0 +1,148 @@
+/*
+ * check_manpage.c: the man pages and the bash completion are their
+ * tables' (manpage.c, completion.c): docs/man/ and docs/completion/ hold
+ * what `make man` writes, so an option, a command or a job key added,
+ * renamed or given new help without them fails here, as docs/job.md's
+ * reference does in check_job.c. Every command shows its table when
+ * asked, and a page names each of its options.
+ */
+#include "commands.h"
+#include "completion.h"
+#include "manpage.h"
+#include "util.h"
+
+#include <check.h>
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+
+START_TEST(pages_are_the_tables)
+{
+	struct strvec names = STRVEC_INIT;
+	struct strbuf page = STRBUF_INIT, doc = STRBUF_INIT;
+	size_t files = 0;
+	DIR *d;
+	struct dirent *e;
+
+	manpage_names(&names);
+	/* iobisect(1), a page per command, iobisect-job(5). */
+	size_t nr_commands = 0;
+	for (const struct command *c = commands; c->name; c++)
+		nr_commands++;
+	ck_assert_uint_eq(names.nr, nr_commands + 2);
+	for (size_t i = 0; i < names.nr; i++) {
+		char *path = xstrfmt("docs/man/%s", names.v[i]);
+		strbuf_reset(&page);
+		strbuf_reset(&doc);
+		ck_assert_int_eq(manpage_write(&page, names.v[i]), 0);
+		ck_assert_msg(!read_file(path, &doc), "no %s: run make man",
+			      path);
+		ck_assert_msg(!strcmp(doc.buf, page.buf),
+			      "%s is not `iobisect help --man %s`: run make "
+			      "man",
+			      path, names.v[i]);
+		free(path);
+	}
+	/* No page is left of a command that went. */
+	d = opendir("docs/man");
+	ck_assert_ptr_nonnull(d);
+	while ((e = readdir(d)))
+		if (e->d_name[0] != '.') {
+			ck_assert_msg(strvec_index(&names, e->d_name) >= 0,
+				      "docs/man/%s is no page of the program's",
+				      e->d_name);
+			files++;
+		}
+	closedir(d);
+	ck_assert_uint_eq(files, names.nr);
+	struct strbuf quiet = STRBUF_INIT, *prev = error_capture(&quiet);
+	ck_assert_int_eq(manpage_write(&page, "iobisect-nosuch.1"), -1);
+	error_capture(prev);
+	strbuf_release(&quiet);
+	strvec_clear(&names);
+	strbuf_release(&page);
+	strbuf_release(&doc);
+}
+END_TEST
+
+START_TEST(completion_is_the_tables)
+{
+	struct strbuf script = STRBUF_INIT, doc = STRBUF_INIT;
+
+	ck_assert_int_eq(completion_bash(&script), 0);
+	ck_assert_int_eq(read_file("docs/completion/iobisect.bash", &doc), 0);
+	ck_assert_msg(!strcmp(doc.buf, script.buf),
+		      "docs/completion/iobisect.bash is not `iobisect help "
+		      "--completion`: run make man");
+	/* What a user completes: a command, an option, a key, a preset. */
+	ck_assert_ptr_nonnull(strstr(script.buf, " sweep "));
+	ck_assert_ptr_nonnull(strstr(script.buf, "--destroy-data-on"));
+	ck_assert_ptr_nonnull(strstr(script.buf, " runs.max= "));
+	ck_assert_ptr_nonnull(strstr(script.buf, " raid5-4 "));
+	strbuf_release(&script);
+	strbuf_release(&doc);
+}
+END_TEST
+
+struct seen {
+	struct strbuf page;
+	int options;
+};
+
+static void count_options(const char *cmd, const char *synopsis,
+			  const struct opt *opts, void *payload)
+{
+	struct seen *s = payload;
+
+	(void)cmd;
+	(void)synopsis;
+	for (const struct opt *o = opts; o->type != OPTION_END; o++) {
+		if (o->type == OPTION_ARG || !o->help)
+			continue;
+		s->options++;
+		/* As roff writes it: every '-' is "\-". */
+		struct strbuf name = STRBUF_INIT;
+		for (const char *p = o->name; *p; p++)
+			if (*p == '-')
+				strbuf_addstr(&name, "\\-");
+			else
+				strbuf_addch(&name, *p);
+		ck_assert_msg(strstr(s->page.buf, name.buf),
+			      "%s: %s not on its page", cmd, o->name);
+		strbuf_release(&name);
+	}
+}
+
+/* Each command shows its table when asked, and its page lists it whole. */
+START_TEST(every_command_shows_its_table)
+{
+	for (const struct command *c = commands; c->name; c++) {
+		struct seen s = {STRBUF_INIT, 0};
+		char *name = xstrfmt("iobisect-%s.1", c->name);
+		ck_assert_int_eq(manpage_write(&s.page, name), 0);
+		ck_assert_int_eq(command_read_table(c, count_options, &s), 0);
+		ck_assert_msg(s.options || !strcmp(c->name, "version"),
+			      "%s shows no options", c->name);
+		strbuf_release(&s.page);
+		free(name);
+	}
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("manpage");
+	TCase *tc = tcase_create("manpage");
+	SRunner *sr;
+	int failed;
+
+	tcase_add_test(tc, pages_are_the_tables);
+	tcase_add_test(tc, completion_is_the_tables);
+	tcase_add_test(tc, every_command_shows_its_table);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? 1 : 0;
+}
