@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# bisect-repeat.sh: how often a bisection of the demo's large branch names
-# the right commit, on the default machine (the demo job without its
+# bisect-repeat.sh: how often a bisection of the demo's large branch (or of
+# another job on a branch of the fixture, --job) names the right commit, on the default machine (the demo job without its
 # "cpus": the noisy 2 vCPUs) with a percentage threshold, as a new user's
 # job would be. The same bisection N times in a row, each with a fresh
 # results folder (every boot made again; builds come from the image
@@ -15,11 +15,15 @@
 #
 # usage: bench/bisect-repeat.sh [--runs N] [--threshold T] [--out DIR]
 #                               [--iobisect PATH] [--modes bisect,gitbisect]
+#                               [--job FILE]
 #   --runs N         bisections per mode (5)
 #   --threshold T    the job's "threshold": "25%", "50MB/s" or "auto" (25%)
 #   --iobisect PATH  the binary to measure (this tree's ./iobisect)
 #   --modes LIST     bisect (iobisect bisect), gitbisect (git bisect run
 #                    iobisect test), or both, comma-separated
+#   --job FILE       the job (tests/jobs/demo.json); its "bad" is a branch
+#                    of tests/fixture/demo-series.sh, whose culprit is right
+#                    (tests/jobs/upstream-readahead.json: a real regression)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
@@ -28,6 +32,7 @@ threshold=25%
 out=/tmp/iobisect-repeat-$(date +%Y%m%d-%H%M%S)
 iob=$root/iobisect
 modes=bisect,gitbisect
+jobfile=$root/tests/jobs/demo.json
 while [ $# -gt 0 ]; do
 	case $1 in
 	--runs) runs=$2; shift 2 ;;
@@ -35,7 +40,8 @@ while [ $# -gt 0 ]; do
 	--out) out=$2; shift 2 ;;
 	--iobisect) iob=$2; shift 2 ;;
 	--modes) modes=$2; shift 2 ;;
-	*) echo "usage: bench/bisect-repeat.sh [--runs N] [--threshold T] [--out DIR] [--iobisect PATH] [--modes bisect,gitbisect]" >&2; exit 2 ;;
+	--job) jobfile=$2; shift 2 ;;
+	*) echo "usage: bench/bisect-repeat.sh [--runs N] [--threshold T] [--out DIR] [--iobisect PATH] [--modes bisect,gitbisect] [--job FILE]" >&2; exit 2 ;;
 	esac
 done
 [[ $runs =~ ^[1-9][0-9]*$ ]] || { echo "bisect-repeat: --runs wants a positive number" >&2; exit 2; }
@@ -49,14 +55,15 @@ done
 . "$root/tests/integration/lib.sh"
 repo=$(fixture_repo)
 series=$("$root/tests/fixture/demo-series.sh" 2>/dev/null)
-culprit=$(awk '$1 == "culprit" && $2 == "iobisect-demo-large" { print $3 }' <<<"$series")
+branch=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["bad"])' "$jobfile")
+culprit=$(awk -v b="$branch" '$1 == "culprit" && $2 == b { print $3 }' <<<"$series")
 [ -n "$culprit" ] || { echo "bisect-repeat: demo-series printed no culprit" >&2; exit 1; }
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 
 # The demo job as a user would leave it: the default machine (no "cpus")
 # and the threshold asked for, on the fixture by its absolute path.
-python3 - "$root/tests/jobs/demo.json" "$out/job.json" "$repo" "$threshold" <<'PY'
+python3 - "$jobfile" "$out/job.json" "$repo" "$threshold" <<'PY'
 import json, sys
 src, dst, repo, threshold = sys.argv[1:]
 job = json.load(open(src))
@@ -115,7 +122,7 @@ run_gitbisect() { # K: one `git bisect run iobisect test` in a throwaway clone
 	t0=$(now)
 	(
 		cd "$d/linux"
-		git bisect start --term-old fast --term-new slow origin/iobisect-demo-large v6.1 >/dev/null
+		git bisect start --term-old fast --term-new slow "origin/$branch" v6.1 >/dev/null
 		git bisect run "$iob" test "$out/job.json" --results "$d/results"
 	) >"$d/out.log" 2>&1 || rc=$?
 	t1=$(now)
