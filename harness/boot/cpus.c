@@ -78,26 +78,6 @@ void cpus_restore(const cpu_set_t *saved)
 			strerror(errno));
 }
 
-int cpus_realtime_self(const struct cpu_plan *plan, struct sched_saved *saved)
-{
-	struct sched_param rt = {.sched_priority = 1};
-
-	if (!plan || !plan->pinned)
-		return 0;
-	saved->policy = sched_getscheduler(0);
-	if (saved->policy < 0 || sched_getparam(0, &saved->param))
-		return 0;
-	/* Not allowed (no root, no RLIMIT_RTPRIO): QEMU runs as it would. */
-	return !sched_setscheduler(0, SCHED_FIFO, &rt);
-}
-
-void cpus_realtime_restore(const struct sched_saved *saved)
-{
-	if (sched_setscheduler(0, saved->policy, &saved->param))
-		warning("cannot restore the harness's scheduling: %s",
-			strerror(errno));
-}
-
 /* The n-th CPU (modulo their number) of `set`, as a set of one. */
 static void nth_cpu(cpu_set_t *one, const cpu_set_t *set, int n)
 {
@@ -243,6 +223,31 @@ int cpus_pin_vcpus(const struct cpu_plan *plan, pid_t pgid, int nr_vcpus)
 	if (n >= nr_vcpus)
 		return n;
 	return each_thread_in_group(pgid, place_vcpu, &p);
+}
+
+/* QEMU's vCPU threads by the names -name debug-threads=on gives them. */
+static int is_vcpu_thread(const char *name)
+{
+	int n, end = 0;
+
+	return !strcmp(name, "ALL CPUs/TCG") ||
+	       (sscanf(name, "CPU %d/%n", &n, &end) == 1 && end && n >= 0);
+}
+
+static int realtime_thread(pid_t tid, const char *name, void *data)
+{
+	struct sched_param rt = {.sched_priority = 1};
+
+	(void)data;
+	/* The main thread keeps the binary's name (cut to 15 bytes). */
+	if (!is_vcpu_thread(name) && strncmp(name, "qemu-system", 11))
+		return 0;
+	return !sched_setscheduler(tid, SCHED_FIFO, &rt);
+}
+
+int cpus_realtime_qemu(pid_t pgid)
+{
+	return each_thread_in_group(pgid, realtime_thread, NULL);
 }
 
 static int place_on_set(pid_t tid, const char *name, void *data)

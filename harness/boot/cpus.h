@@ -60,20 +60,17 @@ void cpus_restore(const cpu_set_t *saved);
  * main loop serving the completion and the vCPU thread waking. A build
  * or a busy neighbour on their CPUs delays both, by a scheduler slice or
  * more: the slow kernel that waits reads 2-7% apart from boot to boot
- * (docs/clocks.md). So QEMU runs at the lowest real-time priority
- * (SCHED_FIFO 1), which wakes it ahead of every ordinary task, when the
- * plan gives its vCPUs CPUs of their own (a real-time vCPU thread that
- * shared one would starve what else runs there) and the harness may set
- * it (root, or RLIMIT_RTPRIO). Its threads inherit it from the harness,
- * set for the fork that follows: 1 when set (then call
- * cpus_realtime_restore), 0 when not.
+ * (docs/clocks.md). So once its vCPU threads are on CPUs of their own
+ * (cpus_pin_vcpus found them by name), QEMU's main thread and its vCPU
+ * threads in the group `pgid` go to the lowest real-time priority
+ * (SCHED_FIFO 1), which wakes them ahead of every ordinary task; the
+ * threads the main loop makes later inherit it. Never the harness, and
+ * never two of them on one CPU where one spins: a real-time vCPU thread
+ * beside the thread that must wake it would starve it. Needs root or
+ * RLIMIT_RTPRIO; returns how many threads were set (0: QEMU runs as it
+ * would), -1 when /proc cannot be read.
  */
-struct sched_saved {
-	int policy;
-	struct sched_param param;
-};
-int cpus_realtime_self(const struct cpu_plan *plan, struct sched_saved *saved);
-void cpus_realtime_restore(const struct sched_saved *saved);
+int cpus_realtime_qemu(pid_t pgid);
 
 /*
  * Moves the vCPU threads of the QEMU in the process group `pgid` (QEMU's

@@ -394,10 +394,14 @@ static int create_empty(const char *path)
  * worse than sharing with its main loop.
  */
 static int place_vcpus(const struct cpu_plan *plan, pid_t pid, int vcpus,
-		       uint64_t elapsed_ns)
+		       uint64_t elapsed_ns, int realtime)
 {
-	if (cpus_pin_vcpus(plan, pid, vcpus) >= vcpus)
+	if (cpus_pin_vcpus(plan, pid, vcpus) >= vcpus) {
+		/* Each on a CPU of its own: their waits served at once. */
+		if (realtime)
+			cpus_realtime_qemu(pid);
 		return 1;
+	}
 	if (elapsed_ns < VCPU_WAIT_MS * 1000000ull)
 		return 0;
 	warning("QEMU's vCPU threads were not found by name: all of QEMU "
@@ -518,16 +522,10 @@ int vm_boot(struct boot_result *out, const struct boot_request *req)
 	cpu_set_t saved;
 	cpu_plan_make(&plan, &job->machine);
 	int pinned = cpus_pin_self(&plan, &plan.build, &saved);
-	/* The virtual clock's waits, served at once (cpus.h). */
-	struct sched_saved sched;
-	int realtime = clock.kind == CLOCK_VIRTUAL &&
-		       cpus_realtime_self(&plan, &sched);
 	int vcpus = job->machine.cpus > 0 ? job->machine.cpus : 1;
 	int vcpus_placed = !pinned;
 	uint64_t t0 = now_ns();
 	pid_t pid = run_start(&ro);
-	if (realtime)
-		cpus_realtime_restore(&sched);
 	if (pinned)
 		cpus_restore(&saved);
 	if (pid < 0)
@@ -558,7 +556,8 @@ int vm_boot(struct boot_result *out, const struct boot_request *req)
 		}
 		uint64_t el = now_ns() - t0;
 		if (!vcpus_placed)
-			vcpus_placed = place_vcpus(&plan, pid, vcpus, el);
+			vcpus_placed = place_vcpus(&plan, pid, vcpus, el,
+						   clock.kind == CLOCK_VIRTUAL);
 		if (run_interrupted())
 			interrupted = 1;
 		else if (el > timeout_ns)

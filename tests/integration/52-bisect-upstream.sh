@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # A real upstream regression re-planted in the fixture, bisected with the
-# job a storage engineer would write for it (tests/jobs/upstream-readahead.json,
-# at half its bytes per boot): the branch iobisect-upstream-readahead undoes
+# job a storage engineer would write for it (tests/jobs/upstream-readahead.json
+# as it is: at half its bytes per boot the drop reads -9%, not -23%, and
+# takes twice the boots): the branch iobisect-upstream-readahead undoes
 # 9491ae4aade6 "mm: don't cap request size based on read-ahead setting" in
 # its w9, so 2 MiB buffered reads reach the virtio disk as 128 KiB requests:
 # about -23% on the default (virtual) clock, where the slow kernel waits on
@@ -17,9 +18,8 @@ w9=$(demo_field culprit iobisect-upstream-readahead)
 tmp=$(mktemp -d /tmp/iobisect-52.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 sed -e "s|\"~/.cache/iobisect/fixture/linux\"|\"$repo\"|" \
-    -e 's|"size_mb": 256|"size_mb": 128|' \
     "$IOB_ROOT/tests/jobs/upstream-readahead.json" >"$tmp/job.json"
-grep -q '"size_mb": 128' "$tmp/job.json" || fail "tests/jobs/upstream-readahead.json changed shape"
+grep -q "\"$repo\"" "$tmp/job.json" || fail "tests/jobs/upstream-readahead.json changed shape"
 
 start=$(date +%s)
 rc=0
