@@ -472,7 +472,7 @@ START_TEST(contradicting_pairs_reopen)
 END_TEST
 
 /*
- * Skips behind a wrong step. 12 commits, a -20% culprit at 6, 1% noise;
+ * Skips behind a wrong step. 12 commits, a -12% culprit at 6, 1% noise;
  * the culprit's first boot reads at the good level (on the virtual clock
  * a kernel that waits on QEMU's device reads between the levels now and
  * then), so its step marks it fast at the steps' loose error, and the
@@ -488,7 +488,7 @@ START_TEST(suspects_hold_the_culprit)
 	enum driver_status s;
 	int held = 0;
 
-	fake_init(&f, 12, 6, 20, 1);
+	fake_init(&f, 12, 6, 12, 1);
 	f.script = fluke;
 	f.nr_script = ARRAY_SIZE(fluke);
 	f.fail_build = 1u << 7;
