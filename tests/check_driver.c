@@ -227,6 +227,25 @@ static void run_end(struct run *r, struct fake *f)
 	graph_release(&f->g);
 }
 
+/*
+ * A finished run asked again (as driver_job does: the answer kept, the
+ * status reset) answers from what is stored: the culprit at `pos`, no
+ * boot more.
+ */
+static void ask_again_finished(struct run *r, struct fake *f, int pos)
+{
+	unsigned boots = f->boots;
+
+	driver_result_release(&r->res);
+	driver_release(&r->d);
+	memcpy(r->st.answered, r->st.culprit, 41);
+	r->st.answered_confidence = r->st.confidence;
+	r->st.status = STATE_RUNNING;
+	ck_assert_int_eq(run_bisect(r, f), DRIVER_CULPRIT);
+	ck_assert_str_eq(r->res.culprit, id_at(f, pos));
+	ck_assert_uint_eq(f->boots, boots);
+}
+
 static unsigned probed(const struct fake *f)
 {
 	unsigned n = 0;
@@ -507,18 +526,8 @@ START_TEST(suspects_hold_the_culprit)
 		      r.res.suspects.nr);
 	/* In doubt from the skips on, and the log says so. */
 	ck_assert_int_ge(r.st.doubt_from, 0);
-	if (s == DRIVER_CULPRIT) {
-		/* Asked again, it answers from the state: no boot more. */
-		unsigned boots = f.boots;
-		driver_result_release(&r.res);
-		driver_release(&r.d);
-		memcpy(r.st.answered, r.st.culprit, 41);
-		r.st.answered_confidence = r.st.confidence;
-		r.st.status = STATE_RUNNING;
-		ck_assert_int_eq(run_bisect(&r, &f), DRIVER_CULPRIT);
-		ck_assert_str_eq(r.res.culprit, id_at(&f, 6));
-		ck_assert_uint_eq(f.boots, boots);
-	}
+	if (s == DRIVER_CULPRIT)
+		ask_again_finished(&r, &f, 6);
 	run_end(&r, &f);
 }
 END_TEST
@@ -736,19 +745,7 @@ START_TEST(resume_replays_marks)
 		ck_assert_uint_le(f.nr[p], 2);
 	ck_assert_uint_eq(r.st.boots, f.boots);
 	ck_assert_uint_gt(f.boots, first_boots);
-	/*
-	 * Asked again once finished (as driver_job does: the answer kept,
-	 * the status reset), it answers from what is stored: no new pairs.
-	 */
-	first_boots = f.boots;
-	driver_result_release(&r.res);
-	driver_release(&r.d);
-	memcpy(r.st.answered, r.st.culprit, 41);
-	r.st.answered_confidence = r.st.confidence;
-	r.st.status = STATE_RUNNING;
-	ck_assert_int_eq(run_bisect(&r, &f), DRIVER_CULPRIT);
-	ck_assert_str_eq(r.res.culprit, id_at(&f, 11));
-	ck_assert_uint_eq(f.boots, first_boots);
+	ask_again_finished(&r, &f, 11);
 	ck_assert_uint_eq(r.res.parents.nr, 1);
 	run_end(&r, &f);
 }
