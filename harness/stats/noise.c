@@ -75,9 +75,11 @@ static double mad_scale(const struct noise_group *groups, size_t nr)
 const struct noise_machine *noise_machine_of(int virtual_clock)
 {
 	static const struct noise_machine wall = {NOISE_PRIOR_SIGMA,
-						  NOISE_FLOOR},
+						  NOISE_FLOOR,
+						  NOISE_MODE_OFFSET},
 					  virt = {NOISE_VIRTUAL_PRIOR_SIGMA,
-						  NOISE_VIRTUAL_FLOOR};
+						  NOISE_VIRTUAL_FLOOR,
+						  NOISE_VIRTUAL_MODE_OFFSET};
 	return virtual_clock ? &virt : &wall;
 }
 
@@ -90,7 +92,7 @@ void noise_prior(struct noise_model *out, const struct noise_machine *m)
 	out->nu = NOISE_PRIOR_DF;
 	out->boots = out->groups = 0;
 	out->mode_rate = NOISE_MODE_RATE;
-	out->mode_offset = NOISE_MODE_OFFSET;
+	out->mode_offset = m->mode_offset;
 	out->wild = NOISE_WILD_FLOOR;
 	out->mode_seen = 0;
 }
@@ -133,11 +135,12 @@ void noise_estimate(struct noise_model *out, const struct noise_machine *mach,
 		    const struct noise_group *groups, size_t nr_groups)
 {
 	double ss = 0, df = 0, clip, s, mode_sum = 0, prior;
-	double mode_floor = MODE_DEPTH_MAX * NOISE_MODE_OFFSET;
+	double mode_floor;
 	size_t n_mode = 0, n_wild = 0;
 
 	if (!mach)
 		mach = noise_machine_of(0);
+	mode_floor = MODE_DEPTH_MAX * mach->mode_offset;
 	prior = NOISE_PRIOR_DF * mach->prior_sigma * mach->prior_sigma;
 	noise_prior(out, mach);
 	/*
@@ -196,7 +199,7 @@ void noise_estimate(struct noise_model *out, const struct noise_machine *mach,
 			 ((double)out->boots + NOISE_MODE_PRIOR_BOOTS);
 	out->mode_seen = out->boots ? (double)n_mode / (double)out->boots : 0;
 	out->mode_offset =
-		(mode_sum + NOISE_MODE_OFFSET * MODE_OFFSET_PRIOR_BOOTS) /
+		(mode_sum + mach->mode_offset * MODE_OFFSET_PRIOR_BOOTS) /
 		((double)n_mode + MODE_OFFSET_PRIOR_BOOTS);
 	out->wild = ((double)n_wild +
 		     NOISE_WILD_FLOOR * NOISE_MODE_PRIOR_BOOTS) /
