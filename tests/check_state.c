@@ -293,15 +293,15 @@ START_TEST(second_run_is_locked_out_with_the_holders_pid_and_host)
 	/* On a shared results folder, which machine holds it matters. */
 	char *want = xstrfmt("in use by pid %ld on %s", (long)getpid(), host);
 
-	ck_assert_int_eq(state_lock(&a, dir), 0);
+	ck_assert_int_eq(state_lock(&a, tmpdir, dir), 0);
 	error_capture(&err);
-	ck_assert_int_eq(state_lock(&b, dir), -2);
+	ck_assert_int_eq(state_lock(&b, tmpdir, dir), -2);
 	error_capture(NULL);
 	ck_assert_msg(strstr(err.buf, want), "got '%s'", err.buf);
 	ck_assert(strstr(err.buf, dir));
 	state_unlock(&a);
 	/* Released: the next run gets in. */
-	ck_assert_int_eq(state_lock(&b, dir), 0);
+	ck_assert_int_eq(state_lock(&b, tmpdir, dir), 0);
 	state_unlock(&b);
 	strbuf_release(&err);
 	free(dir);
@@ -323,7 +323,7 @@ START_TEST(forked_child_does_not_keep_the_lock)
 	pid_t child;
 
 	ck_assert_int_eq(pipe(ready), 0);
-	ck_assert_int_eq(state_lock(&a, dir), 0);
+	ck_assert_int_eq(state_lock(&a, tmpdir, dir), 0);
 	child = run_fork();
 	ck_assert_int_ge(child, 0);
 	if (child == 0) {
@@ -340,7 +340,7 @@ START_TEST(forked_child_does_not_keep_the_lock)
 	close(ready[1]);
 	state_unlock(&a);
 	ck_assert_int_eq(run_poll(child, &code), 0);
-	ck_assert_int_eq(state_lock(&b, dir), 0);
+	ck_assert_int_eq(state_lock(&b, tmpdir, dir), 0);
 	state_unlock(&b);
 	run_kill(child);
 	free(dir);
@@ -423,7 +423,7 @@ START_TEST(lock_of_another_host_holds_across_hosts)
 	   share: its name in the file keeps this host out. */
 	ck_assert_int_eq(write_file_atomic(lock, "4242 node7\n", 11), 0);
 	error_capture(&err);
-	ck_assert_int_eq(state_lock(&a, dir), -2);
+	ck_assert_int_eq(state_lock(&a, tmpdir, dir), -2);
 	error_capture(NULL);
 	ck_assert_msg(strstr(err.buf, "in use by pid 4242 on node7") &&
 			      strstr(err.buf, lock),
@@ -431,7 +431,7 @@ START_TEST(lock_of_another_host_holds_across_hosts)
 	/* A run of this host killed long ago: its flock died with it. */
 	mine = xstrfmt("2147483646 %s\n", host);
 	ck_assert_int_eq(write_file_atomic(lock, mine, strlen(mine)), 0);
-	ck_assert_int_eq(state_lock(&a, dir), 0);
+	ck_assert_int_eq(state_lock(&a, tmpdir, dir), 0);
 	/* An ended run leaves no owner behind. */
 	state_unlock(&a);
 	ck_assert_int_eq(read_file(lock, &left), 0);
@@ -439,6 +439,43 @@ START_TEST(lock_of_another_host_holds_across_hosts)
 	strbuf_release(&left);
 	strbuf_release(&err);
 	free(mine);
+	free(lock);
+	free(dir);
+}
+END_TEST
+
+/*
+ * A .lock that is a link to a file outside had that file truncated and
+ * "pid host" written into it; a dangling one made a file outside. Both
+ * are refused by name, and nothing outside changes.
+ */
+START_TEST(lock_through_a_link_is_refused)
+{
+	struct state_lock a = STATE_LOCK_INIT;
+	struct strbuf err = STRBUF_INIT, left = STRBUF_INIT;
+	char *dir = xstrfmt("%s/results/demo", tmpdir);
+	char *lock = xstrfmt("%s/.lock", dir);
+	char *victim = xstrfmt("%s/victim", tmpdir);
+	char *dangling = xstrfmt("%s/made-outside", tmpdir);
+
+	ck_assert_int_eq(mkdir_p(dir, 0755), 0);
+	ck_assert_int_eq(write_file_atomic(victim, "keep\n", 5), 0);
+	ck_assert_int_eq(symlink(victim, lock), 0);
+	error_capture(&err);
+	ck_assert_int_eq(state_lock(&a, tmpdir, dir), -1);
+	ck_assert_msg(strstr(err.buf, lock) && strstr(err.buf, "symbolic link"),
+		      "got '%s'", err.buf);
+	ck_assert_int_eq(read_file(victim, &left), 0);
+	ck_assert_str_eq(left.buf, "keep\n");
+	ck_assert_int_eq(unlink(lock), 0);
+	ck_assert_int_eq(symlink(dangling, lock), 0);
+	ck_assert_int_eq(state_lock(&a, tmpdir, dir), -1);
+	error_capture(NULL);
+	ck_assert(!file_exists(dangling));
+	strbuf_release(&left);
+	strbuf_release(&err);
+	free(dangling);
+	free(victim);
 	free(lock);
 	free(dir);
 }
@@ -459,6 +496,7 @@ static Suite *state_suite(void)
 	tcase_add_test(tc, second_run_is_locked_out_with_the_holders_pid_and_host);
 	tcase_add_test(tc, forked_child_does_not_keep_the_lock);
 	tcase_add_test(tc, lock_of_another_host_holds_across_hosts);
+	tcase_add_test(tc, lock_through_a_link_is_refused);
 	tcase_add_test(tc, log_reads_like_git_bisect_log);
 	tcase_add_test(tc, inconclusive_log_lists_the_suspects);
 	suite_add_tcase(s, tc);

@@ -447,6 +447,21 @@ done
 rm -rf out/r
 check bad "has no top Makefile" may=out/ab may=cache after='grep -q "no top Makefile" out/ab/notkernel/report.txt' -- bisect jobs/notkernel.json --results out/ab
 
+# ---------------------------------------------------------------- links
+# Nothing is written through a link under the results folder: a .lock
+# that points outside (its target kept), a dangling one (nothing made),
+# a job folder that is a link; each is one line naming it.
+printf '{"topology": "virtio", "workload": "rawread", "repo": "/nonexistent", "good": "a", "bad": "b"}' >jobs/lk.json
+echo 'keep me' >victim
+mkdir -p out/lk1/lk out/lk2/lk out/lk3 linked
+ln -s "$S/victim" out/lk1/lk/.lock
+ln -s "$S/made-by-lock" out/lk2/lk/.lock
+ln -s "$S/linked" out/lk3/lk
+check bad "not writing '.*out/lk1/lk/.lock': it is a symbolic link" -- bisect jobs/lk.json --results out/lk1
+check bad "not writing '.*out/lk2/lk/.lock': it is a symbolic link" after='[ ! -e made-by-lock ]' -- bisect jobs/lk.json --results out/lk2
+check bad "not writing through '.*out/lk3/lk': it is a symbolic link" after='[ -z "$(ls -A linked)" ]' -- bisect jobs/lk.json --results out/lk3
+check bad "not writing through '.*out/lk3/lk': it is a symbolic link" after='[ -z "$(ls -A linked)" ]' -- run jobs/lk.json --kernel k --results out/lk3
+
 # ---------------------------------------------------------------- cache
 # No cache in a folder that is not the user's own, none without HOME, and
 # a relative XDG_CACHE_HOME is ignored (the XDG spec), not made here.

@@ -666,7 +666,7 @@ int cmd_run(int argc, char **argv)
 	 * costs no build.
 	 */
 	char *job_dir = results_job_dir(job.results, job.name);
-	int rd_failed = rundir_open(&rd, job_dir);
+	int rd_failed = rundir_open(&rd, job.results, job_dir);
 	free(job_dir);
 	if (rd_failed)
 		goto out;

@@ -680,7 +680,7 @@ int cmd_sweep(int argc, char **argv)
 		goto out;
 
 	s.dir = results_job_dir(s.job.results, s.job.name);
-	if (mkdir_p(s.dir, 0755) || state_lock(&s.lock, s.dir))
+	if (state_lock(&s.lock, s.job.results, s.dir))
 		goto out;
 	if (probe_ctx_init(&s.ctx, &s.job, s.job.repo, &s.progress))
 		goto out;

@@ -145,9 +145,9 @@ static char *compiler_version(const struct toolenv *env, const char *cc,
 /* Open and flock `path`, telling a person when another run holds it. */
 static int lock_file(const struct build_request *req, const char *path)
 {
-	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	int fd = open_nofollow(path, O_RDWR | O_CREAT, 0644);
 	if (fd < 0)
-		return error("cannot open '%s': %s", path, strerror(errno));
+		return -1;
 	if (flock(fd, LOCK_EX | LOCK_NB)) {
 		progress(req, "waiting for '%s' (another build holds it)",
 			 path);

@@ -95,7 +95,7 @@ int probe_ctx_init(struct probe_ctx *ctx, struct job *job,
 	/* Boots in a folder of this process's own; what a SIGKILLed run
 	 * left behind is reaped there. */
 	job_dir = results_job_dir(job->results, job->name);
-	if (rundir_open(&ctx->rundir, job_dir)) {
+	if (rundir_open(&ctx->rundir, job->results, job_dir)) {
 		results_machine_release(&ctx->machine);
 		free(job_dir);
 		return -1;

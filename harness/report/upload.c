@@ -10,6 +10,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -249,7 +250,8 @@ char *upload_spool_dir(const struct upload_options *o, const char *url)
 	hash_hex(url, strlen(url), h);
 	dir = xstrfmt("%s/%.16s", spool_root(o), h);
 	path = xstrfmt("%s/url", dir);
-	if (mkdir_p(dir, 0700) ||
+	/* The cache's spool folder is checked as the rest, links refused. */
+	if (mkdir_below(o->spool ? o->spool : cache_dir(), dir, 0700) ||
 	    (!file_exists(path) &&
 	     write_file_atomic(path, url, strlen(url)))) {
 		free(path);
@@ -282,13 +284,14 @@ static int ledger_has(const char *dir, const char *key)
 static void ledger_add(const char *dir, const char *key)
 {
 	char *path = xstrfmt("%s/sent", dir);
-	FILE *f = fopen(path, "a");
-	if (f) {
-		fprintf(f, "%s\n", key);
-		fclose(f);
-	} else
-		warning("cannot record '%s' in '%s': %s", key, path,
-			strerror(errno));
+	char *line = xstrfmt("%s\n", key);
+	int fd = open_nofollow(path, O_WRONLY | O_CREAT | O_APPEND, 0600);
+	/* One write of a whole line: two flushes' lines never mix. */
+	if (fd < 0 || write(fd, line, strlen(line)) != (ssize_t)strlen(line))
+		warning("cannot record '%s' in '%s'", key, path);
+	if (fd >= 0)
+		close(fd);
+	free(line);
 	free(path);
 }
 

@@ -119,7 +119,8 @@ static void child_setup(const struct run_opts *o)
 	}
 	if (o->stdout_path) {
 		int out = open(o->stdout_path,
-			       O_WRONLY | O_CREAT | O_APPEND, 0644);
+			       O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW,
+			       0644);
 		if (out < 0)
 			_exit(127);
 		dup2(out, 1);
