@@ -125,6 +125,36 @@ git -C tree -c user.email=h@h -c user.name=h commit -q --allow-empty -m one
 git -C tree -c user.email=h@h -c user.name=h commit -q --allow-empty -m two
 printf '{"topology": "virtio", "workload": "rawread", "repo": "%s", "good": "%s", "bad": "%s"}' \
 	"$S/tree" "$(git -C tree rev-parse HEAD~1)" "$(git -C tree rev-parse HEAD)" >jobs/notkernel.json
+# A finished bisection of that repository, as a run that confirmed its
+# culprit left it: its report's parent/culprit table must survive a re-run.
+printf '{"topology": "virtio", "workload": "rawread", "repo": "%s", "good": "HEAD~1", "bad": "HEAD"}' \
+	"$S/tree" >jobs/done.json
+mkdir -p out/done/done
+python3 - out/done/done "$(git -C tree rev-parse HEAD~1)" "$(git -C tree rev-parse HEAD)" \
+	"$(git hash-object jobs/done.json)" <<'PY'
+import json, sys
+d, good, bad, h = sys.argv[1:]
+json.dump({"version": 1, "job_hash": h, "job": "done", "good_rev": "HEAD~1",
+           "bad_rev": "HEAD", "good": good, "bad": bad, "merge_base": "",
+           "candidates": [bad], "probes": [],
+           "marks": [{"commit": good, "mark": "good"}, {"commit": bad, "mark": "bad"}],
+           "status": "done", "culprit": bad, "suspects": [], "confidence": 0.97,
+           "builds": 2, "builds_cached": 0, "boots": 6, "samples": 18, "seconds": 60.0,
+           "started": "2026-12-02T08:00:00Z", "updated": "2026-12-02T09:00:00Z"},
+          open(d + "/bisect-state.json", "w"))
+json.dump({"job": "done", "status": "done", "culprit": {"id": bad, "subject": "two"},
+           "parent": good, "confidence": 0.97, "identical_image": False, "suspects": [],
+           "metrics": [{"metric": "read parent/culprit", "unit": "MB/s",
+                        "good_median": 200.0, "good_stddev_pct": 1.0,
+                        "bad_median": 150.0, "bad_stddev_pct": 1.0,
+                        "change_pct": -25.0, "significant": True}],
+           "steps": 0, "builds": 2, "boots": 6, "samples": 18, "total_seconds": 60.0},
+          open(d + "/summary.json", "w"))
+open(d + "/report.txt", "w").write(
+    "first slow commit: %s two\n  200.00  -25.0%%*  150.00  read parent/culprit MB/s\n" % bad)
+PY
+cp out/done/done/report.txt out/done-report.txt
+cp out/done/done/summary.json out/done-summary.json
 # A spool whose URL files are a scheme no upload may use, and a FIFO.
 mkdir -p badspool/iobisect/spool/aaaa badspool/iobisect/spool/bbbb
 printf 'file:///etc/passwd' >badspool/iobisect/spool/aaaa/url
@@ -461,6 +491,10 @@ check bad "not writing '.*out/lk1/lk/.lock': it is a symbolic link" -- bisect jo
 check bad "not writing '.*out/lk2/lk/.lock': it is a symbolic link" after='[ ! -e made-by-lock ]' -- bisect jobs/lk.json --results out/lk2
 check bad "not writing through '.*out/lk3/lk': it is a symbolic link" after='[ -z "$(ls -A linked)" ]' -- bisect jobs/lk.json --results out/lk3
 check bad "not writing through '.*out/lk3/lk': it is a symbolic link" after='[ -z "$(ls -A linked)" ]' -- run jobs/lk.json --kernel k --results out/lk3
+
+# A finished bisection run again prints its stored answer and rewrites
+# nothing; its notice carries the stored change, not 0.0.
+check ok '' may=out/done after='cmp -s out/done/done/report.txt out/done-report.txt && cmp -s out/done/done/summary.json out/done-summary.json && grep -q "read parent/culprit" "$L/out" && grep -qE "\"change_pct\": ?-25" "$L/sink.body"' -- bisect jobs/done.json --results out/done --notify "$sink"
 
 # ---------------------------------------------------------------- cache
 # No cache in a folder that is not the user's own, none without HOME, and

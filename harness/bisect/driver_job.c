@@ -302,6 +302,18 @@ enum driver_status driver_job_bisect(struct job *job,
 	b.state_file = state_path(job->results, job->name);
 	if (state_lock(&b.lock, job->results, b.dir) || start(&b, o->job_hash))
 		goto out;
+	/*
+	 * A finished bisection (start set `answered`) is not run again: its
+	 * answer is printed as it was stored, and nothing is rewritten.
+	 */
+	if (b.st.answered[0] && !report_load(rep, b.dir, b.st.answered)) {
+		progress_note(o->progress,
+			      "[bisect] %s is finished: its stored answer "
+			      "(move it away to start over)",
+			      b.dir);
+		ret = DRIVER_CULPRIT;
+		goto out;
+	}
 	if (probe_ctx_init(&b.ctx, job, job->repo, o->progress))
 		goto out;
 	b.ctx_ready = 1;

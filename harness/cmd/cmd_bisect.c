@@ -156,7 +156,10 @@ int cmd_bisect(int argc, char **argv)
 	if (ret == DRIVER_INTERRUPTED || !rep.job)
 		goto out;
 	strbuf_reset(&text);
-	report_render_text(&rep, &text);
+	if (rep.text)
+		strbuf_addstr(&text, rep.text);
+	else
+		report_render_text(&rep, &text);
 	fputs(text.buf, stdout);
 	fflush(stdout);
 	publish(&job, &rep, upload_url, notify_url);
