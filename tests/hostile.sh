@@ -528,5 +528,21 @@ check ok "warning: .*boot-3-sample-0.json" may=cache after='[ -s "$L/sink.body" 
 # The server's words arrive escaped, on the one error line.
 check 1 "refused a document \(HTTP 400\): .*x1b\[31mbad\\\\x0anext line" may=cache -- upload results/tiny --url "$evil"
 
+# A bad --notify or --upload URL is refused when the command is read,
+# before any bisection (it was found at the end, hours later, exit 0).
+check 128 "'file:///etc/passwd' is not an http" secs=5 -- bisect jobs/notkernel.json --results out/ab6 --notify file:///etc/passwd
+check 128 "'not-a-url' is not an http" secs=5 -- bisect jobs/notkernel.json --results out/ab6 --upload not-a-url
+check 128 "'not-a-url' is not an http" secs=5 -- sweep jobs/notkernel.json --range a..b --results out/ab6 --notify not-a-url
+# A URL no flush could read back from the spool is no URL.
+long=http://127.0.0.1/$(head -c 9000 /dev/zero | tr '\0' a)
+check 128 "is longer than 8192 characters" -- upload --flush --url "$long"
+check 128 "is longer than 8192 characters" -- bisect jobs/notkernel.json --results out/ab6 --notify "$long"
+# Secrets: a URL's password is never printed, a token that would end
+# its header is refused, and one sent over plain http:// is warned of.
+pw=${evil/http:\/\//http://user:s3cret@}
+check 1 "'http://user:\*\*\*@127" may=cache after='! grep -q s3cret "$L/err" "$L/out"' -- upload results/tiny --url "$pw"
+IOBISECT_UPLOAD_TOKEN=$'tok\r\nX-Injected: 1' check 128 "upload token .* holds a control character" after='! grep -q X-Injected "$L/err"' -- upload results/tiny --url "$sink"
+IOBISECT_UPLOAD_TOKEN=tok check ok "warning: the upload token goes to '.*' over plain http://" may=cache -- upload results/tiny --url "$sink"
+
 echo "hostile: $n inputs, $ok as expected, ${#failed[@]} not"
 [ ${#failed[@]} -eq 0 ]

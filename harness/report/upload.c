@@ -19,39 +19,12 @@
 #include <time.h>
 #include <unistd.h>
 
-/* A spool's url file holds one URL: anything longer is not ours. */
-#define UPLOAD_URL_MAX ((size_t)8192)
-
 int upload_curl_error(CURLcode rc, const char *errbuf, const char *url)
 {
-	return error("cannot post to '%s': %s", url,
-		     errbuf && *errbuf ? errbuf : curl_easy_strerror(rc));
-}
-
-int upload_check_url(const char *url)
-{
-	CURLU *h = curl_url();
-	char *scheme = NULL, *host = NULL;
-	struct strbuf shown = STRBUF_INIT;
-	int ok;
-
-	/*
-	 * libcurl would take file:// or guess a scheme for "not a url", and
-	 * the spool would keep what can never be sent. Only http(s) with a
-	 * host is an endpoint.
-	 */
-	ok = h && url && !curl_url_set(h, CURLUPART_URL, url, 0) &&
-	     !curl_url_get(h, CURLUPART_SCHEME, &scheme, 0) &&
-	     !curl_url_get(h, CURLUPART_HOST, &host, 0) && *host &&
-	     (!strcmp(scheme, "http") || !strcmp(scheme, "https"));
-	curl_free(scheme);
-	curl_free(host);
-	curl_url_cleanup(h);
-	if (ok)
-		return 0;
-	strbuf_addsafe(&shown, url ? url : "", url ? strlen(url) : 0);
-	error("'%s' is not an http:// or https:// URL", shown.buf);
-	strbuf_release(&shown);
+	char *shown = upload_url_shown(url);
+	error("cannot post to '%s': %s", shown,
+	      errbuf && *errbuf ? errbuf : curl_easy_strerror(rc));
+	free(shown);
 	return -1;
 }
 
@@ -106,12 +79,6 @@ static int on_progress(void *payload, curl_off_t dltotal, curl_off_t dlnow,
 	return run_interrupted() != 0;
 }
 
-static const char *token_of(const struct upload_options *o)
-{
-	const char *t = o->token ? o->token : getenv(UPLOAD_TOKEN_ENV);
-	return t && *t ? t : NULL;
-}
-
 enum upload_result upload_post(const struct upload_options *o,
 			       const char *url, const char *body, size_t len,
 			       const char *key, long *status)
@@ -119,16 +86,23 @@ enum upload_result upload_post(const struct upload_options *o,
 	struct curl_slist *hdr = NULL;
 	struct strbuf answer = STRBUF_INIT;
 	char errbuf[CURL_ERROR_SIZE];
-	const char *token = token_of(o);
+	const char *token = upload_token(o);
+	char *shown = upload_url_shown(url);
 	enum upload_result res = UPLOAD_FAILED;
 	long code = 0, wait = o->backoff_ms;
 	int tries = o->tries > 0 ? o->tries : 1;
 	CURL *c;
 
+	/* Headers are made of checked values only. */
+	if (upload_check_token(o)) {
+		free(shown);
+		return UPLOAD_AUTH;
+	}
 	curl_init_once();
 	c = curl_easy_init();
 	if (!c) {
-		error("cannot post to '%s': libcurl could not start", url);
+		error("cannot post to '%s': libcurl could not start", shown);
+		free(shown);
 		return UPLOAD_FAILED;
 	}
 	hdr = curl_slist_append(hdr, "Content-Type: application/json");
@@ -170,12 +144,12 @@ enum upload_result upload_post(const struct upload_options *o,
 		strbuf_reset(&answer);
 		code = 0;
 		if (run_interrupted()) {
-			error("cannot post to '%s': interrupted", url);
+			error("cannot post to '%s': interrupted", shown);
 			break;
 		}
 		rc = curl_easy_perform(c);
 		if (rc == CURLE_ABORTED_BY_CALLBACK) {
-			error("cannot post to '%s': interrupted", url);
+			error("cannot post to '%s': interrupted", shown);
 			break;
 		}
 		if (rc == CURLE_OK)
@@ -188,7 +162,7 @@ enum upload_result upload_post(const struct upload_options *o,
 		if (rc == CURLE_OK && (code == 401 || code == 403)) {
 			error("'%s' refused the upload (HTTP %ld): check the "
 			      "token in $%s%s; the documents stay in the spool",
-			      url, code, UPLOAD_TOKEN_ENV,
+			      shown, code, UPLOAD_TOKEN_ENV,
 			      token ? "" : " (it is not set)");
 			res = UPLOAD_AUTH;
 			break;
@@ -200,7 +174,7 @@ enum upload_result upload_post(const struct upload_options *o,
 			strbuf_trim(&answer);
 			strbuf_addsafe(&said, answer.buf,
 				       answer.len < 200 ? answer.len : 200);
-			error("'%s' refused a document (HTTP %ld)%s%s", url,
+			error("'%s' refused a document (HTTP %ld)%s%s", shown,
 			      code, said.len ? ": " : "", said.buf);
 			strbuf_release(&said);
 			res = UPLOAD_REJECTED;
@@ -215,7 +189,7 @@ enum upload_result upload_post(const struct upload_options *o,
 				upload_curl_error(rc, errbuf, url);
 			else
 				error("cannot post to '%s': HTTP %ld after %d "
-				      "tries", url, code, tries);
+				      "tries", shown, code, tries);
 			break;
 		}
 		run_sleep_ms(wait);
@@ -226,6 +200,7 @@ enum upload_result upload_post(const struct upload_options *o,
 	curl_slist_free_all(hdr);
 	curl_easy_cleanup(c);
 	strbuf_release(&answer);
+	free(shown);
 	return res;
 }
 
@@ -403,7 +378,7 @@ static int batch_begin(struct batch *b, const struct upload_options *o,
 	b->url = url;
 	b->c = c;
 	b->stop = UPLOAD_ACCEPTED;
-	if (upload_check_url(url))
+	if (upload_check_url(url) || upload_check_token(o))
 		return -1;
 	b->dir = upload_spool_dir(o, url);
 	return b->dir ? 0 : -1;
@@ -524,10 +499,13 @@ int upload_job(const struct upload_options *o, const char *job_dir,
 			ret = spool_and_send(&b, sb.buf, sb.len);
 		strbuf_release(&sb);
 	}
-	if (!ret && c->kept)
+	if (!ret && c->kept) {
+		char *shown = upload_url_shown(o->url);
 		ret = error("%zu document(s) wait in '%s': run 'iobisect "
 			    "upload --flush' when '%s' is back",
-			    c->kept, b.dir, o->url);
+			    c->kept, b.dir, shown);
+		free(shown);
+	}
 	strvec_clear(&docs);
 	free(summary);
 	free(b.dir);
@@ -613,7 +591,8 @@ int upload_notify(const struct upload_options *o, const char *url,
 
 	json_decref(j);
 	if (!body)
-		return error("cannot build the notice for '%s'", url);
+		return error("cannot build the notice for job '%s'",
+			     n->job ? n->job : "");
 	if (upload_check_url(url)) {
 		free(body);
 		return -1;
