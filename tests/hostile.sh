@@ -520,9 +520,9 @@ check bad "'/nonexistent' is not a results folder" -- upload /nonexistent --url 
 check bad "'k' is not a results folder" -- upload k --url "$evil"
 check bad '^usage: ' -- upload $R
 check bad '^usage: ' -- upload --flush $R --url "$evil"
-check 130 "cannot post to '$silent': interrupted" secs=5 sig=INT -- upload --flush --url "$silent"
-check 130 "cannot post to '$silent': interrupted" secs=5 sig=TERM -- upload --flush --url "$silent"
-check 130 "interrupted" secs=5 sig=INT -- upload --flush
+check 130 "cannot post to '$silent': interrupted" may=cache secs=5 sig=INT -- upload --flush --url "$silent"
+check 130 "cannot post to '$silent': interrupted" may=cache secs=5 sig=TERM -- upload --flush --url "$silent"
+check 130 "interrupted" may=cache secs=5 sig=INT -- upload --flush
 # Only documents inside the folder, and only valid samples, are sent.
 check ok "warning: .*boot-3-sample-0.json" may=cache after='[ -s "$L/sink.body" ] && ! grep -q HOSTILE "$L/sink.body"' -- upload results/leaky --url "$sink"
 # The server's words arrive escaped, on the one error line.

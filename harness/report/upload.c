@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -277,6 +278,7 @@ struct batch {
 	char *dir;
 	struct upload_counts *c;
 	enum upload_result stop; /* UPLOAD_ACCEPTED: go on */
+	int lock_fd;             /* the spool folder's, held for the batch */
 };
 
 /* Send the spooled file <dir>/<key>.json; remove it when accepted. */
@@ -370,6 +372,46 @@ static void flush_dir(struct batch *b)
 	strvec_clear(&keys);
 }
 
+/*
+ * One sender per spool folder at a time: two flushes at once sent each
+ * document twice, and counted as "kept" what the other had just sent.
+ * The second waits for the first, then finds what is left.
+ */
+static int spool_lock(struct batch *b)
+{
+	char *path = xstrfmt("%s/.lock", b->dir);
+	int said = 0;
+
+	b->lock_fd = open_nofollow(path, O_RDWR | O_CREAT, 0600);
+	free(path);
+	if (b->lock_fd < 0)
+		return -1;
+	while (flock(b->lock_fd, LOCK_EX | LOCK_NB)) {
+		if (errno != EWOULDBLOCK && errno != EINTR)
+			return error("cannot lock the spool folder '%s': %s",
+				     b->dir, strerror(errno));
+		if (run_interrupted())
+			return error("interrupted while waiting for the "
+				     "spool folder '%s'",
+				     b->dir);
+		if (!said++)
+			fprintf(stderr, "upload: waiting for another upload "
+					"from '%s'\n",
+				b->dir);
+		run_sleep_ms(100);
+	}
+	return 0;
+}
+
+static void batch_end(struct batch *b)
+{
+	if (b->lock_fd >= 0)
+		close(b->lock_fd);
+	b->lock_fd = -1;
+	free(b->dir);
+	b->dir = NULL;
+}
+
 static int batch_begin(struct batch *b, const struct upload_options *o,
 		       const char *url, struct upload_counts *c)
 {
@@ -378,10 +420,15 @@ static int batch_begin(struct batch *b, const struct upload_options *o,
 	b->url = url;
 	b->c = c;
 	b->stop = UPLOAD_ACCEPTED;
+	b->lock_fd = -1;
 	if (upload_check_url(url) || upload_check_token(o))
 		return -1;
 	b->dir = upload_spool_dir(o, url);
-	return b->dir ? 0 : -1;
+	if (!b->dir || spool_lock(b)) {
+		batch_end(b);
+		return -1;
+	}
+	return 0;
 }
 
 /* 1 for a folder; otherwise 0, with errno saying why (0: not a folder). */
@@ -508,7 +555,7 @@ int upload_job(const struct upload_options *o, const char *job_dir,
 	}
 	strvec_clear(&docs);
 	free(summary);
-	free(b.dir);
+	batch_end(&b);
 	return ret;
 }
 
@@ -526,7 +573,7 @@ int upload_document(const struct upload_options *o, const char *body,
 	ret = spool_and_send(&b, body, len);
 	if (!ret && c->kept)
 		ret = -1;
-	free(b.dir);
+	batch_end(&b);
 	return ret;
 }
 
@@ -543,7 +590,7 @@ int upload_flush(const struct upload_options *o, struct upload_counts *c)
 		if (batch_begin(&b, o, o->url, c))
 			return -1;
 		flush_dir(&b);
-		free(b.dir);
+		batch_end(&b);
 		return c->kept ? -1 : 0;
 	}
 	d = opendir(root);
@@ -566,7 +613,7 @@ int upload_flush(const struct upload_options *o, struct upload_counts *c)
 				failed = 1;
 			} else {
 				flush_dir(&b);
-				free(b.dir);
+				batch_end(&b);
 			}
 		}
 		strbuf_release(&url);
