@@ -473,6 +473,11 @@ int vm_boot(struct boot_result *out, const struct boot_request *req)
 	out->console_log = xstrfmt("%s/console.log", req->run_dir);
 	out->result_log = xstrfmt("%s/result.log", req->run_dir);
 	out->report.expect_boot = req->boot_id;
+	out->report.expect_samples = (unsigned)job->samples;
+	out->report.expect_warmups = (unsigned)job->warmup;
+	out->report.expect_points = 0;
+	for (size_t i = 0; i < job->nr_points; i++)
+		out->report.expect_points += job->points[i].topo == req->topo;
 
 	if (spec_render(job, req->topo, req->label, req->boot_id, &spec) ||
 	    vm_initramfs(initrd, &spec, req) ||
