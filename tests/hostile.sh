@@ -410,7 +410,11 @@ check bad "tmpfs disks need 1048576 MiB" -- run jobs/tmpfs-1tib.json --kernel k
 check bad "not valid JSON: maximum parsing depth" -- run jobs/nested.json --kernel k
 # machine.qemu is a program, never shell text, and a hung one gives way.
 check bad "cannot run 'touch pwned; false'" after='[ ! -e pwned ]' -- run "${K[@]}" --set 'machine.qemu=touch pwned; false'
-check bad "cannot run '.*hang.sh'" secs=5 sig=TERM -- run "${K[@]}" --set "machine.qemu=$S/hang.sh"
+# A signal while QEMU is asked its version is an interruption (130), not
+# a missing QEMU; the probe's file goes where $TMPDIR says.
+check 130 "interrupted while asking '.*hang.sh' its version" secs=5 sig=TERM -- run "${K[@]}" --set "machine.qemu=$S/hang.sh"
+check 130 "interrupted while asking '.*hang.sh' its version" secs=5 sig=INT -- run "${K[@]}" --set "machine.qemu=$S/hang.sh"
+TMPDIR=$S/no-such-tmp check bad "cannot make a temporary file in '.*no-such-tmp'" -- run "${K[@]}"
 for job in "$root"/tests/jobs/bad/*.json; do
 	check bad "^error: .*$(basename "$job"): " -- run "$job" --kernel k
 done
@@ -495,6 +499,10 @@ check bad "not writing through '.*out/lk3/lk': it is a symbolic link" after='[ -
 # A finished bisection run again prints its stored answer and rewrites
 # nothing; its notice carries the stored change, not 0.0.
 check ok '' may=out/done after='cmp -s out/done/done/report.txt out/done-report.txt && cmp -s out/done/done/summary.json out/done-summary.json && grep -q "read parent/culprit" "$L/out" && grep -qE "\"change_pct\": ?-25" "$L/sink.body"' -- bisect jobs/done.json --results out/done --notify "$sink"
+# A results folder where nothing can be made (sysfs: even root cannot)
+# says why, not "cannot lock ...: No such file or directory".
+printf '{"topology": "virtio", "workload": "rawread"}' >jobs/sys.json
+check bad "cannot create the run folder '.*sys/.run-[^']*': (Operation not permitted|Read-only file system|Permission denied)" -- run jobs/sys.json --kernel k --results /
 
 # ---------------------------------------------------------------- cache
 # No cache in a folder that is not the user's own, none without HOME, and

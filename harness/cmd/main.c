@@ -68,6 +68,12 @@ int main(int argc, char **argv)
 		if (!strcmp(argv[1], commands[i].name)) {
 			int rc = commands[i].fn(argc - 1, argv + 1);
 			git_libgit2_shutdown();
+			/*
+			 * A command a signal stopped was interrupted, whatever
+			 * step it was at (a QEMU probe, a lock, a fetch).
+			 */
+			if (rc == EXIT_ABORT && run_interrupted())
+				rc = EXIT_INTERRUPTED;
 			return rc;
 		}
 	/* One line naming it; the whole list is one 'iobisect help' away. */

@@ -278,7 +278,7 @@ int mkdir_below(const char *root, const char *path, mode_t mode)
 	char *p;
 	int ret = 0;
 
-	while (n > 1 && root[n - 1] == '/')
+	while (n > 0 && root[n - 1] == '/')
 		n--;
 	if (strncmp(path, root, n) || (path[n] && path[n] != '/'))
 		return error("'%s' is not inside '%s'", path, root);
