@@ -314,9 +314,12 @@ START_TEST(report_keeps_errors_and_refuses_incomplete_samples)
 		hello,
 		"{\"type\":\"error\",\"stage\":\"verify\",\"message\":\"block "
 		"4096: read 0xff, wrote 0x5a\"}",
+		/* A guest's escapes are kept as text, never sent raw on. */
+		"{\"type\":\"error\",\"stage\":\"md\\u001b[2J\","
+		"\"message\":\"\\u001b]0;owned\\u0007x\\ny\"}",
 		"{\"type\":\"done\",\"samples\":0}",
 	};
-	for (unsigned i = 0; i < 3; i++) {
+	for (unsigned i = 0; i < 4; i++) {
 		char *f = frame(i, p[i]);
 		strbuf_addstr(&s, f);
 		free(f);
@@ -327,7 +330,9 @@ START_TEST(report_keeps_errors_and_refuses_incomplete_samples)
 	ck_assert(!proto_report_complete(&r));
 	ck_assert_str_eq(proto_report_error(&r, "verify")->message,
 			 "block 4096: read 0xff, wrote 0x5a");
-	ck_assert_ptr_null(proto_report_error(&r, "md"));
+	ck_assert_ptr_nonnull(proto_report_error(&r, "md\\x1b[2J"));
+	ck_assert_str_eq(proto_report_error(&r, "md\\x1b[2J")->message,
+			 "\\x1b]0;owned\\x07x\\x0ay");
 	proto_report_release(&r);
 
 	/* A sample without bw_bytes is a protocol violation, not a sample. */

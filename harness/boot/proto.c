@@ -234,15 +234,19 @@ static int sample_over(struct proto_report *r, struct proto_sample *s)
 		      PROTO_METRICS_MAX;
 	char *msg = NULL;
 
-	if (r->expect_samples && (unsigned)s->index >= bound)
-		msg = xstrfmt("point '%s' sent %s %d, but the spec asked for "
-			      "%u",
-			      s->point, s->warmup ? "warmup" : "sample",
-			      s->index, bound);
-	else if (r->expect_points && r->nr_samples >= most)
+	if (r->expect_samples && (unsigned)s->index >= bound) {
+		/* The point's name is the guest's: escaped. */
+		char *text = xstrfmt("point '%s' sent %s %d, but the spec "
+				     "asked for %u",
+				     s->point, s->warmup ? "warmup" : "sample",
+				     s->index, bound);
+		msg = xstrdup_safe(text);
+		free(text);
+	} else if (r->expect_points && r->nr_samples >= most) {
 		msg = xstrfmt("more than %zu samples, but the spec's %u "
 			      "points make at most that",
 			      most, r->expect_points);
+	}
 	if (!msg)
 		return 0;
 	if (!r->over_said) {
@@ -304,8 +308,9 @@ static int accept(struct proto_report *r, struct proto_frame *f)
 		if (!stage || !msg)
 			return -1;
 		ALLOC_GROW(r->errors, r->nr_errors + 1, r->alloc_errors);
-		r->errors[r->nr_errors].stage = xstrdup(stage);
-		r->errors[r->nr_errors++].message = xstrdup(msg);
+		/* The guest's words reach warnings, logs and the summary. */
+		r->errors[r->nr_errors].stage = xstrdup_safe(stage);
+		r->errors[r->nr_errors++].message = xstrdup_safe(msg);
 	} else if (!strcmp(type, "done")) {
 		json_t *n = json_object_get(o, "samples");
 		if (!json_is_integer(n) || json_integer_value(n) < 0)

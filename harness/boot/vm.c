@@ -134,8 +134,12 @@ static void quote_tail(struct strbuf *detail, const struct strvec *lines,
 			nonempty++;
 	}
 	for (size_t i = start; i < lines->nr; i++)
-		if (*lines->v[i])
-			strbuf_addf(detail, "\n  | %s", lines->v[i]);
+		if (*lines->v[i]) {
+			/* A kernel's console may hold escapes: shown. */
+			strbuf_addstr(detail, "\n  | ");
+			strbuf_addsafe(detail, lines->v[i],
+				       strlen(lines->v[i]));
+		}
 }
 
 enum boot_status vm_classify(struct strbuf *detail, const char *console,

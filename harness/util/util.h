@@ -81,6 +81,12 @@ void strbuf_trim(struct strbuf *sb);
  * sequences, newlines, invalid bytes) as \xNN.
  */
 void strbuf_addsafe(struct strbuf *sb, const void *data, size_t len);
+/*
+ * A copy of `s` as strbuf_addsafe writes it: for text from elsewhere (a
+ * commit's subject and author, a guest's message) that is printed, put
+ * in report.txt and in logs, and must not work the terminal there.
+ */
+char *xstrdup_safe(const char *s);
 
 /* A NULL-terminated list of owned strings (argv, env, paths). */
 struct strvec {
