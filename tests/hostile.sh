@@ -69,6 +69,8 @@ store loop-doc; rm "$doc"; ln -s "$(basename "$doc")" "$doc"
 store array-doc; echo '[1, 2]' >"$doc"
 store not-json; printf '{"bw_bytes": 1' >"$doc"
 store corrupt-state; echo '{"version": 1, "probes": [' >results/corrupt-state/bisect-state.json
+store corrupt-both; echo '{"version": 1, "probes": [' >results/corrupt-both/bisect-state.json
+echo '{"version": 1, "marks": 7}' >results/corrupt-both/bisect-state.json.prev
 store fifo-state; rm results/fifo-state/bisect-state.json
 mkfifo results/fifo-state/bisect-state.json
 store bad-mark
@@ -125,6 +127,20 @@ git -C tree -c user.email=h@h -c user.name=h commit -q --allow-empty -m one
 git -C tree -c user.email=h@h -c user.name=h commit -q --allow-empty -m two
 printf '{"topology": "virtio", "workload": "rawread", "repo": "%s", "good": "%s", "bad": "%s"}' \
 	"$S/tree" "$(git -C tree rev-parse HEAD~1)" "$(git -C tree rev-parse HEAD)" >jobs/notkernel.json
+# A bisection of it whose state says it took -50 s so far.
+mkdir -p out/neg/notkernel
+python3 - out/neg/notkernel "$(git -C tree rev-parse HEAD~1)" "$(git -C tree rev-parse HEAD)" \
+	"$(git hash-object jobs/notkernel.json)" <<'PY'
+import json, sys
+d, good, bad, h = sys.argv[1:]
+json.dump({"version": 1, "job_hash": h, "job": "notkernel", "good_rev": good,
+           "bad_rev": bad, "good": good, "bad": bad, "merge_base": "",
+           "candidates": [bad], "probes": [], "marks": [], "status": "running", "culprit": "",
+           "suspects": [], "builds": 0, "builds_cached": 0, "boots": 0,
+           "samples": 0, "seconds": -50.0, "started": "2026-12-02T08:00:00Z",
+           "updated": "2026-12-02T09:00:00Z"},
+          open(d + "/bisect-state.json", "w"))
+PY
 # A finished bisection of that repository, as a run that confirmed its
 # culprit left it: its report's parent/culprit table must survive a re-run.
 printf '{"topology": "virtio", "workload": "rawread", "repo": "%s", "good": "HEAD~1", "bad": "HEAD"}' \
@@ -444,6 +460,7 @@ for s in fifo-doc big-doc dir-doc loop-doc array-doc not-json neg-bw str-bw; do
 	rm -f "out/$s.html"
 done
 check bad "bisect-state.json' is corrupt .*there is no previous copy" -- report results/corrupt-state --html out/x.html
+check bad "bisect-state.json' is corrupt .*previous copy '.*bisect-state.json.prev' is spoiled too" -- report results/corrupt-both --html out/x.html
 check bad "bisect-state.json' is a FIFO" -- report results/fifo-state --html out/x.html
 check bad "mark of f{40}: not a commit of the bisection" -- report results/bad-mark --html out/x.html
 # Hostile names are shown as text: a parser finds nothing that runs.
@@ -496,6 +513,7 @@ check bad "not writing '.*out/lk2/lk/.lock': it is a symbolic link" after='[ ! -
 check bad "not writing through '.*out/lk3/lk': it is a symbolic link" after='[ -z "$(ls -A linked)" ]' -- bisect jobs/lk.json --results out/lk3
 check bad "not writing through '.*out/lk3/lk': it is a symbolic link" after='[ -z "$(ls -A linked)" ]' -- run jobs/lk.json --kernel k --results out/lk3
 
+check bad "has no top Makefile" may=out/neg may=cache after='grep -q "boots, 0 samples, [0-9]" out/neg/notkernel/report.txt' -- bisect jobs/notkernel.json --results out/neg
 # A finished bisection run again prints its stored answer and rewrites
 # nothing; its notice carries the stored change, not 0.0.
 check ok '' may=out/done after='cmp -s out/done/done/report.txt out/done-report.txt && cmp -s out/done/done/summary.json out/done-summary.json && grep -q "read parent/culprit" "$L/out" && grep -qE "\"change_pct\": ?-25" "$L/sink.body"' -- bisect jobs/done.json --results out/done --notify "$sink"
