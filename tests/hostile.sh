@@ -112,6 +112,11 @@ echo '{"boot": 3, "read": {"bw_bytes": -5}, "leak": "HOSTILE-INVALID"}' >"$L1/bs
 mkdir -p wcache/iobisect ocache/iobisect
 chmod 0777 wcache/iobisect
 chown nobody ocache/iobisect 2>/dev/null || rm -rf ocache
+# One its group may write to; with root, a link another user planted.
+mkdir -p gcache/iobisect lcache mine
+chmod 0775 gcache/iobisect
+ln -s "$S/mine" lcache/iobisect
+chown -h nobody lcache/iobisect 2>/dev/null || rm -rf lcache
 # A finished state whose culprit the bisection was told is fast.
 store good-culprit
 python3 - results/good-culprit/bisect-state.json <<'PY'
@@ -528,6 +533,10 @@ check bad "cannot create the run folder '.*sys/.run-[^']*': (Operation not permi
 XDG_CACHE_HOME=$S/wcache check bad "not using the cache folder .*anyone may write" -- upload --flush
 if [ -d ocache ]; then
 	XDG_CACHE_HOME=$S/ocache check bad "not using the cache folder .*belongs to uid" -- upload --flush
+fi
+XDG_CACHE_HOME=$S/gcache check bad "not using the cache folder .*its group may write" -- upload --flush
+if [ -d lcache ]; then
+	XDG_CACHE_HOME=$S/lcache check bad "not using the cache folder .*symbolic link of uid" after='[ -z "$(ls -A mine)" ]' -- upload --flush
 fi
 HOME= XDG_CACHE_HOME= check bad "no folder for the cache" -- upload --flush
 HOME=/proc XDG_CACHE_HOME= check bad "cannot create '/proc/.cache/iobisect'" -- upload --flush

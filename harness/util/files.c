@@ -518,6 +518,18 @@ int cache_dir_check(void)
 			     "XDG_CACHE_HOME (an absolute path)");
 	if (mkdir_p(cache_path, 0755))
 		return -1;
+	/*
+	 * A link there is followed only when this user made it: one that
+	 * another user planted in a shared XDG_CACHE_HOME would take the
+	 * spool and the images wherever they chose.
+	 */
+	if (lstat(cache_path, &st))
+		return error("cannot use the cache folder '%s': %s",
+			     cache_path, strerror(errno));
+	if (S_ISLNK(st.st_mode) && st.st_uid != geteuid())
+		return error("not using the cache folder '%s': it is a "
+			     "symbolic link of uid %ld, not of this user",
+			     cache_path, (long)st.st_uid);
 	if (stat(cache_path, &st))
 		return error("cannot use the cache folder '%s': %s",
 			     cache_path, strerror(errno));
@@ -529,10 +541,12 @@ int cache_dir_check(void)
 		return error("not using the cache folder '%s': it belongs to "
 			     "uid %ld, not to this user",
 			     cache_path, (long)st.st_uid);
-	if (st.st_mode & S_IWOTH)
-		return error("not using the cache folder '%s': anyone may "
+	if (st.st_mode & (S_IWOTH | S_IWGRP))
+		return error("not using the cache folder '%s': %s may "
 			     "write to it (mode %04o)",
-			     cache_path, (unsigned)(st.st_mode & 07777));
+			     cache_path,
+			     st.st_mode & S_IWOTH ? "anyone" : "its group",
+			     (unsigned)(st.st_mode & 07777));
 	cache_checked = 1;
 	return 0;
 }

@@ -186,7 +186,8 @@ char *absolute_path(const char *path);
 /*
  * ${XDG_CACHE_HOME:-$HOME/.cache}/iobisect (XDG_CACHE_HOME only when
  * absolute), created on first use. cache_dir_check makes sure it is this
- * user's and no one else may write to it: 0, or -1 after one error line
+ * user's, that neither its group nor others may write to it, and that a
+ * link there is this user's own: 0, or -1 after one error line
  * (no HOME: no cache at all, never a shared /tmp). Commands that use the
  * cache call it first; cache_dir dies where it fails.
  */
