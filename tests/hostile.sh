@@ -45,6 +45,8 @@ dump("targets-100k", {"topology": {"preset": "virtio", "layers": [
     {"kind": "fs", "name": "f", "on": "d0", "type": "ext4"}]},
     "workload": {"engine": "seqread",
                  "target": ["/mnt/t%d" % i for i in range(100000)]}})
+dump("append-1mb", {"topology": "virtio", "workload": "rawread",
+                    "machine": {"append": "quiet " * ((1 << 20) // 6)}})
 dump("tmpfs-1tib", {"topology": {"disks": [{"backing": "tmpfs",
                                             "size_mb": 1 << 20}]},
                     "workload": "rawread"})
@@ -428,6 +430,8 @@ check bad "5000 disks: a boot takes at most 32" secs=3 -- run jobs/disks-5000.js
 check bad "the matrix has more than 4096 points" secs=5 -- run jobs/targets-100k.json --kernel k
 check bad "more than 4096 points" secs=5 -- run "${K[@]}" --set "workload.bs_kb=[$(seq -s, 1 5000)]"
 check bad "tmpfs disks need 1048576 MiB" -- run jobs/tmpfs-1tib.json --kernel k
+check bad "machine.append: [0-9]+ characters; at most 1024" -- run jobs/append-1mb.json --kernel k
+check bad "^error: --timeout: '0' is not a positive number" -- run "${K[@]}" --timeout 0
 check bad "not valid JSON: maximum parsing depth" -- run jobs/nested.json --kernel k
 # machine.qemu is a program, never shell text, and a hung one gives way.
 check bad "cannot run 'touch pwned; false'" after='[ ! -e pwned ]' -- run "${K[@]}" --set 'machine.qemu=touch pwned; false'
@@ -489,6 +493,8 @@ check ok "warning: .*bad-mark.*going on without it" -- compare "$good" "$culprit
 check ok "ignoring .*: read.bw_bytes is -5, not a byte rate" -- compare "$good" "$culprit" --results results/neg-bw
 check ok "ignoring .*: read.bw_bytes is a string" -- compare "$good" "$culprit" --results results/str-bw
 check ok "ignoring a sample document: .* is a FIFO" secs=5 -- compare "$good" "$culprit" --results results/fifo-doc
+check bad "no results for '${culprit}zzzz'" -- compare "$good" "${culprit}zzzz" --results $R
+check bad "'../..' is not the name of a job" -- report $R --job ../.. --html out/x.html
 check bad "no results for 'ffffffff'" -- compare ffffffff "$culprit" --results $R
 check bad "no results for 'a'" -- compare a "$culprit" --results $R
 check bad "holds [0-9]+ jobs" -- compare "$good" "$culprit" --results results
@@ -517,6 +523,10 @@ check bad "not writing '.*out/lk1/lk/.lock': it is a symbolic link" -- bisect jo
 check bad "not writing '.*out/lk2/lk/.lock': it is a symbolic link" after='[ ! -e made-by-lock ]' -- bisect jobs/lk.json --results out/lk2
 check bad "not writing through '.*out/lk3/lk': it is a symbolic link" after='[ -z "$(ls -A linked)" ]' -- bisect jobs/lk.json --results out/lk3
 check bad "not writing through '.*out/lk3/lk': it is a symbolic link" after='[ -z "$(ls -A linked)" ]' -- run jobs/lk.json --kernel k --results out/lk3
+# A FIFO where the lock goes: one line, not two.
+mkdir -p out/lk4/lk
+mkfifo out/lk4/lk/.lock
+check bad "'out/lk4/lk/.lock' is a FIFO" secs=5 -- bisect jobs/lk.json --results out/lk4
 
 check bad "has no top Makefile" may=out/neg may=cache after='grep -q "boots, 0 samples, [0-9]" out/neg/notkernel/report.txt' -- bisect jobs/notkernel.json --results out/neg
 # A finished bisection run again prints its stored answer and rewrites
@@ -558,6 +568,7 @@ check bad '^usage: ' -- upload --flush $R --url "$evil"
 check 130 "cannot post to '$silent': interrupted" may=cache secs=5 sig=INT -- upload --flush --url "$silent"
 check 130 "cannot post to '$silent': interrupted" may=cache secs=5 sig=TERM -- upload --flush --url "$silent"
 check 130 "interrupted" may=cache secs=5 sig=INT -- upload --flush
+check 130 "cannot post to '$silent': interrupted" may=cache secs=5 sig=QUIT -- upload --flush --url "$silent"
 # Only documents inside the folder, and only valid samples, are sent.
 check ok "warning: .*boot-3-sample-0.json" may=cache after='[ -s "$L/sink.body" ] && ! grep -q HOSTILE "$L/sink.body"' -- upload results/leaky --url "$sink"
 # The server's words arrive escaped, on the one error line.

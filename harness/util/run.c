@@ -65,6 +65,11 @@ void run_install_signal_handlers(void)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
+	/*
+	 * SIGQUIT too: a shell starts background jobs with it ignored, and
+	 * a harness that ignores it cannot be asked to stop that way.
+	 */
+	sigaction(SIGQUIT, &sa, NULL);
 }
 
 void run_sleep_ms(long ms)
@@ -111,6 +116,7 @@ static void child_setup(const struct run_opts *o)
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
 	signal(SIGHUP, SIG_DFL);
+	signal(SIGQUIT, SIG_DFL);
 	signal(SIGPIPE, SIG_DFL);
 	int in = open(o->stdin_path ? o->stdin_path : "/dev/null", O_RDONLY);
 	if (in >= 0) {
