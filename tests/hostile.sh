@@ -590,5 +590,18 @@ check 1 "'http://user:\*\*\*@127" may=cache after='! grep -q s3cret "$L/err" "$L
 IOBISECT_UPLOAD_TOKEN=$'tok\r\nX-Injected: 1' check 128 "upload token .* holds a control character" after='! grep -q X-Injected "$L/err"' -- upload results/tiny --url "$sink"
 IOBISECT_UPLOAD_TOKEN=tok check ok "warning: the upload token goes to '.*' over plain http://" may=cache -- upload results/tiny --url "$sink"
 
+# A reader that goes away (`| head`) costs one error line and exit 1, not
+# a silent death by SIGPIPE (141). A pipe is more than check() runs.
+n=$((n + 1))
+(cd "$S" && exec "$bin" report $R --html -) 2>"$L/err" | (exec 0<&-; sleep 1)
+rc=${PIPESTATUS[0]}
+if [ "$rc" = 1 ] && [ "$(grep -c '^error: ' "$L/err")" = 1 ] &&
+	grep -q 'Broken pipe' "$L/err"; then
+	ok=$((ok + 1))
+else
+	failed+=("$n")
+	echo "hostile: FAIL #$n report $R --html - | closed reader: exit $rc"
+fi
+
 echo "hostile: $n inputs, $ok as expected, ${#failed[@]} not"
 [ ${#failed[@]} -eq 0 ]

@@ -7,7 +7,9 @@
 #include "run.h"
 #include "util.h"
 
+#include <errno.h>
 #include <git2.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -58,6 +60,11 @@ int main(int argc, char **argv)
 		return usage(stdout);
 	git_libgit2_init();
 	run_install_signal_handlers();
+	/*
+	 * A reader that goes away (`| head`) is a failed write, said once,
+	 * not a silent death by SIGPIPE (141). Children get it back.
+	 */
+	signal(SIGPIPE, SIG_IGN);
 	/* "help CMD" is "CMD --help": the usage made from its table. */
 	if (!strcmp(argv[1], "help") && argc > 2) {
 		argv[1] = argv[2];
@@ -74,6 +81,11 @@ int main(int argc, char **argv)
 			 */
 			if (rc == EXIT_ABORT && run_interrupted())
 				rc = EXIT_INTERRUPTED;
+			if ((fflush(stdout) || ferror(stdout)) && !rc) {
+				error("cannot write to the standard output: %s",
+				      strerror(errno));
+				rc = 1;
+			}
 			return rc;
 		}
 	/* One line naming it; the whole list is one 'iobisect help' away. */
