@@ -351,7 +351,7 @@ int kbuild_image(struct build_result *out, const struct build_request *req)
 		 * folders are the trees' top, which holds every slot's.
 		 */
 		probe_dir = xstrfmt("%s/trees", cache_dir());
-		if (mkdir_p(probe_dir, 0755) ||
+		if (mkdir_below(cache_dir(), probe_dir, 0755) ||
 		    !(env_id = toolenv_identify(env, cc, hostcc, probe_dir,
 						probe_dir)))
 			goto out;
@@ -389,7 +389,9 @@ int kbuild_image(struct build_result *out, const struct build_request *req)
 	}
 	srclock = xstrfmt("%s/src.lock", treedir);
 	objlock = xstrfmt("%s.lock", objdir);
-	if (mkdir_p(imgdir, 0755) || mkdir_p(objdir, 0755))
+	/* The cache's folders, as the results folder's: no link followed. */
+	if (mkdir_below(cache_dir(), imgdir, 0755) ||
+	    mkdir_below(cache_dir(), objdir, 0755))
 		goto out;
 	int rc;
 	/* Source tree first, then build folder: one order, no deadlock. */
