@@ -529,7 +529,8 @@ START_TEST(test_describe_escapes_a_hostile_subject)
 	git_repository_free(git);
 	r = open_repo();
 	ck_assert_int_eq(repo_describe(r, "esc", &ci), 0);
-	ck_assert_str_eq(ci.subject, "two\\x1b]0;owned\\x07\\x1b[2J\\xc2\\x9bA");
+	ck_assert_str_eq(ci.subject,
+			 "two\\x1b]0;owned\\x07\\x1b[2J\\xc2\\x9bA");
 	ck_assert_ptr_null(strchr(ci.author, '\033'));
 	commit_info_release(&ci);
 	repo_free(r);

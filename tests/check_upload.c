@@ -233,9 +233,8 @@ START_TEST(two_flushes_at_once_send_each_document_once)
 	for (int i = 0; i < n; i++) {
 		char key[41], *doc = T("{\"boot\": %d}", i);
 		hash_hex(doc, strlen(doc), key);
-		ck_assert_int_eq(write_file_atomic(T("%s/%s.json", sd, key), doc,
-						   strlen(doc)),
-				 0);
+		char *path = T("%s/%s.json", sd, key);
+		ck_assert_int_eq(write_file_atomic(path, doc, strlen(doc)), 0);
 	}
 	o.url = NULL;
 	for (int k = 0; k < 2; k++) {

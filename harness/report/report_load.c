@@ -41,8 +41,10 @@ static int load_rows(struct report *r, json_t *rows)
 	if (!json_is_array(rows))
 		return -1;
 	json_array_foreach(rows, i, j) {
-		const char *metric = json_string_value(json_object_get(j, "metric"));
-		const char *unit = json_string_value(json_object_get(j, "unit"));
+		json_t *m = json_object_get(j, "metric");
+		json_t *u = json_object_get(j, "unit");
+		const char *metric = json_string_value(m);
+		const char *unit = json_string_value(u);
 		struct report_row *row;
 
 		if (!metric || !unit)
@@ -52,7 +54,8 @@ static int load_rows(struct report *r, json_t *rows)
 		row->good_stddev_pct = num_of(j, "good_stddev_pct");
 		row->bad_median = num_of(j, "bad_median");
 		row->bad_stddev_pct = num_of(j, "bad_stddev_pct");
-		row->significant = json_is_true(json_object_get(j, "significant"));
+		row->significant =
+			json_is_true(json_object_get(j, "significant"));
 	}
 	return 0;
 }
