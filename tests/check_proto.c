@@ -314,9 +314,12 @@ START_TEST(report_keeps_errors_and_refuses_incomplete_samples)
 		hello,
 		"{\"type\":\"error\",\"stage\":\"verify\",\"message\":\"block "
 		"4096: read 0xff, wrote 0x5a\"}",
+		/* A guest's escapes are kept as text, never sent raw on. */
+		"{\"type\":\"error\",\"stage\":\"md\\u001b[2J\","
+		"\"message\":\"\\u001b]0;owned\\u0007x\\ny\"}",
 		"{\"type\":\"done\",\"samples\":0}",
 	};
-	for (unsigned i = 0; i < 3; i++) {
+	for (unsigned i = 0; i < 4; i++) {
 		char *f = frame(i, p[i]);
 		strbuf_addstr(&s, f);
 		free(f);
@@ -327,7 +330,9 @@ START_TEST(report_keeps_errors_and_refuses_incomplete_samples)
 	ck_assert(!proto_report_complete(&r));
 	ck_assert_str_eq(proto_report_error(&r, "verify")->message,
 			 "block 4096: read 0xff, wrote 0x5a");
-	ck_assert_ptr_null(proto_report_error(&r, "md"));
+	ck_assert_ptr_nonnull(proto_report_error(&r, "md\\x1b[2J"));
+	ck_assert_str_eq(proto_report_error(&r, "md\\x1b[2J")->message,
+			 "\\x1b]0;owned\\x07x\\x0ay");
 	proto_report_release(&r);
 
 	/* A sample without bw_bytes is a protocol violation, not a sample. */
@@ -384,6 +389,50 @@ START_TEST(report_bounds_a_runaway_line)
 }
 END_TEST
 
+/*
+ * A guest that sends more than its spec asked for (3 samples and one
+ * warmup of one point) is in error: the extra samples are dropped, one
+ * error says so, and the boot is no evidence. 20,000 samples for 3 were
+ * stored as "ok".
+ */
+START_TEST(report_refuses_samples_the_spec_did_not_ask_for)
+{
+	struct proto_report r;
+	struct strbuf in = STRBUF_INIT;
+	const struct proto_error *e;
+	unsigned seq = 0;
+
+	proto_report_init(&r);
+	r.expect_samples = 3;
+	r.expect_warmups = 1;
+	r.expect_points = 1;
+	const char *fixed[] = { hello, topology, point };
+	for (size_t i = 0; i < 3; i++) {
+		char *f = frame(seq++, fixed[i]);
+		strbuf_addstr(&in, f);
+		free(f);
+	}
+	/* Indexes 0..2 are asked for; 3..999 are not; and 0 again, 30 times. */
+	for (int i = 0; i < 1000 + 30; i++) {
+		char *s = sample(i < 1000 ? i : 0, 0, 130000000ul);
+		char *f = frame(seq++, s);
+		strbuf_addstr(&in, f);
+		free(f);
+		free(s);
+	}
+	proto_report_feed(&r, in.buf, in.len);
+	ck_assert_uint_le(r.nr_samples, 3 * 4 * PROTO_METRICS_MAX);
+	ck_assert_uint_eq(r.nr_errors, 1);
+	e = proto_report_error(&r, "samples");
+	ck_assert_ptr_nonnull(e);
+	ck_assert_msg(strstr(e->message, "sample 3, but the spec asked for 3"),
+		      "%s", e->message);
+	ck_assert(!proto_report_complete(&r));
+	proto_report_release(&r);
+	strbuf_release(&in);
+}
+END_TEST
+
 static Suite *proto_suite(void)
 {
 	Suite *s = suite_create("proto");
@@ -398,6 +447,7 @@ static Suite *proto_suite(void)
 			    (int)(sizeof(damages) / sizeof(*damages)));
 	tcase_add_test(tc, report_keeps_errors_and_refuses_incomplete_samples);
 	tcase_add_test(tc, report_bounds_a_runaway_line);
+	tcase_add_test(tc, report_refuses_samples_the_spec_did_not_ask_for);
 	tcase_add_test(tc, report_keeps_block_counters_when_well_formed);
 	suite_add_tcase(s, tc);
 	return s;

@@ -681,7 +681,11 @@ START_TEST(test_qemu_version_no_shell_no_hang)
 	char *inject = xstrfmt("touch %s; echo QEMU", mark);
 	const char *script = "#!/bin/sh\nexec sleep 60\n";
 
-	ck_assert_ptr_null(qemu_version(inject));
+	char *line = NULL;
+	struct strbuf err = STRBUF_INIT;
+
+	ck_assert_int_eq(qemu_version(inject, &line), 1);
+	ck_assert_ptr_null(line);
 	ck_assert_msg(!file_exists(mark), "a shell ran the job's qemu string");
 	ck_assert_int_eq(write_file_atomic(hang, script, strlen(script)), 0);
 	ck_assert_int_eq(chmod(hang, 0755), 0);
@@ -695,14 +699,58 @@ START_TEST(test_qemu_version_no_shell_no_hang)
 		_exit(0);
 	}
 	uint64_t t0 = now_ns();
-	ck_assert_ptr_null(qemu_version(hang));
+	/* Stopped by the signal: said as such, not as a missing QEMU. */
+	error_capture(&err);
+	ck_assert_int_eq(qemu_version(hang, &line), -1);
+	error_capture(NULL);
 	double secs = (now_ns() - t0) / 1e9;
 	waitpid(pid, NULL, 0);
 	ck_assert_msg(secs < 5, "waited %.1f s for a hung --version", secs);
+	ck_assert_msg(strstr(err.buf, "interrupted"), "got '%s'", err.buf);
+	strbuf_release(&err);
 	remove_tree(dir);
 	free(hang);
 	free(mark);
 	free(inject);
+}
+END_TEST
+
+/*
+ * The probe's temporary file goes where $TMPDIR says (it went to a fixed
+ * /tmp), and a folder it cannot write is said as such, not as "is
+ * qemu-system-x86 installed?".
+ */
+START_TEST(test_qemu_version_honours_tmpdir)
+{
+	char dir[] = "/tmp/check_qemu.XXXXXX";
+	char *fake, *line = NULL, *old = getenv("TMPDIR");
+	const char *script = "#!/bin/sh\necho QEMU emulator version 9.9.9\n";
+	struct strbuf err = STRBUF_INIT;
+
+	old = old ? xstrdup(old) : NULL;
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	fake = xstrfmt("%s/qemu", dir);
+	ck_assert_int_eq(write_file_atomic(fake, script, strlen(script)), 0);
+	ck_assert_int_eq(chmod(fake, 0755), 0);
+	setenv("TMPDIR", dir, 1);
+	ck_assert_int_eq(qemu_version(fake, &line), 0);
+	ck_assert_str_eq(line, "QEMU emulator version 9.9.9");
+	free(line);
+	setenv("TMPDIR", "/nonexistent-tmpdir", 1);
+	error_capture(&err);
+	ck_assert_int_eq(qemu_version(fake, &line), -1);
+	error_capture(NULL);
+	ck_assert_msg(strstr(err.buf, "/nonexistent-tmpdir") &&
+			      !strstr(err.buf, "installed"),
+		      "got '%s'", err.buf);
+	if (old)
+		setenv("TMPDIR", old, 1);
+	else
+		unsetenv("TMPDIR");
+	remove_tree(dir);
+	strbuf_release(&err);
+	free(fake);
+	free(old);
 }
 END_TEST
 
@@ -722,6 +770,7 @@ int main(void)
 	tcase_add_test(tc, test_virtual_clock);
 	tcase_add_test(tc, test_nullb_disks);
 	tcase_add_test(tc, test_qemu_version_no_shell_no_hang);
+	tcase_add_test(tc, test_qemu_version_honours_tmpdir);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

@@ -508,6 +508,36 @@ START_TEST(test_describe)
 }
 END_TEST
 
+/*
+ * A subject with terminal escapes (a title change, a cleared screen, a
+ * C1 CSI) is described as text: they reached stdout, stderr and
+ * report.txt raw.
+ */
+START_TEST(test_describe_escapes_a_hostile_subject)
+{
+	git_repository *git;
+	struct repo *r;
+	struct commit_info ci = COMMIT_INFO_INIT;
+	char id[41];
+
+	git_libgit2_init();
+	ck_assert_int_eq(git_repository_open(&git, repo_dir), 0);
+	make_commit(git, id, "refs/heads/esc",
+		    (struct file[]){{"a.c", "e\n"}, {0}},
+		    (const char *[]){ids.c4, NULL}, 400,
+		    "two\033]0;owned\007\033[2J\302\233A\n");
+	git_repository_free(git);
+	r = open_repo();
+	ck_assert_int_eq(repo_describe(r, "esc", &ci), 0);
+	ck_assert_str_eq(ci.subject,
+			 "two\\x1b]0;owned\\x07\\x1b[2J\\xc2\\x9bA");
+	ck_assert_ptr_null(strchr(ci.author, '\033'));
+	commit_info_release(&ci);
+	repo_free(r);
+	git_libgit2_shutdown();
+}
+END_TEST
+
 START_TEST(test_tree_id_and_version)
 {
 	struct repo *r = open_repo();
@@ -552,6 +582,7 @@ static Suite *repo_suite(void)
 	tcase_add_test(tc, test_checkout_default_workdir);
 	tcase_add_test(tc, test_repo_id_stable);
 	tcase_add_test(tc, test_describe);
+	tcase_add_test(tc, test_describe_escapes_a_hostile_subject);
 	tcase_add_test(tc, test_tree_id_and_version);
 	suite_add_tcase(s, tc);
 	return s;

@@ -12,6 +12,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define CULPRIT "984e84ab9b318edc73eda17ec0d6a33a1f8658eb"
 #define PARENT "5ca50121b814f60ac88635c761d2ddb2dbbd8518"
@@ -202,6 +203,55 @@ START_TEST(write_puts_both_files_beside_each_other)
 }
 END_TEST
 
+/*
+ * A finished bisection's report read back holds what a re-run prints and
+ * publishes: the text as written, the parent and the table's figures
+ * (a re-run used to rewrite it without them, and notify 0.0%).
+ */
+START_TEST(stored_report_reads_back_whole)
+{
+	char dir[] = "/tmp/check_report.XXXXXX";
+	struct report r, back;
+	struct strbuf txt = STRBUF_INIT, err = STRBUF_INIT;
+	char *path;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	fill(&r);
+	ck_assert_int_eq(report_write(&r, dir), 0);
+	report_render_text(&r, &txt);
+	report_init(&back);
+	ck_assert_int_eq(report_load(&back, dir, CULPRIT), 0);
+	ck_assert_str_eq(back.text, txt.buf);
+	ck_assert_str_eq(back.parent, PARENT);
+	ck_assert_int_eq(back.status, STATE_DONE);
+	ck_assert_uint_eq(back.nr_rows, 2);
+	ck_assert(back.rows[0].good_median == 320.4);
+	ck_assert(back.rows[0].bad_median == 32.1);
+	ck_assert(back.rows[0].significant);
+	ck_assert_str_eq(back.culprit.subject, r.culprit.subject);
+	report_release(&back);
+	/* Another answer than the state's is stale: not served. */
+	error_capture(&err);
+	ck_assert_int_eq(report_load(&back, dir, PARENT), 1);
+	error_capture(NULL);
+	ck_assert(strstr(err.buf, "does not hold the answer"));
+	ck_assert_ptr_null(back.text);
+	/* None stored yet: quietly none. */
+	path = xstrfmt("%s/summary.json", dir);
+	unlink(path);
+	strbuf_reset(&err);
+	error_capture(&err);
+	ck_assert_int_eq(report_load(&back, dir, CULPRIT), 1);
+	error_capture(NULL);
+	ck_assert_uint_eq(err.len, 0);
+	remove_tree(dir);
+	free(path);
+	strbuf_release(&err);
+	strbuf_release(&txt);
+	report_release(&r);
+}
+END_TEST
+
 static const struct {
 	size_t candidates;
 	int steps;
@@ -274,6 +324,7 @@ static Suite *report_suite(void)
 	tcase_add_test(tc, inconclusive_lists_every_suspect);
 	tcase_add_test(tc, json_summary_carries_units_and_figures);
 	tcase_add_test(tc, write_puts_both_files_beside_each_other);
+	tcase_add_test(tc, stored_report_reads_back_whole);
 	tcase_add_loop_test(tc, steps_are_about_log2, 0, ARRAY_SIZE(step_table));
 	tcase_add_test(tc, status_line_has_step_commit_samples_and_time_left);
 	tcase_add_test(tc, log_gets_plain_lines_and_no_noise);

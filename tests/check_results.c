@@ -96,9 +96,9 @@ static void machine(struct machine_id *m, const char *accel)
 	results_machine_fill(m, &job, 0, accel, "7.2.0", NULL);
 }
 
-static void store(unsigned boot, const char *build_key,
-		  const struct machine_id *m, const unsigned long *bw, size_t n,
-		  int done, int verified)
+static int store_rc(unsigned boot, const char *build_key,
+		    const struct machine_id *m, const unsigned long *bw,
+		    size_t n, int done, int verified)
 {
 	struct proto_report r;
 	struct results_boot b = RESULTS_BOOT_INIT;
@@ -113,8 +113,17 @@ static void store(unsigned boot, const char *build_key,
 	b.outcome = "ok";
 	b.console = "Linux version 6.1.0\n";
 	b.console_len = strlen(b.console);
-	ck_assert_int_eq(results_store_boot(&b), 0);
+	int rc = results_store_boot(&b);
 	proto_report_release(&r);
+	return rc;
+}
+
+static void store(unsigned boot, const char *build_key,
+		  const struct machine_id *m, const unsigned long *bw, size_t n,
+		  int done, int verified)
+{
+	ck_assert_int_eq(store_rc(boot, build_key, m, bw, n, done, verified),
+			 0);
 }
 
 /* The next boot number, reserved as a boot reserves it. */
@@ -557,6 +566,51 @@ START_TEST(machine_identity)
 }
 END_TEST
 
+/*
+ * A commit, topology or point folder that is a link to a folder outside
+ * had a boot's documents and console written there; the store refuses
+ * it by name and writes nothing outside.
+ */
+static const char *const linked[] = {
+	"dd/0123456789ab",
+	"dd/0123456789ab/virtio-rawread",
+	"dd/0123456789ab/virtio-rawread/bs_kb=128",
+};
+
+START_TEST(linked_folder_in_the_store_is_refused)
+{
+	struct machine_id m;
+	struct strbuf err = STRBUF_INIT;
+	const unsigned long bw[] = { 100, 300, 200 };
+	char *out = xstrfmt("%s-outside", tmpdir);
+	char *link = xstrfmt("%s/%s", tmpdir, linked[_i]);
+	char *parent = xstrndup(link, (size_t)(strrchr(link, '/') - link));
+	DIR *d;
+	struct dirent *e;
+
+	machine(&m, "tcg");
+	ck_assert_int_eq(mkdir_p(out, 0755), 0);
+	ck_assert_int_eq(mkdir_p(parent, 0755), 0);
+	ck_assert_int_eq(symlink(out, link), 0);
+	error_capture(&err);
+	ck_assert_int_eq(store_rc(1, "key-a", &m, bw, 3, 1, 1), -1);
+	error_capture(NULL);
+	ck_assert_msg(strstr(err.buf, link) && strstr(err.buf, "symbolic link"),
+		      "got '%s'", err.buf);
+	d = opendir(out);
+	while ((e = readdir(d)))
+		ck_assert_msg(e->d_name[0] == '.', "wrote '%s' outside",
+			      e->d_name);
+	closedir(d);
+	remove_tree(out);
+	strbuf_release(&err);
+	results_machine_release(&m);
+	free(parent);
+	free(link);
+	free(out);
+}
+END_TEST
+
 static Suite *results_suite(void)
 {
 	Suite *s = suite_create("results");
@@ -571,6 +625,8 @@ static Suite *results_suite(void)
 	tcase_add_test(tc, spec_hash_covers_the_definition);
 	tcase_add_test(tc, clocks_are_recorded_and_never_pooled);
 	tcase_add_test(tc, machine_identity);
+	tcase_add_loop_test(tc, linked_folder_in_the_store_is_refused, 0,
+			    ARRAY_SIZE(linked));
 	suite_add_tcase(s, tc);
 	return s;
 }

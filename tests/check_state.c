@@ -282,7 +282,10 @@ START_TEST(marks_of_the_endpoints_need_no_candidates)
 }
 END_TEST
 
-/* With a previous copy, the message says where it is. */
+/*
+ * With a previous copy that loads, the message says where it is; one
+ * that is spoiled too is not offered (it was).
+ */
 START_TEST(corrupt_file_points_at_the_previous_copy)
 {
 	char *dir = xstrfmt("%s/demo", tmpdir);
@@ -292,13 +295,25 @@ START_TEST(corrupt_file_points_at_the_previous_copy)
 	struct bisect_state s;
 
 	ck_assert_int_eq(mkdir_p(dir, 0777), 0);
+	fill(&s);
+	ck_assert_int_eq(state_save(&s, path), 0);
+	ck_assert_int_eq(state_save(&s, path), 0);
+	state_release(&s);
 	ck_assert_int_eq(write_file_atomic(path, "{", 1), 0);
-	ck_assert_int_eq(write_file_atomic(prev, "{}", 2), 0);
 	error_capture(&err);
 	ck_assert_int_eq(state_load(&s, path), -1);
 	error_capture(NULL);
 	ck_assert_msg(strstr(err.buf, "the previous state is in") &&
 			      strstr(err.buf, prev),
+		      "%s", err.buf);
+	state_release(&s);
+	ck_assert_int_eq(write_file_atomic(prev, "{}", 2), 0);
+	strbuf_reset(&err);
+	error_capture(&err);
+	ck_assert_int_eq(state_load(&s, path), -1);
+	error_capture(NULL);
+	ck_assert_msg(strstr(err.buf, "is spoiled too") &&
+			      !strstr(err.buf, "the previous state is in"),
 		      "%s", err.buf);
 	state_release(&s);
 	strbuf_release(&err);
@@ -318,15 +333,15 @@ START_TEST(second_run_is_locked_out_with_the_holders_pid_and_host)
 	/* On a shared results folder, which machine holds it matters. */
 	char *want = xstrfmt("in use by pid %ld on %s", (long)getpid(), host);
 
-	ck_assert_int_eq(state_lock(&a, dir), 0);
+	ck_assert_int_eq(state_lock(&a, tmpdir, dir), 0);
 	error_capture(&err);
-	ck_assert_int_eq(state_lock(&b, dir), -2);
+	ck_assert_int_eq(state_lock(&b, tmpdir, dir), -2);
 	error_capture(NULL);
 	ck_assert_msg(strstr(err.buf, want), "got '%s'", err.buf);
 	ck_assert(strstr(err.buf, dir));
 	state_unlock(&a);
 	/* Released: the next run gets in. */
-	ck_assert_int_eq(state_lock(&b, dir), 0);
+	ck_assert_int_eq(state_lock(&b, tmpdir, dir), 0);
 	state_unlock(&b);
 	strbuf_release(&err);
 	free(dir);
@@ -348,7 +363,7 @@ START_TEST(forked_child_does_not_keep_the_lock)
 	pid_t child;
 
 	ck_assert_int_eq(pipe(ready), 0);
-	ck_assert_int_eq(state_lock(&a, dir), 0);
+	ck_assert_int_eq(state_lock(&a, tmpdir, dir), 0);
 	child = run_fork();
 	ck_assert_int_ge(child, 0);
 	if (child == 0) {
@@ -365,7 +380,7 @@ START_TEST(forked_child_does_not_keep_the_lock)
 	close(ready[1]);
 	state_unlock(&a);
 	ck_assert_int_eq(run_poll(child, &code), 0);
-	ck_assert_int_eq(state_lock(&b, dir), 0);
+	ck_assert_int_eq(state_lock(&b, tmpdir, dir), 0);
 	state_unlock(&b);
 	run_kill(child);
 	free(dir);
@@ -448,7 +463,7 @@ START_TEST(lock_of_another_host_holds_across_hosts)
 	   share: its name in the file keeps this host out. */
 	ck_assert_int_eq(write_file_atomic(lock, "4242 node7\n", 11), 0);
 	error_capture(&err);
-	ck_assert_int_eq(state_lock(&a, dir), -2);
+	ck_assert_int_eq(state_lock(&a, tmpdir, dir), -2);
 	error_capture(NULL);
 	ck_assert_msg(strstr(err.buf, "in use by pid 4242 on node7") &&
 			      strstr(err.buf, lock),
@@ -456,7 +471,7 @@ START_TEST(lock_of_another_host_holds_across_hosts)
 	/* A run of this host killed long ago: its flock died with it. */
 	mine = xstrfmt("2147483646 %s\n", host);
 	ck_assert_int_eq(write_file_atomic(lock, mine, strlen(mine)), 0);
-	ck_assert_int_eq(state_lock(&a, dir), 0);
+	ck_assert_int_eq(state_lock(&a, tmpdir, dir), 0);
 	/* An ended run leaves no owner behind. */
 	state_unlock(&a);
 	ck_assert_int_eq(read_file(lock, &left), 0);
@@ -464,6 +479,43 @@ START_TEST(lock_of_another_host_holds_across_hosts)
 	strbuf_release(&left);
 	strbuf_release(&err);
 	free(mine);
+	free(lock);
+	free(dir);
+}
+END_TEST
+
+/*
+ * A .lock that is a link to a file outside had that file truncated and
+ * "pid host" written into it; a dangling one made a file outside. Both
+ * are refused by name, and nothing outside changes.
+ */
+START_TEST(lock_through_a_link_is_refused)
+{
+	struct state_lock a = STATE_LOCK_INIT;
+	struct strbuf err = STRBUF_INIT, left = STRBUF_INIT;
+	char *dir = xstrfmt("%s/results/demo", tmpdir);
+	char *lock = xstrfmt("%s/.lock", dir);
+	char *victim = xstrfmt("%s/victim", tmpdir);
+	char *dangling = xstrfmt("%s/made-outside", tmpdir);
+
+	ck_assert_int_eq(mkdir_p(dir, 0755), 0);
+	ck_assert_int_eq(write_file_atomic(victim, "keep\n", 5), 0);
+	ck_assert_int_eq(symlink(victim, lock), 0);
+	error_capture(&err);
+	ck_assert_int_eq(state_lock(&a, tmpdir, dir), -1);
+	ck_assert_msg(strstr(err.buf, lock) && strstr(err.buf, "symbolic link"),
+		      "got '%s'", err.buf);
+	ck_assert_int_eq(read_file(victim, &left), 0);
+	ck_assert_str_eq(left.buf, "keep\n");
+	ck_assert_int_eq(unlink(lock), 0);
+	ck_assert_int_eq(symlink(dangling, lock), 0);
+	ck_assert_int_eq(state_lock(&a, tmpdir, dir), -1);
+	error_capture(NULL);
+	ck_assert(!file_exists(dangling));
+	strbuf_release(&left);
+	strbuf_release(&err);
+	free(dangling);
+	free(victim);
 	free(lock);
 	free(dir);
 }
@@ -484,6 +536,7 @@ static Suite *state_suite(void)
 	tcase_add_test(tc, second_run_is_locked_out_with_the_holders_pid_and_host);
 	tcase_add_test(tc, forked_child_does_not_keep_the_lock);
 	tcase_add_test(tc, lock_of_another_host_holds_across_hosts);
+	tcase_add_test(tc, lock_through_a_link_is_refused);
 	tcase_add_test(tc, log_reads_like_git_bisect_log);
 	tcase_add_test(tc, inconclusive_log_lists_the_suspects);
 	suite_add_tcase(s, tc);

@@ -213,6 +213,48 @@ START_TEST(server_down_then_back_spools_then_flushes)
 END_TEST
 
 /*
+ * Two flushes of one spool at once: each document is sent once and both
+ * end well (they used to send most documents twice, and each counted as
+ * "kept" what the other had sent, exit 1).
+ */
+START_TEST(two_flushes_at_once_send_each_document_once)
+{
+	struct httpd h;
+	struct upload_options o;
+	struct upload_counts c;
+	char *url, *spool, *srv = T("%s/srv", tmp), *sd;
+	pid_t kid[2];
+	int status, n = 40;
+
+	mkdir_p(srv, 0755);
+	ck_assert_int_eq(httpd_start(&h, 0, srv, NULL, ""), 0);
+	options(&o, h.port, &url, &spool);
+	sd = keep(upload_spool_dir(&o, url));
+	for (int i = 0; i < n; i++) {
+		char key[41], *doc = T("{\"boot\": %d}", i);
+		hash_hex(doc, strlen(doc), key);
+		char *path = T("%s/%s.json", sd, key);
+		ck_assert_int_eq(write_file_atomic(path, doc, strlen(doc)), 0);
+	}
+	o.url = NULL;
+	for (int k = 0; k < 2; k++) {
+		kid[k] = fork();
+		ck_assert_int_ge(kid[k], 0);
+		if (!kid[k])
+			_exit(upload_flush(&o, &c) ? 1 : 0);
+	}
+	for (int k = 0; k < 2; k++) {
+		ck_assert_int_eq(waitpid(kid[k], &status, 0), kid[k]);
+		ck_assert_msg(WIFEXITED(status) && !WEXITSTATUS(status),
+			      "flush %d ended with %d", k, status);
+	}
+	ck_assert_uint_eq(count_lines(T("%s/requests", srv), ""), (size_t)n);
+	ck_assert_uint_eq(count_files(sd, ".json"), 0);
+	httpd_stop(&h);
+}
+END_TEST
+
+/*
  * A server that accepts the connection and never answers: SIGINT and
  * SIGTERM end the wait within a second or so (they used to be ignored
  * through 60 s x 5 tries), and the documents stay in the spool.
@@ -460,6 +502,7 @@ static Suite *upload_suite(void)
 	tcase_add_test(tc, content_type_and_key_sent);
 	tcase_add_test(tc, server_error_then_accepted);
 	tcase_add_test(tc, server_down_then_back_spools_then_flushes);
+	tcase_add_test(tc, two_flushes_at_once_send_each_document_once);
 	tcase_add_test(tc, wrong_token_is_a_clear_error_and_keeps_documents);
 	tcase_add_loop_test(tc, silent_server_gives_way_to_a_signal, 0,
 			    ARRAY_SIZE(stop_signals));

@@ -116,11 +116,139 @@ START_TEST(atomic_write_replaces_whole)
 	ck_assert_int_eq(read_file(path, &sb), 0);
 	ck_assert_str_eq(sb.buf, "new content");
 	/* No temporary file is left beside it. */
-	char *tmp = xstrfmt("%s.tmp.%ld", path, (long)getpid());
-	ck_assert(!file_exists(tmp));
-	free(tmp);
+	DIR *d = opendir(tmpdir);
+	struct dirent *e;
+	int files = 0;
+	while ((e = readdir(d)))
+		files += e->d_name[0] != '.';
+	closedir(d);
+	ck_assert_int_eq(files, 1);
 	strbuf_release(&sb);
 	free(path);
+}
+END_TEST
+
+/* A file outside the folders iobisect writes, holding "untouched". */
+static char *victim(const char *name)
+{
+	char *dir = xstrfmt("%s/outside", tmpdir);
+	char *path = xstrfmt("%s/%s", dir, name);
+	ck_assert_int_eq(mkdir_p(dir, 0755), 0);
+	ck_assert_int_eq(write_file_atomic(path, "untouched", 9), 0);
+	free(dir);
+	return path;
+}
+
+static void assert_untouched(const char *path)
+{
+	struct strbuf sb = STRBUF_INIT;
+	ck_assert_int_eq(read_file(path, &sb), 0);
+	ck_assert_str_eq(sb.buf, "untouched");
+	strbuf_release(&sb);
+}
+
+/*
+ * A link planted at the temporary name an atomic write used to take
+ * (<file>.tmp.<pid>) had the file it points to overwritten; a link at the
+ * name itself is refused by name, not replaced.
+ */
+START_TEST(atomic_write_never_follows_a_planted_link)
+{
+	char *v = victim("v"), *path = xstrfmt("%s/state.json", tmpdir);
+	char *tmp = xstrfmt("%s.tmp.%ld", path, (long)getpid());
+	char *link = xstrfmt("%s/report.txt", tmpdir);
+	struct strbuf sb = STRBUF_INIT, msg = STRBUF_INIT;
+	struct stat st;
+
+	ck_assert_int_eq(symlink(v, tmp), 0);
+	ck_assert_int_eq(write_file_atomic(path, "state", 5), 0);
+	assert_untouched(v);
+	ck_assert_int_eq(read_file(path, &sb), 0);
+	ck_assert_str_eq(sb.buf, "state");
+	ck_assert_int_eq(symlink(v, link), 0);
+	error_capture(&msg);
+	ck_assert_int_eq(write_file_atomic(link, "x", 1), -1);
+	error_capture(NULL);
+	ck_assert_msg(strstr(msg.buf, link) && strstr(msg.buf, "symbolic link"),
+		      "got '%s'", msg.buf);
+	assert_untouched(v);
+	ck_assert_int_eq(lstat(link, &st), 0);
+	ck_assert(S_ISLNK(st.st_mode));
+	strbuf_release(&sb);
+	strbuf_release(&msg);
+	free(link);
+	free(tmp);
+	free(path);
+	free(v);
+}
+END_TEST
+
+/*
+ * Below its root, a folder walk makes or finds real folders: a link on
+ * the way is named and nothing is made through it. The root is the
+ * user's to put where they like, a link included.
+ */
+START_TEST(mkdir_below_refuses_a_linked_folder)
+{
+	char *root = xstrfmt("%s/results", tmpdir);
+	char *out = xstrfmt("%s/outside", tmpdir);
+	char *commit = xstrfmt("%s/job/aaaa", root);
+	char *want = xstrfmt("%s/virtio-rawread/p", commit);
+	char *alias = xstrfmt("%s/alias", tmpdir);
+	char *via = xstrfmt("%s/job/bbbb/c", alias);
+	struct strbuf msg = STRBUF_INIT;
+	DIR *d;
+	struct dirent *e;
+
+	ck_assert_int_eq(mkdir_p(out, 0755), 0);
+	ck_assert_int_eq(mkdir_below(root, root, 0755), 0);
+	ck_assert_int_eq(mkdir_below(root, commit, 0755), 0);
+	ck_assert_int_eq(rmdir(commit), 0);
+	ck_assert_int_eq(symlink(out, commit), 0);
+	error_capture(&msg);
+	ck_assert_int_eq(mkdir_below(root, want, 0755), -1);
+	error_capture(NULL);
+	ck_assert_msg(strstr(msg.buf, commit) &&
+			      strstr(msg.buf, "symbolic link"),
+		      "got '%s'", msg.buf);
+	d = opendir(out);
+	while ((e = readdir(d)))
+		ck_assert_msg(e->d_name[0] == '.', "made '%s'", e->d_name);
+	closedir(d);
+	ck_assert_int_eq(symlink(root, alias), 0);
+	ck_assert_int_eq(mkdir_below(alias, via, 0755), 0);
+	strbuf_release(&msg);
+	free(via);
+	free(alias);
+	free(want);
+	free(commit);
+	free(out);
+	free(root);
+}
+END_TEST
+
+/* A lock or a log iobisect opens: a link or a FIFO costs one line. */
+START_TEST(open_nofollow_refuses_links_and_fifos)
+{
+	char *v = victim("v"), *link = xstrfmt("%s/.lock", tmpdir);
+	char *fifo = xstrfmt("%s/fifo", tmpdir);
+	struct strbuf msg = STRBUF_INIT;
+
+	ck_assert_int_eq(symlink(v, link), 0);
+	ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+	error_capture(&msg);
+	ck_assert_int_eq(open_nofollow(link, O_RDWR | O_CREAT, 0644), -1);
+	ck_assert_int_eq(open_nofollow(fifo, O_WRONLY | O_CREAT, 0644), -1);
+	error_capture(NULL);
+	ck_assert_msg(strstr(msg.buf, link) &&
+			      strstr(msg.buf, "symbolic link") &&
+			      strstr(msg.buf, "is a FIFO"),
+		      "got '%s'", msg.buf);
+	assert_untouched(v);
+	strbuf_release(&msg);
+	free(fifo);
+	free(link);
+	free(v);
 }
 END_TEST
 
@@ -550,6 +678,9 @@ int main(void)
 	tcase_add_test(tc, names_of_an_enum_both_ways);
 	tcase_add_test(tc, atomic_write_replaces_whole);
 	tcase_add_test(tc, atomic_write_reports_unwritable);
+	tcase_add_test(tc, atomic_write_never_follows_a_planted_link);
+	tcase_add_test(tc, mkdir_below_refuses_a_linked_folder);
+	tcase_add_test(tc, open_nofollow_refuses_links_and_fifos);
 	tcase_add_test(tc, read_file_refuses_what_is_not_a_file);
 	tcase_add_test(tc, read_file_max_caps_the_size);
 	tcase_add_test(tc, output_file_is_replaced_only_when_a_file);

@@ -9,6 +9,7 @@
 #include "job.h"
 #include "proto.h"
 #include "run.h"
+#include "rundir.h"
 #include "util.h"
 #include "vm.h"
 
@@ -536,6 +537,44 @@ START_TEST(test_missing_host_disk_is_setup_error)
 }
 END_TEST
 
+/*
+ * A link planted at this process's run folder name (.run-<host>-<pid>,
+ * easy to guess) took the run's lock, logs and console to its target;
+ * it is refused by name and nothing is made there.
+ */
+START_TEST(test_run_folder_link_is_refused)
+{
+	struct rundir rd = RUNDIR_INIT;
+	struct strbuf err = STRBUF_INIT;
+	char *root = xstrfmt("%s/results", dir);
+	char *job_dir = xstrfmt("%s/job", root);
+	char *outside = xstrfmt("%s/outside", dir);
+	char *link = xstrfmt("%s/.run-%s-%ld", job_dir, host_name(),
+			     (long)getpid());
+	DIR *d;
+	struct dirent *e;
+
+	ck_assert_int_eq(mkdir_p(job_dir, 0755), 0);
+	ck_assert_int_eq(mkdir_p(outside, 0755), 0);
+	ck_assert_int_eq(symlink(outside, link), 0);
+	error_capture(&err);
+	ck_assert_int_eq(rundir_open(&rd, root, job_dir), -1);
+	error_capture(NULL);
+	ck_assert_msg(strstr(err.buf, link) && strstr(err.buf, "symbolic link"),
+		      "got '%s'", err.buf);
+	d = opendir(outside);
+	while ((e = readdir(d)))
+		ck_assert_msg(e->d_name[0] == '.', "made '%s'", e->d_name);
+	closedir(d);
+	rundir_close(&rd);
+	strbuf_release(&err);
+	free(link);
+	free(outside);
+	free(job_dir);
+	free(root);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("vm");
@@ -553,6 +592,7 @@ int main(void)
 	tcase_add_test(tc, test_frames_of_another_boot_refused);
 	tcase_add_test(tc, test_qemu_failure_keeps_its_message);
 	tcase_add_test(tc, test_missing_host_disk_is_setup_error);
+	tcase_add_test(tc, test_run_folder_link_is_refused);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

@@ -45,6 +45,8 @@ dump("targets-100k", {"topology": {"preset": "virtio", "layers": [
     {"kind": "fs", "name": "f", "on": "d0", "type": "ext4"}]},
     "workload": {"engine": "seqread",
                  "target": ["/mnt/t%d" % i for i in range(100000)]}})
+dump("append-1mb", {"topology": "virtio", "workload": "rawread",
+                    "machine": {"append": "quiet " * ((1 << 20) // 6)}})
 dump("tmpfs-1tib", {"topology": {"disks": [{"backing": "tmpfs",
                                             "size_mb": 1 << 20}]},
                     "workload": "rawread"})
@@ -69,6 +71,8 @@ store loop-doc; rm "$doc"; ln -s "$(basename "$doc")" "$doc"
 store array-doc; echo '[1, 2]' >"$doc"
 store not-json; printf '{"bw_bytes": 1' >"$doc"
 store corrupt-state; echo '{"version": 1, "probes": [' >results/corrupt-state/bisect-state.json
+store corrupt-both; echo '{"version": 1, "probes": [' >results/corrupt-both/bisect-state.json
+echo '{"version": 1, "marks": 7}' >results/corrupt-both/bisect-state.json.prev
 store fifo-state; rm results/fifo-state/bisect-state.json
 mkfifo results/fifo-state/bisect-state.json
 store bad-mark
@@ -110,6 +114,11 @@ echo '{"boot": 3, "read": {"bw_bytes": -5}, "leak": "HOSTILE-INVALID"}' >"$L1/bs
 mkdir -p wcache/iobisect ocache/iobisect
 chmod 0777 wcache/iobisect
 chown nobody ocache/iobisect 2>/dev/null || rm -rf ocache
+# One its group may write to; with root, a link another user planted.
+mkdir -p gcache/iobisect lcache mine
+chmod 0775 gcache/iobisect
+ln -s "$S/mine" lcache/iobisect
+chown -h nobody lcache/iobisect 2>/dev/null || rm -rf lcache
 # A finished state whose culprit the bisection was told is fast.
 store good-culprit
 python3 - results/good-culprit/bisect-state.json <<'PY'
@@ -125,6 +134,50 @@ git -C tree -c user.email=h@h -c user.name=h commit -q --allow-empty -m one
 git -C tree -c user.email=h@h -c user.name=h commit -q --allow-empty -m two
 printf '{"topology": "virtio", "workload": "rawread", "repo": "%s", "good": "%s", "bad": "%s"}' \
 	"$S/tree" "$(git -C tree rev-parse HEAD~1)" "$(git -C tree rev-parse HEAD)" >jobs/notkernel.json
+# A bisection of it whose state says it took -50 s so far.
+mkdir -p out/neg/notkernel
+python3 - out/neg/notkernel "$(git -C tree rev-parse HEAD~1)" "$(git -C tree rev-parse HEAD)" \
+	"$(git hash-object jobs/notkernel.json)" <<'PY'
+import json, sys
+d, good, bad, h = sys.argv[1:]
+json.dump({"version": 1, "job_hash": h, "job": "notkernel", "good_rev": good,
+           "bad_rev": bad, "good": good, "bad": bad, "merge_base": "",
+           "candidates": [bad], "probes": [], "marks": [], "status": "running", "culprit": "",
+           "suspects": [], "builds": 0, "builds_cached": 0, "boots": 0,
+           "samples": 0, "seconds": -50.0, "started": "2026-12-02T08:00:00Z",
+           "updated": "2026-12-02T09:00:00Z"},
+          open(d + "/bisect-state.json", "w"))
+PY
+# A finished bisection of that repository, as a run that confirmed its
+# culprit left it: its report's parent/culprit table must survive a re-run.
+printf '{"topology": "virtio", "workload": "rawread", "repo": "%s", "good": "HEAD~1", "bad": "HEAD"}' \
+	"$S/tree" >jobs/done.json
+mkdir -p out/done/done
+python3 - out/done/done "$(git -C tree rev-parse HEAD~1)" "$(git -C tree rev-parse HEAD)" \
+	"$(git hash-object jobs/done.json)" <<'PY'
+import json, sys
+d, good, bad, h = sys.argv[1:]
+json.dump({"version": 1, "job_hash": h, "job": "done", "good_rev": "HEAD~1",
+           "bad_rev": "HEAD", "good": good, "bad": bad, "merge_base": "",
+           "candidates": [bad], "probes": [],
+           "marks": [{"commit": good, "mark": "good"}, {"commit": bad, "mark": "bad"}],
+           "status": "done", "culprit": bad, "suspects": [], "confidence": 0.97,
+           "builds": 2, "builds_cached": 0, "boots": 6, "samples": 18, "seconds": 60.0,
+           "started": "2026-12-02T08:00:00Z", "updated": "2026-12-02T09:00:00Z"},
+          open(d + "/bisect-state.json", "w"))
+json.dump({"job": "done", "status": "done", "culprit": {"id": bad, "subject": "two"},
+           "parent": good, "confidence": 0.97, "identical_image": False, "suspects": [],
+           "metrics": [{"metric": "read parent/culprit", "unit": "MB/s",
+                        "good_median": 200.0, "good_stddev_pct": 1.0,
+                        "bad_median": 150.0, "bad_stddev_pct": 1.0,
+                        "change_pct": -25.0, "significant": True}],
+           "steps": 0, "builds": 2, "boots": 6, "samples": 18, "total_seconds": 60.0},
+          open(d + "/summary.json", "w"))
+open(d + "/report.txt", "w").write(
+    "first slow commit: %s two\n  200.00  -25.0%%*  150.00  read parent/culprit MB/s\n" % bad)
+PY
+cp out/done/done/report.txt out/done-report.txt
+cp out/done/done/summary.json out/done-summary.json
 # A spool whose URL files are a scheme no upload may use, and a FIFO.
 mkdir -p badspool/iobisect/spool/aaaa badspool/iobisect/spool/bbbb
 printf 'file:///etc/passwd' >badspool/iobisect/spool/aaaa/url
@@ -386,10 +439,16 @@ check bad "5000 disks: a boot takes at most 32" secs=3 -- run jobs/disks-5000.js
 check bad "the matrix has more than 4096 points" secs=5 -- run jobs/targets-100k.json --kernel k
 check bad "more than 4096 points" secs=5 -- run "${K[@]}" --set "workload.bs_kb=[$(seq -s, 1 5000)]"
 check bad "tmpfs disks need 1048576 MiB" -- run jobs/tmpfs-1tib.json --kernel k
+check bad "machine.append: [0-9]+ characters; at most 1024" -- run jobs/append-1mb.json --kernel k
+check bad "^error: --timeout: '0' is not a positive number" -- run "${K[@]}" --timeout 0
 check bad "not valid JSON: maximum parsing depth" -- run jobs/nested.json --kernel k
 # machine.qemu is a program, never shell text, and a hung one gives way.
 check bad "cannot run 'touch pwned; false'" after='[ ! -e pwned ]' -- run "${K[@]}" --set 'machine.qemu=touch pwned; false'
-check bad "cannot run '.*hang.sh'" secs=5 sig=TERM -- run "${K[@]}" --set "machine.qemu=$S/hang.sh"
+# A signal while QEMU is asked its version is an interruption (130), not
+# a missing QEMU; the probe's file goes where $TMPDIR says.
+check 130 "interrupted while asking '.*hang.sh' its version" secs=5 sig=TERM -- run "${K[@]}" --set "machine.qemu=$S/hang.sh"
+check 130 "interrupted while asking '.*hang.sh' its version" secs=5 sig=INT -- run "${K[@]}" --set "machine.qemu=$S/hang.sh"
+TMPDIR=$S/no-such-tmp check bad "cannot make a temporary file in '.*no-such-tmp'" -- run "${K[@]}"
 for job in "$root"/tests/jobs/bad/*.json; do
 	check bad "^error: .*$(basename "$job"): " -- run "$job" --kernel k
 done
@@ -419,6 +478,7 @@ for s in fifo-doc big-doc dir-doc loop-doc array-doc not-json neg-bw str-bw; do
 	rm -f "out/$s.html"
 done
 check bad "bisect-state.json' is corrupt .*there is no previous copy" -- report results/corrupt-state --html out/x.html
+check bad "bisect-state.json' is corrupt .*previous copy '.*bisect-state.json.prev' is spoiled too" -- report results/corrupt-both --html out/x.html
 check bad "bisect-state.json' is a FIFO" -- report results/fifo-state --html out/x.html
 check bad "mark of f{40}: not a commit of the bisection" -- report results/bad-mark --html out/x.html
 # Hostile names are shown as text: a parser finds nothing that runs.
@@ -442,6 +502,8 @@ check ok "warning: .*bad-mark.*going on without it" -- compare "$good" "$culprit
 check ok "ignoring .*: read.bw_bytes is -5, not a byte rate" -- compare "$good" "$culprit" --results results/neg-bw
 check ok "ignoring .*: read.bw_bytes is a string" -- compare "$good" "$culprit" --results results/str-bw
 check ok "ignoring a sample document: .* is a FIFO" secs=5 -- compare "$good" "$culprit" --results results/fifo-doc
+check bad "no results for '${culprit}zzzz'" -- compare "$good" "${culprit}zzzz" --results $R
+check bad "'../..' is not the name of a job" -- report $R --job ../.. --html out/x.html
 check bad "no results for 'ffffffff'" -- compare ffffffff "$culprit" --results $R
 check bad "no results for 'a'" -- compare a "$culprit" --results $R
 check bad "holds [0-9]+ jobs" -- compare "$good" "$culprit" --results results
@@ -456,12 +518,44 @@ done
 rm -rf out/r
 check bad "has no top Makefile" may=out/ab may=cache after='grep -q "no top Makefile" out/ab/notkernel/report.txt' -- bisect jobs/notkernel.json --results out/ab
 
+# ---------------------------------------------------------------- links
+# Nothing is written through a link under the results folder: a .lock
+# that points outside (its target kept), a dangling one (nothing made),
+# a job folder that is a link; each is one line naming it.
+printf '{"topology": "virtio", "workload": "rawread", "repo": "/nonexistent", "good": "a", "bad": "b"}' >jobs/lk.json
+echo 'keep me' >victim
+mkdir -p out/lk1/lk out/lk2/lk out/lk3 linked
+ln -s "$S/victim" out/lk1/lk/.lock
+ln -s "$S/made-by-lock" out/lk2/lk/.lock
+ln -s "$S/linked" out/lk3/lk
+check bad "not writing '.*out/lk1/lk/.lock': it is a symbolic link" -- bisect jobs/lk.json --results out/lk1
+check bad "not writing '.*out/lk2/lk/.lock': it is a symbolic link" after='[ ! -e made-by-lock ]' -- bisect jobs/lk.json --results out/lk2
+check bad "not writing through '.*out/lk3/lk': it is a symbolic link" after='[ -z "$(ls -A linked)" ]' -- bisect jobs/lk.json --results out/lk3
+check bad "not writing through '.*out/lk3/lk': it is a symbolic link" after='[ -z "$(ls -A linked)" ]' -- run jobs/lk.json --kernel k --results out/lk3
+# A FIFO where the lock goes: one line, not two.
+mkdir -p out/lk4/lk
+mkfifo out/lk4/lk/.lock
+check bad "'out/lk4/lk/.lock' is a FIFO" secs=5 -- bisect jobs/lk.json --results out/lk4
+
+check bad "has no top Makefile" may=out/neg may=cache after='grep -q "boots, 0 samples, [0-9]" out/neg/notkernel/report.txt' -- bisect jobs/notkernel.json --results out/neg
+# A finished bisection run again prints its stored answer and rewrites
+# nothing; its notice carries the stored change, not 0.0.
+check ok '' may=out/done after='cmp -s out/done/done/report.txt out/done-report.txt && cmp -s out/done/done/summary.json out/done-summary.json && grep -q "read parent/culprit" "$L/out" && grep -qE "\"change_pct\": ?-25" "$L/sink.body"' -- bisect jobs/done.json --results out/done --notify "$sink"
+# A results folder where nothing can be made (sysfs: even root cannot)
+# says why, not "cannot lock ...: No such file or directory".
+printf '{"topology": "virtio", "workload": "rawread"}' >jobs/sys.json
+check bad "cannot create the run folder '.*sys/.run-[^']*': (Operation not permitted|Read-only file system|Permission denied)" -- run jobs/sys.json --kernel k --results /
+
 # ---------------------------------------------------------------- cache
 # No cache in a folder that is not the user's own, none without HOME, and
 # a relative XDG_CACHE_HOME is ignored (the XDG spec), not made here.
 XDG_CACHE_HOME=$S/wcache check bad "not using the cache folder .*anyone may write" -- upload --flush
 if [ -d ocache ]; then
 	XDG_CACHE_HOME=$S/ocache check bad "not using the cache folder .*belongs to uid" -- upload --flush
+fi
+XDG_CACHE_HOME=$S/gcache check bad "not using the cache folder .*its group may write" -- upload --flush
+if [ -d lcache ]; then
+	XDG_CACHE_HOME=$S/lcache check bad "not using the cache folder .*symbolic link of uid" after='[ -z "$(ls -A mine)" ]' -- upload --flush
 fi
 HOME= XDG_CACHE_HOME= check bad "no folder for the cache" -- upload --flush
 HOME=/proc XDG_CACHE_HOME= check bad "cannot create '/proc/.cache/iobisect'" -- upload --flush
@@ -480,13 +574,43 @@ check bad "'/nonexistent' is not a results folder" -- upload /nonexistent --url 
 check bad "'k' is not a results folder" -- upload k --url "$evil"
 check bad '^usage: ' -- upload $R
 check bad '^usage: ' -- upload --flush $R --url "$evil"
-check 130 "cannot post to '$silent': interrupted" secs=5 sig=INT -- upload --flush --url "$silent"
-check 130 "cannot post to '$silent': interrupted" secs=5 sig=TERM -- upload --flush --url "$silent"
-check 130 "interrupted" secs=5 sig=INT -- upload --flush
+check 130 "cannot post to '$silent': interrupted" may=cache secs=5 sig=INT -- upload --flush --url "$silent"
+check 130 "cannot post to '$silent': interrupted" may=cache secs=5 sig=TERM -- upload --flush --url "$silent"
+check 130 "interrupted" may=cache secs=5 sig=INT -- upload --flush
+check 130 "cannot post to '$silent': interrupted" may=cache secs=5 sig=QUIT -- upload --flush --url "$silent"
 # Only documents inside the folder, and only valid samples, are sent.
 check ok "warning: .*boot-3-sample-0.json" may=cache after='[ -s "$L/sink.body" ] && ! grep -q HOSTILE "$L/sink.body"' -- upload results/leaky --url "$sink"
 # The server's words arrive escaped, on the one error line.
 check 1 "refused a document \(HTTP 400\): .*x1b\[31mbad\\\\x0anext line" may=cache -- upload results/tiny --url "$evil"
+
+# A bad --notify or --upload URL is refused when the command is read,
+# before any bisection (it was found at the end, hours later, exit 0).
+check 128 "'file:///etc/passwd' is not an http" secs=5 -- bisect jobs/notkernel.json --results out/ab6 --notify file:///etc/passwd
+check 128 "'not-a-url' is not an http" secs=5 -- bisect jobs/notkernel.json --results out/ab6 --upload not-a-url
+check 128 "'not-a-url' is not an http" secs=5 -- sweep jobs/notkernel.json --range a..b --results out/ab6 --notify not-a-url
+# A URL no flush could read back from the spool is no URL.
+long=http://127.0.0.1/$(head -c 9000 /dev/zero | tr '\0' a)
+check 128 "is longer than 8192 characters" -- upload --flush --url "$long"
+check 128 "is longer than 8192 characters" -- bisect jobs/notkernel.json --results out/ab6 --notify "$long"
+# Secrets: a URL's password is never printed, a token that would end
+# its header is refused, and one sent over plain http:// is warned of.
+pw=${evil/http:\/\//http://user:s3cret@}
+check 1 "'http://user:\*\*\*@127" may=cache after='! grep -q s3cret "$L/err" "$L/out"' -- upload results/tiny --url "$pw"
+IOBISECT_UPLOAD_TOKEN=$'tok\r\nX-Injected: 1' check 128 "upload token .* holds a control character" after='! grep -q X-Injected "$L/err"' -- upload results/tiny --url "$sink"
+IOBISECT_UPLOAD_TOKEN=tok check ok "warning: the upload token goes to '.*' over plain http://" may=cache -- upload results/tiny --url "$sink"
+
+# A reader that goes away (`| head`) costs one error line and exit 1, not
+# a silent death by SIGPIPE (141). A pipe is more than check() runs.
+n=$((n + 1))
+(cd "$S" && exec "$bin" report $R --html -) 2>"$L/err" | (exec 0<&-; sleep 1)
+rc=${PIPESTATUS[0]}
+if [ "$rc" = 1 ] && [ "$(grep -c '^error: ' "$L/err")" = 1 ] &&
+	grep -q 'Broken pipe' "$L/err"; then
+	ok=$((ok + 1))
+else
+	failed+=("$n")
+	echo "hostile: FAIL #$n report $R --html - | closed reader: exit $rc"
+fi
 
 echo "hostile: $n inputs, $ok as expected, ${#failed[@]} not"
 [ ${#failed[@]} -eq 0 ]

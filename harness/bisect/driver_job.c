@@ -300,8 +300,20 @@ enum driver_status driver_job_bisect(struct job *job,
 		goto out;
 	b.dir = results_job_dir(job->results, job->name);
 	b.state_file = state_path(job->results, job->name);
-	if (state_lock(&b.lock, b.dir) || start(&b, o->job_hash))
+	if (state_lock(&b.lock, job->results, b.dir) || start(&b, o->job_hash))
 		goto out;
+	/*
+	 * A finished bisection (start set `answered`) is not run again: its
+	 * answer is printed as it was stored, and nothing is rewritten.
+	 */
+	if (b.st.answered[0] && !report_load(rep, b.dir, b.st.answered)) {
+		progress_note(o->progress,
+			      "[bisect] %s is finished: its stored answer "
+			      "(move it away to start over)",
+			      b.dir);
+		ret = DRIVER_CULPRIT;
+		goto out;
+	}
 	if (probe_ctx_init(&b.ctx, job, job->repo, o->progress))
 		goto out;
 	b.ctx_ready = 1;
@@ -345,7 +357,7 @@ driver_job_test(struct job *job, const char *build_repo, const char *good,
 	enum driver_status ret = DRIVER_ABORT;
 
 	driver_result_init(res);
-	if (state_lock(&lock, dir) ||
+	if (state_lock(&lock, job->results, dir) ||
 	    probe_ctx_init(&ctx, job, build_repo, progress))
 		goto out;
 	/* No state: git keeps the bisection's. */

@@ -535,7 +535,8 @@ int state_from_json(struct bisect_state *s, const json_t *root,
 	s->boots = get_uint(root, "boots");
 	s->samples = get_uint(root, "samples");
 	s->seconds = get_num(root, "seconds");
-	if (!isfinite(s->seconds))
+	/* A spoiled time is none: the report's total must not go negative. */
+	if (!isfinite(s->seconds) || s->seconds < 0)
 		s->seconds = 0;
 
 	a = json_object_get(root, "probes");
@@ -592,12 +593,38 @@ char *state_path(const char *root, const char *job)
 	return results_job_file(root, job, "bisect-state.json");
 }
 
+/* Would the previous copy load? Checked quietly, as its reader would. */
+static int prev_loads(const char *prev)
+{
+	struct strbuf sb = STRBUF_INIT, quiet = STRBUF_INIT, *was;
+	struct bisect_state s;
+	json_t *root = NULL;
+	int ok = 0;
+
+	was = error_capture(&quiet);
+	if (!read_file(prev, &sb) &&
+	    (root = json_loadb(sb.buf, sb.len, 0, NULL))) {
+		state_init(&s);
+		ok = !state_from_json(&s, root, prev);
+		state_release(&s);
+	}
+	error_capture(was);
+	json_decref(root);
+	strbuf_release(&sb);
+	strbuf_release(&quiet);
+	return ok;
+}
+
 /* Where the last good state is, only when there is one to point at. */
 static const char *prev_note(struct strbuf *sb, const char *path)
 {
 	char *prev = xstrfmt("%s.prev", path);
-	if (file_exists(prev))
+	if (file_exists(prev) && prev_loads(prev))
 		strbuf_addf(sb, "the previous state is in '%s'", prev);
+	else if (file_exists(prev))
+		strbuf_addf(sb, "its previous copy '%s' is spoiled too: move "
+				"both away to start over",
+			    prev);
 	else
 		strbuf_addf(sb, "there is no previous copy ('%s' does not "
 				"exist)",

@@ -25,7 +25,7 @@ static void lock_owner(const char *path, long *holder, struct strbuf *host)
 
 	*holder = 0;
 	strbuf_reset(host);
-	if (read_file(path, &sb))
+	if (read_file_nofollow(path, &sb, 4096))
 		return;
 	strbuf_trim(&sb);
 	char *sp = strchr(sb.buf, ' ');
@@ -62,19 +62,18 @@ static int held_elsewhere(const char *path, const char *dir, const char *me)
 	return held;
 }
 
-int state_lock(struct state_lock *l, const char *dir)
+int state_lock(struct state_lock *l, const char *root, const char *dir)
 {
 	struct strbuf path = STRBUF_INIT, pid = STRBUF_INIT;
 	int fd, ret = -1;
 
-	if (mkdir_p(dir, 0777))
+	if (mkdir_below(root, dir, 0777))
 		return -1;
 	strbuf_addf(&path, "%s/.lock", dir);
-	fd = open(path.buf, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
-	if (fd < 0) {
-		error("cannot open '%s': %s", path.buf, strerror(errno));
+	/* A link at .lock would have "pid host" written into its target. */
+	fd = open_nofollow(path.buf, O_RDWR | O_CREAT, 0666);
+	if (fd < 0)
 		goto out;
-	}
 	if (flock(fd, LOCK_EX | LOCK_NB)) {
 		long holder = 0;
 		const char *host = NULL;

@@ -144,7 +144,7 @@ int fio_pack_append(struct initramfs *ir)
 	dir = xstrfmt("%s/fio", cache_dir());
 	archive = xstrfmt("%s/%s.cpio", dir, b.hash);
 	manifest = xstrfmt("%s/%s.files", dir, b.hash);
-	if (mkdir_p(dir, 0755))
+	if (mkdir_below(cache_dir(), dir, 0755))
 		goto out;
 	if (!manifest_holds(manifest) && pack(&b, archive, manifest))
 		goto out;

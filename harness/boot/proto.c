@@ -222,6 +222,48 @@ static int sample_parse(json_t *o, struct proto_sample *s)
 	return 0;
 }
 
+/*
+ * A sample the spec did not ask for: the first says so as the guest's
+ * error; each is dropped (freed here), never stored.
+ */
+static int sample_over(struct proto_report *r, struct proto_sample *s)
+{
+	unsigned bound = s->warmup ? r->expect_warmups : r->expect_samples;
+	size_t most = (size_t)r->expect_points *
+		      (r->expect_samples + r->expect_warmups) *
+		      PROTO_METRICS_MAX;
+	char *msg = NULL;
+
+	if (r->expect_samples && (unsigned)s->index >= bound) {
+		/* The point's name is the guest's: escaped. */
+		char *text = xstrfmt("point '%s' sent %s %d, but the spec "
+				     "asked for %u",
+				     s->point, s->warmup ? "warmup" : "sample",
+				     s->index, bound);
+		msg = xstrdup_safe(text);
+		free(text);
+	} else if (r->expect_points && r->nr_samples >= most) {
+		msg = xstrfmt("more than %zu samples, but the spec's %u "
+			      "points make at most that",
+			      most, r->expect_points);
+	}
+	if (!msg)
+		return 0;
+	if (!r->over_said) {
+		ALLOC_GROW(r->errors, r->nr_errors + 1, r->alloc_errors);
+		r->errors[r->nr_errors].stage = xstrdup("samples");
+		r->errors[r->nr_errors++].message = msg;
+		r->over_said = 1;
+	} else {
+		free(msg);
+	}
+	free(s->point);
+	free(s->metric);
+	json_decref(s->block);
+	json_decref(s->fio);
+	return 1;
+}
+
 /* Take in one checked frame; -1 when its payload breaks the protocol. */
 static int accept(struct proto_report *r, struct proto_frame *f)
 {
@@ -256,6 +298,8 @@ static int accept(struct proto_report *r, struct proto_frame *f)
 		struct proto_sample s;
 		if (sample_parse(o, &s))
 			return -1;
+		if (sample_over(r, &s))
+			return 0;
 		ALLOC_GROW(r->samples, r->nr_samples + 1, r->alloc_samples);
 		r->samples[r->nr_samples++] = s;
 	} else if (!strcmp(type, "error")) {
@@ -264,8 +308,9 @@ static int accept(struct proto_report *r, struct proto_frame *f)
 		if (!stage || !msg)
 			return -1;
 		ALLOC_GROW(r->errors, r->nr_errors + 1, r->alloc_errors);
-		r->errors[r->nr_errors].stage = xstrdup(stage);
-		r->errors[r->nr_errors++].message = xstrdup(msg);
+		/* The guest's words reach warnings, logs and the summary. */
+		r->errors[r->nr_errors].stage = xstrdup_safe(stage);
+		r->errors[r->nr_errors++].message = xstrdup_safe(msg);
 	} else if (!strcmp(type, "done")) {
 		json_t *n = json_object_get(o, "samples");
 		if (!json_is_integer(n) || json_integer_value(n) < 0)

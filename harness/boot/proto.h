@@ -103,7 +103,18 @@ struct proto_report {
 	 * before hello, are refused, so no boot takes another's samples.
 	 */
 	unsigned expect_boot;
+	/*
+	 * What the spec asked of each point, 0 for no bound: a sample past
+	 * its count (or its warmups), or more sample frames than the spec's
+	 * points can make, is the guest's error, said once; the sample is
+	 * dropped. A flood of 20,000 samples for 3 is no evidence.
+	 */
+	unsigned expect_samples, expect_warmups, expect_points;
+	int over_said; /* that error is said */
 };
+
+/* Readings one sample may carry (read, write, ...: workloads/engine.c). */
+#define PROTO_METRICS_MAX 3
 
 void proto_report_init(struct proto_report *r);
 void proto_report_release(struct proto_report *r);

@@ -13,6 +13,7 @@
 #include "run.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -126,7 +127,7 @@ int qemu_job_clock(struct clock *out, const struct job *job)
 	return kvm < 0 ? -1 : clock_resolve(out, job, kvm);
 }
 
-char *qemu_version(const char *qemu)
+int qemu_version(const char *qemu, char **out_line)
 {
 	/*
 	 * Run it without a shell (machine.qemu comes from a job file) and
@@ -136,12 +137,23 @@ char *qemu_version(const char *qemu)
 	const char *argv[] = { qemu ? qemu : DEFAULT_QEMU, "--version", NULL };
 	struct run_opts o = RUN_OPTS_INIT;
 	struct strbuf out = STRBUF_INIT, quiet = STRBUF_INIT, *prev;
-	char path[] = "/tmp/iobisect-qemu-version.XXXXXX";
-	char *v = NULL;
-	int fd = mkstemp(path), rc;
+	const char *tmp = getenv("TMPDIR");
+	char *path, *v = NULL;
+	int fd, rc, ret = 1;
 
-	if (fd < 0)
-		return NULL;
+	/* $TMPDIR as every program honours it; /tmp when unset or relative. */
+	if (!tmp || tmp[0] != '/')
+		tmp = "/tmp";
+	path = xstrfmt("%s/iobisect-qemu-version.XXXXXX", tmp);
+	*out_line = NULL;
+	fd = mkostemp(path, O_CLOEXEC);
+	if (fd < 0) {
+		error("cannot make a temporary file in '%s' to ask QEMU its "
+		      "version: %s",
+		      tmp, strerror(errno));
+		free(path);
+		return -1;
+	}
 	close(fd);
 	o.argv = argv;
 	o.stdout_path = path;
@@ -155,9 +167,18 @@ char *qemu_version(const char *qemu)
 	}
 	error_capture(prev);
 	unlink(path);
+	free(path);
 	strbuf_release(&out);
 	strbuf_release(&quiet);
-	return v;
+	if (v) {
+		*out_line = v;
+		ret = 0;
+	} else if (run_interrupted()) {
+		/* The signal stopped it, not a missing QEMU. */
+		ret = error("interrupted while asking '%s' its version",
+			    argv[0]);
+	}
+	return ret;
 }
 
 struct cache_mode {

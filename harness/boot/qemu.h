@@ -67,7 +67,12 @@ int qemu_accel_resolve(const struct machine_spec *machine, int kvm_usable);
  */
 int qemu_job_clock(struct clock *out, const struct job *job);
 
-/* The QEMU version line ("QEMU emulator version 7.2.22 ..."); caller frees. */
-char *qemu_version(const char *qemu);
+/*
+ * The QEMU version line ("QEMU emulator version 7.2.22 ...") into *out
+ * (caller frees): 0; 1 when `qemu` did not run or said nothing (the
+ * caller names it); -1 after error() when the probe itself could not be
+ * made (no temporary file in $TMPDIR) or a signal stopped it.
+ */
+int qemu_version(const char *qemu, char **out);
 
 #endif

@@ -86,14 +86,15 @@ static void reap_gone(const char *job_dir, const char *mine)
 	free(prefix);
 }
 
-int rundir_open(struct rundir *rd, const char *job_dir)
+int rundir_open(struct rundir *rd, const char *root, const char *job_dir)
 {
 	char *name = xstrfmt(".run-%s-%ld", host_name(), (long)getpid());
-	int ret = -1;
+	struct stat st;
+	int ret = -1, made;
 
 	rd->lock_fd = -1;
 	rd->path = NULL;
-	if (mkdir_p(job_dir, 0755))
+	if (mkdir_below(root, job_dir, 0755))
 		goto out;
 	reap_gone(job_dir, name);
 	rd->path = xstrfmt("%s/%s", job_dir, name);
@@ -101,9 +102,33 @@ int rundir_open(struct rundir *rd, const char *job_dir)
 	 * A folder of this name is a gone harness's that had this pid
 	 * (the host rebooted): its lock is free, and it is reaped as any.
 	 */
-	if (mkdir(rd->path, 0700) && errno == EEXIST) {
+	made = mkdir(rd->path, 0700) ? errno : 0;
+	if (made == EEXIST) {
 		reap_one(job_dir, name);
-		mkdir(rd->path, 0700);
+		made = mkdir(rd->path, 0700) ? errno : 0;
+	}
+	/* A read-only results folder is said as such, not as a lost lock. */
+	if (made && made != EEXIST) {
+		error("cannot create the run folder '%s': %s", rd->path,
+		      strerror(made));
+		goto out;
+	}
+	/*
+	 * A link planted at this name (the pid is easy to guess) would take
+	 * the run's lock, logs and console to its target: refused.
+	 */
+	if (lstat(rd->path, &st)) {
+		error("cannot create the run folder '%s': %s", rd->path,
+		      strerror(errno));
+		goto out;
+	}
+	if (S_ISLNK(st.st_mode) || !S_ISDIR(st.st_mode) ||
+	    st.st_uid != geteuid()) {
+		error("not using the run folder '%s': it is %s", rd->path,
+		      S_ISLNK(st.st_mode)	? "a symbolic link"
+		      : !S_ISDIR(st.st_mode) ? "not a folder"
+					     : "another user's");
+		goto out;
 	}
 	rd->lock_fd = lock_dir(rd->path, 1);
 	if (rd->lock_fd < 0) {

@@ -18,11 +18,12 @@ struct rundir {
 #define RUNDIR_INIT { NULL, -1 }
 
 /*
- * Make and lock this process's run folder under `job_dir`, after reaping
+ * Make and lock this process's run folder under `job_dir` (a folder of
+ * the results folder `root`, made as mkdir_below makes it), after reaping
  * what harnesses of this host that are gone left there. 0, or -1 after
- * error().
+ * error(); a symbolic link at the run folder's name is refused.
  */
-int rundir_open(struct rundir *rd, const char *job_dir);
+int rundir_open(struct rundir *rd, const char *root, const char *job_dir);
 /* Remove the folder and drop the lock; fine on RUNDIR_INIT. */
 void rundir_close(struct rundir *rd);
 /* The folder's QEMU pid file (vm_boot writes it). */

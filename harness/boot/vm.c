@@ -134,8 +134,12 @@ static void quote_tail(struct strbuf *detail, const struct strvec *lines,
 			nonempty++;
 	}
 	for (size_t i = start; i < lines->nr; i++)
-		if (*lines->v[i])
-			strbuf_addf(detail, "\n  | %s", lines->v[i]);
+		if (*lines->v[i]) {
+			/* A kernel's console may hold escapes: shown. */
+			strbuf_addstr(detail, "\n  | ");
+			strbuf_addsafe(detail, lines->v[i],
+				       strlen(lines->v[i]));
+		}
 }
 
 enum boot_status vm_classify(struct strbuf *detail, const char *console,
@@ -237,9 +241,9 @@ out:
 /* Sparse file of `size_mb` MiB: only what the guest writes takes space. */
 static int make_image(const char *path, uint64_t size_mb)
 {
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	int fd = open_nofollow(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 	if (fd < 0)
-		return error("cannot create '%s': %s", path, strerror(errno));
+		return -1;
 	if (ftruncate(fd, (off_t)(size_mb << 20))) {
 		int e = errno;
 		close(fd);
@@ -378,9 +382,9 @@ static int images_prepare(struct images *im, const struct topology *t,
 
 static int create_empty(const char *path)
 {
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	int fd = open_nofollow(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 	if (fd < 0)
-		return error("cannot create '%s': %s", path, strerror(errno));
+		return -1;
 	close(fd);
 	return 0;
 }
@@ -477,6 +481,11 @@ int vm_boot(struct boot_result *out, const struct boot_request *req)
 	out->console_log = xstrfmt("%s/console.log", req->run_dir);
 	out->result_log = xstrfmt("%s/result.log", req->run_dir);
 	out->report.expect_boot = req->boot_id;
+	out->report.expect_samples = (unsigned)job->samples;
+	out->report.expect_warmups = (unsigned)job->warmup;
+	out->report.expect_points = 0;
+	for (size_t i = 0; i < job->nr_points; i++)
+		out->report.expect_points += job->points[i].topo == req->topo;
 
 	if (spec_render(job, req->topo, req->label, req->boot_id, &spec) ||
 	    vm_initramfs(initrd, &spec, req) ||

@@ -103,6 +103,7 @@ int cmd_bisect(int argc, char **argv)
 	size_t nr_holds = 0;
 	char hash[41];
 	struct executor exec;
+	const struct upload_options uo = UPLOAD_OPTIONS_INIT;
 
 	executor_init(&exec);
 	const struct opt opts[] = {
@@ -125,6 +126,12 @@ int cmd_bisect(int argc, char **argv)
 	if (opt_parse(opts, argc, argv, NULL) || !job_path) {
 		executor_release(&exec);
 		return usage(opts);
+	}
+	/* A bad URL is found now, not after hours of bisection. */
+	if ((upload_url && upload_check_endpoint(&uo, upload_url)) ||
+	    (notify_url && upload_check_endpoint(&uo, notify_url))) {
+		executor_release(&exec);
+		return DRIVER_ABORT;
 	}
 	progress_init(&progress, stderr);
 	if (job_load_results(&job, job_path, results))
@@ -156,7 +163,10 @@ int cmd_bisect(int argc, char **argv)
 	if (ret == DRIVER_INTERRUPTED || !rep.job)
 		goto out;
 	strbuf_reset(&text);
-	report_render_text(&rep, &text);
+	if (rep.text)
+		strbuf_addstr(&text, rep.text);
+	else
+		report_render_text(&rep, &text);
 	fputs(text.buf, stdout);
 	fflush(stdout);
 	publish(&job, &rep, upload_url, notify_url);

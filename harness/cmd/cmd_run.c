@@ -173,8 +173,9 @@ static int timeout_opt(const struct opt *opt, const char *v)
 	struct run_args *a = opt->value;
 	int n = 0;
 
+	/* positive() said what is wrong: one line. */
 	if (positive(opt->name, v, &n))
-		return error("--timeout: '%s' is not a number of seconds", v);
+		return -1;
 	strvec_pushf(&a->overrides, "machine.timeout_s=%d", n);
 	return 0;
 }
@@ -666,7 +667,7 @@ int cmd_run(int argc, char **argv)
 	 * costs no build.
 	 */
 	char *job_dir = results_job_dir(job.results, job.name);
-	int rd_failed = rundir_open(&rd, job_dir);
+	int rd_failed = rundir_open(&rd, job.results, job_dir);
 	free(job_dir);
 	if (rd_failed)
 		goto out;

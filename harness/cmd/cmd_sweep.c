@@ -652,8 +652,9 @@ int cmd_sweep(int argc, char **argv)
 		return usage(opts);
 	s.boots = (unsigned)boots;
 	/* A bad URL is said now, not after a night of measuring. */
-	if ((s.upload_url && upload_check_url(s.upload_url)) ||
-	    (s.notify_url && upload_check_url(s.notify_url)))
+	const struct upload_options uo = UPLOAD_OPTIONS_INIT;
+	if ((s.upload_url && upload_check_endpoint(&uo, s.upload_url)) ||
+	    (s.notify_url && upload_check_endpoint(&uo, s.notify_url)))
 		return EXIT_ABORT;
 	if (every && tags) {
 		error("--every and --tags choose the sample two ways: give "
@@ -680,7 +681,7 @@ int cmd_sweep(int argc, char **argv)
 		goto out;
 
 	s.dir = results_job_dir(s.job.results, s.job.name);
-	if (mkdir_p(s.dir, 0755) || state_lock(&s.lock, s.dir))
+	if (state_lock(&s.lock, s.job.results, s.dir))
 		goto out;
 	if (probe_ctx_init(&s.ctx, &s.job, s.job.repo, &s.progress))
 		goto out;

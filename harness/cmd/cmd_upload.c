@@ -33,7 +33,7 @@ int cmd_upload(int argc, char **argv)
 			  opts);
 		return EXIT_ABORT;
 	}
-	if (o.url && upload_check_url(o.url))
+	if (o.url ? upload_check_endpoint(&o, o.url) : upload_check_token(&o))
 		return EXIT_ABORT;
 	if (!o.spool && cache_dir_check())
 		return EXIT_ABORT;

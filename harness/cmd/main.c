@@ -7,7 +7,9 @@
 #include "run.h"
 #include "util.h"
 
+#include <errno.h>
 #include <git2.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -27,10 +29,26 @@ int main(int argc, char **argv)
 		return cmd_help(argc - 1, argv + 1);
 	git_libgit2_init();
 	run_install_signal_handlers();
+	/*
+	 * A reader that goes away (`| head`) is a failed write, said once,
+	 * not a silent death by SIGPIPE (141). Children get it back.
+	 */
+	signal(SIGPIPE, SIG_IGN);
 	cmd = command_find(argv[1]);
 	if (cmd) {
 		int rc = cmd->fn(argc - 1, argv + 1);
 		git_libgit2_shutdown();
+		/*
+		 * A command a signal stopped was interrupted, whatever step it
+		 * was at (a QEMU probe, a lock, a fetch).
+		 */
+		if (rc == EXIT_ABORT && run_interrupted())
+			rc = EXIT_INTERRUPTED;
+		if ((fflush(stdout) || ferror(stdout)) && !rc) {
+			error("cannot write to the standard output: %s",
+			      strerror(errno));
+			rc = 1;
+		}
 		return rc;
 	}
 	/* One line naming it; the whole list is one 'iobisect help' away. */

@@ -124,6 +124,15 @@ static int parse_machine(struct keypath *c, json_t *v, struct machine_spec *m)
 	    kp_strf(c, v, "qemu", &m->qemu) ||
 	    kp_strf(c, v, "append", &m->append))
 		return -1;
+	/* A 1 MB one failed only at QEMU's start: too long for execve. */
+	if (m->append && strlen(m->append) > JOB_APPEND_MAX) {
+		size_t old = kp_push(c, "append");
+		int r = kp_fail(c, "%zu characters; at most %d fit beside the "
+				   "harness's own on the kernel's command line",
+				strlen(m->append), JOB_APPEND_MAX);
+		kp_pop(c, old);
+		return r;
+	}
 	int i = -1, k = -1;
 	if (kp_boolf(c, v, "pin", &m->pin) ||
 	    job_key_enum(c, v, "machine", "accel", "accelerator", &i) ||

@@ -88,7 +88,7 @@ const struct job_key job_keys[] = {
 	{ "machine.timeout_s", JK_INT, "300", 1, 86400, NULL,
 	  "a whole boot, from QEMU's start to the guest's end" },
 	{ "machine.append", JK_STRING, NULL, 0, 0, NULL,
-	  "more kernel command line" },
+	  "more kernel command line, at most 1024 characters" },
 	{ "machine.pin", JK_BOOL, "true", 0, 1, NULL,
 	  "QEMU's vCPUs on CPUs of their own, when the host has them" },
 	{ "machine.clock", JK_ENUM, "auto", 0, 0, clocks,

@@ -90,6 +90,13 @@ struct topology {
 	size_t nr_layers;
 };
 
+/*
+ * The most machine.append may hold: x86 kernels take a command line of
+ * 2048 bytes (COMMAND_LINE_SIZE), and the harness's own words (console,
+ * panic, the guest's) need the rest.
+ */
+#define JOB_APPEND_MAX 1024
+
 struct machine_spec {
 	int cpus;
 	int memory_mb;

@@ -145,9 +145,9 @@ static char *compiler_version(const struct toolenv *env, const char *cc,
 /* Open and flock `path`, telling a person when another run holds it. */
 static int lock_file(const struct build_request *req, const char *path)
 {
-	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	int fd = open_nofollow(path, O_RDWR | O_CREAT, 0644);
 	if (fd < 0)
-		return error("cannot open '%s': %s", path, strerror(errno));
+		return -1;
 	if (flock(fd, LOCK_EX | LOCK_NB)) {
 		progress(req, "waiting for '%s' (another build holds it)",
 			 path);
@@ -351,7 +351,7 @@ int kbuild_image(struct build_result *out, const struct build_request *req)
 		 * folders are the trees' top, which holds every slot's.
 		 */
 		probe_dir = xstrfmt("%s/trees", cache_dir());
-		if (mkdir_p(probe_dir, 0755) ||
+		if (mkdir_below(cache_dir(), probe_dir, 0755) ||
 		    !(env_id = toolenv_identify(env, cc, hostcc, probe_dir,
 						probe_dir)))
 			goto out;
@@ -389,7 +389,9 @@ int kbuild_image(struct build_result *out, const struct build_request *req)
 	}
 	srclock = xstrfmt("%s/src.lock", treedir);
 	objlock = xstrfmt("%s.lock", objdir);
-	if (mkdir_p(imgdir, 0755) || mkdir_p(objdir, 0755))
+	/* The cache's folders, as the results folder's: no link followed. */
+	if (mkdir_below(cache_dir(), imgdir, 0755) ||
+	    mkdir_below(cache_dir(), objdir, 0755))
 		goto out;
 	int rc;
 	/* Source tree first, then build folder: one order, no deadlock. */

@@ -129,7 +129,7 @@ static int fetch_by_command(const struct prebuilt_source *src,
 	snprintf(short_id, sizeof(short_id), "%.12s", commit);
 	const char *values[] = {commit, short_id, tags->nr ? tags->v[0] : NULL,
 				tmp, NULL};
-	if (mkdir_p(dir, 0755))
+	if (mkdir_below(cache_dir(), dir, 0755))
 		goto out;
 	unlink(tmp);
 	template_expand_words(&argv, &src->command,
@@ -152,7 +152,7 @@ static int fetch_by_command(const struct prebuilt_source *src,
 	free(dir);
 	dir = keep;
 	keep = xstrfmt("%s/bzImage", dir);
-	if (mkdir_p(dir, 0755))
+	if (mkdir_below(cache_dir(), dir, 0755))
 		goto out;
 	if (rename(tmp, keep)) {
 		error("cannot keep '%s' as '%s': %s", tmp, keep,

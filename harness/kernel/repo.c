@@ -438,7 +438,10 @@ out:
 
 static char *signature_text(const git_signature *s)
 {
-	return xstrfmt("%s <%s>", s->name, s->email);
+	char *text = xstrfmt("%s <%s>", s->name, s->email);
+	char *safe = xstrdup_safe(text);
+	free(text);
+	return safe;
 }
 
 static char *signature_date(const git_signature *s)
@@ -474,14 +477,19 @@ int repo_describe(struct repo *r, const char *commit, struct commit_info *out)
 	fopts.abbreviated_size = 7;
 	if (!git_describe_commit(&d, (git_object *)c, &dopts) &&
 	    !git_describe_format(&buf, d, &fopts))
-		out->describe = xstrdup(buf.ptr);
+		out->describe = xstrdup_safe(buf.ptr);
 	else
 		out->describe = xstrndup(out->id, 12);
 	git_buf_dispose(&buf);
 	git_describe_result_free(d);
 
 	const char *summary = git_commit_summary(c);
-	out->subject = xstrdup(summary ? summary : "");
+	/*
+	 * A commit's subject and author are anyone's text: escapes in them
+	 * (a title change, a cleared screen) are shown, never run, on the
+	 * terminal, in report.txt and in the logs.
+	 */
+	out->subject = xstrdup_safe(summary ? summary : "");
 	out->author = signature_text(git_commit_author(c));
 	out->date = signature_date(git_commit_author(c));
 	git_commit_free(c);

@@ -38,13 +38,16 @@ static char *version_word(const char *line)
 int probe_machine_init(struct probe_machine *pm, struct job *job)
 {
 	char *line;
+	int rc;
 
 	memset(pm, 0, sizeof(*pm));
 	pm->kvm = qemu_accel_resolve(&job->machine, kvm_usable());
 	if (pm->kvm < 0 || clock_resolve(&pm->clock, job, pm->kvm))
 		return -1;
-	line = qemu_version(job->machine.qemu);
-	if (!line)
+	rc = qemu_version(job->machine.qemu, &line);
+	if (rc < 0)
+		return -1;
+	if (rc)
 		return error("cannot run '%s' (is qemu-system-x86 installed?)",
 			     job->machine.qemu ? job->machine.qemu
 					       : "qemu-system-x86_64");
@@ -95,7 +98,7 @@ int probe_ctx_init(struct probe_ctx *ctx, struct job *job,
 	/* Boots in a folder of this process's own; what a SIGKILLed run
 	 * left behind is reaped there. */
 	job_dir = results_job_dir(job->results, job->name);
-	if (rundir_open(&ctx->rundir, job_dir)) {
+	if (rundir_open(&ctx->rundir, job->results, job_dir)) {
 		results_machine_release(&ctx->machine);
 		free(job_dir);
 		return -1;

@@ -45,6 +45,7 @@ void report_release(struct report *r)
 	counters_table_release(&r->counters_endpoints);
 	strvec_clear(&r->logs);
 	free(r->state_file);
+	free(r->text);
 	report_init(r);
 }
 

@@ -56,6 +56,8 @@ struct report {
 	double seconds;
 	struct strvec logs; /* "what: path" */
 	char *state_file;   /* for --log */
+	/* report.txt as it was stored (report_load): printed as it is. */
+	char *text;
 };
 
 void report_init(struct report *r);
@@ -73,5 +75,13 @@ json_t *report_to_json(const struct report *r);
 
 /* Write <dir>/report.txt and <dir>/summary.json atomically. */
 int report_write(const struct report *r, const char *dir);
+/*
+ * A finished bisection's report read back from <dir> (report_load.c):
+ * summary.json's answer and figures into `r`, report.txt's text into
+ * r->text. 0; 1 when the folder holds no stored answer that names
+ * `culprit` (none yet: quietly; a spoiled or stale one: after a
+ * warning), and `r` is left as it was.
+ */
+int report_load(struct report *r, const char *dir, const char *culprit);
 
 #endif

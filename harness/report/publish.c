@@ -48,7 +48,9 @@ int publish_notice(const char *url, const struct upload_notice *n,
 	ret = upload_notify(&o, url, n);
 	if (ret)
 		goto out;
-	printf("notified %s\n", url);
+	char *shown = upload_url_shown(url);
+	printf("notified %s\n", shown);
+	free(shown);
 	if (seen_key && path) {
 		struct strbuf sb = STRBUF_INIT;
 		if (file_exists(path))

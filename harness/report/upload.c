@@ -10,47 +10,22 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
-/* A spool's url file holds one URL: anything longer is not ours. */
-#define UPLOAD_URL_MAX ((size_t)8192)
-
 int upload_curl_error(CURLcode rc, const char *errbuf, const char *url)
 {
-	return error("cannot post to '%s': %s", url,
-		     errbuf && *errbuf ? errbuf : curl_easy_strerror(rc));
-}
-
-int upload_check_url(const char *url)
-{
-	CURLU *h = curl_url();
-	char *scheme = NULL, *host = NULL;
-	struct strbuf shown = STRBUF_INIT;
-	int ok;
-
-	/*
-	 * libcurl would take file:// or guess a scheme for "not a url", and
-	 * the spool would keep what can never be sent. Only http(s) with a
-	 * host is an endpoint.
-	 */
-	ok = h && url && !curl_url_set(h, CURLUPART_URL, url, 0) &&
-	     !curl_url_get(h, CURLUPART_SCHEME, &scheme, 0) &&
-	     !curl_url_get(h, CURLUPART_HOST, &host, 0) && *host &&
-	     (!strcmp(scheme, "http") || !strcmp(scheme, "https"));
-	curl_free(scheme);
-	curl_free(host);
-	curl_url_cleanup(h);
-	if (ok)
-		return 0;
-	strbuf_addsafe(&shown, url ? url : "", url ? strlen(url) : 0);
-	error("'%s' is not an http:// or https:// URL", shown.buf);
-	strbuf_release(&shown);
+	char *shown = upload_url_shown(url);
+	error("cannot post to '%s': %s", shown,
+	      errbuf && *errbuf ? errbuf : curl_easy_strerror(rc));
+	free(shown);
 	return -1;
 }
 
@@ -105,12 +80,6 @@ static int on_progress(void *payload, curl_off_t dltotal, curl_off_t dlnow,
 	return run_interrupted() != 0;
 }
 
-static const char *token_of(const struct upload_options *o)
-{
-	const char *t = o->token ? o->token : getenv(UPLOAD_TOKEN_ENV);
-	return t && *t ? t : NULL;
-}
-
 enum upload_result upload_post(const struct upload_options *o,
 			       const char *url, const char *body, size_t len,
 			       const char *key, long *status)
@@ -118,16 +87,23 @@ enum upload_result upload_post(const struct upload_options *o,
 	struct curl_slist *hdr = NULL;
 	struct strbuf answer = STRBUF_INIT;
 	char errbuf[CURL_ERROR_SIZE];
-	const char *token = token_of(o);
+	const char *token = upload_token(o);
+	char *shown = upload_url_shown(url);
 	enum upload_result res = UPLOAD_FAILED;
 	long code = 0, wait = o->backoff_ms;
 	int tries = o->tries > 0 ? o->tries : 1;
 	CURL *c;
 
+	/* Headers are made of checked values only. */
+	if (upload_check_token(o)) {
+		free(shown);
+		return UPLOAD_AUTH;
+	}
 	curl_init_once();
 	c = curl_easy_init();
 	if (!c) {
-		error("cannot post to '%s': libcurl could not start", url);
+		error("cannot post to '%s': libcurl could not start", shown);
+		free(shown);
 		return UPLOAD_FAILED;
 	}
 	hdr = curl_slist_append(hdr, "Content-Type: application/json");
@@ -169,12 +145,12 @@ enum upload_result upload_post(const struct upload_options *o,
 		strbuf_reset(&answer);
 		code = 0;
 		if (run_interrupted()) {
-			error("cannot post to '%s': interrupted", url);
+			error("cannot post to '%s': interrupted", shown);
 			break;
 		}
 		rc = curl_easy_perform(c);
 		if (rc == CURLE_ABORTED_BY_CALLBACK) {
-			error("cannot post to '%s': interrupted", url);
+			error("cannot post to '%s': interrupted", shown);
 			break;
 		}
 		if (rc == CURLE_OK)
@@ -187,7 +163,7 @@ enum upload_result upload_post(const struct upload_options *o,
 		if (rc == CURLE_OK && (code == 401 || code == 403)) {
 			error("'%s' refused the upload (HTTP %ld): check the "
 			      "token in $%s%s; the documents stay in the spool",
-			      url, code, UPLOAD_TOKEN_ENV,
+			      shown, code, UPLOAD_TOKEN_ENV,
 			      token ? "" : " (it is not set)");
 			res = UPLOAD_AUTH;
 			break;
@@ -199,7 +175,7 @@ enum upload_result upload_post(const struct upload_options *o,
 			strbuf_trim(&answer);
 			strbuf_addsafe(&said, answer.buf,
 				       answer.len < 200 ? answer.len : 200);
-			error("'%s' refused a document (HTTP %ld)%s%s", url,
+			error("'%s' refused a document (HTTP %ld)%s%s", shown,
 			      code, said.len ? ": " : "", said.buf);
 			strbuf_release(&said);
 			res = UPLOAD_REJECTED;
@@ -214,7 +190,7 @@ enum upload_result upload_post(const struct upload_options *o,
 				upload_curl_error(rc, errbuf, url);
 			else
 				error("cannot post to '%s': HTTP %ld after %d "
-				      "tries", url, code, tries);
+				      "tries", shown, code, tries);
 			break;
 		}
 		run_sleep_ms(wait);
@@ -225,6 +201,7 @@ enum upload_result upload_post(const struct upload_options *o,
 	curl_slist_free_all(hdr);
 	curl_easy_cleanup(c);
 	strbuf_release(&answer);
+	free(shown);
 	return res;
 }
 
@@ -249,7 +226,8 @@ char *upload_spool_dir(const struct upload_options *o, const char *url)
 	hash_hex(url, strlen(url), h);
 	dir = xstrfmt("%s/%.16s", spool_root(o), h);
 	path = xstrfmt("%s/url", dir);
-	if (mkdir_p(dir, 0700) ||
+	/* The cache's spool folder is checked as the rest, links refused. */
+	if (mkdir_below(o->spool ? o->spool : cache_dir(), dir, 0700) ||
 	    (!file_exists(path) &&
 	     write_file_atomic(path, url, strlen(url)))) {
 		free(path);
@@ -282,13 +260,14 @@ static int ledger_has(const char *dir, const char *key)
 static void ledger_add(const char *dir, const char *key)
 {
 	char *path = xstrfmt("%s/sent", dir);
-	FILE *f = fopen(path, "a");
-	if (f) {
-		fprintf(f, "%s\n", key);
-		fclose(f);
-	} else
-		warning("cannot record '%s' in '%s': %s", key, path,
-			strerror(errno));
+	char *line = xstrfmt("%s\n", key);
+	int fd = open_nofollow(path, O_WRONLY | O_CREAT | O_APPEND, 0600);
+	/* One write of a whole line: two flushes' lines never mix. */
+	if (fd < 0 || write(fd, line, strlen(line)) != (ssize_t)strlen(line))
+		warning("cannot record '%s' in '%s'", key, path);
+	if (fd >= 0)
+		close(fd);
+	free(line);
 	free(path);
 }
 
@@ -299,6 +278,7 @@ struct batch {
 	char *dir;
 	struct upload_counts *c;
 	enum upload_result stop; /* UPLOAD_ACCEPTED: go on */
+	int lock_fd;             /* the spool folder's, held for the batch */
 };
 
 /* Send the spooled file <dir>/<key>.json; remove it when accepted. */
@@ -392,6 +372,46 @@ static void flush_dir(struct batch *b)
 	strvec_clear(&keys);
 }
 
+/*
+ * One sender per spool folder at a time: two flushes at once sent each
+ * document twice, and counted as "kept" what the other had just sent.
+ * The second waits for the first, then finds what is left.
+ */
+static int spool_lock(struct batch *b)
+{
+	char *path = xstrfmt("%s/.lock", b->dir);
+	int said = 0;
+
+	b->lock_fd = open_nofollow(path, O_RDWR | O_CREAT, 0600);
+	free(path);
+	if (b->lock_fd < 0)
+		return -1;
+	while (flock(b->lock_fd, LOCK_EX | LOCK_NB)) {
+		if (errno != EWOULDBLOCK && errno != EINTR)
+			return error("cannot lock the spool folder '%s': %s",
+				     b->dir, strerror(errno));
+		if (run_interrupted())
+			return error("interrupted while waiting for the "
+				     "spool folder '%s'",
+				     b->dir);
+		if (!said++)
+			fprintf(stderr, "upload: waiting for another upload "
+					"from '%s'\n",
+				b->dir);
+		run_sleep_ms(100);
+	}
+	return 0;
+}
+
+static void batch_end(struct batch *b)
+{
+	if (b->lock_fd >= 0)
+		close(b->lock_fd);
+	b->lock_fd = -1;
+	free(b->dir);
+	b->dir = NULL;
+}
+
 static int batch_begin(struct batch *b, const struct upload_options *o,
 		       const char *url, struct upload_counts *c)
 {
@@ -400,10 +420,15 @@ static int batch_begin(struct batch *b, const struct upload_options *o,
 	b->url = url;
 	b->c = c;
 	b->stop = UPLOAD_ACCEPTED;
-	if (upload_check_url(url))
+	b->lock_fd = -1;
+	if (upload_check_url(url) || upload_check_token(o))
 		return -1;
 	b->dir = upload_spool_dir(o, url);
-	return b->dir ? 0 : -1;
+	if (!b->dir || spool_lock(b)) {
+		batch_end(b);
+		return -1;
+	}
+	return 0;
 }
 
 /* 1 for a folder; otherwise 0, with errno saying why (0: not a folder). */
@@ -521,13 +546,16 @@ int upload_job(const struct upload_options *o, const char *job_dir,
 			ret = spool_and_send(&b, sb.buf, sb.len);
 		strbuf_release(&sb);
 	}
-	if (!ret && c->kept)
+	if (!ret && c->kept) {
+		char *shown = upload_url_shown(o->url);
 		ret = error("%zu document(s) wait in '%s': run 'iobisect "
 			    "upload --flush' when '%s' is back",
-			    c->kept, b.dir, o->url);
+			    c->kept, b.dir, shown);
+		free(shown);
+	}
 	strvec_clear(&docs);
 	free(summary);
-	free(b.dir);
+	batch_end(&b);
 	return ret;
 }
 
@@ -545,7 +573,7 @@ int upload_document(const struct upload_options *o, const char *body,
 	ret = spool_and_send(&b, body, len);
 	if (!ret && c->kept)
 		ret = -1;
-	free(b.dir);
+	batch_end(&b);
 	return ret;
 }
 
@@ -562,7 +590,7 @@ int upload_flush(const struct upload_options *o, struct upload_counts *c)
 		if (batch_begin(&b, o, o->url, c))
 			return -1;
 		flush_dir(&b);
-		free(b.dir);
+		batch_end(&b);
 		return c->kept ? -1 : 0;
 	}
 	d = opendir(root);
@@ -585,7 +613,7 @@ int upload_flush(const struct upload_options *o, struct upload_counts *c)
 				failed = 1;
 			} else {
 				flush_dir(&b);
-				free(b.dir);
+				batch_end(&b);
 			}
 		}
 		strbuf_release(&url);
@@ -610,7 +638,8 @@ int upload_notify(const struct upload_options *o, const char *url,
 
 	json_decref(j);
 	if (!body)
-		return error("cannot build the notice for '%s'", url);
+		return error("cannot build the notice for job '%s'",
+			     n->job ? n->job : "");
 	if (upload_check_url(url)) {
 		free(body);
 		return -1;

@@ -102,12 +102,31 @@ struct upload_notice {
 int upload_notify(const struct upload_options *o, const char *url,
 		  const struct upload_notice *n);
 
+/* A spool's url file holds one URL: anything longer is not ours. */
+#define UPLOAD_URL_MAX ((size_t)8192)
+
 /*
- * 0 when `url` is an http:// or https:// URL with a host, else -1 after
- * an error naming it (escaped). Every entry point checks it before the
- * spool is touched.
+ * 0 when `url` is an http:// or https:// URL with a host, of at most
+ * UPLOAD_URL_MAX characters, else -1 after an error naming it (escaped,
+ * its password masked). Every entry point checks it before the spool is
+ * touched.
  */
 int upload_check_url(const char *url);
+/*
+ * `url` as error lines and output show it: escaped, and with the
+ * password of a user:password@ masked as ***. Caller frees.
+ */
+char *upload_url_shown(const char *url);
+/* The bearer token: o->token, else $IOBISECT_UPLOAD_TOKEN; NULL: none. */
+const char *upload_token(const struct upload_options *o);
+/* 0 when the token can go into a header as it is (no CR, LF, control). */
+int upload_check_token(const struct upload_options *o);
+/*
+ * What a command checks when it reads --upload, --notify or --url: the
+ * URL and the token, with a warning when a token would cross plain
+ * http://. 0, or -1 after one error line.
+ */
+int upload_check_endpoint(const struct upload_options *o, const char *url);
 
 /*
  * The one place libcurl failures become messages: "cannot post to '<url>':

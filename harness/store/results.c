@@ -173,7 +173,7 @@ static int store_samples(const struct results_boot *b, const char *dir,
 			char *pdir = xstrfmt("%s/%s", dir, pt->id);
 			char *path = xstrfmt("%s/boot-%u-sample-%d.json", pdir,
 					     b->boot_id, a->index);
-			ret = mkdir_p(pdir, 0755);
+			ret = mkdir_below(b->job->results, pdir, 0755);
 			if (!ret)
 				ret = write_json(path, doc);
 			free(path);
@@ -203,7 +203,7 @@ int results_store_boot(const struct results_boot *b)
 	engine = topo_engine(job, b->topo);
 	dir = results_boot_dir(job->results, job->name, b->commit, topo,
 			       engine);
-	if (mkdir_p(dir, 0755))
+	if (mkdir_below(job->results, dir, 0755))
 		goto out;
 	utc_timestamp(now, sizeof(now));
 	results_commit_abbrev(b->commit, c12);
@@ -319,7 +319,7 @@ int results_reserve_boot_id(unsigned *out, const char *root,
 	char *dir = results_boot_dir(root, job, commit, topology, engine);
 	int ret = -1;
 
-	if (mkdir_p(dir, 0755))
+	if (mkdir_below(root, dir, 0755))
 		goto out;
 	/*
 	 * mkdir is the claim: of two harnesses that found the same highest

@@ -372,6 +372,9 @@ int scan_load_flags(struct scan *out, const char *dir, const char *job,
 	l.s = out;
 	if (!is_dir(dir))
 		return error("'%s' is not a results folder", dir);
+	/* A job is a folder of the results folder: "../.." would leave it. */
+	if (job && (!*job || job[0] == '.' || strchr(job, '/')))
+		return error("'%s' is not the name of a job in '%s'", job, dir);
 	if (job) {
 		char *j = xstrfmt("%s/%s", dir, job);
 		if (is_dir(j) && looks_like_job(j))
@@ -554,13 +557,19 @@ long scan_find_commit(const struct scan *s, const char *rev)
 {
 	size_t len = strlen(rev);
 	long found = -1;
+	/*
+	 * A longer id names a commit whose folder is its first 12 digits
+	 * only when it is an id: "03895a9077b2zzzz" is none.
+	 */
+	int hex = strspn(rev, "0123456789abcdef") == len;
 
 	if (len < 4)
 		return -1;
 	for (size_t i = 0; i < s->nr_commits; i++) {
 		const char *id = s->commits[i].id;
-		if (!strncmp(id, rev, len) ||
-		    (len >= 12 && !strncmp(s->commits[i].abbrev, rev, 12))) {
+		const char *abbrev = s->commits[i].abbrev;
+		if (!strncmp(id, rev, len) || !strcmp(abbrev, rev) ||
+		    (len > 12 && hex && !strncmp(abbrev, rev, 12))) {
 			if (found >= 0)
 				return -2;
 			found = (long)i;

@@ -183,31 +183,134 @@ static void fsync_parent(const char *path)
 	free(copy);
 }
 
+/*
+ * A link where iobisect writes is someone else's plan for the write: it
+ * is named and refused, never followed. 0 when `path` is no link (or not
+ * there yet).
+ */
+static int refuse_link(const char *path)
+{
+	struct stat st;
+
+	if (!lstat(path, &st) && S_ISLNK(st.st_mode))
+		return error("not writing '%s': it is a symbolic link", path);
+	return 0;
+}
+
 int write_file_atomic(const char *path, const void *data, size_t len)
 {
-	char *tmp = xstrfmt("%s.tmp.%ld", path, (long)getpid());
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0) {
-		int e = errno;
-		free(tmp);
-		return error("cannot write '%s': %s", path, strerror(e));
+	/*
+	 * The temporary name is new (O_EXCL, as mkstemp opens): a link or a
+	 * file planted at a name we could be expected to use is never
+	 * opened, so nothing outside is truncated or written.
+	 */
+	char *tmp = xstrfmt("%s.tmp.%ld.XXXXXX", path, (long)getpid());
+	int fd = -1, e;
+
+	if (refuse_link(path))
+		goto fail_quiet;
+	fd = mkostemp(tmp, O_CLOEXEC);
+	if (fd < 0)
+		goto fail;
+	if (fchmod(fd, 0644) || write_all(fd, data, len) || fsync(fd))
+		goto fail_unlink;
+	if (close(fd)) {
+		fd = -1;
+		goto fail_unlink;
 	}
-	if (write_all(fd, data, len) || fsync(fd)) {
-		int e = errno;
-		close(fd);
-		unlink(tmp);
-		free(tmp);
-		return error("cannot write '%s': %s", path, strerror(e));
-	}
-	if (close(fd) || rename(tmp, path)) {
-		int e = errno;
-		unlink(tmp);
-		free(tmp);
-		return error("cannot write '%s': %s", path, strerror(e));
-	}
+	fd = -1;
+	if (rename(tmp, path))
+		goto fail_unlink;
 	free(tmp);
 	fsync_parent(path);
 	return 0;
+fail_unlink:
+	e = errno;
+	unlink(tmp);
+	errno = e;
+fail:
+	e = errno;
+	if (fd >= 0)
+		close(fd);
+	free(tmp);
+	return error("cannot write '%s': %s", path, strerror(e));
+fail_quiet:
+	free(tmp);
+	return -1;
+}
+
+int open_nofollow(const char *path, int flags, mode_t mode)
+{
+	struct stat st;
+	int fd;
+
+	/* Looked at first: a FIFO or a device is refused, never opened. */
+	if (!lstat(path, &st) && !S_ISREG(st.st_mode))
+		return S_ISLNK(st.st_mode)
+			       ? error("not writing '%s': it is a symbolic "
+				       "link",
+				       path)
+			       : refuse_kind(path, st.st_mode);
+	fd = open(path, flags | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC | O_NONBLOCK,
+		  mode);
+	if (fd < 0 && errno == ELOOP)
+		return error("not writing '%s': it is a symbolic link", path);
+	if (fd < 0)
+		return error("cannot open '%s': %s", path, strerror(errno));
+	/* Non-blocking was for a FIFO's open only; a FIFO is refused. */
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) ||
+	    fcntl(fd, F_SETFL, flags & O_APPEND)) {
+		int e = errno;
+		if (!fstat(fd, &st) && !S_ISREG(st.st_mode))
+			refuse_kind(path, st.st_mode);
+		else
+			error("cannot open '%s': %s", path, strerror(e));
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+int mkdir_below(const char *root, const char *path, mode_t mode)
+{
+	size_t n = strlen(root);
+	struct stat st;
+	char *p;
+	int ret = 0;
+
+	while (n > 0 && root[n - 1] == '/')
+		n--;
+	if (strncmp(path, root, n) || (path[n] && path[n] != '/'))
+		return error("'%s' is not inside '%s'", path, root);
+	if (mkdir_p(root, mode))
+		return -1;
+	p = xstrdup(path);
+	/* Below the root, each folder is made or found, never followed. */
+	for (char *c = p + n; *c && !ret;) {
+		while (*c == '/')
+			c++;
+		if (!*c)
+			break;
+		c += strcspn(c, "/");
+		char save = *c;
+		*c = '\0';
+		if (mkdir(p, mode) && errno != EEXIST)
+			ret = error("cannot create '%s': %s", p,
+				    strerror(errno));
+		else if (lstat(p, &st))
+			ret = error("cannot create '%s': %s", p,
+				    strerror(errno));
+		else if (S_ISLNK(st.st_mode))
+			ret = error("not writing through '%s': it is a "
+				    "symbolic link",
+				    p);
+		else if (!S_ISDIR(st.st_mode))
+			ret = error("cannot create '%s': '%s' is not a folder",
+				    path, p);
+		*c = save;
+	}
+	free(p);
+	return ret;
 }
 
 /* Write into what is at `path` (a device, a FIFO), without replacing it. */
@@ -415,6 +518,18 @@ int cache_dir_check(void)
 			     "XDG_CACHE_HOME (an absolute path)");
 	if (mkdir_p(cache_path, 0755))
 		return -1;
+	/*
+	 * A link there is followed only when this user made it: one that
+	 * another user planted in a shared XDG_CACHE_HOME would take the
+	 * spool and the images wherever they chose.
+	 */
+	if (lstat(cache_path, &st))
+		return error("cannot use the cache folder '%s': %s",
+			     cache_path, strerror(errno));
+	if (S_ISLNK(st.st_mode) && st.st_uid != geteuid())
+		return error("not using the cache folder '%s': it is a "
+			     "symbolic link of uid %ld, not of this user",
+			     cache_path, (long)st.st_uid);
 	if (stat(cache_path, &st))
 		return error("cannot use the cache folder '%s': %s",
 			     cache_path, strerror(errno));
@@ -426,10 +541,12 @@ int cache_dir_check(void)
 		return error("not using the cache folder '%s': it belongs to "
 			     "uid %ld, not to this user",
 			     cache_path, (long)st.st_uid);
-	if (st.st_mode & S_IWOTH)
-		return error("not using the cache folder '%s': anyone may "
+	if (st.st_mode & (S_IWOTH | S_IWGRP))
+		return error("not using the cache folder '%s': %s may "
 			     "write to it (mode %04o)",
-			     cache_path, (unsigned)(st.st_mode & 07777));
+			     cache_path,
+			     st.st_mode & S_IWOTH ? "anyone" : "its group",
+			     (unsigned)(st.st_mode & 07777));
 	cache_checked = 1;
 	return 0;
 }

@@ -65,6 +65,11 @@ void run_install_signal_handlers(void)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
+	/*
+	 * SIGQUIT too: a shell starts background jobs with it ignored, and
+	 * a harness that ignores it cannot be asked to stop that way.
+	 */
+	sigaction(SIGQUIT, &sa, NULL);
 }
 
 void run_sleep_ms(long ms)
@@ -111,6 +116,7 @@ static void child_setup(const struct run_opts *o)
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
 	signal(SIGHUP, SIG_DFL);
+	signal(SIGQUIT, SIG_DFL);
 	signal(SIGPIPE, SIG_DFL);
 	int in = open(o->stdin_path ? o->stdin_path : "/dev/null", O_RDONLY);
 	if (in >= 0) {
@@ -119,7 +125,8 @@ static void child_setup(const struct run_opts *o)
 	}
 	if (o->stdout_path) {
 		int out = open(o->stdout_path,
-			       O_WRONLY | O_CREAT | O_APPEND, 0644);
+			       O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW,
+			       0644);
 		if (out < 0)
 			_exit(127);
 		dup2(out, 1);

@@ -79,11 +79,11 @@ int run_poll(pid_t pid, int *code);
 void run_kill(pid_t pid);
 
 /*
- * Install SIGINT/SIGTERM/SIGHUP handlers that kill every running child
+ * Install SIGINT/SIGTERM/SIGHUP/SIGQUIT handlers that kill every running child
  * group and set a flag the long loops poll. Safe to call more than once.
  */
 void run_install_signal_handlers(void);
-/* Nonzero after SIGINT/SIGTERM/SIGHUP: stop at the next safe point. */
+/* Nonzero after SIGINT/SIGTERM/SIGHUP/SIGQUIT: stop at the next safe point. */
 int run_interrupted(void);
 /* Wait `ms` (a backoff, a poll), cut short by SIGINT or SIGTERM. */
 void run_sleep_ms(long ms);

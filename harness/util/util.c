@@ -304,6 +304,13 @@ void strbuf_addsafe(struct strbuf *sb, const void *data, size_t len)
 	}
 }
 
+char *xstrdup_safe(const char *s)
+{
+	struct strbuf sb = STRBUF_INIT;
+	strbuf_addsafe(&sb, s, strlen(s));
+	return strbuf_detach(&sb);
+}
+
 void strvec_push(struct strvec *sv, const char *s)
 {
 	ALLOC_GROW(sv->v, sv->nr + 2, sv->alloc);

@@ -81,6 +81,12 @@ void strbuf_trim(struct strbuf *sb);
  * sequences, newlines, invalid bytes) as \xNN.
  */
 void strbuf_addsafe(struct strbuf *sb, const void *data, size_t len);
+/*
+ * A copy of `s` as strbuf_addsafe writes it: for text from elsewhere (a
+ * commit's subject and author, a guest's message) that is printed, put
+ * in report.txt and in logs, and must not work the terminal there.
+ */
+char *xstrdup_safe(const char *s);
 
 /* A NULL-terminated list of owned strings (argv, env, paths). */
 struct strvec {
@@ -135,9 +141,26 @@ int read_file(const char *path, struct strbuf *out);
 /*
  * Write `len` bytes to `path` atomically: a temporary file beside it,
  * fsync, rename over the old one, fsync of the folder. A reader sees the
- * old content or the new one, never a mix, even after a crash.
+ * old content or the new one, never a mix, even after a crash. The
+ * temporary file's name is new (created with O_EXCL), and a symbolic
+ * link at `path` is refused by name, not replaced nor followed.
  */
 int write_file_atomic(const char *path, const void *data, size_t len);
+/*
+ * open() for a file iobisect writes in its own folders (a lock, a log):
+ * `flags` with O_NOFOLLOW, so a symbolic link at `path` is refused by
+ * name, and anything but a regular file (a FIFO, a device) too, without
+ * waiting for it. The fd, or -1 after one error line.
+ */
+int open_nofollow(const char *path, int flags, mode_t mode);
+/*
+ * mkdir_p for a folder under `root` (the results folder, the cache, the
+ * spool): `root` is made as the user named it, links followed; below it
+ * every folder is made or found as a real folder, and a symbolic link
+ * (or a file) where one should be is an error naming it. Writes under
+ * such a folder stay inside `root`.
+ */
+int mkdir_below(const char *root, const char *path, mode_t mode);
 /*
  * Write an output the user named (a report). A regular file, or a path
  * not there yet, is replaced atomically as above; through a symbolic link
@@ -163,7 +186,8 @@ char *absolute_path(const char *path);
 /*
  * ${XDG_CACHE_HOME:-$HOME/.cache}/iobisect (XDG_CACHE_HOME only when
  * absolute), created on first use. cache_dir_check makes sure it is this
- * user's and no one else may write to it: 0, or -1 after one error line
+ * user's, that neither its group nor others may write to it, and that a
+ * link there is this user's own: 0, or -1 after one error line
  * (no HOME: no cache at all, never a shared /tmp). Commands that use the
  * cache call it first; cache_dir dies where it fails.
  */
