@@ -60,8 +60,9 @@ int cmd_version(int argc, char **argv)
 	printf("data     %s\n", job_data_dir());
 	/* The machine.qemu a job names may differ: this is the default's. */
 	qemu = path_lookup("qemu-system-x86_64");
-	if (qemu)
-		qv = qemu_version(qemu);
+	/* A QEMU that cannot say its version is shown without one. */
+	if (qemu && qemu_version(qemu, &qv) < 0)
+		qv = NULL;
 	printf("qemu     %s%s%s%s\n", qemu ? qemu : "not found on PATH",
 	       qv ? " (" : "", qv ? qv : "", qv ? ")" : "");
 	free(qv);
