@@ -67,9 +67,9 @@ void driver_release(struct driver *d)
 /*
  * The marks that count, in order: of earlier runs, of earlier
  * confirmations. Once the steps are in doubt, a good or bad mark a step
- * gave before the doubt does not: the commit is judged again (from its
- * boots, more where they do not reach DRIVER_DOUBT_ERROR). A skip still
- * counts (a build failure stays one), and so does every pairs' mark.
+ * gave before the doubt does not: the commit is judged again, on its
+ * boots and at least one more (driver_probe.c). A skip still counts (a
+ * build failure stays one), and so does every pairs' mark.
  */
 static int replay(struct driver *d)
 {
@@ -95,8 +95,9 @@ static int replay(struct driver *d)
  * the answer's pairs catch. When they do, or when only skips are left,
  * any earlier step may be the wrong one, not just the commit the pairs
  * re-marked: the steps are put in doubt, and the range is bisected again
- * at DRIVER_DOUBT_ERROR on the boots already taken and more, so the
- * answer, or the list of suspects, holds the culprit. Once a run.
+ * at DRIVER_DOUBT_ERROR, each commit on the boots already taken and at
+ * least one of its own, so one misleading boot cannot decide twice. Once
+ * a run.
  */
 static int put_in_doubt(struct driver *d, const char *why)
 {
