@@ -102,7 +102,7 @@ $(O)/%.o: %.c
 # The guest is PID 1 of every initramfs: static, so it runs on any kernel.
 # musl-gcc's link drops the build id gcc asks for by default; it is asked
 # for here, so `iobisect --version` can name the guest it would boot.
-$(GUEST): $(GUEST_SRC) $(wildcard workloads/*.h) $(wildcard proto/*.h)
+$(GUEST): $(GUEST_SRC) $(wildcard workloads/*.h) $(wildcard proto/*.h) Makefile
 	@mkdir -p $(dir $@)
 	$(MUSL_CC) -static -O2 -std=c11 -D_GNU_SOURCE -Wall -Wextra $(WERROR) \
 		-Wl,--build-id -I. -o $@ $(GUEST_SRC) -lpthread
