@@ -282,6 +282,16 @@ driver_endpoints_perf(struct driver *d, struct driver_result *res, int need_bad)
 				want_good ? "good" : "bad",
 				driver_failure_text(n));
 	}
+	/* Not apart by the line: apart at all, and does the line give way? */
+	r = need_bad && !d->separated ? line_gives_way(d, res, &g, &b) : 0;
+	if (r < 0) {
+		ret = driver_stopped(d);
+		goto out;
+	}
+	if (r > 0) {
+		d->separated = 1;
+		bn.v = d->sep;
+	}
 	gn.outcome = bn.outcome = PROBE_FAST; /* measured */
 	driver_note_figures(&gn, &g);
 	driver_record(d, d->good, ROLE_GOOD, &gn, BISECT_GOOD);
@@ -289,16 +299,6 @@ driver_endpoints_perf(struct driver *d, struct driver_result *res, int need_bad)
 		driver_note_figures(&bn, &b);
 		driver_record(d, d->bad, ROLE_BAD, &bn,
 			      d->separated ? BISECT_BAD : BISECT_UNTESTED);
-		r = d->separated ? 0 : line_gives_way(d, res, &g, &b);
-		if (r < 0) {
-			ret = driver_stopped(d);
-			goto out;
-		}
-		if (r > 0) {
-			d->separated = 1;
-			bn.v = d->sep;
-			driver_record(d, d->bad, ROLE_BAD, &bn, BISECT_BAD);
-		}
 		if (d->separated) {
 			driver_say(d, "[bisect] endpoints: %s", d->sep.reason);
 		} else {

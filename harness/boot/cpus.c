@@ -190,19 +190,32 @@ struct vcpu_placing {
 	int nr_vcpus;
 };
 
+/* QEMU's vCPU threads by the names -name debug-threads=on gives them. */
+enum { VCPU_NONE = -2, VCPU_ALL = -1 };
+static int vcpu_of_thread(const char *name)
+{
+	int n, end = 0;
+
+	if (!strcmp(name, "ALL CPUs/TCG")) /* one thread runs them all */
+		return VCPU_ALL;
+	if (sscanf(name, "CPU %d/%n", &n, &end) != 1 || !end || n < 0)
+		return VCPU_NONE;
+	return n;
+}
+
 static int place_vcpu(pid_t tid, const char *name, void *data)
 {
 	const struct vcpu_placing *p = data;
 	cpu_set_t one;
-	int n, end = 0;
+	int n = vcpu_of_thread(name);
 
-	if (!strcmp(name, "ALL CPUs/TCG")) {
+	if (n == VCPU_ALL) {
 		if (sched_setaffinity(tid, sizeof(p->plan->measure),
 				      &p->plan->measure))
 			return 0;
 		return p->nr_vcpus;
 	}
-	if (sscanf(name, "CPU %d/%n", &n, &end) != 1 || !end || n < 0)
+	if (n == VCPU_NONE)
 		return 0;
 	nth_cpu(&one, &p->plan->measure, n);
 	return !sched_setaffinity(tid, sizeof(one), &one);
@@ -225,22 +238,14 @@ int cpus_pin_vcpus(const struct cpu_plan *plan, pid_t pgid, int nr_vcpus)
 	return each_thread_in_group(pgid, place_vcpu, &p);
 }
 
-/* QEMU's vCPU threads by the names -name debug-threads=on gives them. */
-static int is_vcpu_thread(const char *name)
-{
-	int n, end = 0;
-
-	return !strcmp(name, "ALL CPUs/TCG") ||
-	       (sscanf(name, "CPU %d/%n", &n, &end) == 1 && end && n >= 0);
-}
-
 static int realtime_thread(pid_t tid, const char *name, void *data)
 {
 	struct sched_param rt = {.sched_priority = 1};
 
 	(void)data;
 	/* The main thread keeps the binary's name (cut to 15 bytes). */
-	if (!is_vcpu_thread(name) && strncmp(name, "qemu-system", 11))
+	if (vcpu_of_thread(name) == VCPU_NONE &&
+	    strncmp(name, "qemu-system", 11))
 		return 0;
 	return !sched_setscheduler(tid, SCHED_FIFO, &rt);
 }
