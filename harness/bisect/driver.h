@@ -53,18 +53,6 @@
 #define DRIVER_ENDPOINT_ERROR 0.01 /* for the endpoints' separation */
 #define DRIVER_TEST_ERROR 0.01	   /* `iobisect test`: nothing confirms it */
 #define DRIVER_MAX_REOPEN 3	   /* contradicted answers before giving up */
-/*
- * A step once the steps are in doubt (driver.c): the pairs contradicted
- * them, or only skips were left, so one of their marks may be the wrong
- * one, and each is judged again on at least one boot of its own (not on
- * the boot that may have misled the step alone), at the steps' error: no
- * stricter, since a level of one boot (the bad endpoint's, often) caps
- * what any number of a commit's boots can show, and a stricter bound
- * left unchanged commits undecided after eight boots each (measured on
- * tests/jobs/upstream-readahead.json: error 0.06-0.11 at 102.5 MB/s ±0%
- * against a bad level of one boot).
- */
-#define DRIVER_DOUBT_ERROR DRIVER_STEP_ERROR
 
 /* Exit codes of `iobisect bisect` (and the driver's results). */
 enum driver_status {
