@@ -21,13 +21,8 @@ grep -q '"threshold": "25%"' "$tmp/job.json" && ! grep -q '"cpus"' "$tmp/job.jso
 	fail "tests/jobs/demo.json changed shape"
 
 # --- iobisect bisect
-start=$(date +%s)
-rc=0
-iob bisect "$tmp/job.json" --results "$tmp/results" >"$tmp/bisect.out" 2>"$tmp/bisect.err" || rc=$?
-echo "bisect: exit $rc in $(( $(date +%s) - start ))s"
-cat "$tmp/bisect.out"
+timed_bisect "$tmp/job.json" "$tmp/bisect"
 grep -E "against its parent|contradict" "$tmp/bisect.err" || true
-named=$(awk '$1 == "commit" { print $2; exit }' "$tmp/bisect.out")
 case $rc in
 0) [ "$named" = "$large" ] || fail "named $named, not the culprit $large" ;;
 1) grep -q "^confidence" "$tmp/bisect.out" && [ -n "$named" ] && [ "$named" != "$large" ] &&

@@ -21,13 +21,8 @@ sed -e "s|\"~/.cache/iobisect/fixture/linux\"|\"$repo\"|" \
     "$IOB_ROOT/tests/jobs/upstream-readahead.json" >"$tmp/job.json"
 grep -q "\"$repo\"" "$tmp/job.json" || fail "tests/jobs/upstream-readahead.json changed shape"
 
-start=$(date +%s)
-rc=0
-iob bisect "$tmp/job.json" --results "$tmp/results" >"$tmp/bisect.out" 2>"$tmp/bisect.err" || rc=$?
-echo "bisect: exit $rc in $(( $(date +%s) - start ))s"
-cat "$tmp/bisect.out"
+timed_bisect "$tmp/job.json" "$tmp/bisect"
 grep -E "^\[bisect\]" "$tmp/bisect.err" || true
-named=$(awk '$1 == "commit" { print $2; exit }' "$tmp/bisect.out")
 case $rc in
 0) [ "$named" = "$w9" ] || fail "named $named, not the culprit $w9"
    grep -q "pairs: parent" "$tmp/bisect.err" || fail "no pairs confirmed the answer" ;;

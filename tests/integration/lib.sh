@@ -16,6 +16,9 @@
 #                   branch culprit (= large), tip, c3, c9; repo, series
 #   demo_job NAME F write the demo job at half the bytes per boot, named
 #                   NAME, on the fixture repository, to F
+#   timed_bisect JOB P  iobisect bisect JOB into P.out and P.err (results in
+#                   $tmp/results), says its exit and time and prints P.out;
+#                   sets rc and named (the commit it names, "" for none)
 
 IOB_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 
@@ -66,6 +69,16 @@ demo_ids() {
 # A field of demo-series.sh's output: "KEY [BRANCH] ... VALUE".
 demo_field() {
 	awk -v a="$1" -v b="$2" '$1 == a && (b == "" || $2 == b) { print $NF; exit }' <<<"$series"
+}
+
+timed_bisect() {
+	local start
+	start=$(date +%s)
+	rc=0
+	iob bisect "$1" --results "$tmp/results" >"$2.out" 2>"$2.err" || rc=$?
+	echo "$(basename "$2"): exit $rc in $(( $(date +%s) - start ))s"
+	cat "$2.out"
+	named=$(awk '$1 == "commit" { print $2; exit }' "$2.out")
 }
 
 # The slowdown is about 10x, so half the bytes is still far past the
