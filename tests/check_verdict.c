@@ -335,6 +335,60 @@ START_TEST(pairs_confirm_or_contradict)
 }
 END_TEST
 
+/*
+ * A real culprit on a precise clock (52-bisect-upstream, 2026-12-06): the
+ * endpoints read 102.5 and 86.4 MB/s (2 boots and 1, noise 0.4%: a drop
+ * of -15.7% sought, known to about 0.5%), and the culprit's pairs read
+ * -23.7% against their parent, deeper than sought (its level moves with
+ * the host's load). Three such pairs confirm it; before, the drop's
+ * uncertainty grew with each pair's scale and 16 pairs read llr -7.3,
+ * "one more pair", at the cap.
+ */
+START_TEST(pairs_deeper_than_the_drop_sought_confirm_it)
+{
+	double parent[16], culprit[16];
+	struct noise_model nm;
+	struct verdict_pairs_input in = { 0 };
+	struct verdict v;
+
+	for (int i = 0; i < 16; i++) {
+		parent[i] = 102.5 * MB * (1 + 0.001 * (i % 3));
+		culprit[i] = 78.2 * MB * (1 - 0.01 * (i % 4));
+	}
+	noise_prior(&nm, noise_machine_of(1));
+	nm.sigma = 0.004;
+	nm.nu = 10;
+	in.parent = parent;
+	in.culprit = culprit;
+	in.drop = log(86.4 / 102.5);
+	in.drop_se = nm.sigma * sqrt(1.0 / 2 + 1.0 / 1);
+	in.noise = &nm;
+	in.error_right = 0.05;
+	in.error_wrong = 0.01;
+	for (in.n = 1; in.n <= 16; in.n++) {
+		ck_assert_int_eq(verdict_pairs(&v, &in), 0);
+		ck_assert_msg(v.kind != VERDICT_GOOD, "%s", v.reason);
+		ck_assert_msg(v.llr > 0, "%s", v.reason);
+		if (v.kind == VERDICT_BAD)
+			break;
+	}
+	ck_assert_msg(v.kind == VERDICT_BAD && in.n <= 3, "%s", v.reason);
+	/*
+	 * Unchanged commits on that clock say no within four pairs (any
+	 * pair may be one in which the machine changed speed, 30% deep).
+	 */
+	in.culprit = parent;
+	for (in.n = 1; in.n <= 4; in.n++) {
+		ck_assert_int_eq(verdict_pairs(&v, &in), 0);
+		ck_assert_msg(v.kind != VERDICT_BAD && v.llr < 0, "%s",
+			      v.reason);
+		if (v.kind == VERDICT_GOOD)
+			break;
+	}
+	ck_assert_msg(v.kind == VERDICT_GOOD, "%s", v.reason);
+}
+END_TEST
+
 START_TEST(cliff_decided_by_one_boot)
 {
 	/* Good at 200 MB/s ±5% (3 boots), bad at 30 (2 boots), auto line. */
@@ -626,6 +680,7 @@ static Suite *verdict_suite(void)
 	tcase_add_test(tc, threshold_keeps_its_meaning);
 	tcase_add_test(tc, slower_mode_boot_decides_nothing);
 	tcase_add_test(tc, pairs_confirm_or_contradict);
+	tcase_add_test(tc, pairs_deeper_than_the_drop_sought_confirm_it);
 	tcase_add_test(tc, cliff_decided_by_one_boot);
 	tcase_add_test(tc, implausible_boot_earns_another);
 	tcase_add_test(tc, runs_min_is_a_floor);

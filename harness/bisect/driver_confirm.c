@@ -261,7 +261,12 @@ int driver_confirm(struct driver *d, size_t node, struct driver_result *res,
 			*reopen = 1;
 			break;
 		}
-		*conf *= 1 - p->v.error;
+		/*
+		 * The pairs' odds for the answer. Their error is of the side
+		 * they lean to: pairs stopped by the cap leaning against the
+		 * answer give it that error, not one less it.
+		 */
+		*conf *= p->v.llr > 0 ? 1 - p->v.error : p->v.error;
 		if (p->v.kind != VERDICT_BAD)
 			break; /* the cap: below the target */
 	}
