@@ -113,6 +113,100 @@ START_TEST(virtual_clock_names_its_unit)
 }
 END_TEST
 
+/*
+ * An answer found on the virtual clock gives its size on TCG's wall clock
+ * too: both figures always, and in words when the two sizes are more than
+ * 1.5x apart in log ratio, or point different ways. The table's row is
+ * the virtual clock's: 320.4 -> 32.1 MB/s, -90%.
+ */
+static const struct {
+	double parent, culprit, pair_ratio;
+	const char *line, *words; /* words NULL: none said */
+} wall_cases[] = {
+	/* ln 0.02 against ln 0.1: 1.7x larger. */
+	{ 961.4e6, 19.2e6, NAN, "parent 961.4, culprit 19.2 MB/s, -98.0%",
+	  "1.7x larger than the virtual clock's -90.0%" },
+	/* ln 0.2 against ln 0.1: 1.4x smaller, within the 1.5x. */
+	{ 961.4e6, 196.3e6, 0.2, "parent 961.4, culprit 196.3 MB/s, -80.0%",
+	  NULL },
+	/* The pairs' own ratio rules over the medians'. */
+	{ 900e6, 300e6, 0.5, "parent 900.0, culprit 300.0 MB/s, -50.0%",
+	  "3.3x smaller than the virtual clock's -90.0%" },
+	{ 500e6, 510e6, 1.02, "+2.0%",
+	  "the wall clock does not show the drop the virtual clock found" },
+	{ NAN, NAN, NAN, "on TCG's wall clock: no figure (6 boots gave no "
+			 "sample)", NULL },
+};
+
+START_TEST(wall_clock_size_beside_the_virtual_one)
+{
+	struct report r;
+	struct strbuf out = STRBUF_INIT;
+	json_t *j, *w;
+
+	fill(&r);
+	r.clock.kind = CLOCK_VIRTUAL;
+	r.clock.shift = 4;
+	r.wall.pairs = 3;
+	r.wall.boots = 6;
+	r.wall.parent = wall_cases[_i].parent;
+	r.wall.culprit = wall_cases[_i].culprit;
+	r.wall.pair_ratio = wall_cases[_i].pair_ratio;
+	report_render_text(&r, &out);
+	ck_assert_msg(strstr(out.buf, wall_cases[_i].line), "%s", out.buf);
+	if (wall_cases[_i].words)
+		ck_assert_msg(strstr(out.buf, wall_cases[_i].words), "%s",
+			      out.buf);
+	else
+		ck_assert_msg(!strstr(out.buf, "than the virtual clock's") &&
+				      !strstr(out.buf, "does not show"),
+			      "%s", out.buf);
+	j = report_to_json(&r);
+	w = json_object_get(j, "wall_clock");
+	ck_assert_ptr_nonnull(w);
+	ck_assert_int_eq(json_integer_value(json_object_get(w, "pairs")), 3);
+	if (isfinite(wall_cases[_i].parent))
+		ck_assert(json_is_real(json_object_get(w, "change_pct")));
+	else
+		ck_assert(json_is_null(json_object_get(w, "change_pct")));
+	json_decref(j);
+	report_release(&r);
+	/* Not measured: not a word of it, in text or JSON. */
+	fill(&r);
+	strbuf_reset(&out);
+	report_render_text(&r, &out);
+	ck_assert(!strstr(out.buf, "wall clock"));
+	j = report_to_json(&r);
+	ck_assert_ptr_null(json_object_get(j, "wall_clock"));
+	json_decref(j);
+	report_release(&r);
+	strbuf_release(&out);
+}
+END_TEST
+
+/* A line that gave way is said in the report, under the answer. */
+START_TEST(a_line_that_gave_way_is_said)
+{
+	struct report r;
+	struct strbuf out = STRBUF_INIT;
+	json_t *j;
+
+	fill(&r);
+	r.note = xstrdup("the job's 25% line gave way: the endpoints differ by "
+			 "-22.9%");
+	report_render_text(&r, &out);
+	ck_assert_msg(strstr(out.buf, "confidence 98.1%"), "%s", out.buf);
+	ck_assert_msg(strstr(out.buf, "\n  the job's 25% line gave way"),
+		      "%s", out.buf);
+	j = report_to_json(&r);
+	ck_assert_str_eq(json_string_value(json_object_get(j, "note")),
+			 r.note);
+	json_decref(j);
+	report_release(&r);
+	strbuf_release(&out);
+}
+END_TEST
+
 START_TEST(identical_image_is_called_noise)
 {
 	struct report r;
@@ -320,6 +414,9 @@ static Suite *report_suite(void)
 
 	tcase_add_test(tc, text_names_the_culprit_and_the_table);
 	tcase_add_test(tc, virtual_clock_names_its_unit);
+	tcase_add_loop_test(tc, wall_clock_size_beside_the_virtual_one, 0,
+			    sizeof(wall_cases) / sizeof(wall_cases[0]));
+	tcase_add_test(tc, a_line_that_gave_way_is_said);
 	tcase_add_test(tc, identical_image_is_called_noise);
 	tcase_add_test(tc, inconclusive_lists_every_suspect);
 	tcase_add_test(tc, json_summary_carries_units_and_figures);

@@ -30,6 +30,7 @@ void driver_result_release(struct driver_result *r)
 	strvec_clear(&r->parents);
 	strvec_clear(&r->suspects);
 	free(r->message);
+	free(r->note);
 	driver_result_init(r);
 }
 

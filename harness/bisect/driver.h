@@ -120,6 +120,8 @@ struct driver_result {
 	int have_sep;
 	double confidence; /* NAN when not known */
 	char *message;	   /* one line: why it stopped, or a warning */
+	/* one line: how the job was read (a line that gave way), or NULL */
+	char *note;
 	unsigned steps;	   /* step probes, earlier runs included */
 	unsigned reopened; /* confirmations that contradicted a step */
 };

@@ -127,6 +127,12 @@ static int line_gives_way(struct driver *d, struct driver_result *res,
 			   "(threshold auto)",
 			   apart.pct_change, apart.cand_median / 1e6,
 			   apart.base_median / 1e6, unit.buf, line);
+		free(res->note);
+		res->note = xstrfmt("the job's %s line gave way: the "
+				    "endpoints differ by %+.1f%% in %s, and "
+				    "the commit named made that drop "
+				    "(threshold auto)",
+				    line, apart.pct_change, unit.buf);
 		d->job_as_judged = *d->job;
 		d->job_as_judged.threshold.kind = THRESHOLD_AUTO;
 		d->job = d->m.job = &d->job_as_judged;

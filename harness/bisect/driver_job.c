@@ -15,6 +15,7 @@
 #include "stats.h"
 #include "store_scan.h"
 #include "util.h"
+#include "wall_pairs.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -36,6 +37,7 @@ struct bisect_job {
 	int driver_ready;
 	struct driver_result res;
 	struct executor_probe remote; /* --executor slurm */
+	struct report_wall wall;      /* the answer on the wall clock */
 };
 
 static void bisect_job_release(struct bisect_job *b)
@@ -234,6 +236,36 @@ static void culprit_rows(struct bisect_job *b, struct report *rep,
 	sample_set_release(&bs);
 }
 
+/*
+ * An answer the virtual clock found, booted on the wall clock too
+ * (wall_pairs.h), so the report can give the size TCG shows there. Only
+ * for a confirmed answer of a local run. 0, or -1 when interrupted (the
+ * answer is stored: asked again, the run measures these pairs again).
+ */
+static int answer_on_wall(struct bisect_job *b)
+{
+	const char *parent = b->res.parents.nr ? b->res.parents.v[0] : NULL;
+
+	if (b->st.status != STATE_DONE || !parent || !b->job->wall_pairs ||
+	    b->job->bisect_type != BISECT_PERF ||
+	    b->ctx.machine.clock.kind != CLOCK_VIRTUAL || b->remote.x)
+		return 0;
+	progress_note(b->progress,
+		      "[bisect] %.12s against its parent on the wall clock, "
+		      "%d pairs: the size TCG shows there (runs.wall_pairs)",
+		      b->res.culprit, b->job->wall_pairs);
+	if (wall_pairs_run(&b->ctx, b->job, parent, b->res.culprit,
+			   &b->wall)) {
+		if (b->ctx.interrupted)
+			return -1;
+		/* The answer stands without it: say why it is missing. */
+		progress_note(b->progress, "[bisect] no wall-clock figures: %s",
+			      error_last() ? error_last() : "boots failed");
+		b->wall.pairs = 0;
+	}
+	return 0;
+}
+
 static void make_report(struct bisect_job *b, struct report *rep)
 {
 	const struct bisect_state *st = &b->st;
@@ -245,6 +277,9 @@ static void make_report(struct bisect_job *b, struct report *rep)
 	else if (st->status == STATE_ABORTED && error_last())
 		/* The error that stopped it, as it was printed. */
 		rep->message = xstrdup(error_last());
+	if (b->res.note)
+		rep->note = xstrdup(b->res.note);
+	rep->wall = b->wall;
 	rep->steps = b->res.steps;
 	rep->confidence = b->res.confidence;
 	if (b->res.culprit[0]) {
@@ -336,6 +371,8 @@ enum driver_status driver_job_bisect(struct job *job,
 	if (ret == DRIVER_CULPRIT && b.d.multi > 1)
 		progress_note(o->progress, "[bisect] %u rounds, up to %u commits at once",
 			   b.d.rounds, b.d.multi);
+	if (ret == DRIVER_CULPRIT && answer_on_wall(&b))
+		ret = DRIVER_INTERRUPTED;
 	if (ret != DRIVER_INTERRUPTED) {
 		progress_clear(o->progress);
 		make_report(&b, rep);

@@ -196,7 +196,8 @@ static int parse_runs(struct keypath *c, json_t *v, struct job *job)
 	    job_key_int(c, v, "runs", "min", &job->runs_min) ||
 	    job_key_int(c, v, "runs", "max", &job->runs_max) ||
 	    job_key_int(c, v, "runs", "samples", &job->samples) ||
-	    job_key_int(c, v, "runs", "warmup", &job->warmup))
+	    job_key_int(c, v, "runs", "warmup", &job->warmup) ||
+	    job_key_int(c, v, "runs", "wall_pairs", &job->wall_pairs))
 		return -1;
 	if (job->runs_max < job->runs_min)
 		return kp_fail(c, "max (%d) is below min (%d)", job->runs_max,
@@ -312,6 +313,7 @@ static void job_defaults(struct job *job)
 	 */
 	job->runs_min = job_key_default_int("runs", "min");
 	job->runs_max = job_key_default_int("runs", "max");
+	job->wall_pairs = job_key_default_int("runs", "wall_pairs");
 	job->confidence = job_key_default_num("", "confidence");
 	job->metric = xstrdup(job_key_default("", "metric"));
 	job->threshold.kind = THRESHOLD_AUTO;

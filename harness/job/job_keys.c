@@ -76,6 +76,9 @@ const struct job_key job_keys[] = {
 	  "samples of each point in a boot, after the warmup" },
 	{ "runs.warmup", JK_INT, "1", 0, 100, NULL,
 	  "samples dropped at the start of each point" },
+	{ "runs.wall_pairs", JK_INT, "3", 0, 50, NULL,
+	  "after an answer on the virtual clock: culprit and parent booted "
+	  "in turns on the wall clock, for the size TCG shows there (0: none)" },
 
 	{ "machine.cpus", JK_INT, "1 under TCG; under KVM the host's CPUs less one, 1 to 2", 1, 64,
 	  NULL, "the guest's vCPUs" },

@@ -164,6 +164,12 @@ struct job {
 	int warmup;   /* samples dropped at the start of each point */
 	int runs_min; /* boots per commit before a verdict */
 	int runs_max; /* boots per commit at most */
+	/*
+	 * Pairs of culprit and parent booted on the wall clock after an
+	 * answer the virtual clock found: the size TCG's wall clock shows,
+	 * which the virtual clock shrinks (docs/clocks.md). 0: none.
+	 */
+	int wall_pairs;
 	/* The metric a verdict decides on, "read" or "write" (bw_bytes of it).
 	 */
 	char *metric;

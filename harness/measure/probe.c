@@ -128,6 +128,19 @@ void probe_ctx_release(struct probe_ctx *ctx)
 	ctx->nr_images = 0;
 }
 
+int probe_ctx_retime(struct probe_ctx *ctx, struct job *job)
+{
+	struct probe_machine pm;
+
+	if (probe_machine_init(&pm, job))
+		return -1;
+	results_machine_release(&ctx->machine);
+	probe_machine_id(&ctx->machine, job, ctx->topo, &pm);
+	probe_machine_release(&pm);
+	ctx->job = job;
+	return 0;
+}
+
 const struct probe_image *probe_build(struct probe_ctx *ctx,
 				      const char *commit)
 {

@@ -110,6 +110,13 @@ int probe_boot_once(const struct probe_boot_args *a, struct boot_result *br,
 int probe_ctx_init(struct probe_ctx *ctx, struct job *job,
 		   const char *repo_path, struct progress *progress);
 void probe_ctx_release(struct probe_ctx *ctx);
+/*
+ * Boot the same images as `job` says from now on: another clock (a copy
+ * of the run's job with machine.clock set), so the machine's identity is
+ * found again and boots are stored, and loaded, under that clock's
+ * series. 0, or -1 after error() with the context as it was.
+ */
+int probe_ctx_retime(struct probe_ctx *ctx, struct job *job);
 
 /*
  * Build `commit` (a full id) or return the image built earlier in this

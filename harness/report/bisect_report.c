@@ -36,6 +36,7 @@ void report_release(struct report *r)
 		report_commit_release(&r->suspects[i]);
 	free(r->suspects);
 	free(r->message);
+	free(r->note);
 	for (size_t i = 0; i < r->nr_rows; i++) {
 		free(r->rows[i].metric);
 		free(r->rows[i].unit);
@@ -122,6 +123,59 @@ static void render_commit(struct strbuf *out, const struct report_commit *c)
 		strbuf_addf(out, "  date     %s\n", c->date);
 }
 
+/* The wall clock's drop: within pairs when any, else of the medians. */
+static double wall_ratio(const struct report_wall *w)
+{
+	return isfinite(w->pair_ratio) ? w->pair_ratio : w->culprit / w->parent;
+}
+
+/*
+ * The culprit against its parent on TCG's wall clock, beside the clock
+ * that found it. Sizes are compared as log ratios; a drop more than
+ * REPORT_SIZES_APART times larger (or smaller) on one clock is said in
+ * words, since a line drawn from either does not carry over to the other,
+ * and neither is hardware's (docs/clocks.md).
+ */
+#define REPORT_SIZES_APART 1.5
+static void render_wall(const struct report *r, struct strbuf *out)
+{
+	const struct report_wall *w = &r->wall;
+	const struct report_row *row = r->nr_rows ? &r->rows[0] : NULL;
+	double lw, lv, k;
+
+	if (!w->pairs || r->status != STATE_DONE)
+		return;
+	if (!(w->parent > 0) || !(w->culprit > 0)) {
+		strbuf_addf(out, "\n  on TCG's wall clock: no figure (%u boots "
+				 "gave no sample)\n",
+			    w->boots);
+		return;
+	}
+	lw = log(wall_ratio(w));
+	strbuf_addf(out,
+		    "\n  on TCG's wall clock (%u pairs in turns): parent "
+		    "%.1f, culprit %.1f MB/s, %+.1f%%\n",
+		    w->pairs, w->parent / 1e6, w->culprit / 1e6,
+		    expm1(lw) * 100);
+	if (!row || !(row->good_median > 0) || !(row->bad_median > 0))
+		return;
+	lv = log(row->bad_median / row->good_median);
+	if (lw * lv <= 0) {
+		strbuf_addstr(out, "    the wall clock does not show the drop "
+				   "the virtual clock found\n");
+		return;
+	}
+	k = fabs(lw) > fabs(lv) ? lw / lv : lv / lw;
+	if (k > REPORT_SIZES_APART)
+		strbuf_addf(out,
+			    "    %.1fx %s than the virtual clock's %+.1f%% (in "
+			    "log ratio): neither TCG clock is hardware, and a "
+			    "line drawn from one does not carry over to the "
+			    "other (docs/clocks.md)\n",
+			    k, fabs(lw) > fabs(lv) ? "larger" : "smaller",
+			    expm1(lv) * 100);
+}
+
 void report_render_text(const struct report *r, struct strbuf *out)
 {
 	char took[32];
@@ -165,6 +219,8 @@ void report_render_text(const struct report *r, struct strbuf *out)
 	}
 	if (r->message)
 		strbuf_addf(out, "  %s\n", r->message);
+	if (r->note)
+		strbuf_addf(out, "  %s\n", r->note);
 	if (r->nr_rows) {
 		strbuf_addch(out, '\n');
 		if (r->status == STATE_DONE)
@@ -173,6 +229,7 @@ void report_render_text(const struct report *r, struct strbuf *out)
 				    r->parent, r->culprit.id);
 		render_table(r, out);
 	}
+	render_wall(r, out);
 	if (r->counters_culprit.nr) {
 		strbuf_addf(out, "\n  block-layer counters, %.12s (parent) -> "
 				 "%.12s (culprit), medians of samples:\n",
@@ -244,6 +301,8 @@ json_t *report_to_json(const struct report *r)
 	json_object_set_new(o, "suspects", a);
 	if (r->message)
 		json_object_set_new(o, "message", json_string(r->message));
+	if (r->note)
+		json_object_set_new(o, "note", json_string(r->note));
 	for (size_t i = 0; i < r->nr_rows; i++) {
 		const struct report_row *row = &r->rows[i];
 		json_t *j = json_object();
@@ -263,6 +322,17 @@ json_t *report_to_json(const struct report *r)
 		json_array_append_new(rows, j);
 	}
 	json_object_set_new(o, "metrics", rows);
+	if (r->wall.pairs && r->status == STATE_DONE) {
+		json_t *w = json_object();
+		json_object_set_new(w, "pairs", json_integer(r->wall.pairs));
+		json_object_set_new(w, "boots", json_integer(r->wall.boots));
+		json_object_set_new(w, "parent_mbps", num(r->wall.parent / 1e6));
+		json_object_set_new(w, "culprit_mbps",
+				    num(r->wall.culprit / 1e6));
+		json_object_set_new(w, "change_pct",
+				    num(expm1(log(wall_ratio(&r->wall))) * 100));
+		json_object_set_new(o, "wall_clock", w);
+	}
 	json_object_set_new(o, "clock", json_string(clock_name(r->clock.kind)));
 	if (r->clock.kind == CLOCK_VIRTUAL)
 		json_object_set_new(o, "icount_shift",

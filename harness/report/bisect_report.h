@@ -39,6 +39,7 @@ struct report {
 	struct report_commit *suspects; /* STATE_INCONCLUSIVE */
 	size_t nr_suspects;
 	char *message; /* one line: why it stopped (not separated, aborted) */
+	char *note;    /* one line: how the job was read, or NULL */
 	/*
 	 * What timed the boots (the caller's clock_resolve; zero: the wall
 	 * clock): rows in MB/s are shown in its unit.
@@ -46,6 +47,17 @@ struct report {
 	struct clock clock;
 	struct report_row *rows;
 	size_t nr_rows, alloc_rows;
+	/*
+	 * The culprit and its parent on TCG's wall clock, when the virtual
+	 * clock found the answer (runs.wall_pairs; wall_pairs.h). pairs 0:
+	 * not measured.
+	 */
+	struct report_wall {
+		unsigned pairs; /* asked */
+		unsigned boots; /* booted, failures included */
+		double parent, culprit; /* median per boot, bytes/s; NAN: none */
+		double pair_ratio; /* median culprit/parent within a pair */
+	} wall;
 	/* What the block layer did differently: parent -> culprit, and
 	   good -> bad endpoints (empty without counters). */
 	struct counters_table counters_culprit, counters_endpoints;

@@ -48,7 +48,7 @@ make_job() {
 	    -e "s|\"bad\": \"iobisect-demo-large\"|\"bad\": \"$culprit\"|" \
 	    -e "s|\"size_mb\": 128|\"size_mb\": $3$runtime|" \
 	    -e "s|\"timeout_s\": 240|\"timeout_s\": $4|" \
-	    -e 's|"runs": {[^}]*}|"runs": {"min": 3, "max": 5, "samples": 2, "warmup": 1}|' \
+	    -e 's|"runs": {[^}]*}|"runs": {"min": 3, "max": 5, "samples": 2, "warmup": 1, "wall_pairs": 0}|' \
 	    "$IOB_ROOT/tests/jobs/demo.json" >"$1"
 	grep -q "\"size_mb\": $3" "$1" && grep -q '"max": 5' "$1" ||
 		fail "demo.json changed shape: cannot make $1"
