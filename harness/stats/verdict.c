@@ -629,17 +629,18 @@ int verdict_pairs(struct verdict *out, const struct verdict_pairs_input *in)
 	right.fast = 0;
 	wrong.se = s;
 	/*
-	 * A drop the endpoints measured is known to within drop_se, and each
-	 * pair carries that error once. As one offset shared by all pairs
-	 * (n times its variance on each, as for their mean) it grew with the
-	 * pairs until, on a precise clock, the wrong side's mode explained
-	 * each pair better than the right side: 16 pairs of a real culprit
-	 * at -23.7% against a -15.7% drop sought, pair noise 0.2%, read llr
-	 * -7.3 (52-bisect-upstream, 2026-12-06). Moving the right side's
-	 * edge by the error instead confirmed shallow wrong drops on a
-	 * machine with a deeper mode than its prior (bench/README.md).
+	 * A drop the endpoints measured is known to within drop_se, one
+	 * error shared by every pair: on each pair's scale it counts n times
+	 * its variance, as it would for the pairs' mean, but only up to
+	 * VERDICT_PAIRS_SHARED pairs. Past that the right side grew so broad
+	 * that, on a precise clock, the wrong side's mode explained each pair
+	 * better: 16 pairs of a real culprit at -23.7% against a -15.7% drop
+	 * sought, pair noise 0.2%, read llr -7.3 (52-bisect-upstream,
+	 * 2026-12-06). Counted once per pair, or moving the right side's edge
+	 * by it instead, confirmed more shallow wrong drops (bench/README.md).
 	 */
-	right.se = sqrt(s * s + in->drop_se * in->drop_se);
+	right.se = sqrt(s * s + fmin((double)n, VERDICT_PAIRS_SHARED) *
+					in->drop_se * in->drop_se);
 	for (size_t i = 0; i < n; i++)
 		llr += value_llr(r[i], &right, &wrong, in->noise->nu, rate,
 				 shift, 2, h);
