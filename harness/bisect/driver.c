@@ -116,6 +116,30 @@ static int put_in_doubt(struct driver *d, const char *why)
 	return driver_save(d) ? -1 : 0;
 }
 
+/*
+ * A run in doubt that cannot conclude: the pairs that contradicted the
+ * steps may be the ones that were wrong (a kernel that waits on QEMU's
+ * device can read 9% below its parent in one stretch of the host's load
+ * and 22% in another: a real culprit's pairs read -9.3% against the
+ * -21.9% sought, and it was re-marked fast), so each commit the pairs
+ * re-marked is a suspect too, and the list holds the culprit either way.
+ */
+static void suspect_pairs_marks(struct driver *d)
+{
+	struct bisect_state *st = d->st;
+
+	for (size_t i = 0; i < st->nr_marks; i++) {
+		const char *id = st->marks[i].commit;
+		int seen = 0;
+		if (!st->marks[i].by_pairs || graph_find(d->graph, id) <= 0)
+			continue;
+		for (size_t j = 0; j < st->suspects.nr; j++)
+			seen |= !strcmp(st->suspects.v[j], id);
+		if (!seen)
+			strvec_push(&st->suspects, id);
+	}
+}
+
 /* Steps that stood before a doubt: a good or bad mark a step gave. */
 static int steps_to_doubt(const struct driver *d)
 {
@@ -293,6 +317,8 @@ static enum driver_status steps(struct driver *d, struct driver_result *res,
 				strvec_push(&st->suspects,
 					    d->graph->nodes[c[i]].id);
 			free(c);
+			if (d->doubt)
+				suspect_pairs_marks(d);
 			if (s == BISECT_ERROR)
 				driver_set_message(
 					res, xstrdup("the marks contradict "
@@ -425,7 +451,16 @@ enum driver_status driver_bisect(struct driver *d, struct driver_result *res)
 		memcpy(st->culprit, res->culprit, 41);
 		st->status = STATE_DONE;
 	} else {
-		if (!res->message)
+		if (!res->message && conf < 0.5)
+			driver_set_message(
+				res, xstrfmt("%.12s was the bisection's answer, "
+					     "but its pairs lean against it: "
+					     "confidence %.1f%% within %zu "
+					     "pairs, below the job's %.1f%%",
+					     res->culprit, conf * 100,
+					     driver_pairs_cap(d),
+					     d->target * 100));
+		else if (!res->message)
 			driver_set_message(res,
 					   xstrfmt("%.12s is the likeliest "
 						   "first slow commit, at "
@@ -437,6 +472,8 @@ enum driver_status driver_bisect(struct driver *d, struct driver_result *res)
 						   driver_pairs_cap(d)));
 		if (res->culprit[0])
 			strvec_push(&st->suspects, res->culprit);
+		if (d->doubt)
+			suspect_pairs_marks(d);
 		st->status = STATE_INCONCLUSIVE;
 		ret = DRIVER_INCONCLUSIVE;
 	}

@@ -89,8 +89,8 @@ else
 	# range; when the range does not settle, or the pairs stay short of
 	# the confidence, no culprit is named. That is the right answer to
 	# give on a machine whose speed moves.
-	if grep -q "confirmations contradicted\|show no drop\|likeliest first slow" "$tmp/moderate.out" "$tmp/moderate.err"; then
-		echo "moderate: undecided (exit $rc): $(grep -ho '[0-9]* confirmations contradicted[^;]*\|the pairs of [^;]*\|[0-9a-f]* is the likeliest[^;]*' "$tmp/moderate.out" "$tmp/moderate.err" | head -1)"
+	if grep -q "confirmations contradicted\|show no drop\|likeliest first slow\|pairs lean against it" "$tmp/moderate.out" "$tmp/moderate.err"; then
+		echo "moderate: undecided (exit $rc): $(grep -ho '[0-9]* confirmations contradicted[^;]*\|the pairs of [^;]*\|[0-9a-f]* is the likeliest[^;]*\|[0-9a-f]* was the bisection[^;]*' "$tmp/moderate.out" "$tmp/moderate.err" | head -1)"
 		named=$(awk '$1 == "commit" { print $2; exit }' "$tmp/moderate.out")
 		[ -z "$named" ] || [ "$named" = "$moderate" ] || fail "moderate: its likeliest commit $named is not the culprit"
 		echo "40-bisect: ok (large $large; moderate not named)"

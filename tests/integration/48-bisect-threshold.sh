@@ -27,7 +27,7 @@ case $rc in
 0) [ "$named" = "$large" ] || fail "named $named, not the culprit $large" ;;
 1) grep -q "^confidence" "$tmp/bisect.out" && [ -n "$named" ] && [ "$named" != "$large" ] &&
 	fail "inconclusive, but its likeliest commit $named is not the culprit"
-   echo "bisect: no answer (exit 1): $(grep -ho 'the pairs [^;]*\|[0-9]* confirmations [^;]*\|likeliest [^;]*' "$tmp/bisect.out" "$tmp/bisect.err" | head -1)" ;;
+   echo "bisect: no answer (exit 1): $(grep -ho 'the pairs [^;]*\|[0-9]* confirmations [^;]*\|likeliest [^;]*\|pairs lean [^;]*' "$tmp/bisect.out" "$tmp/bisect.err" | head -1)" ;;
 *) tail -20 "$tmp/bisect.err" >&2; fail "bisect exited $rc" ;;
 esac
 # The answer stands on pairs of the culprit and its parent.
