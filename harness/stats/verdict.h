@@ -62,6 +62,8 @@ enum verdict_kind { VERDICT_UNDECIDED, VERDICT_GOOD, VERDICT_BAD };
 #define VERDICT_PAIRS_MIN_Z 2.0
 /* The endpoints' drop error weighs on pairs as on this many at most. */
 #define VERDICT_PAIRS_SHARED 3.0
+/* From this many pairs on, their own spread, when wider, is their noise. */
+#define VERDICT_PAIRS_OWN_SPREAD 4
 /* The spread of drops the endpoint test (auto) is tuned for, ln units. */
 #define VERDICT_MIXTURE_TAU 0.2
 
