@@ -49,10 +49,12 @@ GUEST_TEST_OBJ := $(filter-out $(O)/workloads/init.o,$(GUEST_SRC:%.c=$(O)/%.o))
 CHECK_SRC   := $(wildcard tests/check_*.c)
 CHECK_BIN   := $(CHECK_SRC:tests/%.c=$(O)/tests/%)
 GUEST       := $(O)/iobisect-guest
+# The QEMU plugin that counts the guest kernel's instructions (profiles).
+PLUGIN      := $(O)/iobisect-tbcount.so
 
 .PHONY: all deps test unit integration asan format demo clean fuzz seeds \
 	install uninstall man FORCE
-all: iobisect $(GUEST)
+all: iobisect $(GUEST) $(PLUGIN)
 
 # Each is rewritten only when its text changes, so a build with the same
 # folders and the same commit recompiles nothing.
@@ -106,6 +108,15 @@ $(GUEST): $(GUEST_SRC) $(wildcard workloads/*.h) $(wildcard proto/*.h) Makefile
 	@mkdir -p $(dir $@)
 	$(MUSL_CC) -static -O2 -std=c11 -D_GNU_SOURCE -Wall -Wextra $(WERROR) \
 		-Wl,--build-id -I. -o $@ $(GUEST_SRC) -lpthread
+
+# QEMU loads the plugin into itself: it gets none of the harness's
+# flags (an address sanitizer in it would need one in QEMU), only its
+# warnings. It declares the part of QEMU's plugin API it uses, as QEMU
+# ships no header in Debian; its symbols are QEMU's, found at load.
+$(PLUGIN): qemu/plugin/tbcount.c proto/profile.h Makefile
+	@mkdir -p $(dir $@)
+	$(CC) -O2 -g -std=c11 -D_GNU_SOURCE -Wall -Wextra $(WERROR) -I. \
+		-fPIC -shared -fvisibility=hidden -o $@ $< -lpthread
 
 # The passthrough test's driver of the safety check (60-safety-passthrough).
 $(O)/tests/safety-probe: tests/safety_probe.c $(O)/libharness.a
