@@ -1,0 +1,177 @@
+/*
+ * profile_table.c: a profile's table and two profiles' difference
+ * (profile_table.h).
+ */
+#include "profile_table.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define OUTSIDE "[outside System.map]"
+
+/* 12345678 -> "12.3M": instruction counts span six orders. */
+static void add_count(struct strbuf *out, double v, int width)
+{
+	char buf[32];
+	double a = fabs(v);
+	if (a >= 1e9)
+		snprintf(buf, sizeof(buf), "%.2fG", v / 1e9);
+	else if (a >= 1e6)
+		snprintf(buf, sizeof(buf), "%.2fM", v / 1e6);
+	else if (a >= 1e4)
+		snprintf(buf, sizeof(buf), "%.1fk", v / 1e3);
+	else
+		snprintf(buf, sizeof(buf), "%.0f", v);
+	strbuf_addf(out, "%*s", width, buf);
+}
+
+void profile_render(const struct profile *p, size_t max_rows,
+		    struct strbuf *out)
+{
+	double mb = (double)p->io_bytes / 1e6;
+	strbuf_addf(out,
+		    "profile of %s: %s\n"
+		    "%u sample(s), %.1f MB moved, %llu disk request(s); kernel "
+		    "%llu instructions, the guest program %llu\n",
+		    p->label ? p->label : "?", PROFILE_UNIT_NOTE, p->samples,
+		    mb, (unsigned long long)p->requests,
+		    (unsigned long long)p->kernel_insns,
+		    (unsigned long long)p->user_insns);
+	strbuf_addf(out, "%10s %10s %7s  %s\n", "insns/MB", "insns/req",
+		    "share", "function");
+	add_count(out, profile_per_mb(p, p->kernel_insns), 10);
+	strbuf_addch(out, ' ');
+	if (p->requests)
+		add_count(out, profile_per_request(p, p->kernel_insns), 10);
+	else
+		strbuf_addf(out, "%10s", "-");
+	strbuf_addf(out, " %6.1f%%  [all kernel]\n", 100.0);
+	for (size_t i = 0; i < p->nr && i < max_rows; i++) {
+		uint64_t n = p->fns[i].insns;
+		add_count(out, profile_per_mb(p, n), 10);
+		strbuf_addch(out, ' ');
+		if (p->requests)
+			add_count(out, profile_per_request(p, n), 10);
+		else
+			strbuf_addf(out, "%10s", "-");
+		strbuf_addf(out, " %6.2f%%  %s\n",
+			    p->kernel_insns ? 100.0 * (double)n /
+						      (double)p->kernel_insns
+					    : 0,
+			    p->fns[i].name);
+	}
+	if (p->unknown_insns)
+		strbuf_addf(out, "%10s %10s %6.2f%%  %s\n", "", "",
+			    p->kernel_insns ? 100.0 * (double)p->unknown_insns /
+						      (double)p->kernel_insns
+					    : 0,
+			    OUTSIDE);
+}
+
+void profile_diff_release(struct profile_diff *d)
+{
+	free(d->rows);
+	memset(d, 0, sizeof(*d));
+}
+
+static int row_cmp(const void *x, const void *y)
+{
+	const struct profile_diff_row *a = x, *b = y;
+	double da = fabs(a->b - a->a), db = fabs(b->b - b->a);
+	if (da != db)
+		return da > db ? -1 : 1;
+	return strcmp(a->name, b->name);
+}
+
+static int name_cmp(const void *x, const void *y)
+{
+	const struct profile_fn *a = x, *b = y;
+	return strcmp(a->name, b->name);
+}
+
+static double change_of(double a, double b)
+{
+	return a > 0 ? 100.0 * (b - a) / a : NAN;
+}
+
+int profile_diff(struct profile_diff *out, const struct profile *a,
+		 const struct profile *b)
+{
+	memset(out, 0, sizeof(*out));
+	if (!a->io_bytes || !b->io_bytes)
+		return error("a profile of %s moved no bytes",
+			     !a->io_bytes ? (a->label ? a->label : "base")
+					  : (b->label ? b->label : "head"));
+	/* Both sides by name, merged as two sorted lists. */
+	struct profile_fn *x = xcalloc(a->nr + 1, sizeof(*x));
+	struct profile_fn *y = xcalloc(b->nr + 1, sizeof(*y));
+	memcpy(x, a->fns, a->nr * sizeof(*x));
+	memcpy(y, b->fns, b->nr * sizeof(*y));
+	qsort(x, a->nr, sizeof(*x), name_cmp);
+	qsort(y, b->nr, sizeof(*y), name_cmp);
+	out->rows = xcalloc(a->nr + b->nr + 1, sizeof(*out->rows));
+	size_t i = 0, j = 0;
+	while (i < a->nr || j < b->nr) {
+		int c = i == a->nr   ? 1
+			: j == b->nr ? -1
+				     : strcmp(x[i].name, y[j].name);
+		struct profile_diff_row *r = &out->rows[out->nr++];
+		if (c <= 0) {
+			r->name = x[i].name;
+			r->a = profile_per_mb(a, x[i++].insns);
+		}
+		if (c >= 0) {
+			r->name = y[j].name;
+			r->b = profile_per_mb(b, y[j++].insns);
+		}
+		r->change_pct = change_of(r->a, r->b);
+	}
+	struct profile_diff_row *u = &out->rows[out->nr++];
+	u->name = OUTSIDE;
+	u->a = profile_per_mb(a, a->unknown_insns);
+	u->b = profile_per_mb(b, b->unknown_insns);
+	u->change_pct = change_of(u->a, u->b);
+	if (!a->unknown_insns && !b->unknown_insns)
+		out->nr--;
+	for (size_t k = 0; k < out->nr; k++)
+		out->rows_sum += out->rows[k].b - out->rows[k].a;
+	qsort(out->rows, out->nr, sizeof(*out->rows), row_cmp);
+	out->total = (struct profile_diff_row){
+		"[all kernel]", profile_per_mb(a, a->kernel_insns),
+		profile_per_mb(b, b->kernel_insns), 0};
+	out->total.change_pct = change_of(out->total.a, out->total.b);
+	free(x);
+	free(y);
+	return 0;
+}
+
+static void render_row(struct strbuf *out, const char *indent,
+		       const struct profile_diff_row *r)
+{
+	strbuf_addstr(out, indent);
+	add_count(out, r->a, 10);
+	if (isnan(r->change_pct))
+		strbuf_addf(out, " %9s ", "new");
+	else
+		strbuf_addf(out, " %+8.1f%% ", r->change_pct);
+	add_count(out, r->b, 10);
+	strbuf_addf(out, "  %s\n", r->name);
+}
+
+void profile_diff_render(const struct profile_diff *d, const char *a_label,
+			 const char *b_label, size_t max_rows,
+			 const char *indent, struct strbuf *out)
+{
+	strbuf_addf(out, "%skernel instructions per MB moved, %s\n", indent,
+		    PROFILE_UNIT_NOTE);
+	strbuf_addf(out, "%s%10s %10s %10s  function (by the change in "
+			 "instructions per MB)\n",
+		    indent, a_label, "%change", b_label);
+	render_row(out, indent, &d->total);
+	for (size_t i = 0; i < d->nr && i < max_rows; i++)
+		render_row(out, indent, &d->rows[i]);
+	if (d->nr > max_rows)
+		strbuf_addf(out, "%s%zu more function(s) changed less\n",
+			    indent, d->nr - max_rows);
+}
