@@ -120,7 +120,7 @@ int ksyms_parse(struct ksyms *out, const char *text, size_t len,
 	}
 	free(v);
 	uint64_t last = out->syms[out->nr - 1].addr;
-	out->end = etext > last ? etext : last + 1;
+	out->end = etext && etext >= last ? etext : last + 1;
 	return 0;
 }
 

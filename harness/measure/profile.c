@@ -6,6 +6,7 @@
 #include "profile.h"
 #include "results.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -143,6 +144,41 @@ char *profile_path(const char *root, const char *job, const char *label)
 	char *path = xstrfmt("%s/profile.json", dir);
 	free(dir);
 	return path;
+}
+
+char *profile_find(const char *job_dir, const char *rev)
+{
+	DIR *d = opendir(job_dir);
+	struct dirent *e;
+	char *found = NULL;
+	size_t n = strlen(rev);
+	int many = 0;
+
+	if (!d || !n)
+		goto out;
+	while ((e = readdir(d))) {
+		size_t m = strlen(e->d_name);
+		if (e->d_name[0] == '.' ||
+		    strncmp(e->d_name, rev, n < m ? n : m) || (n < m && n < 7))
+			continue;
+		char *path = xstrfmt("%s/%s/profile.json", job_dir, e->d_name);
+		if (!file_exists(path)) {
+			free(path);
+			continue;
+		}
+		if (found)
+			many = 1;
+		free(found);
+		found = path;
+	}
+out:
+	if (d)
+		closedir(d);
+	if (many) {
+		free(found);
+		found = NULL;
+	}
+	return found;
 }
 
 int profile_save(const struct profile *p, const char *path)

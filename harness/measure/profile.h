@@ -67,6 +67,12 @@ int profile_from_json(struct profile *out, json_t *doc, const char *what);
 
 /* <results>/<job>/<commit>/profile.json: where a commit's is kept. */
 char *profile_path(const char *root, const char *job, const char *label);
+/*
+ * The profile of `rev` in the job folder `job_dir`: the commit folder
+ * whose name `rev` starts, or that starts with a shorter `rev`, when
+ * one alone holds a profile. NULL when none or several; caller frees.
+ */
+char *profile_find(const char *job_dir, const char *rev);
 /* Write and read it: 0, or -1 after error(); read: 1 when there is none. */
 int profile_save(const struct profile *p, const char *path);
 int profile_load(struct profile *out, const char *path);

@@ -150,12 +150,12 @@ static void render_row(struct strbuf *out, const char *indent,
 		       const struct profile_diff_row *r)
 {
 	strbuf_addstr(out, indent);
-	add_count(out, r->a, 10);
+	add_count(out, r->a, 12);
 	if (isnan(r->change_pct))
 		strbuf_addf(out, " %9s ", "new");
 	else
 		strbuf_addf(out, " %+8.1f%% ", r->change_pct);
-	add_count(out, r->b, 10);
+	add_count(out, r->b, 12);
 	strbuf_addf(out, "  %s\n", r->name);
 }
 
@@ -165,7 +165,7 @@ void profile_diff_render(const struct profile_diff *d, const char *a_label,
 {
 	strbuf_addf(out, "%skernel instructions per MB moved, %s\n", indent,
 		    PROFILE_UNIT_NOTE);
-	strbuf_addf(out, "%s%10s %10s %10s  function (by the change in "
+	strbuf_addf(out, "%s%12s %9s %12s  function (by the change in "
 			 "instructions per MB)\n",
 		    indent, a_label, "%change", b_label);
 	render_row(out, indent, &d->total);
@@ -174,4 +174,8 @@ void profile_diff_render(const struct profile_diff *d, const char *a_label,
 	if (d->nr > max_rows)
 		strbuf_addf(out, "%s%zu more function(s) changed less\n",
 			    indent, d->nr - max_rows);
+	/* Every function's change, listed or not, makes the total's. */
+	strbuf_addf(out, "%sthe functions' changes add up to %+.0f "
+			 "instructions per MB, the total's %+.0f\n",
+		    indent, d->rows_sum, d->total.b - d->total.a);
 }
