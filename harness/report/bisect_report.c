@@ -43,6 +43,9 @@ void report_release(struct report *r)
 	free(r->rows);
 	counters_table_release(&r->counters_culprit);
 	counters_table_release(&r->counters_endpoints);
+	free(r->profile_text);
+	free(r->profile_note);
+	json_decref(r->profile_json);
 	strvec_clear(&r->logs);
 	free(r->state_file);
 	free(r->text);
@@ -186,6 +189,14 @@ void report_render_text(const struct report *r, struct strbuf *out)
 		counters_render(&r->counters_endpoints, REPORT_COUNTER_ROWS,
 				"", out);
 	}
+	if (r->profile_text) {
+		strbuf_addf(out, "\n  profile, %.12s (parent) -> %.12s "
+				 "(culprit), one boot each:\n",
+			    r->parent, r->culprit.id);
+		strbuf_addstr(out, r->profile_text);
+	} else if (r->profile_note) {
+		strbuf_addf(out, "\n  profile: %s\n", r->profile_note);
+	}
 	format_duration(took, sizeof(took), r->seconds);
 	strbuf_addf(out,
 		    "\n  %u steps, %u builds done, %u served from cache, %u "
@@ -263,6 +274,11 @@ json_t *report_to_json(const struct report *r)
 		json_array_append_new(rows, j);
 	}
 	json_object_set_new(o, "metrics", rows);
+	if (r->profile_json)
+		json_object_set(o, "profile", r->profile_json);
+	else if (r->profile_note)
+		json_object_set_new(o, "profile_note",
+				    json_string(r->profile_note));
 	json_object_set_new(o, "clock", json_string(clock_name(r->clock.kind)));
 	if (r->clock.kind == CLOCK_VIRTUAL)
 		json_object_set_new(o, "icount_shift",

@@ -49,6 +49,14 @@ struct report {
 	/* What the block layer did differently: parent -> culprit, and
 	   good -> bad endpoints (empty without counters). */
 	struct counters_table counters_culprit, counters_endpoints;
+	/*
+	 * Where the kernel's instructions per MB changed, parent -> culprit
+	 * (profile_table.h), as text and as JSON; or why there is none.
+	 * NULL: not asked (machine.profile false, a wall clock).
+	 */
+	char *profile_text;
+	json_t *profile_json;
+	char *profile_note;
 	unsigned steps;         /* bisection probes (endpoints excluded) */
 	unsigned builds;        /* builds done: make ran */
 	unsigned builds_cached; /* images served from the cache */

@@ -179,3 +179,21 @@ void profile_diff_render(const struct profile_diff *d, const char *a_label,
 			 "instructions per MB, the total's %+.0f\n",
 		    indent, d->rows_sum, d->total.b - d->total.a);
 }
+
+static json_t *row_json(const struct profile_diff_row *r)
+{
+	return json_pack("{s:s, s:f, s:f, s:o}", "function", r->name,
+			 "base_insns_per_mb", r->a, "head_insns_per_mb", r->b,
+			 "change_pct",
+			 isnan(r->change_pct) ? json_null()
+					      : json_real(r->change_pct));
+}
+
+json_t *profile_diff_json(const struct profile_diff *d, size_t max_rows)
+{
+	json_t *rows = json_array();
+	for (size_t i = 0; i < d->nr && i < max_rows; i++)
+		json_array_append_new(rows, row_json(&d->rows[i]));
+	return json_pack("{s:s, s:o, s:o}", "unit", PROFILE_UNIT_NOTE,
+			 "total", row_json(&d->total), "functions", rows);
+}

@@ -12,6 +12,8 @@
 #include "profile.h"
 #include "util.h"
 
+#include <jansson.h>
+
 #include <stddef.h>
 
 /* The table of one profile, its `max_rows` top functions. */
@@ -49,5 +51,12 @@ int profile_diff(struct profile_diff *out, const struct profile *a,
 void profile_diff_render(const struct profile_diff *d, const char *a_label,
 			 const char *b_label, size_t max_rows,
 			 const char *indent, struct strbuf *out);
+
+/*
+ * The difference for programs: the unit, the total and at most
+ * max_rows functions, each {"function", "base_insns_per_mb",
+ * "head_insns_per_mb", "change_pct" (null for a new one)}.
+ */
+json_t *profile_diff_json(const struct profile_diff *d, size_t max_rows);
 
 #endif

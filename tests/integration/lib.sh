@@ -16,6 +16,8 @@
 #                   branch culprit (= large), tip, c3, c9; repo, series
 #   demo_job NAME F write the demo job at half the bytes per boot, named
 #                   NAME, on the fixture repository, to F
+#   no_profile F    turn the culprit's profile off in job file F (CI time:
+#                   two more boots a bisection; 53-profile tests it)
 #   timed_bisect JOB P  iobisect bisect JOB into P.out and P.err (results in
 #                   $tmp/results), says its exit and time and prints P.out;
 #                   sets rc and named (the commit it names, "" for none)
@@ -71,6 +73,13 @@ demo_field() {
 	awk -v a="$1" -v b="$2" '$1 == a && (b == "" || $2 == b) { print $NF; exit }' <<<"$series"
 }
 
+no_profile() {
+	# In place, the file's shape kept: later seds of a test match it.
+	sed -i 's|"machine": {|"machine": {"profile": false, |' "$1"
+	[ "$(jq '.machine.profile' "$1")" = false ] ||
+		fail "no_profile: '$1' has no \"machine\": { to turn it off in"
+}
+
 timed_bisect() {
 	local start
 	start=$(date +%s)
@@ -89,4 +98,5 @@ demo_job() {
 	    -e 's|"size_mb": 128|"size_mb": 64|' \
 	    "$IOB_ROOT/tests/jobs/demo.json" >"$2"
 	grep -q '"size_mb": 64' "$2" || fail "tests/jobs/demo.json changed shape"
+	no_profile "$2"
 }
