@@ -233,7 +233,7 @@ man: iobisect
 		./iobisect help --man $$p >docs/man/$$p || exit 1; done
 	./iobisect help --completion >$(COMPLETION)
 
-# The program, its guest, its presets and fragments, its man pages and its
+# The program, its guest, its QEMU plugin, its presets and fragments, its man pages and its
 # completion, where the install folders above say.
 install: all
 	$(INSTALL) -d $(DESTDIR)$(bindir) $(DESTDIR)$(libexecdir)/iobisect \
@@ -241,6 +241,7 @@ install: all
 		$(DESTDIR)$(datadir)/iobisect/kconfigs
 	$(INSTALL_PROGRAM) iobisect $(DESTDIR)$(bindir)/iobisect
 	$(INSTALL_PROGRAM) $(GUEST) $(DESTDIR)$(libexecdir)/iobisect/iobisect-guest
+	$(INSTALL_DATA) $(PLUGIN) $(DESTDIR)$(libexecdir)/iobisect/iobisect-tbcount.so
 	$(INSTALL_DATA) qemu/*.json $(DESTDIR)$(datadir)/iobisect/qemu
 	$(INSTALL_DATA) kconfigs/*.config $(DESTDIR)$(datadir)/iobisect/kconfigs
 	$(INSTALL) -d $(DESTDIR)$(mandir)/man1 $(DESTDIR)$(mandir)/man5 \
@@ -251,7 +252,8 @@ install: all
 
 uninstall:
 	rm -f $(DESTDIR)$(bindir)/iobisect \
-		$(DESTDIR)$(libexecdir)/iobisect/iobisect-guest
+		$(DESTDIR)$(libexecdir)/iobisect/iobisect-guest \
+		$(DESTDIR)$(libexecdir)/iobisect/iobisect-tbcount.so
 	rm -rf $(DESTDIR)$(datadir)/iobisect
 	rm -f $(addprefix $(DESTDIR)$(mandir)/man1/,$(notdir $(MAN1))) \
 		$(addprefix $(DESTDIR)$(mandir)/man5/,$(notdir $(MAN5))) \

@@ -21,7 +21,10 @@ char *kmap_path(const char *image);
  */
 int kmap_adopt(const char *imgdir);
 
-/* Copy `objdir`'s System.map into `imgdir`: 0, or -1 after error(). */
+/*
+ * Copy `objdir`'s System.map into `imgdir`: 0 (also when the folder has
+ * none), or -1 after error().
+ */
 int kmap_keep(const char *objdir, const char *imgdir);
 
 #endif

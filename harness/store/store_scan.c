@@ -511,6 +511,15 @@ int scan_load_flags(struct scan *out, const char *dir, const char *job,
 		fill_cell(r, j - i, &out->series[r->series].cells[r->commit]);
 		i = j;
 	}
+	/* The profiles a bisection took of its culprit and the parent. */
+	for (size_t i = 0; i < out->nr_commits; i++) {
+		char *path = xstrfmt("%s/%s/profile.json", out->dir,
+				     out->commits[i].abbrev);
+		if (file_exists(path))
+			out->commits[i].profile = json_load_file(
+				path, JSON_REJECT_DUPLICATES, NULL);
+		free(path);
+	}
 	ret = 0;
 out:
 	for (size_t r = 0; r < l.nr_recs; r++)
@@ -540,6 +549,7 @@ void scan_release(struct scan *s)
 	}
 	free(s->series);
 	for (size_t i = 0; i < s->nr_commits; i++) {
+		json_decref(s->commits[i].profile);
 		free(s->commits[i].id);
 		free(s->commits[i].subject);
 		free(s->commits[i].first_seen);
