@@ -5,8 +5,9 @@
  *   src/<repo-id>.lock        held while the tree is checked out and built
  *   obj/<repo-id>-<cfg12>/    O= build folder, reused across commits
  *   obj/<repo-id>-<cfg12>.lock
- *   images/<key>/{bzImage,build.log,key.json}
- * A key with a bzImage is a hit: no checkout, no make.
+ *   images/<key>/{bzImage,System.map,build.log,key.json}
+ * A key with a bzImage is a hit: no checkout, no make (unless its map is
+ * wanted and cannot be had otherwise: kmap.h).
  */
 #include "kbuild.h"
 #include "kmap.h"

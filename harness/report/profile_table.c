@@ -33,7 +33,7 @@ void profile_render(const struct profile *p, size_t max_rows,
 	strbuf_addf(out,
 		    "profile of %s: %s\n"
 		    "%u sample(s), %.1f MB moved, %llu disk request(s); kernel "
-		    "%llu instructions, the guest program %llu\n",
+		    "%llu instructions, user space %llu\n",
 		    p->label ? p->label : "?", PROFILE_UNIT_NOTE, p->samples,
 		    mb, (unsigned long long)p->requests,
 		    (unsigned long long)p->kernel_insns,
