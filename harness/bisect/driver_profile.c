@@ -4,17 +4,14 @@
  */
 #include "driver_profile.h"
 #include "profile.h"
-#include "profile_table.h"
+#include "profile_diff.h"
 #include "progress.h"
 #include "qemu.h"
 #include "run.h"
 #include "tbcount.h"
 
 #include <stdlib.h>
-
-/* Functions in the report's difference (all are in profile.json). */
-#define REPORT_PROFILE_ROWS 15
-#define SUMMARY_PROFILE_ROWS 50
+#include <string.h>
 
 /* The kept profile of `commit`, else one profiled boot: 0 or -1. */
 static int profile_of(struct profile *out, struct probe_ctx *ctx,
@@ -41,7 +38,6 @@ void driver_profile_answer(struct probe_ctx *ctx, const char *culprit,
 	const struct job *job = ctx->job;
 	struct profile a = PROFILE_INIT, b = PROFILE_INIT;
 	struct profile_diff d = PROFILE_DIFF_INIT;
-	struct strbuf sb = STRBUF_INIT;
 	struct clock clock;
 	char *plugin = NULL, *why = NULL;
 
@@ -72,15 +68,13 @@ void driver_profile_answer(struct probe_ctx *ctx, const char *culprit,
 							: "see above");
 		goto out;
 	}
-	profile_diff_render(&d, "parent", "culprit", REPORT_PROFILE_ROWS,
-			    "  ", &sb);
-	rep->profile_text = strbuf_detach(&sb);
-	rep->profile_json = profile_diff_json(&d, SUMMARY_PROFILE_ROWS);
+	/* The report owns it now. */
+	rep->profile = d;
+	memset(&d, 0, sizeof(d));
 out:
 	profile_diff_release(&d);
 	profile_release(&a);
 	profile_release(&b);
-	strbuf_release(&sb);
 	free(plugin);
 	free(why);
 }

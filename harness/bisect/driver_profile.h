@@ -17,8 +17,8 @@ struct progress;
 
 /*
  * Profile `culprit` and `parent` (full ids) on ctx's job, or take the
- * profiles kept from an earlier run, and set rep->profile_text and
- * rep->profile_json, or rep->profile_note saying why there are none.
+ * profiles kept from an earlier run, and set rep->profile to their
+ * difference, or rep->profile_note saying why there is none.
  */
 void driver_profile_answer(struct probe_ctx *ctx, const char *culprit,
 			   const char *parent, struct progress *progress,

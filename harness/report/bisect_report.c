@@ -4,12 +4,16 @@
  * where every log is; the same as JSON for programs.
  */
 #include "bisect_report.h"
+#include "profile_table.h"
 #include "version.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+/* Functions in the profile's difference: the text's, summary.json's. */
+#define REPORT_PROFILE_ROWS 15
+#define SUMMARY_PROFILE_ROWS 50
 /* Measured counters in each table, after which only the settings. */
 #define REPORT_COUNTER_ROWS 8
 
@@ -43,9 +47,8 @@ void report_release(struct report *r)
 	free(r->rows);
 	counters_table_release(&r->counters_culprit);
 	counters_table_release(&r->counters_endpoints);
-	free(r->profile_text);
+	profile_diff_release(&r->profile);
 	free(r->profile_note);
-	json_decref(r->profile_json);
 	strvec_clear(&r->logs);
 	free(r->state_file);
 	free(r->text);
@@ -189,11 +192,12 @@ void report_render_text(const struct report *r, struct strbuf *out)
 		counters_render(&r->counters_endpoints, REPORT_COUNTER_ROWS,
 				"", out);
 	}
-	if (r->profile_text) {
+	if (r->profile.total.name) {
 		strbuf_addf(out, "\n  profile, %.12s (parent) -> %.12s "
 				 "(culprit), one boot each:\n",
 			    r->parent, r->culprit.id);
-		strbuf_addstr(out, r->profile_text);
+		profile_diff_render(&r->profile, "parent", "culprit",
+				    REPORT_PROFILE_ROWS, "  ", out);
 	} else if (r->profile_note) {
 		strbuf_addf(out, "\n  profile: %s\n", r->profile_note);
 	}
@@ -274,8 +278,10 @@ json_t *report_to_json(const struct report *r)
 		json_array_append_new(rows, j);
 	}
 	json_object_set_new(o, "metrics", rows);
-	if (r->profile_json)
-		json_object_set(o, "profile", r->profile_json);
+	if (r->profile.total.name)
+		json_object_set_new(o, "profile",
+				    profile_diff_json(&r->profile,
+						      SUMMARY_PROFILE_ROWS));
 	else if (r->profile_note)
 		json_object_set_new(o, "profile_note",
 				    json_string(r->profile_note));

@@ -9,6 +9,7 @@
 
 #include "clock.h"
 #include "block_counters.h"
+#include "profile_diff.h"
 #include "state.h"
 #include "util.h"
 
@@ -51,11 +52,10 @@ struct report {
 	struct counters_table counters_culprit, counters_endpoints;
 	/*
 	 * Where the kernel's instructions per MB changed, parent -> culprit
-	 * (profile_table.h), as text and as JSON; or why there is none.
-	 * NULL: not asked (machine.profile false, a wall clock).
+	 * (profile_diff.h; no rows and no total: none), or why there is
+	 * none (NULL: not asked, machine.profile false).
 	 */
-	char *profile_text;
-	json_t *profile_json;
+	struct profile_diff profile;
 	char *profile_note;
 	unsigned steps;         /* bisection probes (endpoints excluded) */
 	unsigned builds;        /* builds done: make ran */
