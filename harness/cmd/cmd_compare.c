@@ -31,17 +31,6 @@
 /* Functions in the profiles' difference. */
 #define COMPARE_PROFILE_ROWS 15
 
-/* What was held back while it was not known to matter, said now. */
-static void say_held(const struct strbuf *held)
-{
-	struct strvec lines = STRVEC_INIT;
-	strvec_split(&lines, held->buf, '\n');
-	for (size_t i = 0; i < lines.nr; i++)
-		if (*lines.v[i])
-			error("%s", lines.v[i]);
-	strvec_clear(&lines);
-}
-
 /*
  * The two commits' profiles, base against head, when both have one: 1
  * shown, 0 none, -1 after error() when one cannot be read.
@@ -63,7 +52,8 @@ static int profile_rows(const char *job_dir, const char *a, const char *b,
 	char la[13], lb[13];
 	snprintf(la, sizeof(la), "%.12s", x.label ? x.label : a);
 	snprintf(lb, sizeof(lb), "%.12s", y.label ? y.label : b);
-	strbuf_addch(out, '\n');
+	if (out->len)
+		strbuf_addch(out, '\n');
 	profile_diff_render(&d, la, lb, COMPARE_PROFILE_ROWS, "", out);
 	rc = 1;
 out:
@@ -140,27 +130,8 @@ int cmd_compare(int argc, char **argv)
 		return EXIT_ABORT;
 	}
 	/* Two commits' boots need no bisect state: a bad one is a warning. */
-	struct strbuf why = STRBUF_INIT, *prev = error_capture(&why);
-	int scanned = !scan_load_flags(&s, dir, job, SCAN_STATE_OPTIONAL);
-	error_capture(prev);
-	if (!scanned) {
-		/* Only profiled (iobisect profile), no boots: still compared. */
-		char *jd = job ? xstrfmt("%s/%s", dir, job) : NULL;
-		int profiled = jd && !run_interrupted()
-				       ? profile_rows(jd, revs[0], revs[1], &out)
-				       : 0;
-		free(jd);
-		if (profiled <= 0)
-			say_held(&why);
-		fputs(out.buf, stdout);
-		strbuf_release(&out);
-		strbuf_release(&why);
-		return profiled > 0 ? 0
-		       : run_interrupted() ? EXIT_INTERRUPTED
-					   : 1;
-	}
-	say_held(&why);
-	strbuf_release(&why);
+	if (scan_load_flags(&s, dir, job, SCAN_STATE_OPTIONAL))
+		return run_interrupted() ? EXIT_INTERRUPTED : 1;
 	int code = 0, profiled;
 	for (int k = 0; k < 2; k++) {
 		idx[k] = scan_find_commit(&s, revs[k]);

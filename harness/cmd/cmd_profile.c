@@ -138,6 +138,9 @@ int cmd_profile(int argc, char **argv)
 	if (probe_ctx_init(&ctx, &job, job.repo, NULL))
 		goto out;
 	ctx_ok = 1;
+	/* A line for a log: the build (a map wanted) may take minutes. */
+	fprintf(stderr, "profile: %.12s, one boot with %s\n",
+		a.rev ? id : a.kernel, plugin);
 	int rc = a.rev ? profile_commit(&p, &ctx, id, plugin)
 		       : profile_image(&p, &ctx, &a, plugin);
 	if (rc) {

@@ -94,13 +94,33 @@ static int has_boot_file(const char *dir, int depth, int sample)
 	return found;
 }
 
+/* Does `dir` hold <commit>/profile.json (iobisect profile, profile.h)? */
+static int has_profile(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int found = 0;
+
+	while (d && !found && (e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		char *p = xstrfmt("%s/%s/profile.json", dir, e->d_name);
+		found = file_exists(p);
+		free(p);
+	}
+	if (d)
+		closedir(d);
+	return found;
+}
+
 /*
  * Does `dir` hold <commit>/<topology>-<engine>/boot-N.json (or at least
  * <commit>/<topology>-<engine>/<point>/boot-N-sample-I.json)?
  */
 static int looks_like_job(const char *dir)
 {
-	return has_boot_file(dir, 2, 0) || has_boot_file(dir, 3, 1);
+	return has_boot_file(dir, 2, 0) || has_boot_file(dir, 3, 1) ||
+	       has_profile(dir);
 }
 
 /*
