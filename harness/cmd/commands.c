@@ -77,7 +77,8 @@ const struct command commands[] = {
 	  "the release, the build, the guest's build id and the QEMU found",
 	  "Prints the release and the build's git describe, the guest program "
 	  "it would boot and its build id, the folder of its presets and "
-	  "fragments, and the QEMU on PATH with its version. Every stored "
+	  "fragments, the QEMU on PATH with its version and whether it loads "
+	  "the profile's plugin. Every stored "
 	  "document, report.txt and the HTML page name the same version.",
 	  NULL },
 	{ NULL, NULL, NULL, NULL, NULL },
