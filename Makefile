@@ -49,10 +49,12 @@ GUEST_TEST_OBJ := $(filter-out $(O)/workloads/init.o,$(GUEST_SRC:%.c=$(O)/%.o))
 CHECK_SRC   := $(wildcard tests/check_*.c)
 CHECK_BIN   := $(CHECK_SRC:tests/%.c=$(O)/tests/%)
 GUEST       := $(O)/iobisect-guest
+# The QEMU plugin that counts the guest kernel's instructions (profiles).
+PLUGIN      := $(O)/iobisect-tbcount.so
 
 .PHONY: all deps test unit integration asan format demo clean fuzz seeds \
 	install uninstall man FORCE
-all: iobisect $(GUEST)
+all: iobisect $(GUEST) $(PLUGIN)
 
 # Each is rewritten only when its text changes, so a build with the same
 # folders and the same commit recompiles nothing.
@@ -106,6 +108,15 @@ $(GUEST): $(GUEST_SRC) $(wildcard workloads/*.h) $(wildcard proto/*.h) Makefile
 	@mkdir -p $(dir $@)
 	$(MUSL_CC) -static -O2 -std=c11 -D_GNU_SOURCE -Wall -Wextra $(WERROR) \
 		-Wl,--build-id -I. -o $@ $(GUEST_SRC) -lpthread
+
+# QEMU loads the plugin into itself: it gets none of the harness's
+# flags (an address sanitizer in it would need one in QEMU), only its
+# warnings. It declares the part of QEMU's plugin API it uses, as QEMU
+# ships no header in Debian; its symbols are QEMU's, found at load.
+$(PLUGIN): qemu/plugin/tbcount.c proto/profile.h Makefile
+	@mkdir -p $(dir $@)
+	$(CC) -O2 -g -std=c11 -D_GNU_SOURCE -Wall -Wextra $(WERROR) -I. \
+		-fPIC -shared -fvisibility=hidden -o $@ $< -lpthread
 
 # The passthrough test's driver of the safety check (60-safety-passthrough).
 $(O)/tests/safety-probe: tests/safety_probe.c $(O)/libharness.a
@@ -222,7 +233,7 @@ man: iobisect
 		./iobisect help --man $$p >docs/man/$$p || exit 1; done
 	./iobisect help --completion >$(COMPLETION)
 
-# The program, its guest, its presets and fragments, its man pages and its
+# The program, its guest, its QEMU plugin, its presets and fragments, its man pages and its
 # completion, where the install folders above say.
 install: all
 	$(INSTALL) -d $(DESTDIR)$(bindir) $(DESTDIR)$(libexecdir)/iobisect \
@@ -230,6 +241,7 @@ install: all
 		$(DESTDIR)$(datadir)/iobisect/kconfigs
 	$(INSTALL_PROGRAM) iobisect $(DESTDIR)$(bindir)/iobisect
 	$(INSTALL_PROGRAM) $(GUEST) $(DESTDIR)$(libexecdir)/iobisect/iobisect-guest
+	$(INSTALL_DATA) $(PLUGIN) $(DESTDIR)$(libexecdir)/iobisect/iobisect-tbcount.so
 	$(INSTALL_DATA) qemu/*.json $(DESTDIR)$(datadir)/iobisect/qemu
 	$(INSTALL_DATA) kconfigs/*.config $(DESTDIR)$(datadir)/iobisect/kconfigs
 	$(INSTALL) -d $(DESTDIR)$(mandir)/man1 $(DESTDIR)$(mandir)/man5 \
@@ -240,7 +252,8 @@ install: all
 
 uninstall:
 	rm -f $(DESTDIR)$(bindir)/iobisect \
-		$(DESTDIR)$(libexecdir)/iobisect/iobisect-guest
+		$(DESTDIR)$(libexecdir)/iobisect/iobisect-guest \
+		$(DESTDIR)$(libexecdir)/iobisect/iobisect-tbcount.so
 	rm -rf $(DESTDIR)$(datadir)/iobisect
 	rm -f $(addprefix $(DESTDIR)$(mandir)/man1/,$(notdir $(MAN1))) \
 		$(addprefix $(DESTDIR)$(mandir)/man5/,$(notdir $(MAN5))) \

@@ -137,7 +137,8 @@ static char good_id[41], next_id[41], broken_id[41], halfcmd_id[41];
 /*
  * The fake kernel: a Makefile that has the version lines repo.c reads, an
  * allnoconfig that "drops" any CONFIG_BOGUS, and a bzImage that counts its
- * runs, writes one object and an image naming the tree's version.txt, or
+ * runs, writes one object, an image and a System.map naming the tree's
+ * version.txt, or
  * fails like a compiler when the tree has a file named "broken", or like
  * make over a half-written .cmd file when it has one named "halfcmd".
  */
@@ -158,7 +159,9 @@ static char *fake_makefile(void)
 		"\tmkdir -p $(O)/arch/x86/boot\n"
 		"\techo obj > $(O)/main.o\n"
 		"\techo image-$$(cat version.txt) > "
-		"$(O)/arch/x86/boot/bzImage\n",
+		"$(O)/arch/x86/boot/bzImage\n"
+		"\techo ffffffff81000000 T v$$(cat version.txt) > "
+		"$(O)/System.map\n",
 		runs_path);
 }
 
@@ -356,6 +359,62 @@ START_TEST(test_image_cached)
 	build_result_release(&a);
 	build_result_release(&b);
 	build_result_release(&c);
+}
+END_TEST
+
+/* The map beside the cached image at `image`. */
+static char *map_of(const char *image)
+{
+	return xstrfmt("%.*s/System.map", (int)(strrchr(image, '/') - image),
+		       image);
+}
+
+/*
+ * Each image keeps its System.map. One cached before maps were kept
+ * takes its build folder's when that folder still holds its very image,
+ * and is built again, when a map is wanted, once the folder has moved on.
+ */
+START_TEST(test_image_keeps_its_map)
+{
+	struct build_result a = BUILD_RESULT_INIT, b = BUILD_RESULT_INIT;
+	struct build_result c = BUILD_RESULT_INIT, d = BUILD_RESULT_INIT;
+
+	build(&a, "HEAD~2", frag_ok, NULL);
+	ck_assert_msg(a.status == BUILD_OK, "%s", a.message);
+	char *map = map_of(a.image);
+	assert_file(map, "ffffffff81000000 T v1\n");
+
+	/* No map, the folder's image the same: adopted, make not run. */
+	ck_assert_int_eq(unlink(map), 0);
+	build_in(&b, good_id, frag_ok, NULL, BUILD_WANT_MAP, 0);
+	ck_assert_int_eq(b.status, BUILD_OK);
+	ck_assert_int_eq(b.cached, 1);
+	assert_file(map, "ffffffff81000000 T v1\n");
+	ck_assert_int_eq(make_runs(), 1);
+
+	/* The folder builds another commit; the first loses its map. */
+	build(&c, next_id, frag_ok, NULL);
+	ck_assert_int_eq(c.status, BUILD_OK);
+	ck_assert_int_eq(make_runs(), 2);
+	ck_assert_int_eq(unlink(map), 0);
+	/* Not wanted: the image serves as it is. */
+	build_result_release(&b);
+	build(&b, good_id, frag_ok, NULL);
+	ck_assert_int_eq(b.cached, 1);
+	ck_assert(!file_exists(map));
+	/* Wanted: built again, the map with it, never the other's. */
+	build_in(&d, good_id, frag_ok, NULL, BUILD_WANT_MAP, 0);
+	ck_assert_int_eq(d.status, BUILD_OK);
+	ck_assert_int_eq(d.cached, 0);
+	ck_assert_int_eq(make_runs(), 3);
+	assert_file(map, "ffffffff81000000 T v1\n");
+	assert_file(d.image, "image-1\n");
+
+	free(map);
+	build_result_release(&a);
+	build_result_release(&b);
+	build_result_release(&c);
+	build_result_release(&d);
 }
 END_TEST
 
@@ -707,6 +766,7 @@ static Suite *kbuild_suite(void)
 	tcase_add_checked_fixture(tc, fake_setup, fake_teardown);
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_image_cached);
+	tcase_add_test(tc, test_image_keeps_its_map);
 	tcase_add_test(tc, test_image_slots);
 	tcase_add_test(tc, test_image_failures);
 	tcase_add_test(tc, test_image_environment);

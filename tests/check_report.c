@@ -5,6 +5,7 @@
  */
 #include "progress.h"
 #include "bisect_report.h"
+#include "profile.h"
 #include "util.h"
 #include "version.h"
 
@@ -269,6 +270,71 @@ START_TEST(json_summary_carries_units_and_figures)
 }
 END_TEST
 
+/* Two profiles of one function each, base and head of a culprit. */
+static void add_profile(struct report *r)
+{
+	struct profile a = PROFILE_INIT, b = PROFILE_INIT;
+	a.io_bytes = b.io_bytes = 2000000;
+	a.kernel_insns = 1000;
+	b.kernel_insns = 3000;
+	a.fns = xcalloc(1, sizeof(*a.fns));
+	b.fns = xcalloc(1, sizeof(*b.fns));
+	a.fns[0] = (struct profile_fn){xstrdup("ondemand_readahead"), 1000};
+	b.fns[0] = (struct profile_fn){xstrdup("ondemand_readahead"), 3000};
+	a.nr = b.nr = 1;
+	ck_assert_int_eq(profile_diff(&r->profile, &a, &b), 0);
+	profile_release(&a);
+	profile_release(&b);
+}
+
+/*
+ * A culprit profiled with its parent: the difference in the text, after
+ * the figures, saying what is counted, and in summary.json; a profile
+ * not taken says why instead.
+ */
+START_TEST(profile_difference_in_text_and_json)
+{
+	struct report r;
+	struct strbuf out = STRBUF_INIT;
+
+	fill(&r);
+	add_profile(&r);
+	report_render_text(&r, &out);
+	ck_assert_msg(strstr(out.buf, "profile, 5ca50121b814 (parent) -> "
+				      "984e84ab9b31 (culprit)"),
+		      "%s", out.buf);
+	ck_assert(strstr(out.buf, "not cycles"));
+	ck_assert_msg(strstr(out.buf, "+200.0%"), "%s", out.buf);
+	ck_assert(strstr(out.buf, "[all kernel]") <
+		  strstr(out.buf, "ondemand_readahead"));
+	json_t *j = report_to_json(&r);
+	json_t *p = json_object_get(j, "profile");
+	ck_assert_ptr_nonnull(p);
+	ck_assert(fabs(json_real_value(json_object_get(
+			       json_object_get(p, "total"), "head_insns_per_mb")) -
+		       1500) < 1e-9);
+	ck_assert_str_eq(json_string_value(json_object_get(
+				 json_array_get(json_object_get(p, "functions"), 0),
+				 "function")),
+			 "ondemand_readahead");
+	json_decref(j);
+	report_release(&r);
+	strbuf_reset(&out);
+
+	fill(&r);
+	r.profile_note = xstrdup("not taken: QEMU loads no plugin");
+	report_render_text(&r, &out);
+	ck_assert(strstr(out.buf, "profile: not taken: QEMU loads no plugin"));
+	j = report_to_json(&r);
+	ck_assert_ptr_null(json_object_get(j, "profile"));
+	ck_assert_str_eq(json_string_value(json_object_get(j, "profile_note")),
+			 "not taken: QEMU loads no plugin");
+	json_decref(j);
+	report_release(&r);
+	strbuf_release(&out);
+}
+END_TEST
+
 START_TEST(write_puts_both_files_beside_each_other)
 {
 	char dir[] = "/tmp/check_report.XXXXXX";
@@ -420,6 +486,7 @@ static Suite *report_suite(void)
 	tcase_add_test(tc, identical_image_is_called_noise);
 	tcase_add_test(tc, inconclusive_lists_every_suspect);
 	tcase_add_test(tc, json_summary_carries_units_and_figures);
+	tcase_add_test(tc, profile_difference_in_text_and_json);
 	tcase_add_test(tc, write_puts_both_files_beside_each_other);
 	tcase_add_test(tc, stored_report_reads_back_whole);
 	tcase_add_loop_test(tc, steps_are_about_log2, 0, ARRAY_SIZE(step_table));

@@ -11,6 +11,7 @@
 #include "pattern.h"
 #include "report.h"
 #include "sys.h"
+#include "proto/profile.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -59,17 +60,46 @@ void engine_cpu(uint64_t *usr_ns, uint64_t *sys_ns)
 		  (uint64_t)ru.ru_stime.tv_usec * 1000ull;
 }
 
+/*
+ * Whether the sample under way is measured (not a warmup): only those
+ * open a profile's window (proto/profile.h).
+ */
+static int measured;
+
+/*
+ * The profile's marks: NOPs that a profiling QEMU plugin recognizes by
+ * their displacement. Two separate statements, as the displacement must
+ * be a literal in the instruction.
+ */
+#define STR_(x) #x
+#define STR(x) STR_(x)
+static void mark_open(void)
+{
+	if (measured)
+		__asm__ volatile("nopl " STR(PROFILE_MARK_OPEN) "(%%rax)" ::
+					 : "memory");
+}
+
+static void mark_close(void)
+{
+	if (measured)
+		__asm__ volatile("nopl " STR(PROFILE_MARK_CLOSE) "(%%rax)" ::
+					 : "memory");
+}
+
 void engine_sample_begin(struct sample_result *res, uint64_t *usr_ns,
 			 uint64_t *sys_ns)
 {
 	memset(res, 0, sizeof(*res));
 	counters_take(&res->counters[0]);
 	engine_cpu(usr_ns, sys_ns);
+	mark_open();
 }
 
 void engine_sample_end(struct sample_result *res, uint64_t *usr_ns,
 		       uint64_t *sys_ns)
 {
+	mark_close();
 	engine_cpu(usr_ns, sys_ns);
 	counters_take(&res->counters[1]);
 }
@@ -667,6 +697,7 @@ int engine_run_point(const struct spec_line *line, uint64_t mem_total_kb)
 		static struct sample_result res[3];
 		int nr = 0;
 		int is_warmup = k < warmup;
+		measured = !is_warmup;
 		md_wait_bitmaps_clean();
 		if (engine_drop_caches(&ctx) || ops->run_sample(&ctx, res, &nr))
 			goto out;

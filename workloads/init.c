@@ -101,8 +101,19 @@ static void finish(void)
 
 int main(int argc, char **argv)
 {
-	const char *spec_path = argc > 1 ? argv[1] : "/spec";
+	const char *spec_path = "/spec";
 	uint64_t mem_kb;
+
+	/*
+	 * A spec given by hand is a path. The kernel passes its command
+	 * line's words it does not know to PID 1 as arguments as well
+	 * (nokaslr, on a kernel built without KASLR): those are not one.
+	 */
+	for (int i = 1; i < argc; i++)
+		if (argv[i][0] == '/' || argv[i][0] == '.') {
+			spec_path = argv[i];
+			break;
+		}
 
 	if (getpid() == 1)
 		setup_mounts();

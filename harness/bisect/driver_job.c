@@ -4,6 +4,7 @@
  * operations, and the report.
  */
 #include "driver_job.h"
+#include "driver_profile.h"
 
 #include "executor.h"
 #include "graph.h"
@@ -371,6 +372,11 @@ enum driver_status driver_job_bisect(struct job *job,
 	if (ret == DRIVER_CULPRIT && b.d.multi > 1)
 		progress_note(o->progress, "[bisect] %u rounds, up to %u commits at once",
 			   b.d.rounds, b.d.multi);
+	/* After the pairs, alone: nothing else boots beside them. */
+	if (ret == DRIVER_CULPRIT && b.st.status == STATE_DONE &&
+	    b.res.parents.nr)
+		driver_profile_answer(&b.ctx, b.res.culprit,
+				      b.res.parents.v[0], o->progress, rep);
 	if (ret == DRIVER_CULPRIT && answer_on_wall(&b))
 		ret = DRIVER_INTERRUPTED;
 	if (ret != DRIVER_INTERRUPTED) {

@@ -490,6 +490,19 @@ int qemu_argv_build(struct strvec *argv, const struct qemu_config *cfg)
 	push2(argv, "-initrd", cfg->initrd);
 	qemu_cmdline(&sb, m);
 	nullb_params(&sb, t);
+	if (cfg->plugin) {
+		/* QEMU's options have no escape for a comma in a value. */
+		if (strchr(cfg->plugin, ',') ||
+		    (cfg->plugin_out && strchr(cfg->plugin_out, ','))) {
+			error("qemu: a comma in '%s' or '%s'", cfg->plugin,
+			      cfg->plugin_out ? cfg->plugin_out : "");
+			goto out;
+		}
+		strbuf_addstr(&sb, " nokaslr");
+		strvec_push(argv, "-plugin");
+		strvec_pushf(argv, "%s,out=%s", cfg->plugin,
+			     cfg->plugin_out ? cfg->plugin_out : "");
+	}
 	push2(argv, "-append", sb.buf);
 	/* Serial 0 is the kernel console, serial 1 the guest's result port. */
 	add_serial(argv, "console", cfg->console_log);

@@ -37,6 +37,12 @@ struct qemu_config {
 	const char *initrd;	 /* the initramfs of this boot */
 	const char *console_log; /* serial 0 (kernel console) goes here */
 	const char *result_log;	 /* serial 1 (the guest's frames) go here */
+	/*
+	 * A profiled boot: iobisect's QEMU plugin and the file it writes
+	 * its counts to (tbcount.h); the kernel then runs at its linked
+	 * addresses (nokaslr), so System.map names them. NULL: none.
+	 */
+	const char *plugin, *plugin_out;
 };
 
 /*

@@ -506,6 +506,8 @@ int vm_boot(struct boot_result *out, const struct boot_request *req)
 		.initrd = initrd,
 		.console_log = out->console_log,
 		.result_log = out->result_log,
+		.plugin = req->plugin,
+		.plugin_out = req->plugin_out,
 	};
 	if (qemu_argv_build(&argv, &cfg) || create_empty(out->console_log) ||
 	    create_empty(out->result_log) || create_empty(qlog))

@@ -37,6 +37,8 @@ struct boot_request {
 	unsigned boot_id;
 	const char *guest; /* NULL: initramfs_find_guest() */
 	int keep_images;   /* leave disk images and initramfs behind */
+	/* A profiled boot: the plugin and its counts' file (qemu.h). */
+	const char *plugin, *plugin_out;
 };
 
 struct boot_result {

@@ -21,6 +21,7 @@ int cmd_run(int argc, char **argv);
 int cmd_bisect(int argc, char **argv);
 int cmd_test(int argc, char **argv);
 int cmd_measure(int argc, char **argv);
+int cmd_profile(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_compare(int argc, char **argv);

@@ -10,11 +10,15 @@
  * Each clock is a row of its own (store_scan.h), named by its unit: a
  * figure in virtual time is never set against one in wall time.
  * Below each row, the block-layer counters that differ most between the
- * two commits' samples (block_counters.h), settings first.
+ * two commits' samples (block_counters.h), settings first. When both
+ * commits were profiled (profile.h: a bisection profiles its culprit and
+ * the parent), where the kernel's instructions per MB changed.
  */
 #include "cmd.h"
 #include "block_counters.h"
 #include "options.h"
+#include "profile.h"
+#include "profile_table.h"
 #include "run.h"
 #include "store_scan.h"
 #include "util.h"
@@ -24,6 +28,42 @@
 
 /* Measured counters shown under each row, after the settings that differ. */
 #define COMPARE_COUNTER_ROWS 8
+/* Functions in the profiles' difference. */
+#define COMPARE_PROFILE_ROWS 15
+
+/*
+ * The two commits' profiles, base against head, when both have one: 1
+ * shown, 0 none, -1 after error() when one cannot be read.
+ */
+static int profile_rows(const char *job_dir, const char *a, const char *b,
+			struct strbuf *out)
+{
+	char *pa = profile_find(job_dir, a), *pb = profile_find(job_dir, b);
+	struct profile x = PROFILE_INIT, y = PROFILE_INIT;
+	struct profile_diff d = PROFILE_DIFF_INIT;
+	int rc = 0;
+
+	if (!pa || !pb)
+		goto out;
+	rc = -1;
+	if (profile_load(&x, pa) || profile_load(&y, pb) ||
+	    profile_diff(&d, &x, &y))
+		goto out;
+	char la[13], lb[13];
+	snprintf(la, sizeof(la), "%.12s", x.label ? x.label : a);
+	snprintf(lb, sizeof(lb), "%.12s", y.label ? y.label : b);
+	if (out->len)
+		strbuf_addch(out, '\n');
+	profile_diff_render(&d, la, lb, COMPARE_PROFILE_ROWS, "", out);
+	rc = 1;
+out:
+	profile_diff_release(&d);
+	profile_release(&x);
+	profile_release(&y);
+	free(pa);
+	free(pb);
+	return rc;
+}
 
 static void add_sd(struct strbuf *out, double pct)
 {
@@ -92,22 +132,33 @@ int cmd_compare(int argc, char **argv)
 	/* Two commits' boots need no bisect state: a bad one is a warning. */
 	if (scan_load_flags(&s, dir, job, SCAN_STATE_OPTIONAL))
 		return run_interrupted() ? EXIT_INTERRUPTED : 1;
+	int code = 0, profiled;
 	for (int k = 0; k < 2; k++) {
 		idx[k] = scan_find_commit(&s, revs[k]);
 		if (idx[k] == -2) {
 			error("'%s' is ambiguous in '%s'", revs[k], s.dir);
-			scan_release(&s);
-			return 1;
-		}
-		if (idx[k] < 0) {
-			error("no results for '%s' in '%s'", revs[k], s.dir);
-			scan_release(&s);
-			return 1;
+			code = 1;
 		}
 	}
-	compare_render(&s, (size_t)idx[0], (size_t)idx[1], &out);
+	if (!code && idx[0] >= 0 && idx[1] >= 0)
+		compare_render(&s, (size_t)idx[0], (size_t)idx[1], &out);
+	/* Two commits only profiled (iobisect profile) still compare. */
+	profiled = code ? 0
+			: profile_rows(s.dir,
+				       idx[0] >= 0 ? s.commits[idx[0]].abbrev
+						   : revs[0],
+				       idx[1] >= 0 ? s.commits[idx[1]].abbrev
+						   : revs[1],
+				       &out);
+	if (profiled < 0)
+		code = 1;
+	for (int k = 0; !code && !profiled && k < 2; k++)
+		if (idx[k] < 0) {
+			error("no results for '%s' in '%s'", revs[k], s.dir);
+			code = 1;
+		}
 	fputs(out.buf, stdout);
 	strbuf_release(&out);
 	scan_release(&s);
-	return 0;
+	return code;
 }

@@ -1,8 +1,9 @@
 /*
  * cmd_version.c: `iobisect version` (and `iobisect --version`): which
  * program this is and what it would run: the release and the build's git
- * describe, the guest program and its build id, the data folder, and the
- * QEMU on PATH with its version. What a bug report or a lab's inventory
+ * describe, the guest program and its build id, the data folder, the
+ * QEMU on PATH with its version, and whether it loads the profile's
+ * plugin. What a bug report or a lab's inventory
  * of nodes needs, in one aligned block.
  */
 #include "build_id.h"
@@ -11,6 +12,7 @@
 #include "job_datadir.h"
 #include "options.h"
 #include "qemu.h"
+#include "tbcount.h"
 #include "util.h"
 #include "version.h"
 
@@ -65,6 +67,15 @@ int cmd_version(int argc, char **argv)
 		qv = NULL;
 	printf("qemu     %s%s%s%s\n", qemu ? qemu : "not found on PATH",
 	       qv ? " (" : "", qv ? qv : "", qv ? ")" : "");
+	if (qemu) {
+		char *plugin, *why;
+		if (tbcount_available(qemu, &plugin, &why))
+			printf("plugin   %s (QEMU loads it: profiles)\n", plugin);
+		else
+			printf("plugin   none: %s (no profiles)\n", why);
+		free(plugin);
+		free(why);
+	}
 	free(qv);
 	free(qemu);
 	free(guest);

@@ -46,6 +46,16 @@ const struct command commands[] = {
 	  "results; what each Slurm task of a bisection or a sweep runs on a "
 	  "node.",
 	  "0 built and measured\n1 the commit failed to build or boot\n" },
+	{ "profile", cmd_profile,
+	  "where one kernel spends its instructions in the workload",
+	  "Boots one kernel once with iobisect's QEMU plugin, which counts "
+	  "the guest kernel's instructions while the workload's measured "
+	  "samples run, and prints its top functions by instructions per MB "
+	  "moved and per request, with their share of all the kernel's. The "
+	  "counts are the emulated CPU's instructions, exact, not cycles. "
+	  "Needs a QEMU that loads plugins and the kernel's System.map (kept "
+	  "beside each image built).",
+	  "0 profiled\n1 the build or the profiled boot failed\n" },
 	{ "report", cmd_report, "a results folder as an HTML page and JSON",
 	  "Writes one self-contained HTML page of a results folder: MB/s per "
 	  "commit for each topology and point, the change points and the "
@@ -67,7 +77,8 @@ const struct command commands[] = {
 	  "the release, the build, the guest's build id and the QEMU found",
 	  "Prints the release and the build's git describe, the guest program "
 	  "it would boot and its build id, the folder of its presets and "
-	  "fragments, and the QEMU on PATH with its version. Every stored "
+	  "fragments, the QEMU on PATH with its version and whether it loads "
+	  "the profile's plugin. Every stored "
 	  "document, report.txt and the HTML page name the same version.",
 	  NULL },
 	{ NULL, NULL, NULL, NULL, NULL },

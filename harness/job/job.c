@@ -135,6 +135,7 @@ static int parse_machine(struct keypath *c, json_t *v, struct machine_spec *m)
 	}
 	int i = -1, k = -1;
 	if (kp_boolf(c, v, "pin", &m->pin) ||
+	    kp_boolf(c, v, "profile", &m->profile) ||
 	    job_key_enum(c, v, "machine", "accel", "accelerator", &i) ||
 	    job_key_enum(c, v, "machine", "clock", "clock", &k))
 		return -1;
@@ -298,6 +299,7 @@ static void job_defaults(struct job *job)
 	job->machine.qemu = xstrdup(job_key_default("machine", "qemu"));
 	job->machine.timeout_s = job_key_default_int("machine", "timeout_s");
 	job->machine.pin = job_key_default_int("machine", "pin");
+	job->machine.profile = job_key_default_int("machine", "profile");
 	/* "auto": the virtual clock under TCG (clock.h, docs/clocks.md). */
 	job->machine.clock = xstrdup(job_key_default("machine", "clock"));
 	job->machine.icount_shift =

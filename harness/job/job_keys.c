@@ -99,6 +99,9 @@ const struct job_key job_keys[] = {
 	{ "machine.icount_shift", JK_INT, STR(CLOCK_ICOUNT_SHIFT), 0,
 	  CLOCK_ICOUNT_SHIFT_MAX, NULL,
 	  "the virtual clock: 2^N ns of guest time an instruction" },
+	{ "machine.profile", JK_BOOL, "true", 0, 1, NULL,
+	  "a confirmed culprit and its parent are profiled, one boot each "
+	  "(virtual clock, QEMU with plugins): false turns it off" },
 
 	{ "executor.kind", JK_ENUM, "local", 0, 0, kinds,
 	  "local (this process) or slurm (a job per probe)" },

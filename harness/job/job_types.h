@@ -107,6 +107,7 @@ struct machine_spec {
 	int pin; /* QEMU on CPUs of its own when the host has some (cpus.h) */
 	char *clock;	  /* "wall" (default), "virtual" or "auto" (clock.h) */
 	int icount_shift; /* the virtual clock's: 2^N ns an instruction */
+	int profile; /* profile the culprit and its parent (profile.h) */
 };
 
 /* One point of the workload matrix: the engine and its "key=value"s. */

@@ -5,10 +5,12 @@
  *   src/<repo-id>.lock        held while the tree is checked out and built
  *   obj/<repo-id>-<cfg12>/    O= build folder, reused across commits
  *   obj/<repo-id>-<cfg12>.lock
- *   images/<key>/{bzImage,build.log,key.json}
- * A key with a bzImage is a hit: no checkout, no make.
+ *   images/<key>/{bzImage,System.map,build.log,key.json}
+ * A key with a bzImage is a hit: no checkout, no make (unless its map is
+ * wanted and cannot be had otherwise: kmap.h).
  */
 #include "kbuild.h"
+#include "kmap.h"
 #include "kconfig.h"
 #include "objdir_guard.h"
 #include "prebuilt.h"
@@ -213,6 +215,19 @@ static int cached_failure(const char *imgdir, struct build_result *out)
 	return 1;
 }
 
+/*
+ * A cached image serves the request, unless a map is wanted and cannot
+ * be had without building it again (kmap.h).
+ */
+static int cached_with_map(const struct build_request *req, const char *imgdir)
+{
+	if (!(req->flags & BUILD_WANT_MAP) || kmap_adopt(imgdir) > 0)
+		return 1;
+	progress(req, "the cached image has no System.map (built before "
+		      "maps were kept): building it again");
+	return 0;
+}
+
 static struct kconfig_spec default_spec(void)
 {
 	struct kconfig_spec s = {0};
@@ -364,7 +379,8 @@ int kbuild_image(struct build_result *out, const struct build_request *req)
 	imgdir = xstrfmt("%s/images/%s", cache_dir(), out->key);
 	out->image = xstrfmt("%s/bzImage", imgdir);
 	out->log = xstrfmt("%s/build.log", imgdir);
-	if (!(req->flags & BUILD_NO_CACHE) && file_exists(out->image)) {
+	if (!(req->flags & BUILD_NO_CACHE) && file_exists(out->image) &&
+	    cached_with_map(req, imgdir)) {
 		out->cached = 1;
 		status = BUILD_OK;
 		goto out;
@@ -399,7 +415,8 @@ int kbuild_image(struct build_result *out, const struct build_request *req)
 	    (obj_fd = lock_file(req, objlock)) < 0)
 		goto out;
 	/* Whoever held the lock may have just built this very key. */
-	if (!(req->flags & BUILD_NO_CACHE) && file_exists(out->image)) {
+	if (!(req->flags & BUILD_NO_CACHE) && file_exists(out->image) &&
+	    cached_with_map(req, imgdir)) {
 		out->cached = 1;
 		status = BUILD_OK;
 		goto out;
@@ -552,7 +569,8 @@ int kbuild_image(struct build_result *out, const struct build_request *req)
 	}
 
 	objimage = xstrfmt("%s/arch/x86/boot/bzImage", objdir);
-	if (copy_file(objimage, out->image, 0644))
+	/* The map first: an image in the cache is a hit, map or not. */
+	if (kmap_keep(objdir, imgdir) || copy_file(objimage, out->image, 0644))
 		goto out;
 	out->seconds = (double)(now_ns() - start) / 1e9;
 	if (write_key_json(imgdir, out, tree_id, config_hash, toolchain_id,

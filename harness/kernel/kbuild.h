@@ -15,6 +15,12 @@
 enum build_flags {
 	BUILD_NO_CACHE = 1 << 0, /* build even when the key is cached */
 	BUILD_QUIET = 1 << 1,	 /* no progress on stderr, even on a terminal */
+	/*
+	 * The image's System.map is wanted beside it (a profile): an image
+	 * cached before maps were kept gets its map (kmap.h), or is built
+	 * again when no build folder still holds it.
+	 */
+	BUILD_WANT_MAP = 1 << 2,
 };
 
 struct build_request {

@@ -4,12 +4,16 @@
  * where every log is; the same as JSON for programs.
  */
 #include "bisect_report.h"
+#include "profile_table.h"
 #include "version.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+/* Functions in the profile's difference: the text's, summary.json's. */
+#define REPORT_PROFILE_ROWS 15
+#define SUMMARY_PROFILE_ROWS 50
 /* Measured counters in each table, after which only the settings. */
 #define REPORT_COUNTER_ROWS 8
 
@@ -44,6 +48,8 @@ void report_release(struct report *r)
 	free(r->rows);
 	counters_table_release(&r->counters_culprit);
 	counters_table_release(&r->counters_endpoints);
+	profile_diff_release(&r->profile);
+	free(r->profile_note);
 	strvec_clear(&r->logs);
 	free(r->state_file);
 	free(r->text);
@@ -243,6 +249,15 @@ void report_render_text(const struct report *r, struct strbuf *out)
 		counters_render(&r->counters_endpoints, REPORT_COUNTER_ROWS,
 				"", out);
 	}
+	if (r->profile.total.name) {
+		strbuf_addf(out, "\n  profile, %.12s (parent) -> %.12s "
+				 "(culprit), one boot each:\n",
+			    r->parent, r->culprit.id);
+		profile_diff_render(&r->profile, "parent", "culprit",
+				    REPORT_PROFILE_ROWS, "  ", out);
+	} else if (r->profile_note) {
+		strbuf_addf(out, "\n  profile: %s\n", r->profile_note);
+	}
 	format_duration(took, sizeof(took), r->seconds);
 	strbuf_addf(out,
 		    "\n  %u steps, %u builds done, %u served from cache, %u "
@@ -333,6 +348,13 @@ json_t *report_to_json(const struct report *r)
 				    num(expm1(log(wall_ratio(&r->wall))) * 100));
 		json_object_set_new(o, "wall_clock", w);
 	}
+	if (r->profile.total.name)
+		json_object_set_new(o, "profile",
+				    profile_diff_json(&r->profile,
+						      SUMMARY_PROFILE_ROWS));
+	else if (r->profile_note)
+		json_object_set_new(o, "profile_note",
+				    json_string(r->profile_note));
 	json_object_set_new(o, "clock", json_string(clock_name(r->clock.kind)));
 	if (r->clock.kind == CLOCK_VIRTUAL)
 		json_object_set_new(o, "icount_shift",

@@ -9,6 +9,7 @@
 
 #include "clock.h"
 #include "block_counters.h"
+#include "profile_diff.h"
 #include "state.h"
 #include "util.h"
 
@@ -61,6 +62,13 @@ struct report {
 	/* What the block layer did differently: parent -> culprit, and
 	   good -> bad endpoints (empty without counters). */
 	struct counters_table counters_culprit, counters_endpoints;
+	/*
+	 * Where the kernel's instructions per MB changed, parent -> culprit
+	 * (profile_diff.h; no rows and no total: none), or why there is
+	 * none (NULL: not asked, machine.profile false).
+	 */
+	struct profile_diff profile;
+	char *profile_note;
 	unsigned steps;         /* bisection probes (endpoints excluded) */
 	unsigned builds;        /* builds done: make ran */
 	unsigned builds_cached; /* images served from the cache */

@@ -572,6 +572,7 @@ int html_render(const struct scan *s, const struct html_options *o,
 	strbuf_addstr(out, "<h2>Comparison (LKP style)</h2>\n");
 	render_lkp(out, s, crs);
 	html_render_counters(out, s, crs);
+	html_render_profile(out, s, crs);
 
 	if (s->has_state) {
 		strbuf_addstr(out, "<h2>Bisection history</h2>\n");

@@ -13,7 +13,7 @@
  *      data-change-pct=X> ... one per change point in a plot
  *   <g class="culprit" data-commit=ID> ... in every plot that measured the
  *      culprit, and <div class="culprit" data-commit=ID> in the summary
- *   <table class="lkp">, <table class="history">
+ *   <table class="lkp">, <table class="history">, <table class="profile">
  *
  * Rendering is pure (the scan is data); only the caller writes the file.
  */
@@ -60,6 +60,13 @@ void html_escape_n(struct strbuf *out, const char *s, size_t max);
  */
 void html_render_counters(struct strbuf *out, const struct scan *s,
 			  const struct changepoint_result *crs);
+/*
+ * Where the kernel's instructions per MB changed between the pair the
+ * first series' LKP row compares, when both were profiled
+ * (<table class="profile">, html_profile.c).
+ */
+void html_render_profile(struct strbuf *out, const struct scan *s,
+			 const struct changepoint_result *crs);
 json_t *html_report_json(const struct scan *s, const struct html_options *o);
 
 #endif

@@ -94,13 +94,33 @@ static int has_boot_file(const char *dir, int depth, int sample)
 	return found;
 }
 
+/* Does `dir` hold <commit>/profile.json (iobisect profile, profile.h)? */
+static int has_profile(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int found = 0;
+
+	while (d && !found && (e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		char *p = xstrfmt("%s/%s/profile.json", dir, e->d_name);
+		found = file_exists(p);
+		free(p);
+	}
+	if (d)
+		closedir(d);
+	return found;
+}
+
 /*
  * Does `dir` hold <commit>/<topology>-<engine>/boot-N.json (or at least
  * <commit>/<topology>-<engine>/<point>/boot-N-sample-I.json)?
  */
 static int looks_like_job(const char *dir)
 {
-	return has_boot_file(dir, 2, 0) || has_boot_file(dir, 3, 1);
+	return has_boot_file(dir, 2, 0) || has_boot_file(dir, 3, 1) ||
+	       has_profile(dir);
 }
 
 /*
@@ -511,6 +531,15 @@ int scan_load_flags(struct scan *out, const char *dir, const char *job,
 		fill_cell(r, j - i, &out->series[r->series].cells[r->commit]);
 		i = j;
 	}
+	/* The profiles a bisection took of its culprit and the parent. */
+	for (size_t i = 0; i < out->nr_commits; i++) {
+		char *path = xstrfmt("%s/%s/profile.json", out->dir,
+				     out->commits[i].abbrev);
+		if (file_exists(path))
+			out->commits[i].profile = json_load_file(
+				path, JSON_REJECT_DUPLICATES, NULL);
+		free(path);
+	}
 	ret = 0;
 out:
 	for (size_t r = 0; r < l.nr_recs; r++)
@@ -540,6 +569,7 @@ void scan_release(struct scan *s)
 	}
 	free(s->series);
 	for (size_t i = 0; i < s->nr_commits; i++) {
+		json_decref(s->commits[i].profile);
 		free(s->commits[i].id);
 		free(s->commits[i].subject);
 		free(s->commits[i].first_seen);

@@ -29,6 +29,8 @@ struct scan_commit {
 	char *subject;   /* from the bisect/sweep state, or NULL */
 	char *first_seen; /* earliest "started" of its documents */
 	char *role;      /* "good", "bad", "culprit", "step"... or NULL */
+	/* Its profile.json (profile.h), as stored, or NULL: none. */
+	json_t *profile;
 };
 
 /* One commit's evidence in one series. */

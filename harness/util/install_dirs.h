@@ -15,7 +15,7 @@
 
 enum install_dir {
 	INSTALL_DATA,	 /* datadir/iobisect: qemu/ and kconfigs/ */
-	INSTALL_LIBEXEC, /* libexecdir/iobisect: iobisect-guest */
+	INSTALL_LIBEXEC, /* libexecdir/iobisect: iobisect-guest, the QEMU plugin */
 };
 
 /* The folder of the running program (/proc/self/exe), or NULL. */

@@ -19,7 +19,7 @@ make_job() { # NAME BAD
 	    -e "s|\"name\": \"demo\"|\"name\": \"$1\"|" \
 	    -e "s|\"bad\": \"iobisect-demo-large\"|\"bad\": \"$2\"|" \
 	    "$IOB_ROOT/tests/jobs/demo.json" >"$tmp/$1.json"
-	wall_pairs_off "$tmp/$1.json"
+	answer_only "$tmp/$1.json"
 }
 
 # --- large slowdown

@@ -43,7 +43,7 @@ sed -e "s|\"~/.cache/iobisect/fixture/linux\"|\"$repo\"|" \
     -e "s|\"name\": \"demo\"|\"name\": \"e2e-resume\"|" \
     -e "s|\"bad\": \"iobisect-demo-large\"|\"bad\": \"$tip\"|" \
     "$IOB_ROOT/tests/jobs/demo.json" >"$tmp/job.json"
-wall_pairs_off "$tmp/job.json"
+answer_only "$tmp/job.json"
 res=$tmp/results/e2e-resume
 
 # Descendants of a pid whose command starts with a word.

@@ -54,7 +54,7 @@ sed -e "s|\"~/.cache/iobisect/fixture/linux\"|\"$repo\"|" \
     -e "s|\"name\": \"demo\"|\"name\": \"e2e-lanes\"|" \
     -e "s|\"bad\": \"iobisect-demo-large\"|\"bad\": \"$u6\"|" \
     "$IOB_ROOT/tests/jobs/demo.json" >"$tmp/job.json"
-wall_pairs_off "$tmp/job.json"
+answer_only "$tmp/job.json"
 res=$tmp/results
 
 # Descendants of PID whose command line starts with WORD.

@@ -25,7 +25,7 @@ job() { # NAME [SOURCE-JSON]
 	    -e "s|\"name\": \"demo\"|\"name\": \"$1\"$extra|" \
 	    "$IOB_ROOT/tests/jobs/demo.json" >"$tmp/$1.json"
 	grep -q "\"name\": \"$1\"" "$tmp/$1.json" || fail "demo.json changed shape"
-	wall_pairs_off "$tmp/$1.json"
+	answer_only "$tmp/$1.json"
 }
 culprit_of() { sed -n 's/^  commit   \([0-9a-f]*\)$/\1/p' "$1"; }
 

@@ -27,7 +27,7 @@ make_job() {
 	    -e "s|\"name\": \"[a-z-]*\"|\"name\": \"$1\"|" \
 	    -e "s|\"job\": \"fio/|\"job\": \"$IOB_ROOT/tests/jobs/fio/|" \
 	    "$IOB_ROOT/tests/jobs/$2" >"$work/$1.json"
-	wall_pairs_off "$work/$1.json"
+	answer_only "$work/$1.json"
 }
 
 # bisect NAME: bisect the job, print its culprit, boots and wall time.

@@ -21,6 +21,7 @@ trap 'rm -rf "$tmp"' EXIT
 sed -e "s|\"~/.cache/iobisect/fixture/linux\"|\"$repo\"|" \
     "$IOB_ROOT/tests/jobs/upstream-readahead.json" >"$tmp/job.json"
 grep -q "\"$repo\"" "$tmp/job.json" || fail "tests/jobs/upstream-readahead.json changed shape"
+no_profile "$tmp/job.json"
 
 timed_bisect "$tmp/job.json" "$tmp/bisect"
 grep -E "^\[bisect\]" "$tmp/bisect.err" || true

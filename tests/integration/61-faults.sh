@@ -52,6 +52,7 @@ make_job() {
 	    "$IOB_ROOT/tests/jobs/demo.json" >"$1"
 	grep -q "\"size_mb\": $3" "$1" && grep -q '"max": 5' "$1" ||
 		fail "demo.json changed shape: cannot make $1"
+	no_profile "$1"
 }
 
 no_qemu_left() {

@@ -16,6 +16,12 @@
 #                   branch culprit (= large), tip, c3, c9; repo, series
 #   demo_job NAME F write the demo job at half the bytes per boot, named
 #                   NAME, on the fixture repository, to F
+#   no_profile F    turn the culprit's profile off in job file F (CI time:
+#                   two more boots a bisection; 53-profile tests it)
+#   no_wall_pairs F turn the answer's pairs on the wall clock off in F (CI
+#                   time: six more boots a bisection; 52-bisect-upstream
+#                   tests them)
+#   answer_only F   both: a bisection's answer and nothing after it
 #   timed_bisect JOB P  iobisect bisect JOB into P.out and P.err (results in
 #                   $tmp/results), says its exit and time and prints P.out;
 #                   sets rc and named (the commit it names, "" for none)
@@ -71,6 +77,13 @@ demo_field() {
 	awk -v a="$1" -v b="$2" '$1 == a && (b == "" || $2 == b) { print $NF; exit }' <<<"$series"
 }
 
+no_profile() {
+	# In place, the file's shape kept: later seds of a test match it.
+	sed -i 's|"machine": {|"machine": {"profile": false, |' "$1"
+	[ "$(jq '.machine.profile' "$1")" = false ] ||
+		fail "no_profile: '$1' has no \"machine\": { to turn it off in"
+}
+
 timed_bisect() {
 	local start
 	start=$(date +%s)
@@ -83,15 +96,16 @@ timed_bisect() {
 
 # The slowdown is about 10x, so half the bytes is still far past the
 # threshold; the boots per commit stay the demo's.
-# An answer found on the virtual clock is booted again on the wall clock
-# (runs.wall_pairs, 6 boots): one test checks it (52-bisect-upstream);
-# the others leave it out of CI's time.
-wall_pairs_off() { # JOB...
-	local f
-	for f in "$@"; do
-		sed -i 's|"runs": {|"runs": {"wall_pairs": 0, |' "$f"
-		grep -q '"wall_pairs": 0' "$f" || fail "$f has no runs section to keep wall pairs out of"
-	done
+no_wall_pairs() {
+	# In place, as no_profile.
+	sed -i 's|"runs": {|"runs": {"wall_pairs": 0, |' "$1"
+	[ "$(jq '.runs.wall_pairs' "$1")" = 0 ] ||
+		fail "no_wall_pairs: '$1' has no \"runs\": { to turn them off in"
+}
+
+answer_only() {
+	no_profile "$1"
+	no_wall_pairs "$1"
 }
 
 demo_job() {
@@ -100,5 +114,5 @@ demo_job() {
 	    -e 's|"size_mb": 128|"size_mb": 64|' \
 	    "$IOB_ROOT/tests/jobs/demo.json" >"$2"
 	grep -q '"size_mb": 64' "$2" || fail "tests/jobs/demo.json changed shape"
-	wall_pairs_off "$2"
+	answer_only "$2"
 }

@@ -1,0 +1,206 @@
+/*
+ * profile.c: a profile computed from the plugin's counts, the map and
+ * the guest's report; kept as JSON beside the commit's boots
+ * (profile.h). The profiled boot itself is profile_boot.c's.
+ */
+#include "profile.h"
+#include "results.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+void profile_release(struct profile *p)
+{
+	free(p->label);
+	for (size_t i = 0; i < p->nr; i++)
+		free(p->fns[i].name);
+	free(p->fns);
+	memset(p, 0, sizeof(*p));
+}
+
+static uint64_t json_u64(json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+	return json_is_integer(v) && json_integer_value(v) > 0
+		       ? (uint64_t)json_integer_value(v)
+		       : 0;
+}
+
+/* Reads and writes of the topology's disks in one sample's block_v1. */
+static uint64_t disk_requests(json_t *block)
+{
+	json_t *devs = json_object_get(block, "devices"), *d;
+	size_t i;
+	uint64_t n = 0;
+	json_array_foreach(devs, i, d)
+	{
+		const char *kind = json_string_value(json_object_get(d, "kind"));
+		json_t *st = json_object_get(d, "stat");
+		/* The requests the driver saw: md and dm pass theirs on. */
+		if (kind && !strcmp(kind, "disk"))
+			n += json_u64(st, "reads") + json_u64(st, "writes");
+	}
+	return n;
+}
+
+int profile_compute(struct profile *out, const struct tbcount *tc,
+		    const struct ksyms *ks, const struct proto_report *rep)
+{
+	struct func_count *f;
+	size_t nr;
+
+	out->kernel_insns = tc->kernel_insns;
+	out->user_insns = tc->user_insns;
+	out->windows = tc->windows;
+	for (size_t i = 0; i < rep->nr_samples; i++) {
+		const struct proto_sample *s = &rep->samples[i];
+		if (s->warmup)
+			continue;
+		out->samples++;
+		out->io_bytes += s->io_bytes;
+		out->runtime_ns += s->runtime_ns;
+		out->requests += disk_requests(s->block);
+	}
+	if (!tc->windows)
+		return error("the guest marked no window for the profile (a "
+			     "guest program older than profiles?)");
+	ksyms_fold(ks, tc->counts, tc->nr, &f, &nr, &out->unknown_insns);
+	out->fns = xcalloc(nr ? nr : 1, sizeof(*out->fns));
+	out->alloc = nr;
+	for (size_t i = 0; i < nr; i++)
+		out->fns[out->nr++] =
+			(struct profile_fn){xstrdup(f[i].name), f[i].insns};
+	free(f);
+	return 0;
+}
+
+double profile_per_mb(const struct profile *p, uint64_t insns)
+{
+	return p->io_bytes ? (double)insns * 1e6 / (double)p->io_bytes : 0;
+}
+
+double profile_per_request(const struct profile *p, uint64_t insns)
+{
+	return p->requests ? (double)insns / (double)p->requests : 0;
+}
+
+json_t *profile_to_json(const struct profile *p)
+{
+	json_t *fns = json_array();
+	for (size_t i = 0; i < p->nr; i++)
+		json_array_append_new(
+			fns, json_pack("{s:s, s:I}", "name", p->fns[i].name,
+				       "insns", (json_int_t)p->fns[i].insns));
+	return json_pack(
+		"{s:s, s:s, s:s?, s:I, s:I, s:I, s:I, s:I, s:I, s:i, s:i, "
+		"s:f, s:o}",
+		"type", "profile_v1", "unit", PROFILE_UNIT_NOTE, "label",
+		p->label, "kernel_insns", (json_int_t)p->kernel_insns,
+		"user_insns", (json_int_t)p->user_insns, "unknown_insns",
+		(json_int_t)p->unknown_insns, "io_bytes",
+		(json_int_t)p->io_bytes, "requests", (json_int_t)p->requests,
+		"runtime_ns", (json_int_t)p->runtime_ns, "windows",
+		(int)p->windows, "samples", (int)p->samples, "wall_s",
+		p->wall_s, "functions", fns);
+}
+
+int profile_from_json(struct profile *out, json_t *doc, const char *what)
+{
+	json_t *fns = json_object_get(doc, "functions"), *f;
+	const char *type = json_string_value(json_object_get(doc, "type"));
+	const char *label = json_string_value(json_object_get(doc, "label"));
+	size_t i;
+
+	profile_release(out);
+	if (!type || strcmp(type, "profile_v1") || !json_is_array(fns))
+		return error("'%s' is not a profile", what);
+	out->label = label ? xstrdup(label) : NULL;
+	out->kernel_insns = json_u64(doc, "kernel_insns");
+	out->user_insns = json_u64(doc, "user_insns");
+	out->unknown_insns = json_u64(doc, "unknown_insns");
+	out->io_bytes = json_u64(doc, "io_bytes");
+	out->requests = json_u64(doc, "requests");
+	out->runtime_ns = json_u64(doc, "runtime_ns");
+	out->windows = (unsigned)json_u64(doc, "windows");
+	out->samples = (unsigned)json_u64(doc, "samples");
+	out->wall_s = json_number_value(json_object_get(doc, "wall_s"));
+	json_array_foreach(fns, i, f)
+	{
+		const char *name = json_string_value(json_object_get(f, "name"));
+		if (!name)
+			continue;
+		ALLOC_GROW(out->fns, out->nr + 1, out->alloc);
+		out->fns[out->nr++] = (struct profile_fn){
+			xstrdup(name), json_u64(f, "insns")};
+	}
+	return 0;
+}
+
+char *profile_path(const char *root, const char *job, const char *label)
+{
+	char *dir = results_commit_dir(root, job, label);
+	char *path = xstrfmt("%s/profile.json", dir);
+	free(dir);
+	return path;
+}
+
+char *profile_find(const char *job_dir, const char *rev)
+{
+	DIR *d = opendir(job_dir);
+	struct dirent *e;
+	char *found = NULL;
+	size_t n = strlen(rev);
+	int many = 0;
+
+	if (!d || !n)
+		goto out;
+	while ((e = readdir(d))) {
+		size_t m = strlen(e->d_name);
+		if (e->d_name[0] == '.' ||
+		    strncmp(e->d_name, rev, n < m ? n : m) || (n < m && n < 7))
+			continue;
+		char *path = xstrfmt("%s/%s/profile.json", job_dir, e->d_name);
+		if (!file_exists(path)) {
+			free(path);
+			continue;
+		}
+		if (found)
+			many = 1;
+		free(found);
+		found = path;
+	}
+out:
+	if (d)
+		closedir(d);
+	if (many) {
+		free(found);
+		found = NULL;
+	}
+	return found;
+}
+
+int profile_save(const struct profile *p, const char *path)
+{
+	json_t *doc = profile_to_json(p);
+	char *text = json_dumps(doc, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
+	int rc = text ? write_file_atomic(path, text, strlen(text))
+		      : error("cannot write '%s'", path);
+	free(text);
+	json_decref(doc);
+	return rc;
+}
+
+int profile_load(struct profile *out, const char *path)
+{
+	json_error_t je;
+	if (!file_exists(path))
+		return 1;
+	json_t *doc = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
+	if (!doc)
+		return error("cannot read '%s': %s", path, je.text);
+	int rc = profile_from_json(out, doc, path);
+	json_decref(doc);
+	return rc;
+}
