@@ -130,8 +130,8 @@ static int line_gives_way(struct driver *d, struct driver_result *res,
 		free(res->note);
 		res->note = xstrfmt("the job's %s line gave way: the "
 				    "endpoints differ by %+.1f%% in %s, and "
-				    "the commit named made that drop "
-				    "(threshold auto)",
+				    "the bisection sought the commit that "
+				    "made that drop (threshold auto)",
 				    line, apart.pct_change, unit.buf);
 		d->job_as_judged = *d->job;
 		d->job_as_judged.threshold.kind = THRESHOLD_AUTO;
