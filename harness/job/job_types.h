@@ -12,6 +12,7 @@
 #include "kver.h"
 #include "proto/spec_keys.h"
 #include "table.h"
+#include "threshold.h"
 #include "toolenv.h"
 #include "util.h"
 #include <stdint.h>
@@ -119,13 +120,6 @@ struct point {
 	int topo;	    /* index into job.topologies */
 	/* The fio engine: the job file's text, packed beside the spec. */
 	char *fio_job;
-};
-
-enum threshold_kind { THRESHOLD_PERCENT, THRESHOLD_MBPS, THRESHOLD_AUTO };
-
-struct threshold {
-	enum threshold_kind kind;
-	double value; /* percent drop, or MB/s drop; unused for auto */
 };
 
 enum bisect_type { BISECT_PERF, BISECT_BUILD, BISECT_BOOT };

@@ -42,8 +42,8 @@
 #ifndef IOBISECT_VERDICT_H
 #define IOBISECT_VERDICT_H
 
-#include "job.h"
 #include "noise.h"
+#include "threshold.h"
 
 #include <stddef.h>
 
