@@ -103,7 +103,7 @@ static json_t *metric_json(const struct proto_sample *s)
 	 */
 	json_t *block = counters_derive(s->block, s->io_bytes);
 	if (block)
-		json_object_set_new(m, COUNTERS_KEY, block);
+		json_object_set_new(m, PROTO_COUNTERS_KEY, block);
 	/* Beside the bytes, under fio's names: "read.iops" is a metric. */
 	if (s->fio)
 		json_object_update_missing(m, s->fio);

@@ -231,7 +231,7 @@ static void read_doc(struct loader *l, const char *path, size_t commit,
 		r->identity = intern(l, ident);
 		r->boot = boot;
 		r->bw = (double)json_integer_value(bw);
-		r->block = json_object_get(v, COUNTERS_KEY);
+		r->block = json_object_get(v, PROTO_COUNTERS_KEY);
 		r->block = json_is_object(r->block) ? json_incref(r->block)
 						    : NULL;
 	}

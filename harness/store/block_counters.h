@@ -8,13 +8,12 @@
 #ifndef IOBISECT_COUNTERS_H
 #define IOBISECT_COUNTERS_H
 
+#include "proto/frame.h"
 #include "util.h"
 
 #include <jansson.h>
 #include <stdint.h>
 
-/* The key of the counters in sample frames and in stored documents. */
-#define COUNTERS_KEY "block_v1"
 
 /*
  * A copy of a sample's block_v1 with a "derived" object added to each
