@@ -18,7 +18,7 @@
 #ifndef IOBISECT_MEASURE_H
 #define IOBISECT_MEASURE_H
 
-#include "bisect.h"
+#include "marks.h"
 #include "clock.h"
 #include "job.h"
 #include "noise.h"

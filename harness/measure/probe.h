@@ -10,7 +10,7 @@
 #ifndef IOBISECT_PROBE_H
 #define IOBISECT_PROBE_H
 
-#include "bisect.h"
+#include "marks.h"
 #include "job.h"
 #include "lanes.h"
 #include "measure.h"
