@@ -8,28 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/*
- * The value of `key` in a name made of "k=v" words joined with commas
- * ("raid5-4,bitmap=1", "threads=2,bs_kb=11"); a word without '=' (the
- * topology's own name) has no key. NULL when absent.
- */
-static char *name_value(const char *name, const char *key)
-{
-	struct strvec words = STRVEC_INIT;
-	strvec_split(&words, name, ',');
-	const char *v = strvec_value(&words, key);
-	char *ret = v ? xstrdup(v) : NULL;
-	strvec_clear(&words);
-	return ret;
-}
-
-int table_name_has(const char *name, const char *key)
-{
-	char *v = name_value(name, key);
-	free(v);
-	return v != NULL;
-}
-
 static char *cell_value(const struct table_cell *c, const char *key)
 {
 	char *v;
@@ -37,8 +15,8 @@ static char *cell_value(const struct table_cell *c, const char *key)
 		return xstrdup(c->metric);
 	if (!strcmp(key, "topology"))
 		return xstrdup(c->topology);
-	v = name_value(c->topology, key);
-	return v ? v : name_value(c->point, key);
+	v = table_spec_name_value(c->topology, key);
+	return v ? v : table_spec_name_value(c->point, key);
 }
 
 static void push_keys_of(struct strvec *keys, const char *name,
@@ -145,16 +123,6 @@ void table_release(struct table *t)
 	free(t->mbps);
 	free(t->cpu);
 	memset(t, 0, sizeof(*t));
-}
-
-void table_spec_release(struct table_spec *s)
-{
-	free(s->title);
-	strvec_clear(&s->rows);
-	free(s->columns);
-	strvec_clear(&s->labels);
-	strvec_clear(&s->divide);
-	memset(s, 0, sizeof(*s));
 }
 
 /* The "key=..." entry of `list` for `key`, or `def`. */
