@@ -17,7 +17,6 @@
 #ifndef IOBISECT_SAFETY_H
 #define IOBISECT_SAFETY_H
 
-#include "options.h"
 #include "util.h"
 
 #include <stddef.h>
@@ -156,16 +155,5 @@ void safety_release_all(struct safety_hold *holds, size_t nr);
  */
 void safety_pin_paths(struct job *job, const struct safety_hold *holds,
 		      size_t nr);
-
-/*
- * The passthrough options every command that boots takes, as two entries
- * of its option table (options.h): `--destroy-data-on DEV` (or `=DEV`)
- * and `--force`. A value on --force is refused, not taken for consent.
- */
-#define OPT_SAFETY(destroy, force)                                             \
-	OPT_STRING_F("--destroy-data-on", destroy, OPT_JOINED, "DEV",          \
-		     "a passed-through disk the workload may write"),          \
-		OPT_FLAG_F("--force", force, OPT_JOINED,                       \
-			   "boot a passed-through disk that looks in use")
 
 #endif

@@ -11,6 +11,7 @@
  * missing, results folder in use), 130 interrupted (state saved).
  */
 #include "cmd.h"
+#include "cmd_options.h"
 #include "driver_job.h"
 #include "executor.h"
 #include "job.h"

@@ -9,6 +9,7 @@
  * bad input (one line naming it), 130 when interrupted.
  */
 #include "cmd.h"
+#include "cmd_options.h"
 #include "job.h"
 #include "kbuild.h"
 #include "options.h"

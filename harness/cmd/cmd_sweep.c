@@ -18,6 +18,7 @@
 #include "changepoint.h"
 #include "clock.h"
 #include "cmd.h"
+#include "cmd_options.h"
 #include "driver_job.h"
 #include "executor.h"
 #include "job.h"
