@@ -11,7 +11,7 @@
 
 #include "kver.h"
 #include "proto/spec_keys.h"
-#include "table.h"
+#include "table_spec.h"
 #include "threshold.h"
 #include "toolenv.h"
 #include "util.h"
@@ -123,6 +123,9 @@ struct point {
 };
 
 enum bisect_type { BISECT_PERF, BISECT_BUILD, BISECT_BOOT };
+
+/* Runs again of a task Slurm lost, when the job says none (slurm.h). */
+#define EXECUTOR_RETRIES 2
 
 /* "executor": where probes run (executor.h); the command line wins. */
 struct executor_spec {
