@@ -6,6 +6,7 @@
  */
 #include "check_skip.h"
 #include "cpus.h"
+#include "vcpus.h"
 #include "clock.h"
 #include "initramfs.h"
 #include "job.h"
@@ -68,7 +69,7 @@ START_TEST(defaults_fill_a_minimal_job)
 			       &err),
 			 0);
 	ck_assert_str_eq(job.name, "job");
-	ck_assert_int_eq(job.machine.cpus, cpus_default_vcpus());
+	ck_assert_int_eq(job.machine.cpus, vcpus_default());
 	ck_assert_int_eq(job.machine.memory_mb, 512);
 	ck_assert_int_eq(job.machine.timeout_s, 300);
 	ck_assert_str_eq(job.machine.accel, "auto");
