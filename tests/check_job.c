@@ -5,6 +5,7 @@
  * job in tests/jobs/bad/.
  */
 #include "check_skip.h"
+#include "run.h"
 #include "cpus.h"
 #include "vcpus.h"
 #include "clock.h"
@@ -803,7 +804,7 @@ START_TEST(fio_jobs_carry_the_job_file_and_the_build)
 	struct job job, dd;
 	struct strbuf err = STRBUF_INIT, spec = STRBUF_INIT;
 	char sha[41];
-	char *fio = initramfs_find_tool("fio");
+	char *fio = run_find_tool("fio");
 
 	if (!fio)
 		CHECK_SKIP("no fio on this host (apt-get install fio)");
