@@ -6,6 +6,7 @@
  * code runs under `iobisect bisect` with the real operations.
  */
 #include "driver.h"
+#include "job_keys.h"
 #include "stats.h"
 #include "util.h"
 
@@ -179,7 +180,7 @@ static void job_init(struct job *job)
 	job->runs_min = 1;
 	job->runs_max = 8;
 	job->threshold.kind = THRESHOLD_AUTO;
-	job->confidence = 0.95;
+	job->confidence = job_key_default_num("", "confidence");
 	job->bisect_type = BISECT_PERF;
 }
 

@@ -9,7 +9,6 @@
 #include "driver.h"
 #include "driver_priv.h"
 
-#include "job_keys.h"
 #include "progress.h"
 #include "run.h"
 
@@ -42,9 +41,8 @@ void driver_init(struct driver *d, const struct job *job,
 	measure_init(&d->m, job, ops, payload);
 	d->graph = graph;
 	d->st = st;
-	d->target = job->confidence > 0
-			    ? job->confidence
-			    : job_key_default_num("", "confidence");
+	/* The job's, its default applied where the job was made (job.c). */
+	d->target = job->confidence;
 	if (st) {
 		d->good = d->m.good = st->good;
 		d->bad = st->bad;
