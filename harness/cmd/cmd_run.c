@@ -320,7 +320,7 @@ static int pick_kernel(struct kernel_pick *k, const struct run_args *a,
 	const char *image = a->kernel	? a->kernel
 			    : a->commit ? NULL
 					: job->kernel;
-	*exit_code = 128;
+	*exit_code = EXIT_ABORT;
 	if (image) {
 		char hex[41];
 		if (!file_exists(image))

@@ -4,6 +4,7 @@
  * files.c.
  */
 #include "util.h"
+#include "exit_code.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -86,7 +87,7 @@ void die(const char *fmt, ...)
 	struct strbuf safe = STRBUF_INIT;
 	strbuf_addsafe(&safe, msg, strlen(msg));
 	fprintf(stderr, "fatal: %s\n", safe.buf);
-	exit(128);
+	exit(EXIT_ABORT);
 }
 
 void *xmalloc(size_t n)
