@@ -34,3 +34,14 @@ int cmd_opt_probes(const struct opt *opt, const char *arg)
 	*(unsigned *)opt->value = (unsigned)k;
 	return 0;
 }
+
+int cmd_opt_boots(const struct opt *opt, const char *arg)
+{
+	long min = opt->flags & OPT_BOOTS_NONE ? 0 : 1, n;
+
+	if (parse_long(arg, &n) || n < min || n > CMD_BOOTS_MAX)
+		return error("--boots: '%s' is not a count of boots (%ld..%d)",
+			     arg, min, CMD_BOOTS_MAX);
+	*(int *)opt->value = (int)n;
+	return 0;
+}

@@ -22,6 +22,15 @@
 		OPT_FLAG_F("--force", force, OPT_JOINED,                       \
 			   "boot a passed-through disk that looks in use")
 
+/*
+ * --boots N: how many boots a command takes at once, the same range for
+ * every command, into the int at opt->value. 1 to CMD_BOOTS_MAX; with
+ * OPT_BOOTS_NONE in the entry's flags 0 too (measure: build only).
+ */
+#define CMD_BOOTS_MAX 1000
+enum { OPT_BOOTS_NONE = 1 << 8 };
+int cmd_opt_boots(const struct opt *opt, const char *arg);
+
 /* The command-line options every command that probes takes. */
 int cmd_opt_executor_kind(const struct opt *opt, const char *arg);
 int cmd_opt_sbatch(const struct opt *opt, const char *arg);

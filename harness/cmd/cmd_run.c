@@ -142,11 +142,6 @@ static int compound_opt(const struct opt *opt, const char *v)
 	return 0;
 }
 
-static int boots_opt(const struct opt *opt, const char *v)
-{
-	return positive(opt->name, v, opt->value);
-}
-
 static int samples_opt(const struct opt *opt, const char *v)
 {
 	struct run_args *a = opt->value;
@@ -249,7 +244,7 @@ static int parse_args(struct run_args *a, int argc, char **argv, FILE *usage)
 		OPT_CALLBACK_F("--workload", compound_opt, a, OPT_JOINED,
 			       "ENGINE[,key=value...]",
 			       "the workload (a job without a file)"),
-		OPT_CALLBACK_F("--boots", boots_opt, &a->boots, OPT_JOINED, "N",
+		OPT_CALLBACK_F("--boots", cmd_opt_boots, &a->boots, OPT_JOINED, "N",
 			       "boots per topology (default: runs.min)"),
 		OPT_CALLBACK_F("--samples", samples_opt, a, OPT_JOINED, "N",
 			       "samples of each point per boot"),

@@ -602,22 +602,13 @@ static int every_opt(const struct opt *opt, const char *arg)
 	return 0;
 }
 
-static int boots_opt(const struct opt *opt, const char *arg)
-{
-	long *boots = opt->value;
-
-	if (parse_long(arg, boots) || *boots < 1 || *boots > 100)
-		return error("--boots: expected 1..100, not '%s'", arg);
-	return 0;
-}
-
 int cmd_sweep(int argc, char **argv)
 {
 	struct sweep_run s;
 	struct strvec sample = STRVEC_INIT;
 	const char *range = NULL, *tags = NULL, *results = NULL;
 	unsigned every = 0;
-	long boots = SWEEP_BOOTS;
+	int boots = SWEEP_BOOTS;
 	int bisect_improvements = 0, ret = EXIT_ABORT;
 	char a[41], b[41], took[32];
 	uint64_t t0 = now_ns();
@@ -626,8 +617,8 @@ int cmd_sweep(int argc, char **argv)
 		OPT_STRING("--range", &range, "A..B", "the commits to sample"),
 		OPT_CALLBACK("--every", every_opt, &every, "N",
 			     "every Nth first-parent commit"),
-		OPT_CALLBACK("--boots", boots_opt, &boots, "N",
-			     "boots per sampled commit (1 to 100, default 3)"),
+		OPT_CALLBACK("--boots", cmd_opt_boots, &boots, "N",
+			     "boots per sampled commit (default 3)"),
 		OPT_STRING("--tags", &tags, "PATTERN",
 			   "the tags matching PATTERN instead"),
 		OPT_FLAG("--bisect-improvements", &bisect_improvements,
