@@ -22,6 +22,7 @@
 #include "bisect_report.h"
 #include "safety.h"
 #include "state.h"
+#include "stats.h"
 #include "upload.h"
 #include "util.h"
 
@@ -78,9 +79,8 @@ static void publish(const struct job *job, const struct report *rep,
 			.metric = rep->nr_rows ? rep->rows[0].metric
 					       : job->metric,
 			.change_pct = rep->nr_rows && rep->rows[0].good_median
-				? (rep->rows[0].bad_median /
-					   rep->rows[0].good_median -
-				   1) * 100
+				? stats_pct_change(rep->rows[0].good_median,
+						   rep->rows[0].bad_median)
 				: 0,
 			.report = report,
 			.job = job->name,

@@ -4,6 +4,8 @@
  * where every log is; the same as JSON for programs.
  */
 #include "bisect_report.h"
+#include "json_num.h"
+#include "stats.h"
 #include "version.h"
 
 #include <math.h>
@@ -88,8 +90,8 @@ static void render_table(const struct report *r, struct strbuf *out)
 		    "%change", "bad-median", "%stddev", "metric");
 	for (size_t i = 0; i < r->nr_rows; i++) {
 		const struct report_row *row = &r->rows[i];
-		double change = (row->bad_median - row->good_median) /
-				row->good_median * 100;
+		double change =
+			stats_pct_change(row->good_median, row->bad_median);
 		add_value(out, row->good_median);
 		add_stddev(out, row->good_stddev_pct);
 		if (isfinite(change))
@@ -204,11 +206,6 @@ void report_render_text(const struct report *r, struct strbuf *out)
 	}
 }
 
-static json_t *num(double d)
-{
-	return isfinite(d) ? json_real(d) : json_null();
-}
-
 static json_t *commit_json(const struct report_commit *c)
 {
 	json_t *o = json_object();
@@ -234,7 +231,7 @@ json_t *report_to_json(const struct report *r)
 	if (r->status == STATE_DONE) {
 		json_object_set_new(o, "culprit", commit_json(&r->culprit));
 		json_object_set_new(o, "parent", json_string(r->parent));
-		json_object_set_new(o, "confidence", num(r->confidence));
+		json_object_set_new(o, "confidence", json_num(r->confidence));
 		json_object_set_new(o, "identical_image",
 				    json_boolean(r->identical_image));
 	}
@@ -247,17 +244,17 @@ json_t *report_to_json(const struct report *r)
 	for (size_t i = 0; i < r->nr_rows; i++) {
 		const struct report_row *row = &r->rows[i];
 		json_t *j = json_object();
-		double change = (row->bad_median - row->good_median) /
-				row->good_median * 100;
+		double change =
+			stats_pct_change(row->good_median, row->bad_median);
 		json_object_set_new(j, "metric", json_string(row->metric));
 		json_object_set_new(j, "unit", json_string(row->unit));
-		json_object_set_new(j, "good_median", num(row->good_median));
+		json_object_set_new(j, "good_median", json_num(row->good_median));
 		json_object_set_new(j, "good_stddev_pct",
-				    num(row->good_stddev_pct));
-		json_object_set_new(j, "bad_median", num(row->bad_median));
+				    json_num(row->good_stddev_pct));
+		json_object_set_new(j, "bad_median", json_num(row->bad_median));
 		json_object_set_new(j, "bad_stddev_pct",
-				    num(row->bad_stddev_pct));
-		json_object_set_new(j, "change_pct", num(change));
+				    json_num(row->bad_stddev_pct));
+		json_object_set_new(j, "change_pct", json_num(change));
 		json_object_set_new(j, "significant",
 				    json_boolean(row->significant));
 		json_array_append_new(rows, j);
@@ -274,7 +271,7 @@ json_t *report_to_json(const struct report *r)
 			    json_integer(r->builds_cached));
 	json_object_set_new(o, "boots", json_integer(r->boots));
 	json_object_set_new(o, "samples", json_integer(r->samples));
-	json_object_set_new(o, "total_seconds", num(r->seconds));
+	json_object_set_new(o, "total_seconds", json_num(r->seconds));
 	a = json_array();
 	for (size_t i = 0; i < r->logs.nr; i++)
 		json_array_append_new(a, json_string(r->logs.v[i]));

@@ -7,6 +7,7 @@
  * in html_counters.c.
  */
 #include "html.h"
+#include "json_num.h"
 #include "stats.h"
 #include "version.h"
 
@@ -612,11 +613,6 @@ out:
 	return ret;
 }
 
-static json_t *num(double v)
-{
-	return isfinite(v) ? json_real(v) : json_null();
-}
-
 json_t *html_report_json(const struct scan *s, const struct html_options *o)
 {
 	json_t *root = json_object(), *commits = json_array();
@@ -674,13 +670,13 @@ json_t *html_report_json(const struct scan *s, const struct html_options *o)
 				json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:I}",
 					  "commit", s->commits[c].id, "boots",
 					  boots, "bw_bytes", bw, "median_mbps",
-					  num(stats_median(cell->values, cell->nr) / MB),
+					  json_num(stats_median(cell->values, cell->nr) / MB),
 					  "min_mbps",
-					  num(stats_min(cell->values, cell->nr) / MB),
+					  json_num(stats_min(cell->values, cell->nr) / MB),
 					  "max_mbps",
-					  num(stats_max(cell->values, cell->nr) / MB),
+					  json_num(stats_max(cell->values, cell->nr) / MB),
 					  "stddev_pct",
-					  num(cell->nr > 1 ? stats_pct_stddev(cell->values, cell->nr) : NAN),
+					  json_num(cell->nr > 1 ? stats_pct_stddev(cell->values, cell->nr) : NAN),
 					  "ignored_documents",
 					  (json_int_t)cell->nr_ignored));
 		}
@@ -701,10 +697,10 @@ json_t *html_report_json(const struct scan *s, const struct html_options *o)
 					  "commit", s->commits[c->index].id,
 					  "before_commit", s->commits[c->before].id,
 					  "kind", changepoint_kind_name(c->kind),
-					  "before_median_mbps", num(c->before_median / MB),
-					  "after_median_mbps", num(c->after_median / MB),
-					  "change_pct", num(c->change_pct),
-					  "p_value", num(c->p_value)));
+					  "before_median_mbps", json_num(c->before_median / MB),
+					  "after_median_mbps", json_num(c->after_median / MB),
+					  "change_pct", json_num(c->change_pct),
+					  "p_value", json_num(c->p_value)));
 		}
 		for (size_t j = 0; j < cr.nr_drifts; j++) {
 			const struct changepoint_drift *d = &cr.drifts[j];
@@ -713,8 +709,8 @@ json_t *html_report_json(const struct scan *s, const struct html_options *o)
 				json_pack("{s:s, s:s, s:o, s:o}", "first_commit",
 					  s->commits[d->first].id, "last_commit",
 					  s->commits[d->last].id, "change_pct",
-					  num(d->change_pct), "p_value",
-					  num(d->p_value)));
+					  json_num(d->change_pct), "p_value",
+					  json_num(d->p_value)));
 		}
 		long a, b;
 		html_series_pair(s, i, &cr, &a, &b);
@@ -726,12 +722,12 @@ json_t *html_report_json(const struct scan *s, const struct html_options *o)
 				json_pack("{s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:b}",
 					  "base", s->commits[a].id, "head",
 					  s->commits[b].id, "base_median_mbps",
-					  num(cmp.a_median / MB), "base_stddev_pct",
-					  num(cmp.a_stddev_pct), "head_median_mbps",
-					  num(cmp.b_median / MB), "head_stddev_pct",
-					  num(cmp.b_stddev_pct), "change_pct",
-					  num(cmp.change_pct), "p_value",
-					  num(cmp.p_value), "significant",
+					  json_num(cmp.a_median / MB), "base_stddev_pct",
+					  json_num(cmp.a_stddev_pct), "head_median_mbps",
+					  json_num(cmp.b_median / MB), "head_stddev_pct",
+					  json_num(cmp.b_stddev_pct), "change_pct",
+					  json_num(cmp.change_pct), "p_value",
+					  json_num(cmp.p_value), "significant",
 					  cmp.significant));
 		}
 		changepoint_result_release(&cr);

@@ -2,6 +2,7 @@
  * table.c: medians laid out as a report lays them out (see table.h).
  */
 #include "table.h"
+#include "json_num.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -210,11 +211,6 @@ void table_render(const struct table *t, const struct table_spec *spec,
 	free(w);
 }
 
-static json_t *number_or_null(double v)
-{
-	return isnan(v) ? json_null() : json_real(v);
-}
-
 json_t *table_json(const struct table *t, const struct table_spec *spec)
 {
 	json_t *o = json_object(), *keys = json_array(), *cols = json_array();
@@ -236,9 +232,9 @@ json_t *table_json(const struct table *t, const struct table_spec *spec)
 			size_t i = r * t->columns.nr + c;
 			json_t *cell = json_object();
 			json_object_set_new(cell, "mbps",
-					    number_or_null(t->mbps[i]));
+					    json_num(t->mbps[i]));
 			json_object_set_new(cell, "cpu_pct",
-					    number_or_null(t->cpu[i]));
+					    json_num(t->cpu[i]));
 			json_array_append_new(cells, cell);
 		}
 		json_object_set_new(row, "cells", cells);

@@ -93,6 +93,11 @@ double stats_pct_stddev(const double *v, size_t n)
 	return 100 * stats_stddev(v, n) / fabs(mean);
 }
 
+double stats_pct_change(double from, double to)
+{
+	return (to - from) / from * 100;
+}
+
 double stats_min(const double *v, size_t n)
 {
 	double m;

@@ -20,6 +20,12 @@ double stats_mean(const double *v, size_t n);
 double stats_stddev(const double *v, size_t n);
 /* 100 * stddev / mean, LKP's "%stddev"; NAN when the mean is 0. */
 double stats_pct_stddev(const double *v, size_t n);
+/*
+ * The change from `from` to `to` in percent of `from`: -10 for a tenth
+ * less. From 0 it is infinite (NaN from 0 to 0); a caller that means
+ * something else there says so.
+ */
+double stats_pct_change(double from, double to);
 double stats_min(const double *v, size_t n);
 double stats_max(const double *v, size_t n);
 /*

@@ -158,8 +158,7 @@ static void describe_sides(struct verdict *out, const double *base, size_t nb,
 	out->base_pct_stddev = stats_pct_stddev(base, nb);
 	out->cand_median = stats_median(cand, nc);
 	out->cand_pct_stddev = stats_pct_stddev(cand, nc);
-	out->pct_change =
-		(out->cand_median - out->base_median) / out->base_median * 100;
+	out->pct_change = stats_pct_change(out->base_median, out->cand_median);
 	out->shift = stats_hodges_lehmann(cand, nc, base, nb);
 	out->cliff_delta = stats_cliff_delta(cand, nc, base, nb);
 }

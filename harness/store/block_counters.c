@@ -327,7 +327,7 @@ void counters_compare(json_t *a_blocks, json_t *b_blocks,
 		struct counters_row *r = add_row(out, x);
 		r->a = ma;
 		r->b = mb;
-		r->change_pct = ma ? (mb - ma) / ma * 100 : INFINITY;
+		r->change_pct = ma ? stats_pct_change(ma, mb) : INFINITY;
 		r->rank = (ma + c > 0 && mb + c > 0)
 				  ? fabs(log((mb + c) / (ma + c)))
 				  : INFINITY;

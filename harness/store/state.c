@@ -5,6 +5,7 @@
  * state_lock.c's.
  */
 #include "state.h"
+#include "json_num.h"
 #include "results.h"
 #include "run.h"
 
@@ -137,12 +138,6 @@ enum bisect_mark state_find_mark(const struct bisect_state *s,
 	return BISECT_UNTESTED;
 }
 
-/* JSON has no NaN: a figure that was not measured is null. */
-static json_t *num(double d)
-{
-	return isfinite(d) ? json_real(d) : json_null();
-}
-
 static void set_str(json_t *o, const char *key, const char *v)
 {
 	if (v)
@@ -186,20 +181,20 @@ json_t *state_to_json(const struct bisect_state *s)
 			json_t *v = json_object();
 			set_str(v, "verdict", p->v.verdict);
 			json_object_set_new(v, "good_median_bw_bytes",
-					    num(p->v.good_median));
+					    json_num(p->v.good_median));
 			json_object_set_new(v, "good_stddev_pct",
-					    num(p->v.good_stddev_pct));
+					    json_num(p->v.good_stddev_pct));
 			json_object_set_new(v, "median_bw_bytes",
-					    num(p->v.median));
+					    json_num(p->v.median));
 			json_object_set_new(v, "stddev_pct",
-					    num(p->v.stddev_pct));
+					    json_num(p->v.stddev_pct));
 			json_object_set_new(v, "effect_pct",
-					    num(p->v.effect_pct));
+					    json_num(p->v.effect_pct));
 			if (isfinite(p->v.p_value))
 				json_object_set_new(v, "p_value",
-						    num(p->v.p_value));
-			json_object_set_new(v, "llr", num(p->v.llr));
-			json_object_set_new(v, "error", num(p->v.error));
+						    json_num(p->v.p_value));
+			json_object_set_new(v, "llr", json_num(p->v.llr));
+			json_object_set_new(v, "error", json_num(p->v.error));
 			json_object_set_new(v, "good_boots",
 					    json_integer(p->v.good_boots));
 			json_object_set_new(v, "boots",
@@ -209,9 +204,9 @@ json_t *state_to_json(const struct bisect_state *s)
 		/* The commit's own level, with or without a verdict. */
 		if (!p->v.verdict && p->v.boots) {
 			json_object_set_new(o, "median_bw_bytes",
-					    num(p->v.median));
+					    json_num(p->v.median));
 			json_object_set_new(o, "stddev_pct",
-					    num(p->v.stddev_pct));
+					    json_num(p->v.stddev_pct));
 			json_object_set_new(o, "boots",
 					    json_integer(p->v.boots));
 		}
@@ -221,7 +216,7 @@ json_t *state_to_json(const struct bisect_state *s)
 		set_str(o, "first_error", p->first_error);
 		set_str(o, "started", p->started);
 		set_str(o, "ended", p->ended);
-		json_object_set_new(o, "seconds", num(p->seconds));
+		json_object_set_new(o, "seconds", json_num(p->seconds));
 		json_array_append_new(probes, o);
 	}
 	json_object_set_new(root, "probes", probes);
@@ -244,13 +239,13 @@ json_t *state_to_json(const struct bisect_state *s)
 			    json_string(state_status_name(s->status)));
 	json_object_set_new(root, "culprit", json_string(s->culprit));
 	json_object_set_new(root, "suspects", strvec_json(&s->suspects));
-	json_object_set_new(root, "confidence", num(s->confidence));
+	json_object_set_new(root, "confidence", json_num(s->confidence));
 	json_object_set_new(root, "builds", json_integer(s->builds));
 	json_object_set_new(root, "builds_cached",
 			    json_integer(s->builds_cached));
 	json_object_set_new(root, "boots", json_integer(s->boots));
 	json_object_set_new(root, "samples", json_integer(s->samples));
-	json_object_set_new(root, "seconds", num(s->seconds));
+	json_object_set_new(root, "seconds", json_num(s->seconds));
 	set_str(root, "started", s->started);
 	set_str(root, "updated", s->updated);
 	set_str(root, "unit", s->unit);

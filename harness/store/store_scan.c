@@ -591,7 +591,7 @@ void scan_compare(const struct scan_series *ser, size_t a, size_t b,
 	out->b_median = stats_median(y->values, y->nr);
 	out->a_stddev_pct = x->nr > 1 ? stats_pct_stddev(x->values, x->nr) : NAN;
 	out->b_stddev_pct = y->nr > 1 ? stats_pct_stddev(y->values, y->nr) : NAN;
-	out->change_pct = (out->b_median - out->a_median) / out->a_median * 100;
+	out->change_pct = stats_pct_change(out->a_median, out->b_median);
 	out->p_value = NAN;
 	if (x->nr >= 2 && y->nr >= 2 &&
 	    !stats_mann_whitney(y->values, y->nr, x->values, x->nr,
