@@ -411,13 +411,7 @@ out:
 
 static uint64_t seed_of(const char *a, const char *b)
 {
-	uint64_t h = 1469598103934665603ull; /* FNV-1a */
-
-	for (const char *s = a; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ull;
-	for (const char *s = b; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ull;
-	return h;
+	return fnv1a(fnv1a(FNV1A_INIT, a, SIZE_MAX), b, SIZE_MAX);
 }
 
 /*

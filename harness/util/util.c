@@ -394,6 +394,13 @@ const char *host_name(void)
 	return host;
 }
 
+uint64_t fnv1a(uint64_t h, const char *s, size_t len)
+{
+	for (size_t i = 0; i < len && s[i]; i++)
+		h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
+	return h;
+}
+
 void hash_hex(const void *data, size_t len, char out[41])
 {
 	git_oid oid;

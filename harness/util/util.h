@@ -200,6 +200,16 @@ const char *cache_dir(void);
  */
 const char *host_name(void);
 
+/*
+ * FNV-1a over `s` up to `len` bytes or its NUL, from `h` (FNV1A_INIT to
+ * start, or a hash to go on from): a quick hash for tables and seeds,
+ * not a digest. FNV1A_INIT is the basis the harness has always started
+ * from: FNV's published one (14695981039346656037) without its last
+ * digit. A pair's order of boots is seeded from it, so it stays.
+ */
+#define FNV1A_INIT 1469598103934665603ull
+uint64_t fnv1a(uint64_t h, const char *s, size_t len);
+
 /* Hex SHA-1 (40 chars + NUL) of a buffer, through libgit2's hasher. */
 void hash_hex(const void *data, size_t len, char out[41]);
 
