@@ -541,21 +541,6 @@ out_good:
 	return ret;
 }
 
-double verdict_path_confidence(const double *errors, size_t n)
-{
-	double c = 1;
-
-	for (size_t i = 0; i < n; i++) {
-		double e = errors[i];
-		if (isnan(e) || e > 1) /* unknown: no confidence in it */
-			e = 1;
-		if (e < 0)
-			e = 0;
-		c *= 1 - e;
-	}
-	return c;
-}
-
 /*
  * The pairs' test. Each pair is a boot of the parent and one of the
  * culprit taken back to back, r = ln(culprit / parent): whatever speed
