@@ -526,7 +526,7 @@ END_TEST
 static char *point_line(const struct job *job, size_t i)
 {
 	struct strbuf sb = STRBUF_INIT;
-	ck_assert_int_eq(spec_render_point(job, &job->points[i], &sb), 0);
+	ck_assert_int_eq(guest_spec_render_point(job, &job->points[i], &sb), 0);
 	return strbuf_detach(&sb);
 }
 
@@ -821,7 +821,7 @@ START_TEST(fio_jobs_carry_the_job_file_and_the_build)
 	/* A bisection job: the same time bound as the built-in engines. */
 	ck_assert_str_eq(key_of(&job.points[0].keys, "runtime_ms"), "1500");
 	ck_assert_int_ge(strvec_index(&job.kconfig.fragments, "fio"), 0);
-	ck_assert_int_eq(spec_render(&job, 0, "x", 1, &spec), 0);
+	ck_assert_int_eq(guest_spec_render(&job, 0, "x", 1, &spec), 0);
 	ck_assert_ptr_nonnull(strstr(spec.buf, " engine=fio target=d0 "));
 	job_release(&job);
 
@@ -888,7 +888,7 @@ START_TEST(loop_on_a_new_file_takes_its_size)
 	ck_assert_str_eq(key_of(&job.topologies[0].layers[1].keys, "size_mb"),
 			 "64");
 	ck_assert_str_eq(job.points[0].target, "l0");
-	ck_assert_int_eq(spec_render_topology(&job, 0, &spec), 0);
+	ck_assert_int_eq(guest_spec_render_topology(&job, 0, &spec), 0);
 	ck_assert_msg(strstr(spec.buf, "loop name=l0 on=file:/mnt/loop.img "
 				       "size_mb=64"),
 		      "%s", spec.buf);

@@ -17,11 +17,11 @@
 #define CULPRIT "984e84ab9b318edc73eda17ec0d6a33a1f8658eb"
 #define PARENT "5ca50121b814f60ac88635c761d2ddb2dbbd8518"
 
-static void fill(struct report *r)
+static void fill(struct bisect_report *r)
 {
-	struct report_row *row;
+	struct bisect_report_row *row;
 
-	report_init(r);
+	bisect_report_init(r);
 	r->job = xstrdup("demo");
 	r->status = STATE_DONE;
 	strcpy(r->culprit.id, CULPRIT);
@@ -31,13 +31,13 @@ static void fill(struct report *r)
 	r->culprit.date = xstrdup("2022-12-12T10:09:00+00:00");
 	strcpy(r->parent, PARENT);
 	r->confidence = 0.9812;
-	row = report_add_row(r, "read parent/culprit", "MB/s");
+	row = bisect_report_add_row(r, "read parent/culprit", "MB/s");
 	row->good_median = 320.4;
 	row->good_stddev_pct = 1.4;
 	row->bad_median = 32.1;
 	row->bad_stddev_pct = 3.2;
 	row->significant = 1;
-	row = report_add_row(r, "read parent/culprit", "%CPU");
+	row = bisect_report_add_row(r, "read parent/culprit", "%CPU");
 	row->good_median = 50;
 	row->good_stddev_pct = 2;
 	row->bad_median = 75;
@@ -53,11 +53,11 @@ static void fill(struct report *r)
 
 START_TEST(text_names_the_culprit_and_the_table)
 {
-	struct report r;
+	struct bisect_report r;
 	struct strbuf out = STRBUF_INIT;
 
 	fill(&r);
-	report_render_text(&r, &out);
+	bisect_report_render_text(&r, &out);
 	ck_assert_msg(strstr(out.buf, CULPRIT), "%s", out.buf);
 	ck_assert(strstr(out.buf, "block: shrink the default readahead window"));
 	ck_assert(strstr(out.buf, "v6.1-9-g984e84ab9b31"));
@@ -74,7 +74,7 @@ START_TEST(text_names_the_culprit_and_the_table)
 	ck_assert(!strstr(out.buf, "noise"));
 	/* The program that made the figures, traceable from the report. */
 	ck_assert(strstr(out.buf, version_string()));
-	report_release(&r);
+	bisect_report_release(&r);
 	strbuf_release(&out);
 }
 END_TEST
@@ -82,59 +82,59 @@ END_TEST
 /* Figures timed by the virtual clock say so, in text and JSON alike. */
 START_TEST(virtual_clock_names_its_unit)
 {
-	struct report r;
+	struct bisect_report r;
 	struct strbuf out = STRBUF_INIT;
 	json_t *j;
 
 	fill(&r);
 	r.clock.kind = CLOCK_VIRTUAL;
 	r.clock.shift = 3;
-	report_render_text(&r, &out);
+	bisect_report_render_text(&r, &out);
 	ck_assert_msg(strstr(out.buf, "read parent/culprit MB/s in virtual "
 				      "time (icount, shift 3)\n") &&
 			      strstr(out.buf, "read parent/culprit %CPU\n"),
 		      "%s", out.buf);
-	j = report_to_json(&r);
+	j = bisect_report_to_json(&r);
 	ck_assert_str_eq(json_string_value(json_object_get(j, "clock")),
 			 "virtual");
 	ck_assert_int_eq(json_integer_value(json_object_get(j, "icount_shift")),
 			 3);
 	json_decref(j);
-	report_release(&r);
+	bisect_report_release(&r);
 	/* The wall clock's report reads as it always did. */
 	fill(&r);
-	j = report_to_json(&r);
+	j = bisect_report_to_json(&r);
 	ck_assert_str_eq(json_string_value(json_object_get(j, "clock")),
 			 "wall");
 	ck_assert_ptr_null(json_object_get(j, "icount_shift"));
 	json_decref(j);
-	report_release(&r);
+	bisect_report_release(&r);
 	strbuf_release(&out);
 }
 END_TEST
 
 START_TEST(identical_image_is_called_noise)
 {
-	struct report r;
+	struct bisect_report r;
 	struct strbuf out = STRBUF_INIT;
 
 	fill(&r);
 	r.identical_image = 1;
-	report_render_text(&r, &out);
+	bisect_report_render_text(&r, &out);
 	ck_assert_msg(strstr(out.buf, "byte-identical") &&
 			      strstr(out.buf, "probably noise"),
 		      "%s", out.buf);
-	report_release(&r);
+	bisect_report_release(&r);
 	strbuf_release(&out);
 }
 END_TEST
 
 START_TEST(inconclusive_lists_every_suspect)
 {
-	struct report r;
+	struct bisect_report r;
 	struct strbuf out = STRBUF_INIT;
 
-	report_init(&r);
+	bisect_report_init(&r);
 	r.job = xstrdup("demo");
 	r.status = STATE_INCONCLUSIVE;
 	r.suspects = xcalloc(2, sizeof(*r.suspects));
@@ -142,23 +142,23 @@ START_TEST(inconclusive_lists_every_suspect)
 	strcpy(r.suspects[0].id, CULPRIT);
 	r.suspects[0].subject = xstrdup("one");
 	strcpy(r.suspects[1].id, PARENT);
-	report_render_text(&r, &out);
+	bisect_report_render_text(&r, &out);
 	ck_assert(strstr(out.buf, "inconclusive: the first bad commit is one of:"));
 	ck_assert(strstr(out.buf, CULPRIT " one"));
 	ck_assert(strstr(out.buf, PARENT));
 	ck_assert(!strstr(out.buf, "first slow commit found"));
-	report_release(&r);
+	bisect_report_release(&r);
 	strbuf_release(&out);
 }
 END_TEST
 
 START_TEST(json_summary_carries_units_and_figures)
 {
-	struct report r;
+	struct bisect_report r;
 	json_t *j, *m;
 
 	fill(&r);
-	j = report_to_json(&r);
+	j = bisect_report_to_json(&r);
 	ck_assert_str_eq(json_string_value(json_object_get(j, "status")), "done");
 	ck_assert_str_eq(json_string_value(json_object_get(
 				 json_object_get(j, "culprit"), "id")),
@@ -171,21 +171,21 @@ START_TEST(json_summary_carries_units_and_figures)
 	ck_assert(json_is_true(json_object_get(m, "significant")));
 	ck_assert(fabs(json_real_value(json_object_get(j, "total_seconds")) - 1392) < 1e-9);
 	json_decref(j);
-	report_release(&r);
+	bisect_report_release(&r);
 }
 END_TEST
 
 START_TEST(write_puts_both_files_beside_each_other)
 {
 	char dir[] = "/tmp/check_report.XXXXXX";
-	struct report r;
+	struct bisect_report r;
 	struct strbuf sb = STRBUF_INIT;
 	char *txt, *js;
 	json_t *j;
 
 	ck_assert_ptr_nonnull(mkdtemp(dir));
 	fill(&r);
-	ck_assert_int_eq(report_write(&r, dir), 0);
+	ck_assert_int_eq(bisect_report_write(&r, dir), 0);
 	txt = xstrfmt("%s/report.txt", dir);
 	js = xstrfmt("%s/summary.json", dir);
 	ck_assert_int_eq(read_file(txt, &sb), 0);
@@ -199,7 +199,7 @@ START_TEST(write_puts_both_files_beside_each_other)
 	free(txt);
 	free(js);
 	strbuf_release(&sb);
-	report_release(&r);
+	bisect_report_release(&r);
 }
 END_TEST
 
@@ -211,16 +211,16 @@ END_TEST
 START_TEST(stored_report_reads_back_whole)
 {
 	char dir[] = "/tmp/check_report.XXXXXX";
-	struct report r, back;
+	struct bisect_report r, back;
 	struct strbuf txt = STRBUF_INIT, err = STRBUF_INIT;
 	char *path;
 
 	ck_assert_ptr_nonnull(mkdtemp(dir));
 	fill(&r);
-	ck_assert_int_eq(report_write(&r, dir), 0);
-	report_render_text(&r, &txt);
-	report_init(&back);
-	ck_assert_int_eq(report_load(&back, dir, CULPRIT), 0);
+	ck_assert_int_eq(bisect_report_write(&r, dir), 0);
+	bisect_report_render_text(&r, &txt);
+	bisect_report_init(&back);
+	ck_assert_int_eq(bisect_report_load(&back, dir, CULPRIT), 0);
 	ck_assert_str_eq(back.text, txt.buf);
 	ck_assert_str_eq(back.parent, PARENT);
 	ck_assert_int_eq(back.status, STATE_DONE);
@@ -229,10 +229,10 @@ START_TEST(stored_report_reads_back_whole)
 	ck_assert(back.rows[0].bad_median == 32.1);
 	ck_assert(back.rows[0].significant);
 	ck_assert_str_eq(back.culprit.subject, r.culprit.subject);
-	report_release(&back);
+	bisect_report_release(&back);
 	/* Another answer than the state's is stale: not served. */
 	error_capture(&err);
-	ck_assert_int_eq(report_load(&back, dir, PARENT), 1);
+	ck_assert_int_eq(bisect_report_load(&back, dir, PARENT), 1);
 	error_capture(NULL);
 	ck_assert(strstr(err.buf, "does not hold the answer"));
 	ck_assert_ptr_null(back.text);
@@ -241,14 +241,14 @@ START_TEST(stored_report_reads_back_whole)
 	unlink(path);
 	strbuf_reset(&err);
 	error_capture(&err);
-	ck_assert_int_eq(report_load(&back, dir, CULPRIT), 1);
+	ck_assert_int_eq(bisect_report_load(&back, dir, CULPRIT), 1);
 	error_capture(NULL);
 	ck_assert_uint_eq(err.len, 0);
 	remove_tree(dir);
 	free(path);
 	strbuf_release(&err);
 	strbuf_release(&txt);
-	report_release(&r);
+	bisect_report_release(&r);
 }
 END_TEST
 

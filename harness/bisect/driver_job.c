@@ -111,7 +111,7 @@ static int start(struct bisect_job *b, const char *hash)
 	return 0;
 }
 
-static void fill_commit(struct bisect_job *b, struct report_commit *c,
+static void fill_commit(struct bisect_job *b, struct bisect_report_commit *c,
 			const char *id)
 {
 	struct commit_info ci = COMMIT_INFO_INIT;
@@ -126,19 +126,19 @@ static void fill_commit(struct bisect_job *b, struct report_commit *c,
 	commit_info_release(&ci);
 }
 
-static void add_rows(struct report *rep, const char *what,
+static void add_rows(struct bisect_report *rep, const char *what,
 		     const struct sample_set *g, const struct sample_set *x,
 		     int significant)
 {
-	struct report_row *row;
+	struct bisect_report_row *row;
 
-	row = report_add_row(rep, what, "MB/s");
+	row = bisect_report_add_row(rep, what, "MB/s");
 	row->good_median = stats_median(g->values, g->nr) / 1e6;
 	row->good_stddev_pct = stats_pct_stddev(g->values, g->nr);
 	row->bad_median = stats_median(x->values, x->nr) / 1e6;
 	row->bad_stddev_pct = stats_pct_stddev(x->values, x->nr);
 	row->significant = significant;
-	row = report_add_row(rep, what, "%CPU");
+	row = bisect_report_add_row(rep, what, "%CPU");
 	row->good_median = stats_median(g->cpu_pct, g->nr);
 	row->good_stddev_pct = stats_pct_stddev(g->cpu_pct, g->nr);
 	row->bad_median = stats_median(x->cpu_pct, x->nr);
@@ -170,7 +170,7 @@ static int same_file(const char *a, const char *b)
  * The block-layer counters of the metric point, culprit against parent
  * and bad against good, from what the store holds for them.
  */
-static void counter_tables(struct bisect_job *b, struct report *rep,
+static void counter_tables(struct bisect_job *b, struct bisect_report *rep,
 			   const char *parent, const char *culprit)
 {
 	const struct job *job = b->job;
@@ -190,11 +190,11 @@ static void counter_tables(struct bisect_job *b, struct report *rep,
 		    strcmp(ser->metric, job->metric))
 			continue;
 		if (ids[0] >= 0 && ids[1] >= 0)
-			counters_compare(ser->cells[ids[0]].blocks,
+			block_counters_compare(ser->cells[ids[0]].blocks,
 					 ser->cells[ids[1]].blocks,
 					 &rep->counters_culprit);
 		if (ids[2] >= 0 && ids[3] >= 0)
-			counters_compare(ser->cells[ids[2]].blocks,
+			block_counters_compare(ser->cells[ids[2]].blocks,
 					 ser->cells[ids[3]].blocks,
 					 &rep->counters_endpoints);
 		break;
@@ -203,7 +203,7 @@ static void counter_tables(struct bisect_job *b, struct report *rep,
 }
 
 /* The culprit against its (first) parent, and the endpoints. */
-static void culprit_rows(struct bisect_job *b, struct report *rep,
+static void culprit_rows(struct bisect_job *b, struct bisect_report *rep,
 			 const char *culprit)
 {
 	const struct probe_image *ci = image_of(b, culprit), *pi, *gi, *bi;
@@ -234,7 +234,7 @@ static void culprit_rows(struct bisect_job *b, struct report *rep,
 	sample_set_release(&bs);
 }
 
-static void make_report(struct bisect_job *b, struct report *rep)
+static void make_report(struct bisect_job *b, struct bisect_report *rep)
 {
 	const struct bisect_state *st = &b->st;
 
@@ -280,12 +280,12 @@ static void make_report(struct bisect_job *b, struct report *rep)
 	}
 	strvec_pushf(&rep->logs, "results: %s", b->dir);
 	rep->state_file = xstrdup(b->state_file);
-	report_write(rep, b->dir);
+	bisect_report_write(rep, b->dir);
 }
 
 enum driver_status driver_job_bisect(struct job *job,
 				     const struct driver_job_opts *o,
-				     struct report *rep)
+				     struct bisect_report *rep)
 {
 	struct bisect_job b;
 	enum driver_status ret = DRIVER_ABORT;
@@ -306,7 +306,7 @@ enum driver_status driver_job_bisect(struct job *job,
 	 * A finished bisection (start set `answered`) is not run again: its
 	 * answer is printed as it was stored, and nothing is rewritten.
 	 */
-	if (b.st.answered[0] && !report_load(rep, b.dir, b.st.answered)) {
+	if (b.st.answered[0] && !bisect_report_load(rep, b.dir, b.st.answered)) {
 		progress_note(o->progress,
 			      "[bisect] %s is finished: its stored answer "
 			      "(move it away to start over)",

@@ -344,14 +344,14 @@ static int bisect_step(struct sweep_run *s, const char *good, const char *bad,
 	struct strbuf orig = STRBUF_INIT, text = STRBUF_INIT;
 	struct bisect_state st;
 	struct job job;
-	struct report rep;
+	struct bisect_report rep;
 	struct driver_job_opts o = { 0 };
 	char hash[41];
 	int rc = DRIVER_ABORT, r, job_ok = 0;
 
 	culprit[0] = '\0';
 	state_init(&st);
-	report_init(&rep);
+	bisect_report_init(&rep);
 	if (!root || read_file(s->job_path, &orig) ||
 	    sweep_bisect_job_text(&text, orig.buf, s->job_path, name, good, bad,
 				  root, faster) ||
@@ -392,7 +392,7 @@ found:
 out:
 	if (job_ok)
 		job_release(&job);
-	report_release(&rep);
+	bisect_report_release(&rep);
 	free(name);
 	free(job_file);
 	free(root);

@@ -15,13 +15,13 @@
 /* Measured counters in each table, after which only the settings. */
 #define REPORT_COUNTER_ROWS 8
 
-void report_init(struct report *r)
+void bisect_report_init(struct bisect_report *r)
 {
 	memset(r, 0, sizeof(*r));
 	r->confidence = NAN;
 }
 
-void report_commit_release(struct report_commit *c)
+void bisect_report_commit_release(struct bisect_report_commit *c)
 {
 	free(c->describe);
 	free(c->subject);
@@ -30,12 +30,12 @@ void report_commit_release(struct report_commit *c)
 	memset(c, 0, sizeof(*c));
 }
 
-void report_release(struct report *r)
+void bisect_report_release(struct bisect_report *r)
 {
 	free(r->job);
-	report_commit_release(&r->culprit);
+	bisect_report_commit_release(&r->culprit);
 	for (size_t i = 0; i < r->nr_suspects; i++)
-		report_commit_release(&r->suspects[i]);
+		bisect_report_commit_release(&r->suspects[i]);
 	free(r->suspects);
 	free(r->message);
 	for (size_t i = 0; i < r->nr_rows; i++) {
@@ -43,18 +43,18 @@ void report_release(struct report *r)
 		free(r->rows[i].unit);
 	}
 	free(r->rows);
-	counters_table_release(&r->counters_culprit);
-	counters_table_release(&r->counters_endpoints);
+	block_counters_table_release(&r->counters_culprit);
+	block_counters_table_release(&r->counters_endpoints);
 	strvec_clear(&r->logs);
 	free(r->state_file);
 	free(r->text);
-	report_init(r);
+	bisect_report_init(r);
 }
 
-struct report_row *report_add_row(struct report *r, const char *metric,
+struct bisect_report_row *bisect_report_add_row(struct bisect_report *r, const char *metric,
 				  const char *unit)
 {
-	struct report_row *row;
+	struct bisect_report_row *row;
 
 	ALLOC_GROW(r->rows, r->nr_rows + 1, r->alloc_rows);
 	row = &r->rows[r->nr_rows++];
@@ -83,13 +83,13 @@ static void add_value(struct strbuf *out, double v)
 		strbuf_addf(out, "%12s", "-");
 }
 
-static void render_table(const struct report *r, struct strbuf *out)
+static void render_table(const struct bisect_report *r, struct strbuf *out)
 {
 	/* The columns of LKP's comparison: base, %stddev, %change, head. */
 	strbuf_addf(out, "%12s%8s%11s %13s%8s  %s\n", "good-median", "%stddev",
 		    "%change", "bad-median", "%stddev", "metric");
 	for (size_t i = 0; i < r->nr_rows; i++) {
-		const struct report_row *row = &r->rows[i];
+		const struct bisect_report_row *row = &r->rows[i];
 		double change =
 			stats_pct_change(row->good_median, row->bad_median);
 		add_value(out, row->good_median);
@@ -111,7 +111,7 @@ static void render_table(const struct report *r, struct strbuf *out)
 	}
 }
 
-static void render_commit(struct strbuf *out, const struct report_commit *c)
+static void render_commit(struct strbuf *out, const struct bisect_report_commit *c)
 {
 	strbuf_addf(out, "  commit   %s\n", c->id);
 	if (c->subject)
@@ -124,7 +124,7 @@ static void render_commit(struct strbuf *out, const struct report_commit *c)
 		strbuf_addf(out, "  date     %s\n", c->date);
 }
 
-void report_render_text(const struct report *r, struct strbuf *out)
+void bisect_report_render_text(const struct bisect_report *r, struct strbuf *out)
 {
 	char took[32];
 
@@ -179,13 +179,13 @@ void report_render_text(const struct report *r, struct strbuf *out)
 		strbuf_addf(out, "\n  block-layer counters, %.12s (parent) -> "
 				 "%.12s (culprit), medians of samples:\n",
 			    r->parent, r->culprit.id);
-		counters_render(&r->counters_culprit, REPORT_COUNTER_ROWS, "",
+		block_counters_render(&r->counters_culprit, REPORT_COUNTER_ROWS, "",
 				out);
 	}
 	if (r->counters_endpoints.nr) {
 		strbuf_addstr(out, "\n  block-layer counters, good -> bad "
 				   "endpoints:\n");
-		counters_render(&r->counters_endpoints, REPORT_COUNTER_ROWS,
+		block_counters_render(&r->counters_endpoints, REPORT_COUNTER_ROWS,
 				"", out);
 	}
 	format_duration(took, sizeof(took), r->seconds);
@@ -206,7 +206,7 @@ void report_render_text(const struct report *r, struct strbuf *out)
 	}
 }
 
-static json_t *commit_json(const struct report_commit *c)
+static json_t *commit_json(const struct bisect_report_commit *c)
 {
 	json_t *o = json_object();
 	json_object_set_new(o, "id", json_string(c->id));
@@ -221,7 +221,7 @@ static json_t *commit_json(const struct report_commit *c)
 	return o;
 }
 
-json_t *report_to_json(const struct report *r)
+json_t *bisect_report_to_json(const struct bisect_report *r)
 {
 	json_t *o = json_object(), *rows = json_array(), *a;
 
@@ -242,7 +242,7 @@ json_t *report_to_json(const struct report *r)
 	if (r->message)
 		json_object_set_new(o, "message", json_string(r->message));
 	for (size_t i = 0; i < r->nr_rows; i++) {
-		const struct report_row *row = &r->rows[i];
+		const struct bisect_report_row *row = &r->rows[i];
 		json_t *j = json_object();
 		double change =
 			stats_pct_change(row->good_median, row->bad_median);
@@ -282,7 +282,7 @@ json_t *report_to_json(const struct report *r)
 	return o;
 }
 
-int report_write(const struct report *r, const char *dir)
+int bisect_report_write(const struct bisect_report *r, const char *dir)
 {
 	struct strbuf text = STRBUF_INIT;
 	char *path = NULL, *dump = NULL;
@@ -291,12 +291,12 @@ int report_write(const struct report *r, const char *dir)
 
 	if (mkdir_p(dir, 0777))
 		return -1;
-	report_render_text(r, &text);
+	bisect_report_render_text(r, &text);
 	path = xstrfmt("%s/report.txt", dir);
 	if (write_file_atomic(path, text.buf, text.len))
 		goto out;
 	free(path);
-	j = report_to_json(r);
+	j = bisect_report_to_json(r);
 	dump = json_dumps(j, JSON_INDENT(2) | JSON_SORT_KEYS);
 	json_decref(j);
 	path = xstrfmt("%s/summary.json", dir);
