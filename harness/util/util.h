@@ -180,6 +180,11 @@ int same_file_path(const char *a, const char *b);
 int copy_file(const char *from, const char *to, mode_t mode);
 int file_exists(const char *path);
 int remove_tree(const char *path);
+/*
+ * Hard links of the tree `from` at `to` (copies across file systems), of
+ * the files `to` does not have yet; a missing `from` is an empty tree.
+ */
+int link_tree(const char *from, const char *to);
 /* Absolute form of `path` (need not exist); caller frees. */
 char *absolute_path(const char *path);
 
