@@ -60,6 +60,7 @@ void html_escape_n(struct strbuf *out, const char *s, size_t max);
  */
 void html_render_counters(struct strbuf *out, const struct scan *s,
 			  const struct changepoint_result *crs);
+/* The page's data as JSON (html_json.c); a new reference. */
 json_t *html_report_json(const struct scan *s, const struct html_options *o);
 
 #endif
