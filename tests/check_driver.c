@@ -744,7 +744,7 @@ START_TEST(resume_replays_marks)
 	/* Nothing measured twice: every commit has one or two boots. */
 	for (size_t p = 1; p <= f.n; p++)
 		ck_assert_uint_le(f.nr[p], 2);
-	ck_assert_uint_eq(r.st.boots, f.boots);
+	ck_assert_uint_eq(r.st.counts.boots, f.boots);
 	ck_assert_uint_gt(f.boots, first_boots);
 	ask_again_finished(&r, &f, 11);
 	ck_assert_uint_eq(r.res.parents.nr, 1);

@@ -43,10 +43,10 @@ static void fill(struct bisect_report *r)
 	row->bad_median = 75;
 	row->bad_stddev_pct = 4;
 	r->steps = 4;
-	r->builds = 13;
-	r->builds_cached = 4;
-	r->boots = 42;
-	r->samples = 126;
+	r->counts.builds = 13;
+	r->counts.builds_cached = 4;
+	r->counts.boots = 42;
+	r->counts.samples = 126;
 	r->seconds = 1392;
 	strvec_push(&r->logs, "build of 8d13afe31a1d: /tmp/build.log");
 }

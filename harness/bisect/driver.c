@@ -46,10 +46,7 @@ void driver_init(struct driver *d, const struct job *job,
 	if (st) {
 		d->good = d->m.good = st->good;
 		d->bad = st->bad;
-		d->prev_builds = st->builds;
-		d->prev_cached = st->builds_cached;
-		d->prev_boots = st->boots;
-		d->prev_samples = st->samples;
+		d->prev = st->counts;
 		d->prev_seconds = st->seconds;
 	}
 	d->t0 = now_ns();
@@ -238,7 +235,7 @@ static int round_of_many(struct driver *d, struct driver_result *res)
 	for (size_t i = 0; !failed && i < nk; i++) {
 		measure_stale(&d->m, ids[i]);
 		if (!measure_load(&d->m, ids[i], &set) && set.nr > had[i])
-			d->m.boots += (unsigned)(set.nr - had[i]);
+			d->m.counts.boots += (unsigned)(set.nr - had[i]);
 	}
 	sample_set_release(&set);
 	free(had);

@@ -88,7 +88,7 @@ struct driver {
 	/* This run. */
 	struct bisect_engine engine;
 	unsigned rounds; /* multisection rounds (and single steps) */
-	unsigned prev_builds, prev_cached, prev_boots, prev_samples;
+	struct run_counts prev;
 	double prev_seconds;
 	uint64_t t0;
 	struct verdict sep; /* the endpoints' separation */

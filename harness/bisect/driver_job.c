@@ -86,7 +86,7 @@ static int start(struct bisect_job *b, const char *hash)
 		progress_note(b->progress,
 			      "[bisect] resuming %s: %zu marks, %u boots "
 			      "stored",
-			      b->state_file, b->st.nr_marks, b->st.boots);
+			      b->state_file, b->st.nr_marks, b->st.counts.boots);
 	if (r == 1) {
 		b->st.job_hash = xstrdup(hash);
 		b->st.job_name = xstrdup(job->name);
@@ -258,10 +258,7 @@ static void make_report(struct bisect_job *b, struct bisect_report *rep)
 			fill_commit(b, &rep->suspects[i], st->suspects.v[i]);
 		rep->nr_suspects = st->suspects.nr;
 	}
-	rep->builds = st->builds;
-	rep->builds_cached = st->builds_cached;
-	rep->boots = st->boots;
-	rep->samples = st->samples;
+	rep->counts = st->counts;
 	rep->seconds = st->seconds;
 	for (size_t i = 0; i < b->d.m.logs.nr; i++)
 		strvec_push(&rep->logs, b->d.m.logs.v[i]);

@@ -687,7 +687,8 @@ int cmd_sweep(int argc, char **argv)
 	format_duration(took, sizeof(took), (now_ns() - t0) / 1e9);
 	printf("measured %u new boots (%zu commits; kernels: %u built, %u "
 	       "from the build cache) in %s\n",
-	       s.m.boots, s.nr_rows, s.m.builds, s.m.builds_cached, took);
+	       s.m.counts.boots, s.nr_rows, s.m.counts.builds,
+	       s.m.counts.builds_cached, took);
 	fflush(stdout);
 	ret = analyse(&s, bisect_improvements);
 	if (s.upload_url && (ret == EXIT_REGRESSION || ret == EXIT_NO_REGRESSION))

@@ -27,6 +27,7 @@
 #include "job.h"
 #include "noise.h"
 #include "results.h"
+#include "run_counts.h"
 #include "util.h"
 #include "verdict.h"
 
@@ -107,7 +108,8 @@ struct measure {
 	const char *good; /* the baseline commit (full id), NULL: none */
 
 	/* What this run measured. */
-	unsigned boots, baseline_boots, builds, builds_cached, samples;
+	struct run_counts counts;
+	unsigned baseline_boots; /* of counts.boots, the baseline's */
 	unsigned since_good; /* boots since the last good one */
 	struct strvec logs;  /* "<what>: <path>" of failures */
 	struct strvec built; /* commits built (or found built) this run */

@@ -192,8 +192,8 @@ void bisect_report_render_text(const struct bisect_report *r, struct strbuf *out
 	strbuf_addf(out,
 		    "\n  %u steps, %u builds done, %u served from cache, %u "
 		    "boots, %u samples, %s\n",
-		    r->steps, r->builds, r->builds_cached, r->boots,
-		    r->samples, took);
+		    r->steps, r->counts.builds, r->counts.builds_cached,
+		    r->counts.boots, r->counts.samples, took);
 	/* The program that made these figures, so they can be traced. */
 	strbuf_addf(out, "  iobisect %s\n", version_string());
 	if (r->state_file)
@@ -266,11 +266,7 @@ json_t *bisect_report_to_json(const struct bisect_report *r)
 				    json_integer(r->clock.shift));
 	json_object_set_new(o, "iobisect", json_string(version_string()));
 	json_object_set_new(o, "steps", json_integer(r->steps));
-	json_object_set_new(o, "builds", json_integer(r->builds));
-	json_object_set_new(o, "builds_cached",
-			    json_integer(r->builds_cached));
-	json_object_set_new(o, "boots", json_integer(r->boots));
-	json_object_set_new(o, "samples", json_integer(r->samples));
+	run_counts_to_json(o, &r->counts);
 	json_object_set_new(o, "total_seconds", json_num(r->seconds));
 	a = json_array();
 	for (size_t i = 0; i < r->logs.nr; i++)

@@ -9,6 +9,7 @@
 
 #include "clock.h"
 #include "block_counters.h"
+#include "run_counts.h"
 #include "state.h"
 #include "util.h"
 
@@ -50,9 +51,7 @@ struct bisect_report {
 	   good -> bad endpoints (empty without counters). */
 	struct block_counters_table counters_culprit, counters_endpoints;
 	unsigned steps;         /* bisection probes (endpoints excluded) */
-	unsigned builds;        /* builds done: make ran */
-	unsigned builds_cached; /* images served from the cache */
-	unsigned boots, samples;
+	struct run_counts counts;
 	double seconds;
 	struct strvec logs; /* "what: path" */
 	char *state_file;   /* for --log */

@@ -106,10 +106,7 @@ int bisect_report_load(struct bisect_report *r, const char *dir, const char *cul
 		goto spoiled;
 	}
 	r->steps = count_of(o, "steps");
-	r->builds = count_of(o, "builds");
-	r->builds_cached = count_of(o, "builds_cached");
-	r->boots = count_of(o, "boots");
-	r->samples = count_of(o, "samples");
+	run_counts_from_json(&r->counts, o);
 	r->seconds = num_of(o, "total_seconds");
 	logs = json_object_get(o, "logs");
 	json_array_foreach(logs, i, v)

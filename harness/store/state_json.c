@@ -143,11 +143,7 @@ json_t *state_to_json(const struct bisect_state *s)
 	json_object_set_new(root, "culprit", json_string(s->culprit));
 	json_object_set_new(root, "suspects", strvec_json(&s->suspects));
 	json_object_set_new(root, "confidence", json_num(s->confidence));
-	json_object_set_new(root, "builds", json_integer(s->builds));
-	json_object_set_new(root, "builds_cached",
-			    json_integer(s->builds_cached));
-	json_object_set_new(root, "boots", json_integer(s->boots));
-	json_object_set_new(root, "samples", json_integer(s->samples));
+	run_counts_to_json(root, &s->counts);
 	json_object_set_new(root, "seconds", json_num(s->seconds));
 	set_str(root, "started", s->started);
 	set_str(root, "updated", s->updated);
@@ -428,10 +424,7 @@ int state_from_json(struct bisect_state *s, const json_t *root,
 	}
 	s->status = (enum state_status)st;
 	s->confidence = get_num(root, "confidence");
-	s->builds = get_uint(root, "builds");
-	s->builds_cached = get_uint(root, "builds_cached");
-	s->boots = get_uint(root, "boots");
-	s->samples = get_uint(root, "samples");
+	run_counts_from_json(&s->counts, root);
 	s->seconds = get_num(root, "seconds");
 	/* A spoiled time is none: the report's total must not go negative. */
 	if (!isfinite(s->seconds) || s->seconds < 0)
