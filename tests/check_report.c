@@ -252,20 +252,6 @@ START_TEST(stored_report_reads_back_whole)
 }
 END_TEST
 
-static const struct {
-	size_t candidates;
-	int steps;
-} step_table[] = {
-	{ 0, 1 }, { 1, 1 }, { 2, 2 }, { 3, 2 }, { 4, 3 }, { 12, 4 }, { 15, 4 }, { 16, 5 }, { 1000, 10 },
-};
-
-START_TEST(steps_are_about_log2)
-{
-	ck_assert_int_eq(progress_estimate_steps(step_table[_i].candidates),
-			 step_table[_i].steps);
-}
-END_TEST
-
 START_TEST(status_line_has_step_commit_samples_and_time_left)
 {
 	struct progress p;
@@ -325,7 +311,6 @@ static Suite *report_suite(void)
 	tcase_add_test(tc, json_summary_carries_units_and_figures);
 	tcase_add_test(tc, write_puts_both_files_beside_each_other);
 	tcase_add_test(tc, stored_report_reads_back_whole);
-	tcase_add_loop_test(tc, steps_are_about_log2, 0, ARRAY_SIZE(step_table));
 	tcase_add_test(tc, status_line_has_step_commit_samples_and_time_left);
 	tcase_add_test(tc, log_gets_plain_lines_and_no_noise);
 	suite_add_tcase(s, tc);
