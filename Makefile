@@ -10,9 +10,11 @@ PKGS      := libgit2 libcurl jansson
 WERROR    ?= -Werror
 CFLAGS    ?= -O2 -g
 # override: `make CFLAGS=...` (as `make asan` does) adds to these, never drops them.
-# The harness's folders, by layer (README, Layout); each is on the include
-# path, so a module names another's header by its file name alone.
-HARNESS_DIRS := cmd job kernel boot measure stats bisect store report util
+# The harness's folders by layer, the bottom one first (docs/layers.md): a
+# file includes headers of its own folder and of those before it, never of
+# one after (scripts/check-layers.sh, run by `make unit`). Each is on the
+# include path, so a module names another's header by its file name alone.
+HARNESS_DIRS := util stats kernel job boot store measure report bisect cmd
 override CFLAGS += -std=c11 -D_GNU_SOURCE -Wall -Wextra $(WERROR) -I. -I$(GEN) \
              $(addprefix -Iharness/,$(HARNESS_DIRS)) \
              $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
@@ -152,9 +154,11 @@ $(O)/tests/check_guest_%: tests/check_guest_%.c $(GUEST_TEST_OBJ) \
 deps:
 	@scripts/deps.sh
 
-# The Check suites, then the table of hostile inputs against the program,
-# then two harnesses booting a stand-in QEMU on one results folder.
+# The layers' order, the Check suites, then the table of hostile inputs
+# against the program, then two harnesses booting a stand-in QEMU on one
+# results folder.
 unit: $(CHECK_BIN) $(O)/iobisect
+	@scripts/check-layers.sh $(HARNESS_DIRS)
 	@scripts/run-unit.sh $(CHECK_BIN)
 	@tests/hostile.sh $(O)/iobisect
 	@tests/concurrent-boots.sh $(O)/iobisect

@@ -49,6 +49,7 @@
  * (-v prints the bisect log of every bisection that named a wrong commit)
  */
 #include "driver.h"
+#include "job_keys.h"
 #include "stats.h"
 #include "util.h"
 
@@ -455,7 +456,7 @@ int main(int argc, char **argv)
 	job.runs_min = 1;
 	job.runs_max = 8;
 	job.threshold.kind = THRESHOLD_AUTO;
-	job.confidence = 0.95;
+	job.confidence = job_key_default_num("", "confidence");
 	job.bisect_type = BISECT_PERF;
 	while ((opt = getopt(argc, argv, "b:n:t:M:c:r:s:m:g:l:k:v")) != -1) {
 		switch (opt) {

@@ -35,6 +35,13 @@
 #define PROTO_SPEC_MAX_POINTS 256 /* per topology: one boot runs them all */
 #define PROTO_SPEC_MAX_VALUE 223  /* bytes of one key=value's value */
 
+/*
+ * The key of the block layer's counters in a sample frame (and in the
+ * documents the host stores from it): what changed in /proc/diskstats
+ * and the queue's settings over the sample (workloads/PROTOCOL.md).
+ */
+#define PROTO_COUNTERS_KEY "block_v1"
+
 static inline uint32_t proto_crc32(const void *data, size_t len)
 {
 	const unsigned char *p = data;

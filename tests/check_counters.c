@@ -36,7 +36,7 @@ static json_t *stored(json_t *dev, long long interval_ns, uint64_t io_bytes)
 {
 	json_t *raw = json_pack("{s:I, s:I, s:[o]}", "interval_ns", interval_ns,
 				"read_ns", 150000LL, "devices", dev);
-	json_t *d = counters_derive(raw, io_bytes);
+	json_t *d = block_counters_derive(raw, io_bytes);
 	json_decref(raw);
 	ck_assert_ptr_nonnull(d);
 	return d;
@@ -103,8 +103,8 @@ START_TEST(derive_leaves_out_what_is_missing)
 
 	/* Not counters at all: nothing derived, no crash. */
 	json_t *bad = json_pack("{s:s}", "devices", "vda");
-	ck_assert_ptr_null(counters_derive(bad, 1));
-	ck_assert_ptr_null(counters_derive(NULL, 1));
+	ck_assert_ptr_null(block_counters_derive(bad, 1));
+	ck_assert_ptr_null(block_counters_derive(NULL, 1));
 	json_decref(bad);
 }
 END_TEST
@@ -127,9 +127,9 @@ START_TEST(compare_puts_request_size_first_and_settings_last)
 	/* 1 MiB requests against 4 KiB ones, for the same 32 MiB. */
 	json_t *a = commit_samples(3, 32, 65536, 90, 1280, 128, "none");
 	json_t *b = commit_samples(3, 8192, 65536, 13000, 4, 128, "none");
-	struct counters_table t;
+	struct block_counters_table t;
 
-	counters_compare(a, b, &t);
+	block_counters_compare(a, b, &t);
 	ck_assert_uint_eq(t.a_samples, 3);
 	ck_assert_uint_eq(t.b_samples, 3);
 	ck_assert_uint_ge(t.nr, 4);
@@ -153,7 +153,7 @@ START_TEST(compare_puts_request_size_first_and_settings_last)
 	}
 
 	struct strbuf out = STRBUF_INIT;
-	counters_render(&t, 8, "", &out);
+	block_counters_render(&t, 8, "", &out);
 	ck_assert_ptr_nonnull(strstr(out.buf, "      1024 KiB    -99.6"
 					      "%          4 KiB  vda: avg read "
 					      "request\n"));
@@ -162,11 +162,11 @@ START_TEST(compare_puts_request_size_first_and_settings_last)
 					      "4 KiB  vda: max_sectors_kb\n"));
 	strbuf_reset(&out);
 	/* One measured row, and the settings still. */
-	counters_render(&t, 1, "", &out);
+	block_counters_render(&t, 1, "", &out);
 	ck_assert_ptr_null(strstr(out.buf, "requests per MB"));
 	ck_assert_ptr_nonnull(strstr(out.buf, "max_sectors_kb"));
 	strbuf_release(&out);
-	counters_table_release(&t);
+	block_counters_table_release(&t);
 	json_decref(a);
 	json_decref(b);
 }
@@ -176,7 +176,7 @@ END_TEST
 struct two {
 	json_t *a, *b;	 /* the sides' samples */
 	json_t *ad, *bd; /* their device's "derived" */
-	struct counters_table t;
+	struct block_counters_table t;
 };
 
 static void two_init(struct two *w, long long b_time_in_queue,
@@ -190,7 +190,7 @@ static void two_init(struct two *w, long long b_time_in_queue,
 
 static void two_release(struct two *w)
 {
-	counters_table_release(&w->t);
+	block_counters_table_release(&w->t);
 	json_decref(w->a);
 	json_decref(w->b);
 }
@@ -206,7 +206,7 @@ START_TEST(compare_weighs_a_halving_as_a_doubling)
 	two_init(&w, 600, "none");
 	json_object_set_new(w.ad, "avg_read_wait_ms", json_real(3));
 	json_object_set_new(w.bd, "avg_read_wait_ms", json_real(1));
-	counters_compare(w.a, w.b, &w.t);
+	block_counters_compare(w.a, w.b, &w.t);
 	ck_assert_uint_eq(w.t.nr, 2);
 	ck_assert_str_eq(w.t.rows[0].label, "avg read wait");
 	ck_assert_str_eq(w.t.rows[1].label, "avg requests in flight");
@@ -218,14 +218,14 @@ END_TEST
 START_TEST(compare_counts_events_from_one)
 {
 	struct two w;
-	struct counters_table *t = &w.t;
+	struct block_counters_table *t = &w.t;
 	two_init(&w, 300, "mq-deadline");
 
 	/* 0 -> 3 writes is ln 4 away, not infinitely; a device idle in the
 	   base and busy in the head is. */
 	json_object_set_new(w.bd, "writes", json_integer(3));
 	json_object_set_new(w.ad, "busy_pct", json_real(0));
-	counters_compare(w.a, w.b, t);
+	block_counters_compare(w.a, w.b, t);
 	ck_assert_uint_eq(t->nr, 3);
 	ck_assert_str_eq(t->rows[0].label, "busy");
 	ck_assert(isinf(t->rows[0].change_pct));
@@ -239,7 +239,7 @@ START_TEST(compare_counts_events_from_one)
 	ck_assert_str_eq(t->rows[2].b_text, "none");
 
 	struct strbuf out = STRBUF_INIT;
-	counters_render(t, 8, "  ", &out);
+	block_counters_render(t, 8, "  ", &out);
 	ck_assert_ptr_nonnull(strstr(out.buf, "from 0"));
 	ck_assert_ptr_nonnull(strstr(out.buf, "mq-deadline"));
 	strbuf_release(&out);
@@ -254,20 +254,20 @@ START_TEST(compare_skips_what_one_side_lacks_or_garbles)
 		"[{s:s}, {s:[i, {s:i}, {s:s, s:[]}, {s:s, s:{s:s, s:n}}]}, n]",
 		"devices", "x", "devices", 3, "dev", 4, "dev", "vda", "derived",
 		"dev", "vdb", "derived", "reads", "many", "busy_pct");
-	struct counters_table t;
+	struct block_counters_table t;
 
-	counters_compare(a, b, &t);
+	block_counters_compare(a, b, &t);
 	ck_assert_uint_eq(t.nr, 0);
 	ck_assert_uint_eq(t.b_samples, 1);
 	struct strbuf out = STRBUF_INIT;
-	counters_render(&t, 8, "", &out);
+	block_counters_render(&t, 8, "", &out);
 	ck_assert_uint_eq(out.len, 0);
 	strbuf_release(&out);
-	counters_table_release(&t);
+	block_counters_table_release(&t);
 	/* Old documents: no counters at all. */
-	counters_compare(NULL, a, &t);
+	block_counters_compare(NULL, a, &t);
 	ck_assert_uint_eq(t.nr, 0);
-	counters_table_release(&t);
+	block_counters_table_release(&t);
 	json_decref(a);
 	json_decref(b);
 }

@@ -4,6 +4,7 @@
  */
 #include "check_skip.h"
 #include "cpus.h"
+#include "vcpus.h"
 #include "job.h"
 
 #include <check.h>
@@ -250,14 +251,14 @@ END_TEST
 START_TEST(default_vcpus_leave_a_cpu)
 {
 	/* One host CPU for QEMU's main loop and builds; 1 to 2 vCPUs. */
-	ck_assert_int_eq(cpus_default_vcpus_for(1, 1), 1);
-	ck_assert_int_eq(cpus_default_vcpus_for(2, 1), 1);
-	ck_assert_int_eq(cpus_default_vcpus_for(3, 1), 2);
-	ck_assert_int_eq(cpus_default_vcpus_for(64, 1), 2);
+	ck_assert_int_eq(vcpus_default_for(1, 1), 1);
+	ck_assert_int_eq(vcpus_default_for(2, 1), 1);
+	ck_assert_int_eq(vcpus_default_for(3, 1), 2);
+	ck_assert_int_eq(vcpus_default_for(64, 1), 2);
 	/* Under TCG one, whatever the host: the virtual clock takes one. */
-	ck_assert_int_eq(cpus_default_vcpus_for(2, 0), 1);
-	ck_assert_int_eq(cpus_default_vcpus_for(64, 0), 1);
-	ck_assert_int_ge(cpus_default_vcpus(), 1);
+	ck_assert_int_eq(vcpus_default_for(2, 0), 1);
+	ck_assert_int_eq(vcpus_default_for(64, 0), 1);
+	ck_assert_int_ge(vcpus_default(), 1);
 }
 END_TEST
 

@@ -6,6 +6,7 @@
  * code runs under `iobisect bisect` with the real operations.
  */
 #include "driver.h"
+#include "job_keys.h"
 #include "stats.h"
 #include "util.h"
 
@@ -179,7 +180,7 @@ static void job_init(struct job *job)
 	job->runs_min = 1;
 	job->runs_max = 8;
 	job->threshold.kind = THRESHOLD_AUTO;
-	job->confidence = 0.95;
+	job->confidence = job_key_default_num("", "confidence");
 	job->bisect_type = BISECT_PERF;
 }
 
@@ -785,7 +786,7 @@ START_TEST(resume_replays_marks)
 	/* Nothing measured twice: every commit has one or two boots. */
 	for (size_t p = 1; p <= f.n; p++)
 		ck_assert_uint_le(f.nr[p], 2);
-	ck_assert_uint_eq(r.st.boots, f.boots);
+	ck_assert_uint_eq(r.st.counts.boots, f.boots);
 	ck_assert_uint_gt(f.boots, first_boots);
 	ask_again_finished(&r, &f, 11);
 	ck_assert_uint_eq(r.res.parents.nr, 1);

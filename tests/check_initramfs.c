@@ -5,7 +5,9 @@
  * and the standard boot archive.
  */
 #include "boot_archive.h"
+#include "elf_file.h"
 #include "initramfs.h"
+#include "run.h"
 #include "fio_pack.h"
 #include "check_skip.h"
 #include "util.h"
@@ -196,7 +198,7 @@ START_TEST(test_elf_deps_of_host_programs)
 	char *interp = NULL;
 	ck_assert_int_eq(read_file("/bin/ls", &sb), 0);
 	ck_assert_int_eq(
-		initramfs_elf_deps(&interp, &needed, sb.buf, sb.len, "/bin/ls"),
+		elf_file_deps(&interp, &needed, NULL, sb.buf, sb.len, "/bin/ls"),
 		0);
 	ck_assert_ptr_nonnull(interp);
 	ck_assert_str_eq(interp, "/lib64/ld-linux-x86-64.so.2");
@@ -208,11 +210,11 @@ START_TEST(test_elf_deps_of_host_programs)
 	strvec_clear(&needed);
 
 	/* Not ELF, and ELF cut short: refused, not misread. */
-	ck_assert_int_eq(initramfs_elf_deps(&interp, &needed, "#!/bin/sh\n", 10,
+	ck_assert_int_eq(elf_file_deps(&interp, &needed, NULL, "#!/bin/sh\n", 10,
 					    "script"),
 			 -1);
 	ck_assert_int_eq(
-		initramfs_elf_deps(&interp, &needed, sb.buf, 200, "cut"), -1);
+		elf_file_deps(&interp, &needed, NULL, sb.buf, 200, "cut"), -1);
 	ck_assert_ptr_null(interp);
 	strbuf_release(&sb);
 	strvec_clear(&needed);
@@ -249,7 +251,7 @@ START_TEST(test_fio_archive_runs_in_chroot)
 {
 	if (geteuid() != 0)
 		CHECK_SKIP("chroot needs root");
-	char *fio = initramfs_find_tool("fio");
+	char *fio = run_find_tool("fio");
 	if (!fio)
 		CHECK_SKIP("no fio on this host (apt-get install fio)");
 	free(fio);
@@ -284,11 +286,11 @@ START_TEST(test_abi_tag_is_the_c_library_floor)
 	char floor[32] = "";
 	ck_assert_int_eq(read_file("/bin/ls", &sb), 0);
 	/* Debian 12's glibc puts 3.2.0 in every program it links. */
-	ck_assert_int_eq(initramfs_elf_abi_tag(sb.buf, sb.len, floor), 0);
+	ck_assert_int_eq(elf_file_abi_tag(sb.buf, sb.len, floor), 0);
 	ck_assert_str_eq(floor, "3.2.0");
 	/* Not ELF; ELF whose notes are cut off: no floor, nothing misread. */
-	ck_assert_int_eq(initramfs_elf_abi_tag("#!/bin/sh\n", 10, floor), -1);
-	ck_assert_int_ne(initramfs_elf_abi_tag(sb.buf, 300, floor), 0);
+	ck_assert_int_eq(elf_file_abi_tag("#!/bin/sh\n", 10, floor), -1);
+	ck_assert_int_ne(elf_file_abi_tag(sb.buf, 300, floor), 0);
 	strbuf_release(&sb);
 	ck_assert(fio_pack_wanted("version 1\npoint id=a engine=fio "
 				  "target=d0 job=x\n"));

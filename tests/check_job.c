@@ -5,7 +5,9 @@
  * job in tests/jobs/bad/.
  */
 #include "check_skip.h"
+#include "run.h"
 #include "cpus.h"
+#include "vcpus.h"
 #include "clock.h"
 #include "initramfs.h"
 #include "job.h"
@@ -68,7 +70,7 @@ START_TEST(defaults_fill_a_minimal_job)
 			       &err),
 			 0);
 	ck_assert_str_eq(job.name, "job");
-	ck_assert_int_eq(job.machine.cpus, cpus_default_vcpus());
+	ck_assert_int_eq(job.machine.cpus, vcpus_default());
 	ck_assert_int_eq(job.machine.memory_mb, 512);
 	ck_assert_int_eq(job.machine.timeout_s, 300);
 	ck_assert_str_eq(job.machine.accel, "auto");
@@ -524,7 +526,7 @@ END_TEST
 static char *point_line(const struct job *job, size_t i)
 {
 	struct strbuf sb = STRBUF_INIT;
-	ck_assert_int_eq(spec_render_point(job, &job->points[i], &sb), 0);
+	ck_assert_int_eq(guest_spec_render_point(job, &job->points[i], &sb), 0);
 	return strbuf_detach(&sb);
 }
 
@@ -802,7 +804,7 @@ START_TEST(fio_jobs_carry_the_job_file_and_the_build)
 	struct job job, dd;
 	struct strbuf err = STRBUF_INIT, spec = STRBUF_INIT;
 	char sha[41];
-	char *fio = initramfs_find_tool("fio");
+	char *fio = run_find_tool("fio");
 
 	if (!fio)
 		CHECK_SKIP("no fio on this host (apt-get install fio)");
@@ -819,7 +821,7 @@ START_TEST(fio_jobs_carry_the_job_file_and_the_build)
 	/* A bisection job: the same time bound as the built-in engines. */
 	ck_assert_str_eq(key_of(&job.points[0].keys, "runtime_ms"), "1500");
 	ck_assert_int_ge(strvec_index(&job.kconfig.fragments, "fio"), 0);
-	ck_assert_int_eq(spec_render(&job, 0, "x", 1, &spec), 0);
+	ck_assert_int_eq(guest_spec_render(&job, 0, "x", 1, &spec), 0);
 	ck_assert_ptr_nonnull(strstr(spec.buf, " engine=fio target=d0 "));
 	job_release(&job);
 
@@ -886,7 +888,7 @@ START_TEST(loop_on_a_new_file_takes_its_size)
 	ck_assert_str_eq(key_of(&job.topologies[0].layers[1].keys, "size_mb"),
 			 "64");
 	ck_assert_str_eq(job.points[0].target, "l0");
-	ck_assert_int_eq(spec_render_topology(&job, 0, &spec), 0);
+	ck_assert_int_eq(guest_spec_render_topology(&job, 0, &spec), 0);
 	ck_assert_msg(strstr(spec.buf, "loop name=l0 on=file:/mnt/loop.img "
 				       "size_mb=64"),
 		      "%s", spec.buf);

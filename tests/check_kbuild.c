@@ -12,6 +12,7 @@
 #include "util.h"
 
 #include <check.h>
+#include <stdio.h>
 #include <fcntl.h>
 #include <git2.h>
 #include <stdlib.h>

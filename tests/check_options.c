@@ -7,7 +7,7 @@
  * callback sees the value and can refuse it.
  */
 #include "options.h"
-#include "safety.h"
+#include "cmd_options.h"
 
 #include <check.h>
 #include <stdarg.h>

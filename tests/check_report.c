@@ -18,11 +18,11 @@
 #define CULPRIT "984e84ab9b318edc73eda17ec0d6a33a1f8658eb"
 #define PARENT "5ca50121b814f60ac88635c761d2ddb2dbbd8518"
 
-static void fill(struct report *r)
+static void fill(struct bisect_report *r)
 {
-	struct report_row *row;
+	struct bisect_report_row *row;
 
-	report_init(r);
+	bisect_report_init(r);
 	r->job = xstrdup("demo");
 	r->status = STATE_DONE;
 	strcpy(r->culprit.id, CULPRIT);
@@ -32,33 +32,33 @@ static void fill(struct report *r)
 	r->culprit.date = xstrdup("2022-12-12T10:09:00+00:00");
 	strcpy(r->parent, PARENT);
 	r->confidence = 0.9812;
-	row = report_add_row(r, "read parent/culprit", "MB/s");
+	row = bisect_report_add_row(r, "read parent/culprit", "MB/s");
 	row->good_median = 320.4;
 	row->good_stddev_pct = 1.4;
 	row->bad_median = 32.1;
 	row->bad_stddev_pct = 3.2;
 	row->significant = 1;
-	row = report_add_row(r, "read parent/culprit", "%CPU");
+	row = bisect_report_add_row(r, "read parent/culprit", "%CPU");
 	row->good_median = 50;
 	row->good_stddev_pct = 2;
 	row->bad_median = 75;
 	row->bad_stddev_pct = 4;
 	r->steps = 4;
-	r->builds = 13;
-	r->builds_cached = 4;
-	r->boots = 42;
-	r->samples = 126;
+	r->counts.builds = 13;
+	r->counts.builds_cached = 4;
+	r->counts.boots = 42;
+	r->counts.samples = 126;
 	r->seconds = 1392;
 	strvec_push(&r->logs, "build of 8d13afe31a1d: /tmp/build.log");
 }
 
 START_TEST(text_names_the_culprit_and_the_table)
 {
-	struct report r;
+	struct bisect_report r;
 	struct strbuf out = STRBUF_INIT;
 
 	fill(&r);
-	report_render_text(&r, &out);
+	bisect_report_render_text(&r, &out);
 	ck_assert_msg(strstr(out.buf, CULPRIT), "%s", out.buf);
 	ck_assert(strstr(out.buf, "block: shrink the default readahead window"));
 	ck_assert(strstr(out.buf, "v6.1-9-g984e84ab9b31"));
@@ -75,7 +75,7 @@ START_TEST(text_names_the_culprit_and_the_table)
 	ck_assert(!strstr(out.buf, "noise"));
 	/* The program that made the figures, traceable from the report. */
 	ck_assert(strstr(out.buf, version_string()));
-	report_release(&r);
+	bisect_report_release(&r);
 	strbuf_release(&out);
 }
 END_TEST
@@ -83,33 +83,33 @@ END_TEST
 /* Figures timed by the virtual clock say so, in text and JSON alike. */
 START_TEST(virtual_clock_names_its_unit)
 {
-	struct report r;
+	struct bisect_report r;
 	struct strbuf out = STRBUF_INIT;
 	json_t *j;
 
 	fill(&r);
 	r.clock.kind = CLOCK_VIRTUAL;
 	r.clock.shift = 3;
-	report_render_text(&r, &out);
+	bisect_report_render_text(&r, &out);
 	ck_assert_msg(strstr(out.buf, "read parent/culprit MB/s in virtual "
 				      "time (icount, shift 3)\n") &&
 			      strstr(out.buf, "read parent/culprit %CPU\n"),
 		      "%s", out.buf);
-	j = report_to_json(&r);
+	j = bisect_report_to_json(&r);
 	ck_assert_str_eq(json_string_value(json_object_get(j, "clock")),
 			 "virtual");
 	ck_assert_int_eq(json_integer_value(json_object_get(j, "icount_shift")),
 			 3);
 	json_decref(j);
-	report_release(&r);
+	bisect_report_release(&r);
 	/* The wall clock's report reads as it always did. */
 	fill(&r);
-	j = report_to_json(&r);
+	j = bisect_report_to_json(&r);
 	ck_assert_str_eq(json_string_value(json_object_get(j, "clock")),
 			 "wall");
 	ck_assert_ptr_null(json_object_get(j, "icount_shift"));
 	json_decref(j);
-	report_release(&r);
+	bisect_report_release(&r);
 	strbuf_release(&out);
 }
 END_TEST
@@ -141,7 +141,7 @@ static const struct {
 
 START_TEST(wall_clock_size_beside_the_virtual_one)
 {
-	struct report r;
+	struct bisect_report r;
 	struct strbuf out = STRBUF_INIT;
 	json_t *j, *w;
 
@@ -153,7 +153,7 @@ START_TEST(wall_clock_size_beside_the_virtual_one)
 	r.wall.parent = wall_cases[_i].parent;
 	r.wall.culprit = wall_cases[_i].culprit;
 	r.wall.pair_ratio = wall_cases[_i].pair_ratio;
-	report_render_text(&r, &out);
+	bisect_report_render_text(&r, &out);
 	ck_assert_msg(strstr(out.buf, wall_cases[_i].line), "%s", out.buf);
 	if (wall_cases[_i].words)
 		ck_assert_msg(strstr(out.buf, wall_cases[_i].words), "%s",
@@ -162,7 +162,7 @@ START_TEST(wall_clock_size_beside_the_virtual_one)
 		ck_assert_msg(!strstr(out.buf, "than the virtual clock's") &&
 				      !strstr(out.buf, "does not show"),
 			      "%s", out.buf);
-	j = report_to_json(&r);
+	j = bisect_report_to_json(&r);
 	w = json_object_get(j, "wall_clock");
 	ck_assert_ptr_nonnull(w);
 	ck_assert_int_eq(json_integer_value(json_object_get(w, "pairs")), 3);
@@ -171,16 +171,16 @@ START_TEST(wall_clock_size_beside_the_virtual_one)
 	else
 		ck_assert(json_is_null(json_object_get(w, "change_pct")));
 	json_decref(j);
-	report_release(&r);
+	bisect_report_release(&r);
 	/* Not measured: not a word of it, in text or JSON. */
 	fill(&r);
 	strbuf_reset(&out);
-	report_render_text(&r, &out);
+	bisect_report_render_text(&r, &out);
 	ck_assert(!strstr(out.buf, "wall clock"));
-	j = report_to_json(&r);
+	j = bisect_report_to_json(&r);
 	ck_assert_ptr_null(json_object_get(j, "wall_clock"));
 	json_decref(j);
-	report_release(&r);
+	bisect_report_release(&r);
 	strbuf_release(&out);
 }
 END_TEST
@@ -188,48 +188,48 @@ END_TEST
 /* A line that gave way is said in the report, under the answer. */
 START_TEST(a_line_that_gave_way_is_said)
 {
-	struct report r;
+	struct bisect_report r;
 	struct strbuf out = STRBUF_INIT;
 	json_t *j;
 
 	fill(&r);
 	r.note = xstrdup("the job's 25% line gave way: the endpoints differ by "
 			 "-22.9%");
-	report_render_text(&r, &out);
+	bisect_report_render_text(&r, &out);
 	ck_assert_msg(strstr(out.buf, "confidence 98.1%"), "%s", out.buf);
 	ck_assert_msg(strstr(out.buf, "\n  the job's 25% line gave way"),
 		      "%s", out.buf);
-	j = report_to_json(&r);
+	j = bisect_report_to_json(&r);
 	ck_assert_str_eq(json_string_value(json_object_get(j, "note")),
 			 r.note);
 	json_decref(j);
-	report_release(&r);
+	bisect_report_release(&r);
 	strbuf_release(&out);
 }
 END_TEST
 
 START_TEST(identical_image_is_called_noise)
 {
-	struct report r;
+	struct bisect_report r;
 	struct strbuf out = STRBUF_INIT;
 
 	fill(&r);
 	r.identical_image = 1;
-	report_render_text(&r, &out);
+	bisect_report_render_text(&r, &out);
 	ck_assert_msg(strstr(out.buf, "byte-identical") &&
 			      strstr(out.buf, "probably noise"),
 		      "%s", out.buf);
-	report_release(&r);
+	bisect_report_release(&r);
 	strbuf_release(&out);
 }
 END_TEST
 
 START_TEST(inconclusive_lists_every_suspect)
 {
-	struct report r;
+	struct bisect_report r;
 	struct strbuf out = STRBUF_INIT;
 
-	report_init(&r);
+	bisect_report_init(&r);
 	r.job = xstrdup("demo");
 	r.status = STATE_INCONCLUSIVE;
 	r.suspects = xcalloc(2, sizeof(*r.suspects));
@@ -237,23 +237,23 @@ START_TEST(inconclusive_lists_every_suspect)
 	strcpy(r.suspects[0].id, CULPRIT);
 	r.suspects[0].subject = xstrdup("one");
 	strcpy(r.suspects[1].id, PARENT);
-	report_render_text(&r, &out);
+	bisect_report_render_text(&r, &out);
 	ck_assert(strstr(out.buf, "inconclusive: the first bad commit is one of:"));
 	ck_assert(strstr(out.buf, CULPRIT " one"));
 	ck_assert(strstr(out.buf, PARENT));
 	ck_assert(!strstr(out.buf, "first slow commit found"));
-	report_release(&r);
+	bisect_report_release(&r);
 	strbuf_release(&out);
 }
 END_TEST
 
 START_TEST(json_summary_carries_units_and_figures)
 {
-	struct report r;
+	struct bisect_report r;
 	json_t *j, *m;
 
 	fill(&r);
-	j = report_to_json(&r);
+	j = bisect_report_to_json(&r);
 	ck_assert_str_eq(json_string_value(json_object_get(j, "status")), "done");
 	ck_assert_str_eq(json_string_value(json_object_get(
 				 json_object_get(j, "culprit"), "id")),
@@ -266,12 +266,12 @@ START_TEST(json_summary_carries_units_and_figures)
 	ck_assert(json_is_true(json_object_get(m, "significant")));
 	ck_assert(fabs(json_real_value(json_object_get(j, "total_seconds")) - 1392) < 1e-9);
 	json_decref(j);
-	report_release(&r);
+	bisect_report_release(&r);
 }
 END_TEST
 
 /* Two profiles of one function each, base and head of a culprit. */
-static void add_profile(struct report *r)
+static void add_profile(struct bisect_report *r)
 {
 	struct profile a = PROFILE_INIT, b = PROFILE_INIT;
 	a.io_bytes = b.io_bytes = 2000000;
@@ -294,12 +294,12 @@ static void add_profile(struct report *r)
  */
 START_TEST(profile_difference_in_text_and_json)
 {
-	struct report r;
+	struct bisect_report r;
 	struct strbuf out = STRBUF_INIT;
 
 	fill(&r);
 	add_profile(&r);
-	report_render_text(&r, &out);
+	bisect_report_render_text(&r, &out);
 	ck_assert_msg(strstr(out.buf, "profile, 5ca50121b814 (parent) -> "
 				      "984e84ab9b31 (culprit)"),
 		      "%s", out.buf);
@@ -307,7 +307,7 @@ START_TEST(profile_difference_in_text_and_json)
 	ck_assert_msg(strstr(out.buf, "+200.0%"), "%s", out.buf);
 	ck_assert(strstr(out.buf, "[all kernel]") <
 		  strstr(out.buf, "ondemand_readahead"));
-	json_t *j = report_to_json(&r);
+	json_t *j = bisect_report_to_json(&r);
 	json_t *p = json_object_get(j, "profile");
 	ck_assert_ptr_nonnull(p);
 	ck_assert(fabs(json_real_value(json_object_get(
@@ -318,19 +318,19 @@ START_TEST(profile_difference_in_text_and_json)
 				 "function")),
 			 "ondemand_readahead");
 	json_decref(j);
-	report_release(&r);
+	bisect_report_release(&r);
 	strbuf_reset(&out);
 
 	fill(&r);
 	r.profile_note = xstrdup("not taken: QEMU loads no plugin");
-	report_render_text(&r, &out);
+	bisect_report_render_text(&r, &out);
 	ck_assert(strstr(out.buf, "profile: not taken: QEMU loads no plugin"));
-	j = report_to_json(&r);
+	j = bisect_report_to_json(&r);
 	ck_assert_ptr_null(json_object_get(j, "profile"));
 	ck_assert_str_eq(json_string_value(json_object_get(j, "profile_note")),
 			 "not taken: QEMU loads no plugin");
 	json_decref(j);
-	report_release(&r);
+	bisect_report_release(&r);
 	strbuf_release(&out);
 }
 END_TEST
@@ -338,14 +338,14 @@ END_TEST
 START_TEST(write_puts_both_files_beside_each_other)
 {
 	char dir[] = "/tmp/check_report.XXXXXX";
-	struct report r;
+	struct bisect_report r;
 	struct strbuf sb = STRBUF_INIT;
 	char *txt, *js;
 	json_t *j;
 
 	ck_assert_ptr_nonnull(mkdtemp(dir));
 	fill(&r);
-	ck_assert_int_eq(report_write(&r, dir), 0);
+	ck_assert_int_eq(bisect_report_write(&r, dir), 0);
 	txt = xstrfmt("%s/report.txt", dir);
 	js = xstrfmt("%s/summary.json", dir);
 	ck_assert_int_eq(read_file(txt, &sb), 0);
@@ -359,7 +359,7 @@ START_TEST(write_puts_both_files_beside_each_other)
 	free(txt);
 	free(js);
 	strbuf_release(&sb);
-	report_release(&r);
+	bisect_report_release(&r);
 }
 END_TEST
 
@@ -371,16 +371,16 @@ END_TEST
 START_TEST(stored_report_reads_back_whole)
 {
 	char dir[] = "/tmp/check_report.XXXXXX";
-	struct report r, back;
+	struct bisect_report r, back;
 	struct strbuf txt = STRBUF_INIT, err = STRBUF_INIT;
 	char *path;
 
 	ck_assert_ptr_nonnull(mkdtemp(dir));
 	fill(&r);
-	ck_assert_int_eq(report_write(&r, dir), 0);
-	report_render_text(&r, &txt);
-	report_init(&back);
-	ck_assert_int_eq(report_load(&back, dir, CULPRIT), 0);
+	ck_assert_int_eq(bisect_report_write(&r, dir), 0);
+	bisect_report_render_text(&r, &txt);
+	bisect_report_init(&back);
+	ck_assert_int_eq(bisect_report_load(&back, dir, CULPRIT), 0);
 	ck_assert_str_eq(back.text, txt.buf);
 	ck_assert_str_eq(back.parent, PARENT);
 	ck_assert_int_eq(back.status, STATE_DONE);
@@ -389,10 +389,10 @@ START_TEST(stored_report_reads_back_whole)
 	ck_assert(back.rows[0].bad_median == 32.1);
 	ck_assert(back.rows[0].significant);
 	ck_assert_str_eq(back.culprit.subject, r.culprit.subject);
-	report_release(&back);
+	bisect_report_release(&back);
 	/* Another answer than the state's is stale: not served. */
 	error_capture(&err);
-	ck_assert_int_eq(report_load(&back, dir, PARENT), 1);
+	ck_assert_int_eq(bisect_report_load(&back, dir, PARENT), 1);
 	error_capture(NULL);
 	ck_assert(strstr(err.buf, "does not hold the answer"));
 	ck_assert_ptr_null(back.text);
@@ -401,28 +401,14 @@ START_TEST(stored_report_reads_back_whole)
 	unlink(path);
 	strbuf_reset(&err);
 	error_capture(&err);
-	ck_assert_int_eq(report_load(&back, dir, CULPRIT), 1);
+	ck_assert_int_eq(bisect_report_load(&back, dir, CULPRIT), 1);
 	error_capture(NULL);
 	ck_assert_uint_eq(err.len, 0);
 	remove_tree(dir);
 	free(path);
 	strbuf_release(&err);
 	strbuf_release(&txt);
-	report_release(&r);
-}
-END_TEST
-
-static const struct {
-	size_t candidates;
-	int steps;
-} step_table[] = {
-	{ 0, 1 }, { 1, 1 }, { 2, 2 }, { 3, 2 }, { 4, 3 }, { 12, 4 }, { 15, 4 }, { 16, 5 }, { 1000, 10 },
-};
-
-START_TEST(steps_are_about_log2)
-{
-	ck_assert_int_eq(progress_estimate_steps(step_table[_i].candidates),
-			 step_table[_i].steps);
+	bisect_report_release(&r);
 }
 END_TEST
 
@@ -489,7 +475,6 @@ static Suite *report_suite(void)
 	tcase_add_test(tc, profile_difference_in_text_and_json);
 	tcase_add_test(tc, write_puts_both_files_beside_each_other);
 	tcase_add_test(tc, stored_report_reads_back_whole);
-	tcase_add_loop_test(tc, steps_are_about_log2, 0, ARRAY_SIZE(step_table));
 	tcase_add_test(tc, status_line_has_step_commit_samples_and_time_left);
 	tcase_add_test(tc, log_gets_plain_lines_and_no_noise);
 	suite_add_tcase(s, tc);

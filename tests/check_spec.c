@@ -38,7 +38,7 @@ START_TEST(renders_the_dd_seed)
 	struct job job;
 	struct strbuf out = STRBUF_INIT;
 	load(&job, "tests/jobs/seeds/dd-partition-loop-dm.json");
-	ck_assert_int_eq(spec_render(&job, 0, "0123456789abcdef", 4, &out), 0);
+	ck_assert_int_eq(guest_spec_render(&job, 0, "0123456789abcdef", 4, &out), 0);
 	const char *want =
 		"version 1\n"
 		"boot id=4 commit=0123456789abcdef reboot=1\n"
@@ -70,7 +70,7 @@ START_TEST(renders_only_the_booted_topology)
 	struct job job;
 	struct strbuf out = STRBUF_INIT;
 	load(&job, "tests/jobs/seeds/raid5-bitmap.json");
-	ck_assert_int_eq(spec_render(&job, 1, "v6.1", 1, &out), 0);
+	ck_assert_int_eq(guest_spec_render(&job, 1, "v6.1", 1, &out), 0);
 	const char *want =
 		"version 1\n"
 		"boot id=1 commit=v6.1 reboot=1\n"
@@ -86,7 +86,7 @@ START_TEST(renders_only_the_booted_topology)
 		"samples=3 warmup=0 size_mb=256 chunk_kb=8\n";
 	ck_assert_str_eq(out.buf, want);
 	strbuf_reset(&out);
-	ck_assert_int_eq(spec_render(&job, 0, "v6.1", 1, &out), 0);
+	ck_assert_int_eq(guest_spec_render(&job, 0, "v6.1", 1, &out), 0);
 	ck_assert_ptr_nonnull(strstr(out.buf, " bitmap=0 "));
 	ck_assert_ptr_null(strstr(out.buf, " bitmap=1 "));
 	job_release(&job);
@@ -100,11 +100,11 @@ START_TEST(boot_label_is_one_word)
 	struct job job;
 	struct strbuf out = STRBUF_INIT;
 	load(&job, "tests/jobs/seeds/raid0-readahead.json");
-	ck_assert_int_eq(spec_render(&job, 0, "my kernel=new\n", 2, &out), 0);
+	ck_assert_int_eq(guest_spec_render(&job, 0, "my kernel=new\n", 2, &out), 0);
 	ck_assert_ptr_nonnull(
 		strstr(out.buf, "boot id=2 commit=my_kernel_new_ reboot=1\n"));
 	strbuf_reset(&out);
-	ck_assert_int_eq(spec_render(&job, 0, NULL, 2, &out), 0);
+	ck_assert_int_eq(guest_spec_render(&job, 0, NULL, 2, &out), 0);
 	ck_assert_ptr_nonnull(strstr(out.buf, "commit=none reboot=1\n"));
 	/* NVMe members of the RAID0 preset, serials in attach order. */
 	ck_assert_ptr_nonnull(strstr(
@@ -137,7 +137,7 @@ START_TEST(read_only_passthrough_says_ro)
 	struct strbuf out = STRBUF_INIT;
 	parse(&job, "{\"topology\": {\"preset\": \"passthrough\", "
 		    "\"path\": \"/dev/loop7\"}, \"workload\": \"rawread\"}");
-	ck_assert_int_eq(spec_render_topology(&job, 0, &out), 0);
+	ck_assert_int_eq(guest_spec_render_topology(&job, 0, &out), 0);
 	ck_assert_str_eq(out.buf, "disk name=d0 bus=virtio serial=iob0 "
 				  "size_mb=0 null=0 ro=1\n");
 	job_release(&job);
@@ -146,7 +146,7 @@ START_TEST(read_only_passthrough_says_ro)
 	parse(&job, "{\"topology\": {\"preset\": \"passthrough\", "
 		    "\"path\": \"/dev/loop7\", \"d0\": {\"readonly\": "
 		    "false, \"bus\": \"nvme\"}}, \"workload\": \"rawread\"}");
-	ck_assert_int_eq(spec_render_topology(&job, 0, &out), 0);
+	ck_assert_int_eq(guest_spec_render_topology(&job, 0, &out), 0);
 	ck_assert_str_eq(out.buf, "disk name=d0 bus=nvme serial=iob0 "
 				  "size_mb=0 null=0\n");
 	job_release(&job);
@@ -155,7 +155,7 @@ START_TEST(read_only_passthrough_says_ro)
 	strbuf_reset(&out);
 	parse(&job, "{\"topology\": {\"preset\": \"virtio\", \"d0\": "
 		    "{\"readonly\": true}}, \"workload\": \"rawread\"}");
-	ck_assert_int_eq(spec_render_topology(&job, 0, &out), 0);
+	ck_assert_int_eq(guest_spec_render_topology(&job, 0, &out), 0);
 	ck_assert_ptr_null(strstr(out.buf, "ro="));
 	job_release(&job);
 	strbuf_release(&out);
@@ -170,7 +170,7 @@ START_TEST(max_sectors_kb_reaches_the_guest)
 	parse(&job, "{\"topology\": {\"preset\": \"raid0-4\", \"d1\": "
 		    "{\"max_sectors_kb\": 4, \"bus\": \"virtio\"}, \"d2\": "
 		    "{\"max_sectors_kb\": 64}}, \"workload\": \"rawread\"}");
-	ck_assert_int_eq(spec_render_topology(&job, 0, &out), 0);
+	ck_assert_int_eq(guest_spec_render_topology(&job, 0, &out), 0);
 	ck_assert_msg(strstr(out.buf, "disk name=d0 bus=nvme serial=iob0 "
 				      "size_mb=1024 null=1\n"
 				      "disk name=d1 bus=virtio serial=iob1 "
@@ -187,7 +187,7 @@ START_TEST(max_sectors_kb_reaches_the_guest)
 	parse(&job, "{\"topology\": {\"preset\": \"passthrough\", "
 		    "\"path\": \"/dev/loop7\", \"d0\": "
 		    "{\"max_sectors_kb\": 128}}, \"workload\": \"rawread\"}");
-	ck_assert_int_eq(spec_render_topology(&job, 0, &out), 0);
+	ck_assert_int_eq(guest_spec_render_topology(&job, 0, &out), 0);
 	ck_assert_str_eq(out.buf, "disk name=d0 bus=virtio serial=iob0 "
 				  "size_mb=0 null=0 ro=1 max_sectors_kb=128\n");
 	job_release(&job);
@@ -204,8 +204,8 @@ START_TEST(refuses_values_that_are_not_words)
 	free(job.points[0].keys.v[0]);
 	job.points[0].keys.v[0] = xstrdup("threads=1 2");
 	error_capture(&err);
-	ck_assert_int_eq(spec_render(&job, 0, "x", 1, &out), -1);
-	ck_assert_int_eq(spec_render(&job, 5, "x", 1, &out), -1);
+	ck_assert_int_eq(guest_spec_render(&job, 0, "x", 1, &out), -1);
+	ck_assert_int_eq(guest_spec_render(&job, 5, "x", 1, &out), -1);
 	error_capture(NULL);
 	ck_assert_uint_eq(out.len, 0);
 	ck_assert_ptr_nonnull(strstr(err.buf, "threads=1 2"));

@@ -58,33 +58,6 @@ START_TEST(quantile_type7)
 }
 END_TEST
 
-START_TEST(median_ci_order_statistics)
-{
-	double v5[] = { 5, 1, 4, 2, 3 }, v10[10], lo, hi, cover;
-	/* n = 5 cannot reach 95%: [min, max] covers 1 - 2/32 = 0.9375. */
-	cover = stats_median_ci(v5, 5, 0.95, &lo, &hi);
-	ck_assert_double_eq_tol(cover, 0.9375, EPS);
-	ck_assert_double_eq(lo, 1);
-	ck_assert_double_eq(hi, 5);
-	/*
-	 * n = 10: P(B <= 1) = 11/1024, P(B <= 2) = 56/1024 for B ~ Bin(10,
-	 * 1/2). k = 2 covers 1 - 22/1024 = 0.978515625; k = 3 only 0.890625.
-	 * So [x(2), x(9)].
-	 */
-	for (int i = 0; i < 10; i++)
-		v10[i] = 10 - i;
-	cover = stats_median_ci(v10, 10, 0.95, &lo, &hi);
-	ck_assert_double_eq_tol(cover, 1 - 22.0 / 1024, EPS);
-	ck_assert_double_eq(lo, 2);
-	ck_assert_double_eq(hi, 9);
-	/* A looser level narrows it to k = 3: [3, 8]. */
-	cover = stats_median_ci(v10, 10, 0.80, &lo, &hi);
-	ck_assert_double_eq_tol(cover, 0.890625, EPS);
-	ck_assert_double_eq(lo, 3);
-	ck_assert_double_eq(hi, 8);
-}
-END_TEST
-
 /*
  * Exact Mann-Whitney p-values. Without ties the null distribution of U for
  * nx against ny counts the partitions of u into at most nx parts each at
@@ -232,17 +205,6 @@ START_TEST(mann_whitney_rejects_empty_and_nan)
 }
 END_TEST
 
-START_TEST(mw_floor_small_samples)
-{
-	/* 1 / C(6, 3), 1 / C(8, 4), 1 / C(10, 5), 1 / C(11, 3). */
-	ck_assert_double_eq_tol(stats_mw_floor(3, 3), 0.05, EPS);
-	ck_assert_double_eq_tol(stats_mw_floor(4, 4), 1.0 / 70, EPS);
-	ck_assert_double_eq_tol(stats_mw_floor(5, 5), 1.0 / 252, EPS);
-	ck_assert_double_eq_tol(stats_mw_floor(3, 8), 1.0 / 165, EPS);
-	ck_assert_double_eq_tol(stats_mw_floor(8, 3), 1.0 / 165, EPS);
-}
-END_TEST
-
 START_TEST(effect_sizes)
 {
 	/* Differences 9, 8, 19, 18: median 13.5. */
@@ -279,14 +241,12 @@ static Suite *stats_suite(void)
 	tcase_add_test(tc, mean_stddev_pct);
 	tcase_add_loop_test(tc, quantile_type7, 0, sizeof(quantile_cases) /
 							    sizeof(quantile_cases[0]));
-	tcase_add_test(tc, median_ci_order_statistics);
 	tcase_add_loop_test(tc, mann_whitney_exact_table, 0,
 			    sizeof(mw_cases) / sizeof(mw_cases[0]));
 	tcase_add_test(tc, mann_whitney_matches_enumeration);
 	tcase_add_test(tc, mann_whitney_normal_approximation);
 	tcase_add_test(tc, mann_whitney_exact_agrees_with_normal_at_the_edge);
 	tcase_add_test(tc, mann_whitney_rejects_empty_and_nan);
-	tcase_add_test(tc, mw_floor_small_samples);
 	tcase_add_test(tc, effect_sizes);
 	tcase_add_test(tc, rng_is_deterministic_and_sane);
 	suite_add_tcase(s, tc);

@@ -110,11 +110,11 @@ END_TEST
 
 START_TEST(name_has_only_whole_keys)
 {
-	ck_assert(table_name_has("raid5-4,bitmap=1", "bitmap"));
-	ck_assert(!table_name_has("raid5-4,bitmap=1", "bit"));
-	ck_assert(!table_name_has("raid5-4,bitmap=1", "raid5-4"));
-	ck_assert(table_name_has("threads=2,bs_kb=11", "bs_kb"));
-	ck_assert(!table_name_has("default", "default"));
+	ck_assert(table_spec_name_has("raid5-4,bitmap=1", "bitmap"));
+	ck_assert(!table_spec_name_has("raid5-4,bitmap=1", "bit"));
+	ck_assert(!table_spec_name_has("raid5-4,bitmap=1", "raid5-4"));
+	ck_assert(table_spec_name_has("threads=2,bs_kb=11", "bs_kb"));
+	ck_assert(!table_spec_name_has("default", "default"));
 }
 END_TEST
 

@@ -663,6 +663,23 @@ START_TEST(build_id_read_from_elf_notes)
 }
 END_TEST
 
+/*
+ * FNV-1a's published values from its published basis, and a hash that
+ * goes on is one hash.
+ */
+START_TEST(fnv1a_is_fnv1a)
+{
+	const uint64_t basis = 0xcbf29ce484222325ull;
+
+	ck_assert_uint_eq(fnv1a(basis, "a", SIZE_MAX), 0xaf63dc4c8601ec8cull);
+	ck_assert_uint_eq(fnv1a(basis, "foobar", SIZE_MAX),
+			  0x85944171f73967e8ull);
+	ck_assert_uint_eq(fnv1a(FNV1A_INIT, "", SIZE_MAX), FNV1A_INIT);
+	ck_assert_uint_eq(fnv1a(fnv1a(FNV1A_INIT, "foo", SIZE_MAX), "bar", 3),
+			  fnv1a(FNV1A_INIT, "foobarbaz", 6));
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("util");
@@ -693,6 +710,7 @@ int main(void)
 	tcase_add_test(tc, safe_text_and_utf8);
 	tcase_add_test(tc, parse_decimal_takes_what_a_person_writes);
 	tcase_add_test(tc, parse_long_strict);
+	tcase_add_test(tc, fnv1a_is_fnv1a);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

@@ -625,18 +625,6 @@ START_TEST(endpoints_fixed_threshold)
 }
 END_TEST
 
-START_TEST(path_confidence_multiplies)
-{
-	double e[] = { 0.01, 0.02, 0 }, nan_e[] = { NAN };
-
-	ck_assert_double_eq_tol(verdict_path_confidence(e, 3), 0.99 * 0.98,
-				1e-12);
-	ck_assert(verdict_path_confidence(NULL, 0) == 1);
-	/* A verdict of unknown error supports nothing. */
-	ck_assert(verdict_path_confidence(nan_e, 1) == 0);
-}
-END_TEST
-
 /*
  * Sequential looks as a probe takes them: the candidate booted one at a
  * time against a baseline of 4 boots that gains one boot per two of the
@@ -738,7 +726,6 @@ static Suite *verdict_suite(void)
 	tcase_add_test(tc, invalid_input_is_an_error);
 	tcase_add_test(tc, mixture_ratio_by_hand);
 	tcase_add_test(tc, endpoints_fixed_threshold);
-	tcase_add_test(tc, path_confidence_multiplies);
 	tcase_add_test(tc, simulation_error_rates);
 	suite_add_tcase(s, tc);
 	return s;

@@ -402,9 +402,9 @@ check bad "--executor: 'pbs' is not local or slurm" -- bisect job.json --executo
 check bad "--probes: '0' is not a number of commits" -- bisect job.json --probes 0
 check bad "--probes 2 needs --executor slurm" -- bisect "$root/tests/jobs/demo.json" --probes 2 --results out/r
 check bad "--probes: '65' is not a number of commits" -- sweep job.json --range a..b --probes 65
-check bad 'not a positive number' -- run "${K[@]}" --boots 0
-check bad 'not a positive number' -- run "${K[@]}" --boots=-1
-check bad 'not a positive number' -- run "${K[@]}" --boots 99999999999999999999
+check bad 'is not a count of boots' -- run "${K[@]}" --boots 0
+check bad 'is not a count of boots' -- run "${K[@]}" --boots=-1
+check bad 'is not a count of boots' -- run "${K[@]}" --boots 99999999999999999999
 check bad "'x' is not a count" -- run "${K[@]}" --warmup x
 check bad "needs a value" -- run "${K[@]}" --set
 check bad "unknown option '--frob'" -- run "${K[@]}" --frob

@@ -7,6 +7,7 @@
  * never taken for a zero.
  */
 #include "counters.h"
+#include "proto/frame.h"
 #include "layers.h"
 #include "report.h"
 #include "sys.h"
@@ -365,7 +366,7 @@ static void dev_json(struct json *j, const struct counters_dev *a,
 void counters_json(struct json *j, const struct counters_snap *a,
 		   const struct counters_snap *b)
 {
-	json_obj_begin(j, "block_v1");
+	json_obj_begin(j, PROTO_COUNTERS_KEY);
 	/* From the end of the first reading to the start of the second. */
 	json_u64(j, "interval_ns", b->at_ns - b->took_ns - a->at_ns);
 	/* What one reading cost: the overhead a sample pays, twice. */

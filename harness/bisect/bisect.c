@@ -7,6 +7,7 @@
  * input.
  */
 #include "bisect.h"
+#include "exit_code.h"
 #include "util.h"
 
 #include <math.h>
@@ -349,6 +350,6 @@ int bisect_exit_code(enum bisect_mark mark)
 	case BISECT_BAD:
 		return 1;
 	default:
-		return 125;
+		return EXIT_SKIP;
 	}
 }

@@ -9,7 +9,6 @@
 #include "driver.h"
 #include "driver_priv.h"
 
-#include "job_keys.h"
 #include "progress.h"
 #include "run.h"
 
@@ -43,16 +42,12 @@ void driver_init(struct driver *d, const struct job *job,
 	measure_init(&d->m, job, ops, payload);
 	d->graph = graph;
 	d->st = st;
-	d->target = job->confidence > 0
-			    ? job->confidence
-			    : job_key_default_num("", "confidence");
+	/* The job's, its default applied where the job was made (job.c). */
+	d->target = job->confidence;
 	if (st) {
 		d->good = d->m.good = st->good;
 		d->bad = st->bad;
-		d->prev_builds = st->builds;
-		d->prev_cached = st->builds_cached;
-		d->prev_boots = st->boots;
-		d->prev_samples = st->samples;
+		d->prev = st->counts;
 		d->prev_seconds = st->seconds;
 	}
 	d->t0 = now_ns();
@@ -265,7 +260,7 @@ static int round_of_many(struct driver *d, struct driver_result *res)
 	for (size_t i = 0; !failed && i < nk; i++) {
 		measure_stale(&d->m, ids[i]);
 		if (!measure_load(&d->m, ids[i], &set) && set.nr > had[i])
-			d->m.boots += (unsigned)(set.nr - had[i]);
+			d->m.counts.boots += (unsigned)(set.nr - had[i]);
 	}
 	sample_set_release(&set);
 	free(had);

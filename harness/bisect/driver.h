@@ -41,6 +41,7 @@
 #define IOBISECT_DRIVER_H
 
 #include "bisect.h"
+#include "exit_code.h"
 #include "graph.h"
 #include "job.h"
 #include "measure.h"
@@ -59,8 +60,8 @@ enum driver_status {
 	DRIVER_CULPRIT = 0,
 	DRIVER_INCONCLUSIVE = 1, /* skips block it, or below the target */
 	DRIVER_NOT_SEPARATED = 2,
-	DRIVER_ABORT = 128,
-	DRIVER_INTERRUPTED = 130,
+	DRIVER_ABORT = EXIT_ABORT,
+	DRIVER_INTERRUPTED = EXIT_INTERRUPTED,
 };
 
 struct driver {
@@ -87,7 +88,7 @@ struct driver {
 	/* This run. */
 	struct bisect_engine engine;
 	unsigned rounds; /* multisection rounds (and single steps) */
-	unsigned prev_builds, prev_cached, prev_boots, prev_samples;
+	struct run_counts prev;
 	double prev_seconds;
 	uint64_t t0;
 	struct verdict sep; /* the endpoints' separation */

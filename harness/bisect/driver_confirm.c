@@ -49,7 +49,7 @@ int driver_pairs_drop(struct driver *d, struct verdict_pairs_input *in,
 	const struct threshold *t = &d->job->threshold;
 	const struct verdict *sep = &d->sep;
 	struct sample_set good = SAMPLE_SET_INIT;
-	double g = sep->base_median, v;
+	double g = sep->base_median;
 	int faster = d->job->faster;
 
 	/* Without the endpoints' test (`iobisect test`, a line): good's. */
@@ -62,19 +62,12 @@ int driver_pairs_drop(struct driver *d, struct verdict_pairs_input *in,
 
 	in->line = t->kind != THRESHOLD_AUTO;
 	in->drop_se = 0;
-	switch (t->kind) {
-	case THRESHOLD_PERCENT:
-		in->drop = faster ? -log1p(t->value / 100)
-				  : log1p(-t->value / 100);
-		break;
-	case THRESHOLD_MBPS:
-		v = t->value * 1e6;
-		in->drop = faster ? -log((g + v) / g) : log((g - v) / g);
-		break;
-	default:
+	if (t->kind == THRESHOLD_AUTO) {
 		in->drop = -fabs(log(sep->cand_median / g));
 		in->drop_se = nm->sigma * sqrt(1.0 / (double)sep->n_base +
 					       1.0 / (double)sep->n_cand);
+	} else if (threshold_drop(&in->drop, t, g, faster)) {
+		in->drop = NAN;
 	}
 	in->faster = faster;
 	if (!(in->drop < 0) || !isfinite(in->drop))

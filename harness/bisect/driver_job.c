@@ -38,7 +38,7 @@ struct bisect_job {
 	int driver_ready;
 	struct driver_result res;
 	struct executor_probe remote; /* --executor slurm */
-	struct report_wall wall;      /* the answer on the wall clock */
+	struct bisect_report_wall wall;      /* the answer on the wall clock */
 };
 
 static void bisect_job_release(struct bisect_job *b)
@@ -89,7 +89,7 @@ static int start(struct bisect_job *b, const char *hash)
 		progress_note(b->progress,
 			      "[bisect] resuming %s: %zu marks, %u boots "
 			      "stored",
-			      b->state_file, b->st.nr_marks, b->st.boots);
+			      b->state_file, b->st.nr_marks, b->st.counts.boots);
 	if (r == 1) {
 		b->st.job_hash = xstrdup(hash);
 		b->st.job_name = xstrdup(job->name);
@@ -114,7 +114,7 @@ static int start(struct bisect_job *b, const char *hash)
 	return 0;
 }
 
-static void fill_commit(struct bisect_job *b, struct report_commit *c,
+static void fill_commit(struct bisect_job *b, struct bisect_report_commit *c,
 			const char *id)
 {
 	struct commit_info ci = COMMIT_INFO_INIT;
@@ -129,19 +129,19 @@ static void fill_commit(struct bisect_job *b, struct report_commit *c,
 	commit_info_release(&ci);
 }
 
-static void add_rows(struct report *rep, const char *what,
+static void add_rows(struct bisect_report *rep, const char *what,
 		     const struct sample_set *g, const struct sample_set *x,
 		     int significant)
 {
-	struct report_row *row;
+	struct bisect_report_row *row;
 
-	row = report_add_row(rep, what, "MB/s");
+	row = bisect_report_add_row(rep, what, "MB/s");
 	row->good_median = stats_median(g->values, g->nr) / 1e6;
 	row->good_stddev_pct = stats_pct_stddev(g->values, g->nr);
 	row->bad_median = stats_median(x->values, x->nr) / 1e6;
 	row->bad_stddev_pct = stats_pct_stddev(x->values, x->nr);
 	row->significant = significant;
-	row = report_add_row(rep, what, "%CPU");
+	row = bisect_report_add_row(rep, what, "%CPU");
 	row->good_median = stats_median(g->cpu_pct, g->nr);
 	row->good_stddev_pct = stats_pct_stddev(g->cpu_pct, g->nr);
 	row->bad_median = stats_median(x->cpu_pct, x->nr);
@@ -173,7 +173,7 @@ static int same_file(const char *a, const char *b)
  * The block-layer counters of the metric point, culprit against parent
  * and bad against good, from what the store holds for them.
  */
-static void counter_tables(struct bisect_job *b, struct report *rep,
+static void counter_tables(struct bisect_job *b, struct bisect_report *rep,
 			   const char *parent, const char *culprit)
 {
 	const struct job *job = b->job;
@@ -193,11 +193,11 @@ static void counter_tables(struct bisect_job *b, struct report *rep,
 		    strcmp(ser->metric, job->metric))
 			continue;
 		if (ids[0] >= 0 && ids[1] >= 0)
-			counters_compare(ser->cells[ids[0]].blocks,
+			block_counters_compare(ser->cells[ids[0]].blocks,
 					 ser->cells[ids[1]].blocks,
 					 &rep->counters_culprit);
 		if (ids[2] >= 0 && ids[3] >= 0)
-			counters_compare(ser->cells[ids[2]].blocks,
+			block_counters_compare(ser->cells[ids[2]].blocks,
 					 ser->cells[ids[3]].blocks,
 					 &rep->counters_endpoints);
 		break;
@@ -206,7 +206,7 @@ static void counter_tables(struct bisect_job *b, struct report *rep,
 }
 
 /* The culprit against its (first) parent, and the endpoints. */
-static void culprit_rows(struct bisect_job *b, struct report *rep,
+static void culprit_rows(struct bisect_job *b, struct bisect_report *rep,
 			 const char *culprit)
 {
 	const struct probe_image *ci = image_of(b, culprit), *pi, *gi, *bi;
@@ -267,7 +267,7 @@ static int answer_on_wall(struct bisect_job *b)
 	return 0;
 }
 
-static void make_report(struct bisect_job *b, struct report *rep)
+static void make_report(struct bisect_job *b, struct bisect_report *rep)
 {
 	const struct bisect_state *st = &b->st;
 
@@ -294,10 +294,7 @@ static void make_report(struct bisect_job *b, struct report *rep)
 			fill_commit(b, &rep->suspects[i], st->suspects.v[i]);
 		rep->nr_suspects = st->suspects.nr;
 	}
-	rep->builds = st->builds;
-	rep->builds_cached = st->builds_cached;
-	rep->boots = st->boots;
-	rep->samples = st->samples;
+	rep->counts = st->counts;
 	rep->seconds = st->seconds;
 	for (size_t i = 0; i < b->d.m.logs.nr; i++)
 		strvec_push(&rep->logs, b->d.m.logs.v[i]);
@@ -316,12 +313,12 @@ static void make_report(struct bisect_job *b, struct report *rep)
 	}
 	strvec_pushf(&rep->logs, "results: %s", b->dir);
 	rep->state_file = xstrdup(b->state_file);
-	report_write(rep, b->dir);
+	bisect_report_write(rep, b->dir);
 }
 
 enum driver_status driver_job_bisect(struct job *job,
 				     const struct driver_job_opts *o,
-				     struct report *rep)
+				     struct bisect_report *rep)
 {
 	struct bisect_job b;
 	enum driver_status ret = DRIVER_ABORT;
@@ -342,7 +339,7 @@ enum driver_status driver_job_bisect(struct job *job,
 	 * A finished bisection (start set `answered`) is not run again: its
 	 * answer is printed as it was stored, and nothing is rewritten.
 	 */
-	if (b.st.answered[0] && !report_load(rep, b.dir, b.st.answered)) {
+	if (b.st.answered[0] && !bisect_report_load(rep, b.dir, b.st.answered)) {
 		progress_note(o->progress,
 			      "[bisect] %s is finished: its stored answer "
 			      "(move it away to start over)",

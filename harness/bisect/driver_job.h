@@ -32,13 +32,13 @@ struct driver_job_opts {
 /*
  * Bisect `job` (its repo, good and bad), resuming what the state holds,
  * and write report.txt and summary.json into results/<job>/. *rep (set up
- * by report_init) gets the report for the caller to print. Returns the
+ * by bisect_report_init) gets the report for the caller to print. Returns the
  * status (the exit code of `iobisect bisect`); on DRIVER_INTERRUPTED no
  * report is written, the state is.
  */
 enum driver_status driver_job_bisect(struct job *job,
 				     const struct driver_job_opts *o,
-				     struct report *rep);
+				     struct bisect_report *rep);
 
 /*
  * `git bisect run`'s question for `commit`, built from `build_repo`, with

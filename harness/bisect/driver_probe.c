@@ -42,10 +42,7 @@ int driver_save(struct driver *d)
 
 	if (!st)
 		return 0;
-	st->builds = d->prev_builds + d->m.builds;
-	st->builds_cached = d->prev_cached + d->m.builds_cached;
-	st->boots = d->prev_boots + d->m.boots;
-	st->samples = d->prev_samples + d->m.samples;
+	run_counts_sum(&st->counts, &d->prev, &d->m.counts);
 	st->seconds = d->prev_seconds + (now_ns() - d->t0) / 1e9;
 	return d->state_file ? state_save(st, d->state_file) : 0;
 }

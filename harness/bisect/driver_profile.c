@@ -33,7 +33,7 @@ static int profile_of(struct profile *out, struct probe_ctx *ctx,
 
 void driver_profile_answer(struct probe_ctx *ctx, const char *culprit,
 			   const char *parent, struct progress *progress,
-			   struct report *rep)
+			   struct bisect_report *rep)
 {
 	const struct job *job = ctx->job;
 	struct profile a = PROFILE_INIT, b = PROFILE_INIT;

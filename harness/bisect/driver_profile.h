@@ -22,6 +22,6 @@ struct progress;
  */
 void driver_profile_answer(struct probe_ctx *ctx, const char *culprit,
 			   const char *parent, struct progress *progress,
-			   struct report *rep);
+			   struct bisect_report *rep);
 
 #endif

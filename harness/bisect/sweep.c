@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <fnmatch.h>
+#include <math.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -185,21 +186,16 @@ int sweep_state_load(struct sweep_state *s, const char *dir)
 int sweep_past_threshold(const struct threshold *t,
 			 const struct changepoint *cp)
 {
-	double drop_pct = cp->kind == CHANGEPOINT_REGRESSION ? -cp->change_pct
-							     : cp->change_pct;
-	double drop = cp->kind == CHANGEPOINT_REGRESSION
-			      ? cp->before_median - cp->after_median
-			      : cp->after_median - cp->before_median;
+	int faster = cp->kind != CHANGEPOINT_REGRESSION;
+	double drop, seen;
 
-	switch (t->kind) {
-	case THRESHOLD_PERCENT:
-		return drop_pct >= t->value;
-	case THRESHOLD_MBPS:
-		return drop / 1e6 >= t->value; /* medians are bytes/s */
-	case THRESHOLD_AUTO:
-		break;
-	}
-	return 1;
+	if (t->kind == THRESHOLD_AUTO)
+		return 1;
+	/* A line that lies at no level above zero: no change reaches it. */
+	if (threshold_drop(&drop, t, cp->before_median, faster))
+		return 0;
+	seen = log(cp->after_median / cp->before_median);
+	return (faster ? -seen : seen) <= drop;
 }
 
 char *sweep_bisect_job_name(const char *job, const char *good, const char *bad)

@@ -56,7 +56,7 @@ static double median_of(struct measure *m, const char *commit)
 
 int wall_pairs_run(struct probe_ctx *ctx, struct job *job,
 		   const char *parent, const char *culprit,
-		   struct report_wall *out)
+		   struct bisect_report_wall *out)
 {
 	struct job wall = *job;
 	struct measure m;
@@ -104,7 +104,7 @@ int wall_pairs_run(struct probe_ctx *ctx, struct job *job,
 		out->pair_ratio = stats_median(ratios, nr);
 	ret = 0;
 out:
-	out->boots = m.boots;
+	out->boots = m.counts.boots;
 	measure_release(&m);
 	if (ctx->progress)
 		progress_commit_done(ctx->progress);

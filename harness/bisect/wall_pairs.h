@@ -25,6 +25,6 @@ struct probe_ctx;
  */
 int wall_pairs_run(struct probe_ctx *ctx, struct job *job,
 		   const char *parent, const char *culprit,
-		   struct report_wall *out);
+		   struct bisect_report_wall *out);
 
 #endif

@@ -6,6 +6,7 @@
 #include "boot_archive.h"
 #include "fio_pack.h"
 #include "initramfs.h"
+#include "run.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -13,7 +14,7 @@
 
 static int add_tool(struct initramfs *ir, const char *tool)
 {
-	char *host = initramfs_find_tool(tool);
+	char *host = run_find_tool(tool);
 	if (!host) {
 		warning("'%s' is not installed on the host; the guest will "
 			"run without it",

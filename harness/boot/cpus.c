@@ -7,7 +7,6 @@
  */
 #include "cpus.h"
 #include "job_types.h"
-#include "kvm.h"
 #include "util.h"
 
 #include <dirent.h>
@@ -15,24 +14,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-int cpus_default_vcpus_for(int host_cpus, int kvm)
-{
-	int n = host_cpus - 1;
-
-	if (!kvm)
-		return 1;
-	return n < 1 ? 1 : n > 2 ? 2 : n;
-}
-
-int cpus_default_vcpus(void)
-{
-	cpu_set_t allowed;
-
-	if (sched_getaffinity(0, sizeof(allowed), &allowed))
-		return 1;
-	return cpus_default_vcpus_for(CPU_COUNT(&allowed), kvm_usable());
-}
 
 void cpu_plan_make(struct cpu_plan *plan, const struct machine_spec *m)
 {

@@ -29,18 +29,6 @@ struct cpu_plan {
 	cpu_set_t build;   /* the rest: builds beside a boot */
 };
 
-/*
- * The guest's vCPUs when the job names none. Under TCG (`kvm` 0) one: the
- * virtual clock, TCG's default (clock.h), takes no more, and on the wall
- * clock a second vCPU on the 2-CPU development machine spread the per-boot
- * figures 12.1% against 2.7% (same kernel, same hour). Under KVM as many
- * as leave one host CPU to QEMU's main loop and the builds (so the vCPUs
- * measured have CPUs of their own, which pinning needs), at most 2.
- */
-int cpus_default_vcpus_for(int host_cpus, int kvm);
-/* The same for this host's allowed CPUs and whether KVM is usable. */
-int cpus_default_vcpus(void);
-
 /* The plan for `m` on this host (its allowed CPUs, sched_getaffinity). */
 void cpu_plan_make(struct cpu_plan *plan, const struct machine_spec *m);
 

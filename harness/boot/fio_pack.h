@@ -8,20 +8,8 @@
 #ifndef IOBISECT_FIO_PACK_H
 #define IOBISECT_FIO_PACK_H
 
+#include "fio_build.h"
 #include "initramfs.h"
-
-struct fio_build {
-	char *path;	     /* the host's fio */
-	char hash[41];	     /* SHA-1 of the binary */
-	char kernel_min[32]; /* its dynamic linker's ABI tag; "" for none */
-};
-
-/*
- * Find the host's fio and describe it. -1 after one error that says how
- * to install it when there is none.
- */
-int fio_build_find(struct fio_build *out);
-void fio_build_release(struct fio_build *b);
 
 /* 1 when a spec text has a point of the fio engine. Pure. */
 int fio_pack_wanted(const char *spec);

@@ -19,7 +19,7 @@ static int spec_word(const char *s)
 	return 1;
 }
 
-int spec_render_topology(const struct job *job, int topo, struct strbuf *out)
+int guest_spec_render_topology(const struct job *job, int topo, struct strbuf *out)
 {
 	const struct topology *t;
 
@@ -95,20 +95,20 @@ static int render_point(const struct job *job, const struct point *pt,
 	return 0;
 }
 
-int spec_render_point(const struct job *job, const struct point *pt,
+int guest_spec_render_point(const struct job *job, const struct point *pt,
 		      struct strbuf *out)
 {
 	return render_point(job, pt, 1, out);
 }
 
 /* For results.c: the point line without samples= (see results_spec_hash). */
-int spec_render_point_nosamples(const struct job *job, const struct point *pt,
+int guest_spec_render_point_nosamples(const struct job *job, const struct point *pt,
 				struct strbuf *out)
 {
 	return render_point(job, pt, 0, out);
 }
 
-int spec_render(const struct job *job, int topo, const char *boot_label,
+int guest_spec_render(const struct job *job, int topo, const char *boot_label,
 		unsigned boot_id, struct strbuf *out)
 {
 	size_t start = out->len;
@@ -124,7 +124,7 @@ int spec_render(const struct job *job, int topo, const char *boot_label,
 					  ? '_'
 					  : *s);
 	strbuf_addstr(out, " reboot=1\n");
-	if (spec_render_topology(job, topo, out))
+	if (guest_spec_render_topology(job, topo, out))
 		goto fail;
 	for (size_t i = 0; i < job->nr_points; i++) {
 		if (job->points[i].topo != topo)

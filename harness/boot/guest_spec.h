@@ -4,8 +4,8 @@
  * describes it. Pure: the same job always gives the same bytes, so the text
  * also serves as the canonical form that results.c hashes.
  */
-#ifndef IOBISECT_SPEC_H
-#define IOBISECT_SPEC_H
+#ifndef IOBISECT_BOOT_GUEST_SPEC_H
+#define IOBISECT_BOOT_GUEST_SPEC_H
 
 #include "job.h"
 
@@ -20,21 +20,21 @@
  * Returns 0, or -1 after error() when the job holds a value that cannot be
  * written as one spec word (it should have been refused by job.c).
  */
-int spec_render(const struct job *job, int topo, const char *boot_label,
+int guest_spec_render(const struct job *job, int topo, const char *boot_label,
 		unsigned boot_id, struct strbuf *out);
 
 /* Only the disk and layer lines of topology `topo`. */
-int spec_render_topology(const struct job *job, int topo, struct strbuf *out);
+int guest_spec_render_topology(const struct job *job, int topo, struct strbuf *out);
 
 /* Only the point line of `pt` (with the job's samples and warmup). */
-int spec_render_point(const struct job *job, const struct point *pt,
+int guest_spec_render_point(const struct job *job, const struct point *pt,
 		      struct strbuf *out);
 
 /*
  * The point line without samples=: the canonical form results.c hashes,
  * because more samples per boot measure the same thing.
  */
-int spec_render_point_nosamples(const struct job *job, const struct point *pt,
+int guest_spec_render_point_nosamples(const struct job *job, const struct point *pt,
 				struct strbuf *out);
 
 #endif

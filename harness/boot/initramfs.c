@@ -9,6 +9,7 @@
  * inside a sandbox that forbids exec of the dynamic linker.
  */
 #include "initramfs.h"
+#include "elf_file.h"
 #include "install_dirs.h"
 
 #include <elf.h>
@@ -30,12 +31,6 @@ static const char *const lib_dirs[] = {
 	"/usr/lib64",
 	"/lib",
 	"/usr/lib",
-};
-
-/* Where host tools are looked up, whatever the harness's own PATH is. */
-static const char *const tool_dirs[] = {
-	"/usr/sbin", "/sbin",		"/usr/bin",
-	"/bin",	     "/usr/local/sbin", "/usr/local/bin",
 };
 
 void initramfs_release(struct initramfs *ir)
@@ -221,160 +216,6 @@ int initramfs_write(struct initramfs *ir, const char *path)
 	return write_file_atomic(path, ir->data.buf, ir->data.len);
 }
 
-/* ELF reading: only what the dynamic linker would look at. */
-
-static const Elf64_Phdr *phdr_at(const unsigned char *d, size_t len,
-				 const Elf64_Ehdr *eh, unsigned i)
-{
-	uint64_t off = eh->e_phoff + (uint64_t)i * eh->e_phentsize;
-	if (off + sizeof(Elf64_Phdr) > len)
-		return NULL;
-	return (const Elf64_Phdr *)(d + off);
-}
-
-/* File offset of virtual address `va`, through the PT_LOAD segments. */
-static int va_to_off(const unsigned char *d, size_t len, const Elf64_Ehdr *eh,
-		     uint64_t va, uint64_t *off)
-{
-	for (unsigned i = 0; i < eh->e_phnum; i++) {
-		const Elf64_Phdr *ph = phdr_at(d, len, eh, i);
-		if (!ph)
-			return -1;
-		if (ph->p_type == PT_LOAD && va >= ph->p_vaddr &&
-		    va < ph->p_vaddr + ph->p_filesz) {
-			*off = va - ph->p_vaddr + ph->p_offset;
-			return 0;
-		}
-	}
-	return -1;
-}
-
-/*
- * initramfs_elf_deps, and also the folders of DT_RUNPATH (or DT_RPATH)
- * into `runpath` when it is not NULL: where the dynamic linker looks
- * first for this file's libraries (Debian's librados keeps its own in
- * /usr/lib/x86_64-linux-gnu/ceph).
- */
-static int elf_deps(char **interp, struct strvec *needed,
-		    struct strvec *runpath, const void *data, size_t len,
-		    const char *origin)
-{
-	const unsigned char *d = data;
-	*interp = NULL;
-	if (len < sizeof(Elf64_Ehdr) || memcmp(d, ELFMAG, SELFMAG) ||
-	    d[EI_CLASS] != ELFCLASS64 || d[EI_DATA] != ELFDATA2LSB)
-		return error("'%s' is not a 64-bit little-endian ELF file",
-			     origin);
-	Elf64_Ehdr eh;
-	memcpy(&eh, d, sizeof(eh));
-	if (eh.e_phentsize != sizeof(Elf64_Phdr))
-		return error("'%s' has unexpected program headers", origin);
-	const Elf64_Phdr *dyn = NULL;
-	for (unsigned i = 0; i < eh.e_phnum; i++) {
-		const Elf64_Phdr *ph = phdr_at(d, len, &eh, i);
-		if (!ph)
-			return error("'%s' is truncated", origin);
-		if (ph->p_type == PT_INTERP) {
-			if (ph->p_offset + ph->p_filesz > len || !ph->p_filesz)
-				return error("'%s' is truncated", origin);
-			*interp =
-				xstrndup((const char *)d + ph->p_offset,
-					 strnlen((const char *)d + ph->p_offset,
-						 ph->p_filesz));
-		} else if (ph->p_type == PT_DYNAMIC) {
-			dyn = ph;
-		}
-	}
-	if (!dyn)
-		return 0;
-	if (dyn->p_offset + dyn->p_filesz > len)
-		goto truncated;
-	const Elf64_Dyn *ents = (const Elf64_Dyn *)(d + dyn->p_offset);
-	size_t n = dyn->p_filesz / sizeof(Elf64_Dyn);
-	uint64_t strtab_va = 0, strsz = 0;
-	for (size_t i = 0; i < n && ents[i].d_tag != DT_NULL; i++) {
-		if (ents[i].d_tag == DT_STRTAB)
-			strtab_va = ents[i].d_un.d_ptr;
-		else if (ents[i].d_tag == DT_STRSZ)
-			strsz = ents[i].d_un.d_val;
-	}
-	uint64_t strtab;
-	if (!strtab_va || va_to_off(d, len, &eh, strtab_va, &strtab) ||
-	    strtab + strsz > len)
-		goto truncated;
-	for (size_t i = 0; i < n && ents[i].d_tag != DT_NULL; i++) {
-		int64_t tag = ents[i].d_tag;
-		int is_path = tag == DT_RUNPATH || tag == DT_RPATH;
-		if (tag != DT_NEEDED && !(is_path && runpath))
-			continue;
-		uint64_t at = ents[i].d_un.d_val;
-		if (at >= strsz)
-			goto truncated;
-		char *str = xstrndup((const char *)d + strtab + at, strsz - at);
-		if (is_path)
-			strvec_split(runpath, str, ':');
-		else
-			strvec_push(needed, str);
-		free(str);
-	}
-	return 0;
-truncated:
-	free(*interp);
-	*interp = NULL;
-	return error("'%s' has a damaged dynamic section", origin);
-}
-
-int initramfs_elf_deps(char **interp, struct strvec *needed, const void *data,
-		       size_t len, const char *origin)
-{
-	return elf_deps(interp, needed, NULL, data, len, origin);
-}
-
-int initramfs_elf_abi_tag(const void *data, size_t len, char out[32])
-{
-	const unsigned char *d = data;
-	Elf64_Ehdr eh;
-	if (len < sizeof(eh) || memcmp(d, ELFMAG, SELFMAG) ||
-	    d[EI_CLASS] != ELFCLASS64 || d[EI_DATA] != ELFDATA2LSB)
-		return -1;
-	memcpy(&eh, d, sizeof(eh));
-	for (unsigned i = 0; i < eh.e_phnum; i++) {
-		const Elf64_Phdr *ph = phdr_at(d, len, &eh, i);
-		if (!ph)
-			return -1;
-		if (ph->p_type != PT_NOTE || ph->p_offset > len ||
-		    ph->p_filesz > len - ph->p_offset)
-			continue;
-		/* Notes: namesz, descsz, type, then name and desc, each
-		 * padded to 4 bytes (ELF64 GNU notes keep 4). */
-		const unsigned char *p = d + ph->p_offset,
-				    *end = p + ph->p_filesz;
-		while (end - p >= 12) {
-			uint32_t nsz, dsz, type;
-			memcpy(&nsz, p, 4);
-			memcpy(&dsz, p + 4, 4);
-			memcpy(&type, p + 8, 4);
-			size_t npad = (nsz + 3u) & ~3u, dpad = (dsz + 3u) & ~3u;
-			if (npad > (size_t)(end - p) - 12 ||
-			    dpad > (size_t)(end - p) - 12 - npad)
-				break;
-			const unsigned char *name = p + 12, *desc = name + npad;
-			uint32_t w[4];
-			if (type == NT_GNU_ABI_TAG && nsz == 4 &&
-			    !memcmp(name, "GNU", 4) && dsz >= 16) {
-				memcpy(w, desc, 16);
-				/* w[0] is the OS: 0 for Linux. */
-				if (w[0] != 0)
-					return 1;
-				snprintf(out, 32, "%u.%u.%u", w[1], w[2], w[3]);
-				return 0;
-			}
-			p += 12 + npad + dpad;
-		}
-	}
-	return 1;
-}
-
 /* `dir` with $ORIGIN (or ${ORIGIN}) as the folder of `host_path`. */
 static char *expand_origin(const char *dir, const char *host_path)
 {
@@ -423,7 +264,7 @@ static int add_deps(struct initramfs *ir, const char *host_path, int depth)
 	char *interp = NULL;
 	int rc = -1;
 	if (read_file(host_path, &sb) ||
-	    elf_deps(&interp, &needed, &runpath, sb.buf, sb.len, host_path))
+	    elf_file_deps(&interp, &needed, &runpath, sb.buf, sb.len, host_path))
 		goto out;
 	if (interp) {
 		char *name = entry_name(interp);
@@ -542,16 +383,5 @@ char *initramfs_find_guest(void)
 	}
 	if (file_exists("build/iobisect-guest"))
 		return absolute_path("build/iobisect-guest");
-	return NULL;
-}
-
-char *initramfs_find_tool(const char *tool)
-{
-	for (size_t i = 0; i < ARRAY_SIZE(tool_dirs); i++) {
-		char *cand = xstrfmt("%s/%s", tool_dirs[i], tool);
-		if (!access(cand, X_OK))
-			return cand;
-		free(cand);
-	}
 	return NULL;
 }

@@ -55,23 +55,6 @@ void initramfs_finish(struct initramfs *ir);
 int initramfs_write(struct initramfs *ir, const char *path);
 
 /*
- * What the ELF file in `data` asks of the dynamic linker: its interpreter
- * (NULL for a static program; caller frees) and its DT_NEEDED names in
- * order. Pure. Returns -1 (with an error naming `origin`) when the data is
- * not a 64-bit little-endian ELF file.
- */
-int initramfs_elf_deps(char **interp, struct strvec *needed, const void *data,
-		       size_t len, const char *origin);
-
-/*
- * The floor an ELF file's GNU ABI tag note sets ("3.2.0": glibc's
- * dynamic linker refuses to run on an older kernel) into `out`. Pure.
- * 0, 1 when the file has no such note, -1 when it is not a 64-bit
- * little-endian ELF file.
- */
-int initramfs_elf_abi_tag(const void *data, size_t len, char out[32]);
-
-/*
  * Append `len` bytes of another finished newc archive after this one's
  * trailer (the kernel unpacks concatenated archives in turn); finishes
  * `ir` first. Nothing may be added after.
@@ -85,11 +68,6 @@ void initramfs_append_archive(struct initramfs *ir, const void *data,
  */
 void initramfs_tools_for_spec(struct strvec *tools, const char *spec);
 
-/*
- * A host tool by name, looked for in the system's folders whatever the
- * harness's PATH is; NULL when none is executable. Caller frees.
- */
-char *initramfs_find_tool(const char *tool);
 
 /*
  * The guest program: $IOBISECT_GUEST, else iobisect-guest in build/ beside

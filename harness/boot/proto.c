@@ -6,7 +6,6 @@
  * one could have been the error that made the rest meaningless.
  */
 #include "proto.h"
-#include "block_counters.h"
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -212,7 +211,7 @@ static int sample_parse(json_t *o, struct proto_sample *s)
 	 * The counters explain a sample, they are not it: a guest that sends
 	 * none (older) or a malformed object keeps the sample without them.
 	 */
-	block = json_object_get(o, COUNTERS_KEY);
+	block = json_object_get(o, PROTO_COUNTERS_KEY);
 	if (json_is_object(block) &&
 	    json_is_array(json_object_get(block, "devices")))
 		s->block = json_incref(block);

@@ -55,7 +55,7 @@ struct proto_sample {
 	uint64_t sys_ns;
 	double cpu_pct;
 	int verified; /* data read back matched the pattern */
-	/* The block layer's counters (COUNTERS_KEY, "block_v1"), or NULL. */
+	/* The block layer's counters (PROTO_COUNTERS_KEY, "block_v1"), or NULL. */
 	json_t *block;
 	/* The fio engine's figures (iops, clat_ns, ...), or NULL. */
 	json_t *fio;

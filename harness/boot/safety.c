@@ -182,15 +182,6 @@ void safety_view_release(struct safety_view *v)
 
 /* ---- the decision (pure) ---- */
 
-void safety_facts_release(struct safety_facts *f)
-{
-	free(f->path);
-	strvec_clear(&f->mounts);
-	strvec_clear(&f->holders);
-	free(f->root_why);
-	memset(f, 0, sizeof(*f));
-}
-
 static void join(struct strbuf *sb, const struct strvec *sv)
 {
 	for (size_t i = 0; i < sv->nr; i++) {
@@ -297,7 +288,7 @@ int safety_check_passthrough(const char *path, int want_write,
 
 	out->fd = -1;
 	out->path = NULL;
-	if (safety_gather(path, &f))
+	if (safety_facts_gather(path, &f))
 		return -1;
 	if (destroy_data_on) {
 		dd = realpath(destroy_data_on, NULL);

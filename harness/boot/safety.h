@@ -11,13 +11,13 @@
  * meanwhile), read-only unless writing was allowed.
  *
  * The signature scan and the decision are pure (tested on plain bytes and
- * plain facts); safety_gather() and safety_check_passthrough() read the
+ * plain facts); safety_facts_gather() and safety_check_passthrough() read the
  * system (realpath, stat, /proc/self/mountinfo, /sys/dev/block).
  */
 #ifndef IOBISECT_SAFETY_H
 #define IOBISECT_SAFETY_H
 
-#include "options.h"
+#include "safety_facts.h"
 #include "util.h"
 
 #include <stddef.h>
@@ -44,11 +44,6 @@ struct safety_view {
 #define SAFETY_HEAD_BYTES (72 * 1024)
 #define SAFETY_TAIL_BYTES (192 * 1024)
 
-struct safety_signature {
-	const char *name; /* "ext2/3/4 file system", "md RAID 0.90 member" */
-	uint64_t offset;  /* where the magic was found, in bytes */
-};
-
 /*
  * The first signature found in `v`, or 0 when none (blank as far as we
  * can tell). Pure.
@@ -60,27 +55,6 @@ int safety_find_signature(const struct safety_view *v,
 int safety_read_view(int fd, const char *path, struct safety_view *v);
 void safety_view_release(struct safety_view *v);
 
-/* What the system says about a path, gathered by safety_gather(). */
-struct safety_facts {
-	char *path;	 /* realpath of what was given */
-	int is_blockdev; /* else a regular file */
-	unsigned major, minor;
-	struct strvec mounts;  /* "/dev/loop3p1 on /mnt" for each mount */
-	struct strvec holders; /* "dm-0 (holds loop3)", "md0 (holds loop3p1)" */
-	int root_disk;	       /* it is, or is part of, the disk holding / */
-	char *root_why;	       /* "/ is on sda2, a partition of sda" */
-	int have_signature;
-	struct safety_signature signature;
-};
-#define SAFETY_FACTS_INIT                                                      \
-	{                                                                      \
-		NULL, 0, 0, 0, STRVEC_INIT, STRVEC_INIT, 0, NULL, 0,           \
-		{                                                              \
-			NULL, 0                                                \
-		}                                                              \
-	}
-void safety_facts_release(struct safety_facts *f);
-
 /*
  * Decide from the facts: 0 when the device may be passed through, -1 with
  * the reason in `why` (one line, naming the device and the cure) when not.
@@ -91,13 +65,6 @@ void safety_facts_release(struct safety_facts *f);
 int safety_decide(const struct safety_facts *f, int want_write,
 		  const char *destroy_data_on, int force, struct strbuf *why);
 
-/*
- * Fill `f` for `path`: resolve it (a block device or regular file only),
- * find its mounts, its holders and its partitions' (sysfs), and whether it
- * is on the root disk. The signature is not read here (see
- * safety_check_passthrough, which reads it through the exclusive fd).
- */
-int safety_gather(const char *path, struct safety_facts *f);
 
 /* A device we checked and hold. */
 struct safety_hold {
@@ -156,16 +123,5 @@ void safety_release_all(struct safety_hold *holds, size_t nr);
  */
 void safety_pin_paths(struct job *job, const struct safety_hold *holds,
 		      size_t nr);
-
-/*
- * The passthrough options every command that boots takes, as two entries
- * of its option table (options.h): `--destroy-data-on DEV` (or `=DEV`)
- * and `--force`. A value on --force is refused, not taken for consent.
- */
-#define OPT_SAFETY(destroy, force)                                             \
-	OPT_STRING_F("--destroy-data-on", destroy, OPT_JOINED, "DEV",          \
-		     "a passed-through disk the workload may write"),          \
-		OPT_FLAG_F("--force", force, OPT_JOINED,                       \
-			   "boot a passed-through disk that looks in use")
 
 #endif

@@ -1,10 +1,10 @@
 /*
  * safety_facts.c: what the host says of a disk before it is passed
- * through (safety.h, safety_gather): its mounts, holders, partitions, the
+ * through (safety_facts.h): its mounts, holders, partitions, the
  * disks under it (md, dm, loop backing files) and whether it holds the
  * root file system, from /proc and /sys. safety_decide judges them.
  */
-#include "safety.h"
+#include "safety_facts.h"
 #include "run.h"
 
 #include <dirent.h>
@@ -264,7 +264,16 @@ static void note_loop_backing(const char *path, struct strvec *out)
 	closedir(d);
 }
 
-int safety_gather(const char *path, struct safety_facts *f)
+void safety_facts_release(struct safety_facts *f)
+{
+	free(f->path);
+	strvec_clear(&f->mounts);
+	strvec_clear(&f->holders);
+	free(f->root_why);
+	memset(f, 0, sizeof(*f));
+}
+
+int safety_facts_gather(const char *path, struct safety_facts *f)
 {
 	struct mounts m = {0};
 	struct stat st;

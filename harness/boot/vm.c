@@ -487,7 +487,7 @@ int vm_boot(struct boot_result *out, const struct boot_request *req)
 	for (size_t i = 0; i < job->nr_points; i++)
 		out->report.expect_points += job->points[i].topo == req->topo;
 
-	if (spec_render(job, req->topo, req->label, req->boot_id, &spec) ||
+	if (guest_spec_render(job, req->topo, req->label, req->boot_id, &spec) ||
 	    vm_initramfs(initrd, &spec, req) ||
 	    images_prepare(&im, t, req->run_dir, req->boot_id))
 		goto out;

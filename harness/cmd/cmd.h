@@ -5,16 +5,7 @@
 #ifndef IOBISECT_CMD_H
 #define IOBISECT_CMD_H
 
-/*
- * The exit codes every command shares. 0, 1 and 2 mean what each
- * command's file says (bisect: culprit, inconclusive, not separated; test:
- * fast, slow; run: ok, a boot failed); these mean the same everywhere.
- */
-enum cmd_exit {
-	EXIT_SKIP = 125,	/* git bisect run's "untestable" */
-	EXIT_ABORT = 128,	/* bad input or setup: nothing decided */
-	EXIT_INTERRUPTED = 130, /* SIGINT or SIGTERM: measured is kept */
-};
+#include "exit_code.h" /* what every command returns */
 
 int cmd_build(int argc, char **argv);
 int cmd_run(int argc, char **argv);

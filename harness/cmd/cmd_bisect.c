@@ -11,6 +11,7 @@
  * missing, results folder in use), 130 interrupted (state saved).
  */
 #include "cmd.h"
+#include "cmd_options.h"
 #include "driver_job.h"
 #include "executor.h"
 #include "job.h"
@@ -21,6 +22,7 @@
 #include "bisect_report.h"
 #include "safety.h"
 #include "state.h"
+#include "stats.h"
 #include "upload.h"
 #include "util.h"
 
@@ -60,7 +62,7 @@ static int print_log(const struct job *job)
  * `iobisect upload --flush`); --notify: a short webhook message when a
  * culprit was found. Neither changes the exit code: the result stands.
  */
-static void publish(const struct job *job, const struct report *rep,
+static void publish(const struct job *job, const struct bisect_report *rep,
 		    const char *upload_url, const char *notify_url)
 {
 	if (upload_url) {
@@ -77,9 +79,8 @@ static void publish(const struct job *job, const struct report *rep,
 			.metric = rep->nr_rows ? rep->rows[0].metric
 					       : job->metric,
 			.change_pct = rep->nr_rows && rep->rows[0].good_median
-				? (rep->rows[0].bad_median /
-					   rep->rows[0].good_median -
-				   1) * 100
+				? stats_pct_change(rep->rows[0].good_median,
+						   rep->rows[0].bad_median)
 				: 0,
 			.report = report,
 			.job = job->name,
@@ -92,7 +93,7 @@ static void publish(const struct job *job, const struct report *rep,
 int cmd_bisect(int argc, char **argv)
 {
 	struct job job;
-	struct report rep;
+	struct bisect_report rep;
 	struct progress progress;
 	struct driver_job_opts o = { 0 };
 	struct strbuf text = STRBUF_INIT;
@@ -122,7 +123,7 @@ int cmd_bisect(int argc, char **argv)
 		OPT_END(),
 	};
 
-	report_init(&rep);
+	bisect_report_init(&rep);
 	if (opt_parse(opts, argc, argv, NULL) || !job_path) {
 		executor_release(&exec);
 		return usage(opts);
@@ -166,14 +167,14 @@ int cmd_bisect(int argc, char **argv)
 	if (rep.text)
 		strbuf_addstr(&text, rep.text);
 	else
-		report_render_text(&rep, &text);
+		bisect_report_render_text(&rep, &text);
 	fputs(text.buf, stdout);
 	fflush(stdout);
 	publish(&job, &rep, upload_url, notify_url);
 out:
 	strbuf_release(&text);
 	safety_release_all(holds, nr_holds);
-	report_release(&rep);
+	bisect_report_release(&rep);
 	progress_release(&progress);
 	executor_release(&exec);
 	if (job_ok)

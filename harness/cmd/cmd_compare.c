@@ -88,7 +88,7 @@ void compare_render(const struct scan *s, size_t a, size_t b,
 	for (size_t i = 0; i < s->nr_series; i++) {
 		const struct scan_series *ser = &s->series[i];
 		struct scan_compare c;
-		struct counters_table ct;
+		struct block_counters_table ct;
 		if (!ser->cells[a].nr || !ser->cells[b].nr)
 			continue;
 		scan_compare(ser, a, b, &c);
@@ -103,10 +103,10 @@ void compare_render(const struct scan *s, size_t a, size_t b,
 		strbuf_addch(out, ' ');
 		scan_series_unit(ser, out);
 		strbuf_addf(out, "  (%zu vs %zu boots)\n", c.a_n, c.b_n);
-		counters_compare(ser->cells[a].blocks, ser->cells[b].blocks,
+		block_counters_compare(ser->cells[a].blocks, ser->cells[b].blocks,
 				 &ct);
-		counters_render(&ct, COMPARE_COUNTER_ROWS, "    ", out);
-		counters_table_release(&ct);
+		block_counters_render(&ct, COMPARE_COUNTER_ROWS, "    ", out);
+		block_counters_table_release(&ct);
 	}
 }
 

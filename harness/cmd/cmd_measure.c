@@ -9,6 +9,7 @@
  * interrupted (scancel, the time limit).
  */
 #include "cmd.h"
+#include "cmd_options.h"
 #include "job.h"
 #include "options.h"
 #include "probe.h"
@@ -26,16 +27,6 @@ static int usage(const struct opt *opts)
 		  "JOB --commit REV|--commit-list FILE --boots N [options]",
 		  opts);
 	return EXIT_ABORT;
-}
-
-static int boots_opt(const struct opt *opt, const char *arg)
-{
-	long n;
-	if (parse_long(arg, &n) || n < 0 || n > 1000)
-		return error("--boots: '%s' is not a count of boots (0..1000)",
-			     arg);
-	*(long *)opt->value = n;
-	return 0;
 }
 
 /*
@@ -76,7 +67,7 @@ int cmd_measure(int argc, char **argv)
 	const char *job_path = NULL, *rev = NULL, *results = NULL;
 	const char *list = NULL;
 	char *listed = NULL;
-	long boots = -1;
+	int boots = -1;
 	char id[41];
 	int ret = EXIT_ABORT, rc;
 	struct opt_error err;
@@ -84,7 +75,7 @@ int cmd_measure(int argc, char **argv)
 		OPT_STRING("--commit", &rev, "REV", "the commit"),
 		OPT_STRING("--commit-list", &list, "FILE",
 			   "the commit on line SLURM_ARRAY_TASK_ID of FILE"),
-		OPT_CALLBACK("--boots", boots_opt, &boots, "N",
+		OPT_CALLBACK_F("--boots", cmd_opt_boots, &boots, OPT_BOOTS_NONE, "N",
 			     "boots to have stored (0: build only)"),
 		OPT_STRING(
 			"--results", &results, "DIR",

@@ -3,12 +3,15 @@
  * built through kbuild) N times on each topology of a job, store every
  * boot in the results tree, print each sample's MB/s as it is measured and
  * a summary per topology, point and metric at the end. Its usage
- * (`iobisect run --help`) is made from the option table in parse_args.
+ * (`iobisect run --help`) is made from the option table in
+ * cmd_run_args.c.
  *
  * Exit: 0 when every boot was ok, 1 when a build or a boot failed, 128 on
  * bad input (one line naming it), 130 when interrupted.
  */
 #include "cmd.h"
+#include "cmd_options.h"
+#include "cmd_run.h"
 #include "job.h"
 #include "kbuild.h"
 #include "options.h"
@@ -28,284 +31,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* run has two forms: a job file, or a job made from the options. */
-static const char synopsis[] =
-	"JOB [--kernel BZIMAGE | --commit REV [--repo PATH]] [options]\n"
-	"   or: iobisect run --kernel BZIMAGE | --commit REV [--repo PATH]\n"
-	"                    --topology PRESET[,key=value...]\n"
-	"                    --workload ENGINE[,key=value...] [options]";
-
-struct run_args {
-	const char *job_path;
-	const char *kernel, *commit, *repo;
-	const char *label; /* a prebuilt image's name in result paths */
-	int boots;
-	int keep_images;
-	int force;
-	int help;
-	int have_topology, have_workload;
-	const char *destroy_data_on;
-	struct strvec overrides;
-};
-
-/*
- * Split "raid5-4,md0.bitmap=[0,1],chunk_kb=64" at the commas that are not
- * inside brackets, so list values survive.
- */
-static void split_top_level(struct strvec *out, const char *s)
-{
-	struct strbuf cur = STRBUF_INIT;
-	int depth = 0;
-	for (; *s; s++) {
-		if (*s == '[' || *s == '{')
-			depth++;
-		else if ((*s == ']' || *s == '}') && depth)
-			depth--;
-		if (*s == ',' && !depth) {
-			if (cur.len)
-				strvec_push(out, cur.buf);
-			strbuf_reset(&cur);
-			continue;
-		}
-		strbuf_addch(&cur, *s);
-	}
-	if (cur.len)
-		strvec_push(out, cur.buf);
-	strbuf_release(&cur);
-}
-
-/* "--workload seqread,threads=2" -> workload=seqread workload.threads=2 */
-static int add_compound(struct strvec *ov, const char *key, const char *arg)
-{
-	struct strvec parts = STRVEC_INIT;
-	int rc = 0;
-	split_top_level(&parts, arg);
-	if (!parts.nr || strchr(parts.v[0], '=')) {
-		rc = error("--%s: '%s' does not start with a name", key, arg);
-		goto out;
-	}
-	strvec_pushf(ov, "%s=%s", key, parts.v[0]);
-	for (size_t i = 1; i < parts.nr; i++) {
-		if (!strchr(parts.v[i], '=')) {
-			rc = error("--%s: '%s' is not key=value", key,
-				   parts.v[i]);
-			goto out;
-		}
-		strvec_pushf(ov, "%s.%s", key, parts.v[i]);
-	}
-out:
-	strvec_clear(&parts);
-	return rc;
-}
-
-static int positive(const char *opt, const char *s, int *out)
-{
-	long v;
-	if (!s || parse_long(s, &v) || v < 1 || v > 100000)
-		return error("%s: '%s' is not a positive number", opt,
-			     s ? s : "");
-	*out = (int)v;
-	return 0;
-}
-
-/*
- * What an option adds to the job becomes JSON text, which is UTF-8: any
- * other bytes were dropped without a word (--set results=<bytes> wrote to
- * ./results). Say which option, with the bytes shown safely.
- */
-static int check_utf8(const char *opt, const char *v)
-{
-	struct strbuf shown = STRBUF_INIT;
-
-	if (utf8_valid(v))
-		return 0;
-	strbuf_addsafe(&shown, v, strlen(v));
-	error("%s: '%s' is not valid UTF-8 (a job is JSON text)", opt,
-	      shown.buf);
-	strbuf_release(&shown);
-	return -1;
-}
-
-/* --topology and --workload: a name, then key=value pairs of it. */
-static int compound_opt(const struct opt *opt, const char *v)
-{
-	struct run_args *a = opt->value;
-	const char *key = opt->name + 2;
-
-	if (check_utf8(opt->name, v) || add_compound(&a->overrides, key, v))
-		return -1;
-	if (!strcmp(key, "topology"))
-		a->have_topology = 1;
-	else
-		a->have_workload = 1;
-	return 0;
-}
-
-static int boots_opt(const struct opt *opt, const char *v)
-{
-	return positive(opt->name, v, opt->value);
-}
-
-static int samples_opt(const struct opt *opt, const char *v)
-{
-	struct run_args *a = opt->value;
-	int n = 0;
-
-	if (positive(opt->name, v, &n))
-		return -1;
-	strvec_pushf(&a->overrides, "runs.samples=%d", n);
-	return 0;
-}
-
-static int warmup_opt(const struct opt *opt, const char *v)
-{
-	struct run_args *a = opt->value;
-	long w;
-
-	if (parse_long(v, &w) || w < 0)
-		return error("--warmup: '%s' is not a count", v);
-	strvec_pushf(&a->overrides, "runs.warmup=%ld", w);
-	return 0;
-}
-
-static int timeout_opt(const struct opt *opt, const char *v)
-{
-	struct run_args *a = opt->value;
-	int n = 0;
-
-	/* positive() said what is wrong: one line. */
-	if (positive(opt->name, v, &n))
-		return -1;
-	strvec_pushf(&a->overrides, "machine.timeout_s=%d", n);
-	return 0;
-}
-
-static int set_opt(const struct opt *opt, const char *v)
-{
-	struct run_args *a = opt->value;
-
-	if (check_utf8(opt->name, v))
-		return -1;
-	strvec_push(&a->overrides, v);
-	return 0;
-}
-
-static int results_opt(const struct opt *opt, const char *v)
-{
-	struct run_args *a = opt->value;
-
-	return job_override_results(&a->overrides, v);
-}
-
-/*
- * A label stands where a commit's 12 characters do in result paths and
- * in `compare A B`: 4 to 12 of [A-Za-z0-9._-], not starting with a dot,
- * and not of hex digits alone.
- * One image run under two settings can so be compared as two commits.
- */
-static int label_check(const char *label)
-{
-	size_t n = strlen(label);
-	if (n < 4 || n > 12 || label[0] == '.' ||
-	    strspn(label, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-			  "0123456789._-") != n)
-		return error("--label '%s': 4 to 12 letters, digits, '.', "
-			     "'_' or '-', not starting with '.'",
-			     label);
-	/* Hex digits alone can be a commit's short id: the image's boots
-	 * would be stored, and compared, as that commit's. */
-	if (strspn(label, "0123456789abcdefABCDEF") == n)
-		return error("--label '%s' could be a commit's id: give it a "
-			     "letter past 'f', a '.', '_' or '-'",
-			     label);
-	return 0;
-}
-
-/* Parse argv into *a; with `usage`, print the usage there instead. */
-static int parse_args(struct run_args *a, int argc, char **argv, FILE *usage)
-{
-	struct opt_error e;
-	/* Every option of run takes the "--opt=value" form too. */
-	const struct opt opts[] = {
-		OPT_FLAG_F("-h", &a->help, OPT_STOP, "this help"),
-		/* "--help=x" shows the help too, as it always did. */
-		OPT_FLAG_F("--help", &a->help, OPT_STOP | OPT_JOINED,
-			   "this help"),
-		OPT_FLAG_F("--keep-images", &a->keep_images, OPT_JOINED,
-			   "leave disk images and the initramfs behind"),
-		OPT_STRING_F("--kernel", &a->kernel, OPT_JOINED, "BZIMAGE",
-			     "boot this image"),
-		OPT_STRING_F("--commit", &a->commit, OPT_JOINED, "REV",
-			     "build this commit and boot it"),
-		OPT_STRING_F("--repo", &a->repo, OPT_JOINED, "PATH",
-			     "the kernel git repository"),
-		OPT_STRING_F("--label", &a->label, OPT_JOINED, "NAME",
-			     "a prebuilt image's name in the results"),
-		OPT_SAFETY(&a->destroy_data_on, &a->force),
-		OPT_CALLBACK_F("--topology", compound_opt, a, OPT_JOINED,
-			       "PRESET[,key=value...]",
-			       "the topology (a job without a file)"),
-		OPT_CALLBACK_F("--workload", compound_opt, a, OPT_JOINED,
-			       "ENGINE[,key=value...]",
-			       "the workload (a job without a file)"),
-		OPT_CALLBACK_F("--boots", boots_opt, &a->boots, OPT_JOINED, "N",
-			       "boots per topology (default: runs.min)"),
-		OPT_CALLBACK_F("--samples", samples_opt, a, OPT_JOINED, "N",
-			       "samples of each point per boot"),
-		OPT_CALLBACK_F("--warmup", warmup_opt, a, OPT_JOINED, "N",
-			       "samples dropped first"),
-		OPT_CALLBACK_F("--timeout", timeout_opt, a, OPT_JOINED,
-			       "SECONDS", "a whole boot at most"),
-		OPT_CALLBACK_F("--set", set_opt, a, OPT_JOINED, "key=value",
-			       "set a job key (again for more)"),
-		OPT_CALLBACK_F(
-			"--results", results_opt, a, OPT_JOINED, "DIR",
-			"the results folder (default: the job's \"results\")"),
-		OPT_ARG("JOB", &a->job_path, "the job file"),
-		OPT_END(),
-	};
-
-	if (usage) {
-		opt_usage(usage, "run", synopsis, opts);
-		return 0;
-	}
-	if (opt_parse(opts, argc, argv, &e)) {
-		switch (e.status) {
-		case OPT_ERR_UNKNOWN:
-			return error("unknown option '%.*s'", e.len, e.arg);
-		case OPT_ERR_NO_VALUE:
-			return error("option '%.*s' needs a value", e.len,
-				     e.arg);
-		case OPT_ERR_TAKES_NO_VALUE:
-			return error("option '%.*s' takes no value", e.len,
-				     e.arg);
-		case OPT_ERR_EXTRA:
-			return error("unexpected argument '%s'", e.arg);
-		default:
-			return -1; /* the option's callback said why */
-		}
-	}
-	if (a->help)
-		return 0;
-	if (a->kernel && a->commit)
-		return error("--kernel and --commit: give one");
-	if (a->label && a->commit)
-		return error("--label names a prebuilt image; a commit is "
-			     "named by itself");
-	if (a->label && label_check(a->label))
-		return -1;
-	if (!a->job_path) {
-		if (!a->kernel && !a->commit)
-			return error("no kernel: give JOB, --kernel BZIMAGE or "
-				     "--commit REV");
-		if (!a->have_topology)
-			return error("no topology: give --topology PRESET");
-		if (!a->have_workload)
-			return error("no workload: give --workload ENGINE");
-	}
-	return 0;
-}
-
 /* What is booted: its image, the label in result paths, the build key. */
 struct kernel_pick {
 	char *image;
@@ -319,7 +44,7 @@ static int pick_kernel(struct kernel_pick *k, const struct run_args *a,
 	const char *image = a->kernel	? a->kernel
 			    : a->commit ? NULL
 					: job->kernel;
-	*exit_code = 128;
+	*exit_code = EXIT_ABORT;
 	if (image) {
 		char hex[41];
 		if (!file_exists(image))
@@ -635,13 +360,13 @@ int cmd_run(int argc, char **argv)
 	int code = EXIT_ABORT, failed = 0, job_loaded = 0, setup_failed = 0;
 
 	if (argc < 2) {
-		parse_args(&a, 0, NULL, stderr);
+		cmd_run_parse_args(&a, 0, NULL, stderr);
 		goto out;
 	}
-	if (parse_args(&a, argc, argv, NULL))
+	if (cmd_run_parse_args(&a, argc, argv, NULL))
 		goto out;
 	if (a.help) {
-		parse_args(&a, 0, NULL, stdout);
+		cmd_run_parse_args(&a, 0, NULL, stdout);
 		code = 0;
 		goto out;
 	}

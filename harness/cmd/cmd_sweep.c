@@ -18,6 +18,7 @@
 #include "changepoint.h"
 #include "clock.h"
 #include "cmd.h"
+#include "cmd_options.h"
 #include "driver_job.h"
 #include "executor.h"
 #include "job.h"
@@ -36,12 +37,10 @@
 #include "util.h"
 
 #include <dirent.h>
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 /*
@@ -270,42 +269,6 @@ static void print_table(struct sweep_run *s)
 	}
 }
 
-/* Hard links (copies across file systems) of a tree, missing files only. */
-static int link_tree(const char *from, const char *to)
-{
-	DIR *d = opendir(from);
-	struct dirent *e;
-	int ret = 0;
-
-	if (!d)
-		return errno == ENOENT ? 0
-				       : error("cannot open '%s': %s", from,
-					       strerror(errno));
-	if (mkdir_p(to, 0755)) {
-		closedir(d);
-		return -1;
-	}
-	while (!ret && (e = readdir(d))) {
-		char *f, *t;
-		struct stat st;
-		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-			continue;
-		f = xstrfmt("%s/%s", from, e->d_name);
-		t = xstrfmt("%s/%s", to, e->d_name);
-		if (stat(f, &st))
-			ret = error("cannot stat '%s': %s", f, strerror(errno));
-		else if (S_ISDIR(st.st_mode))
-			ret = link_tree(f, t);
-		else if (S_ISREG(st.st_mode) && !file_exists(t) && link(f, t) &&
-			 copy_file(f, t, st.st_mode & 07777))
-			ret = -1;
-		free(f);
-		free(t);
-	}
-	closedir(d);
-	return ret;
-}
-
 /*
  * The derived bisection's results folder starts with the boots the sweep
  * already stored of its two endpoints: the store pools by build key, spec
@@ -343,14 +306,14 @@ static int bisect_step(struct sweep_run *s, const char *good, const char *bad,
 	struct strbuf orig = STRBUF_INIT, text = STRBUF_INIT;
 	struct bisect_state st;
 	struct job job;
-	struct report rep;
+	struct bisect_report rep;
 	struct driver_job_opts o = { 0 };
 	char hash[41];
 	int rc = DRIVER_ABORT, r, job_ok = 0;
 
 	culprit[0] = '\0';
 	state_init(&st);
-	report_init(&rep);
+	bisect_report_init(&rep);
 	if (!root || read_file(s->job_path, &orig) ||
 	    sweep_bisect_job_text(&text, orig.buf, s->job_path, name, good, bad,
 				  root, faster) ||
@@ -391,7 +354,7 @@ found:
 out:
 	if (job_ok)
 		job_release(&job);
-	report_release(&rep);
+	bisect_report_release(&rep);
 	free(name);
 	free(job_file);
 	free(root);
@@ -601,22 +564,13 @@ static int every_opt(const struct opt *opt, const char *arg)
 	return 0;
 }
 
-static int boots_opt(const struct opt *opt, const char *arg)
-{
-	long *boots = opt->value;
-
-	if (parse_long(arg, boots) || *boots < 1 || *boots > 100)
-		return error("--boots: expected 1..100, not '%s'", arg);
-	return 0;
-}
-
 int cmd_sweep(int argc, char **argv)
 {
 	struct sweep_run s;
 	struct strvec sample = STRVEC_INIT;
 	const char *range = NULL, *tags = NULL, *results = NULL;
 	unsigned every = 0;
-	long boots = SWEEP_BOOTS;
+	int boots = SWEEP_BOOTS;
 	int bisect_improvements = 0, ret = EXIT_ABORT;
 	char a[41], b[41], took[32];
 	uint64_t t0 = now_ns();
@@ -625,8 +579,8 @@ int cmd_sweep(int argc, char **argv)
 		OPT_STRING("--range", &range, "A..B", "the commits to sample"),
 		OPT_CALLBACK("--every", every_opt, &every, "N",
 			     "every Nth first-parent commit"),
-		OPT_CALLBACK("--boots", boots_opt, &boots, "N",
-			     "boots per sampled commit (1 to 100, default 3)"),
+		OPT_CALLBACK("--boots", cmd_opt_boots, &boots, "N",
+			     "boots per sampled commit (default 3)"),
 		OPT_STRING("--tags", &tags, "PATTERN",
 			   "the tags matching PATTERN instead"),
 		OPT_FLAG("--bisect-improvements", &bisect_improvements,
@@ -733,7 +687,8 @@ int cmd_sweep(int argc, char **argv)
 	format_duration(took, sizeof(took), (now_ns() - t0) / 1e9);
 	printf("measured %u new boots (%zu commits; kernels: %u built, %u "
 	       "from the build cache) in %s\n",
-	       s.m.boots, s.nr_rows, s.m.builds, s.m.builds_cached, took);
+	       s.m.counts.boots, s.nr_rows, s.m.counts.builds,
+	       s.m.counts.builds_cached, took);
 	fflush(stdout);
 	ret = analyse(&s, bisect_improvements);
 	if (s.upload_url && (ret == EXIT_REGRESSION || ret == EXIT_NO_REGRESSION))

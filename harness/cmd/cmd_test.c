@@ -15,6 +15,7 @@
  */
 #include "bisect.h"
 #include "cmd.h"
+#include "cmd_options.h"
 #include "driver_job.h"
 #include "job.h"
 #include "options.h"

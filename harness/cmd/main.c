@@ -53,5 +53,5 @@ int main(int argc, char **argv)
 	}
 	/* One line naming it; the whole list is one 'iobisect help' away. */
 	error("'%s' is not a command (see 'iobisect help')", argv[1]);
-	return 128;
+	return EXIT_ABORT;
 }

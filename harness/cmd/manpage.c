@@ -5,6 +5,7 @@
  */
 #include "manpage.h"
 #include "commands.h"
+#include "exit_code.h"
 #include "job_keys.h"
 #include "util.h"
 #include "version.h"
@@ -56,12 +57,14 @@ static void header(struct strbuf *out, const char *name, int section)
 
 static void shared_exits(struct strbuf *out)
 {
-	strbuf_addstr(out, ".TP\n.B 128\nabort: bad input or setup "
-			   "(QEMU missing, a file that cannot be read); "
-			   "nothing decided\n"
-			   ".TP\n.B 130\ninterrupted (SIGINT or SIGTERM): "
-			   "what was measured is kept, and the same command "
-			   "resumes\n");
+	strbuf_addf(out,
+		    ".TP\n.B %d\nabort: bad input or setup "
+		    "(QEMU missing, a file that cannot be read); "
+		    "nothing decided\n"
+		    ".TP\n.B %d\ninterrupted (SIGINT or SIGTERM): "
+		    "what was measured is kept, and the same command "
+		    "resumes\n",
+		    EXIT_ABORT, EXIT_INTERRUPTED);
 }
 
 /* The pages beside `self` ("iobisect-bisect(1)"). */

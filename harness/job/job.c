@@ -7,12 +7,12 @@
  * problem is one error() naming the file and the key path (keypath.h),
  * because a typo in a job must cost seconds, not a kernel build.
  */
-#include "cpus.h"
 #include "job_parse.h"
 #include "clock.h"
 #include "job_keys.h"
 #include "kconfig.h"
 #include "metric.h"
+#include "vcpus.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -293,7 +293,7 @@ static void job_defaults(struct job *job)
 	job->kconfig.base = xstrdup("tiny");
 	strvec_split(&job->kconfig.fragments, KCONFIG_DEFAULT_FRAGMENTS, ',');
 	/* Each other default is the table's (job_keys.c). */
-	job->machine.cpus = cpus_default_vcpus();
+	job->machine.cpus = vcpus_default();
 	job->machine.memory_mb = job_key_default_int("machine", "memory_mb");
 	job->machine.accel = xstrdup(job_key_default("machine", "accel"));
 	job->machine.qemu = xstrdup(job_key_default("machine", "qemu"));

@@ -163,3 +163,35 @@ const char *job_disk_cache(const struct disk_spec *d)
 		return d->cache;
 	return d->backing == BACKING_HOST ? "none" : "writeback";
 }
+
+/*
+ * A nullb disk is the guest kernel's null_blk, set up by its module
+ * parameters on the kernel's command line (qemu.c): nothing of QEMU's
+ * applies to it, and one completion time serves every nullb disk.
+ */
+int disk_nullb_check(struct keypath *c, const struct disk_spec *disks,
+		     const struct disk_spec *k)
+{
+	if (k->backing != BACKING_NULL)
+		return kp_fail(c,
+			       "disk '%s': a nullb disk is the guest's "
+			       "null_blk; its backing is null",
+			       k->name);
+	if (k->bps_max || k->iops_max || k->write_latency_ns || k->cache ||
+	    k->readonly)
+		return kp_fail(c,
+			       "disk '%s': bps_max, iops_max, "
+			       "write_latency_ns, cache and readonly are "
+			       "QEMU's; a nullb disk takes size_mb, "
+			       "latency_ns and max_sectors_kb",
+			       k->name);
+	for (size_t j = 0; &disks[j] != k; j++)
+		if (disks[j].bus == BUS_NULLB &&
+		    disks[j].latency_ns != k->latency_ns)
+			return kp_fail(c,
+				       "disks '%s' and '%s': nullb disks "
+				       "share one latency_ns (null_blk's "
+				       "completion_nsec)",
+				       disks[j].name, k->name);
+	return 0;
+}

@@ -8,7 +8,7 @@
  * on a host without is refused at once, with how to install it.
  */
 #include "job_parse.h"
-#include "fio_pack.h"
+#include "fio_build.h"
 
 #include <libgen.h>
 #include <string.h>

@@ -3,9 +3,9 @@
  * it: the key lists, the defaults, the ranges and `iobisect help job`.
  */
 #include "job_keys.h"
+#include "job_types.h"
 
 #include "clock.h"
-#include "slurm.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -115,7 +115,7 @@ const struct job_key job_keys[] = {
 	  "more sbatch options, a list" },
 	{ "executor.probes", JK_INT, "1", 1, 64, NULL,
 	  "commits probed at once per round (multisection)" },
-	{ "executor.retries", JK_INT, STR(SLURM_RETRIES), 0, 10, NULL,
+	{ "executor.retries", JK_INT, STR(EXECUTOR_RETRIES), 0, 10, NULL,
 	  "runs again of a task Slurm lost, then untestable" },
 	{ NULL, 0, NULL, 0, 0, NULL, NULL },
 };

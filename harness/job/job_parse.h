@@ -31,6 +31,12 @@ int disk_set(struct keypath *c, struct disk_spec *d, const char *key,
 	     json_t *v);
 void disk_copy(struct disk_spec *to, const struct disk_spec *from);
 void disk_release(struct disk_spec *d);
+/*
+ * The checks of a nullb disk `k` (the guest's null_blk) against its
+ * topology's `disks` before it: nothing of QEMU's, one latency for all.
+ */
+int disk_nullb_check(struct keypath *c, const struct disk_spec *disks,
+		     const struct disk_spec *k);
 
 /*
  * job_topology.c: "topology" (a preset name, a preset with overrides, or

@@ -14,10 +14,10 @@ static int table_key_known(const struct job *job, const char *key)
 	if (!strcmp(key, "metric") || !strcmp(key, "topology"))
 		return 1;
 	for (size_t i = 0; i < job->nr_topologies; i++)
-		if (table_name_has(job->topologies[i].name, key))
+		if (table_spec_name_has(job->topologies[i].name, key))
 			return 1;
 	for (size_t i = 0; i < job->nr_points; i++)
-		if (table_name_has(job->points[i].id, key))
+		if (table_spec_name_has(job->points[i].id, key))
 			return 1;
 	return 0;
 }

@@ -224,38 +224,6 @@ static struct draft_key *find_key(struct draft_layer *l, const char *key)
 	return NULL;
 }
 
-/*
- * A nullb disk is the guest kernel's null_blk, set up by its module
- * parameters on the kernel's command line (qemu.c): nothing of QEMU's
- * applies to it, and one completion time serves every nullb disk.
- */
-static int nullb_check(struct keypath *c, const struct draft *d,
-		       const struct disk_spec *k)
-{
-	if (k->backing != BACKING_NULL)
-		return kp_fail(c,
-			       "disk '%s': a nullb disk is the guest's "
-			       "null_blk; its backing is null",
-			       k->name);
-	if (k->bps_max || k->iops_max || k->write_latency_ns || k->cache ||
-	    k->readonly)
-		return kp_fail(c,
-			       "disk '%s': bps_max, iops_max, "
-			       "write_latency_ns, cache and readonly are "
-			       "QEMU's; a nullb disk takes size_mb, "
-			       "latency_ns and max_sectors_kb",
-			       k->name);
-	for (size_t j = 0; &d->disks[j] != k; j++)
-		if (d->disks[j].bus == BUS_NULLB &&
-		    d->disks[j].latency_ns != k->latency_ns)
-			return kp_fail(c,
-				       "disks '%s' and '%s': nullb disks "
-				       "share one latency_ns (null_blk's "
-				       "completion_nsec)",
-				       d->disks[j].name, k->name);
-	return 0;
-}
-
 /* Checks that need the whole topology: sizes, references, names. */
 static int draft_check(struct keypath *c, struct draft *d)
 {
@@ -289,7 +257,7 @@ static int draft_check(struct keypath *c, struct draft *d)
 				       "disk '%s': write_latency_ns needs "
 				       "backing image or tmpfs",
 				       k->name);
-		if (k->bus == BUS_NULLB && nullb_check(c, d, k))
+		if (k->bus == BUS_NULLB && disk_nullb_check(c, d->disks, k))
 			return -1;
 		for (size_t j = 0; j < i; j++)
 			if (!strcmp(d->disks[j].name, k->name))

@@ -1,44 +1,26 @@
 /*
  * job_types.h: what a job file says, as plain data. job.h reads a file
- * into these structs; the modules a job configures (the clock, the CPUs,
- * the kernel's config and build) read them, and the parser calls on those
- * modules in turn (a clock's refusal, the default vCPUs and fragments).
- * So the structs live here, apart from the parser, and this header
- * includes nothing that leads back to job.h.
+ * into these structs, and the modules a job configures (the clock, the
+ * vCPUs, the machine, the disks) read them. A part that a lower layer
+ * owns is that layer's struct, embedded here: the kernel's config and
+ * toolchains (kconfig.h, kbuild.h), the threshold (threshold.h), the
+ * table (table_spec.h). This header includes nothing that leads back
+ * to job.h.
  */
 #ifndef IOBISECT_JOB_TYPES_H
 #define IOBISECT_JOB_TYPES_H
 
+#include "kbuild.h"
+#include "kconfig.h"
 #include "kver.h"
 #include "proto/spec_keys.h"
-#include "table.h"
-#include "toolenv.h"
+#include "table_spec.h"
+#include "threshold.h"
 #include "util.h"
 #include <stdint.h>
 
 /* Images from elsewhere (prebuilt.h); a job holds only a pointer. */
 struct prebuilt_source;
-
-/* Fragments added only for kernels in a version range (kconfig.by_version). */
-struct kconfig_rule {
-	struct kver_range range;
-	struct strvec fragments;
-};
-
-struct kconfig_spec {
-	char *base; /* "tiny" (default) or a path to a full .config */
-	struct strvec fragments; /* names in kconfigs/ ("md") or paths */
-	struct kconfig_rule *rules;
-	size_t nr_rules;
-};
-
-/* kernel version range -> compilers (toolchain map). */
-struct toolchain_rule {
-	struct kver_range range;
-	char *cc;	    /* "gcc-12" */
-	char *hostcc;	    /* NULL: same as cc */
-	struct toolenv env; /* where they run: the host unless a job says */
-};
 
 #define BUS_ENUM(suffix, name) BUS_##suffix,
 enum disk_bus { PROTO_BUSES(BUS_ENUM) };
@@ -122,14 +104,10 @@ struct point {
 	char *fio_job;
 };
 
-enum threshold_kind { THRESHOLD_PERCENT, THRESHOLD_MBPS, THRESHOLD_AUTO };
-
-struct threshold {
-	enum threshold_kind kind;
-	double value; /* percent drop, or MB/s drop; unused for auto */
-};
-
 enum bisect_type { BISECT_PERF, BISECT_BUILD, BISECT_BOOT };
+
+/* Runs again of a task Slurm lost, when the job says none (slurm.h). */
+#define EXECUTOR_RETRIES 2
 
 /* "executor": where probes run (executor.h); the command line wins. */
 struct executor_spec {

@@ -10,7 +10,19 @@
 #define IOBISECT_KBUILD_H
 
 #include "build_result.h"
-#include "job_types.h"
+#include "kconfig.h"
+#include "kver.h"
+#include "toolenv.h"
+
+struct prebuilt_source;
+
+/* kernel version range -> compilers (toolchain map). */
+struct toolchain_rule {
+	struct kver_range range;
+	char *cc;	    /* "gcc-12" */
+	char *hostcc;	    /* NULL: same as cc */
+	struct toolenv env; /* where they run: the host unless a job says */
+};
 
 enum build_flags {
 	BUILD_NO_CACHE = 1 << 0, /* build even when the key is cached */

@@ -5,6 +5,7 @@
  * kconfig_configure touch the file system or run make.
  */
 #include "kconfig.h"
+#include "toolenv.h"
 #include "job_datadir.h"
 #include "run.h"
 

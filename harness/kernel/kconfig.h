@@ -7,8 +7,23 @@
 #ifndef IOBISECT_KCONFIG_H
 #define IOBISECT_KCONFIG_H
 
-#include "job_types.h"
+#include "kver.h"
 #include "util.h"
+
+struct toolenv;
+
+/* Fragments added only for kernels in a version range (kconfig.by_version). */
+struct kconfig_rule {
+	struct kver_range range;
+	struct strvec fragments;
+};
+
+struct kconfig_spec {
+	char *base; /* "tiny" (default) or a path to a full .config */
+	struct strvec fragments; /* names in kconfigs/ ("md") or paths */
+	struct kconfig_rule *rules;
+	size_t nr_rules;
+};
 
 /* The fragments when a job or the command line names none. */
 #define KCONFIG_DEFAULT_FRAGMENTS "base,virtio,nvme,md,dm,loop,ext4,xfs,nullb"

@@ -31,20 +31,6 @@ void executor_release(struct executor *x)
 	slurm_opts_release(&x->slurm);
 }
 
-int executor_kind_opt(const struct opt *opt, const char *arg)
-{
-	struct executor *x = opt->value;
-
-	if (!strcmp(arg, "local"))
-		x->kind = EXECUTOR_LOCAL;
-	else if (!strcmp(arg, "slurm"))
-		x->kind = EXECUTOR_SLURM;
-	else
-		return error("--executor: '%s' is not local or slurm", arg);
-	x->kind_given = 1;
-	return 0;
-}
-
 int executor_from_job(struct executor *x, const struct job *job)
 {
 	const struct executor_spec *j = &job->executor;
@@ -86,23 +72,6 @@ int executor_from_job(struct executor *x, const struct job *job)
 		return error("%s: the slurm executor needs sbatch in PATH "
 			     "(slurm-client)",
 			     job->path);
-	return 0;
-}
-
-int executor_sbatch_opt(const struct opt *opt, const char *arg)
-{
-	strvec_push(opt->value, arg);
-	return 0;
-}
-
-int executor_probes_opt(const struct opt *opt, const char *arg)
-{
-	long k;
-	if (parse_long(arg, &k) || k < 1 || k > 64)
-		return error("--probes: '%s' is not a number of commits at "
-			     "once (1..64)",
-			     arg);
-	*(unsigned *)opt->value = (unsigned)k;
 	return 0;
 }
 

@@ -13,7 +13,6 @@
 
 #include "measure.h"
 #include "job.h"
-#include "options.h"
 #include "slurm.h"
 #include "task_doc.h"
 
@@ -39,25 +38,6 @@ void executor_release(struct executor *x);
  * section. 0, or -1 after error() (a Slurm executor without sbatch).
  */
 int executor_from_job(struct executor *x, const struct job *job);
-
-/* The command-line options every command that probes takes. */
-int executor_kind_opt(const struct opt *opt, const char *arg);
-int executor_sbatch_opt(const struct opt *opt, const char *arg);
-int executor_probes_opt(const struct opt *opt, const char *arg);
-/* clang-format off */
-#define OPT_EXECUTOR(x)                                                        \
-	OPT_CALLBACK("--executor", executor_kind_opt, (x), "local|slurm",     \
-		     "where probes run (default: the job's, or local)"),       \
-	OPT_STRING("--partition", &(x)->slurm.partition, "P",                 \
-		   "sbatch --partition"),                                      \
-	OPT_STRING("--account", &(x)->slurm.account, "A", "sbatch --account"), \
-	OPT_STRING("--time-limit", &(x)->slurm.time_limit, "T",               \
-		   "sbatch --time"),                                           \
-	OPT_CALLBACK("--sbatch-arg", executor_sbatch_opt, &(x)->slurm.extra,  \
-		     "OPT", "one more sbatch option (again for more)"),        \
-	OPT_CALLBACK("--probes", executor_probes_opt, &(x)->probes, "K",      \
-		     "commits probed at once per round (Slurm)")
-/* clang-format on */
 
 /*
  * Measure `commits` (n full ids) through Slurm: one job array, task i

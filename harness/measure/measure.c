@@ -182,9 +182,9 @@ int measure_build(struct measure *m, const char *commit,
 	if (first) {
 		strvec_push(&m->built, commit);
 		if (out->cached)
-			m->builds_cached++;
+			m->counts.builds_cached++;
 		else
-			m->builds++;
+			m->counts.builds++;
 		if (out->failed && out->log)
 			strvec_pushf(&m->logs, "build of %.12s: %s", commit,
 				     out->log);
@@ -200,8 +200,8 @@ int measure_boot(struct measure *m, const char *commit, struct boot_facts *out)
 		boot_facts_release(out);
 		return -1;
 	}
-	m->boots++;
-	m->samples += (unsigned)out->samples;
+	m->counts.boots++;
+	m->counts.samples += (unsigned)out->samples;
 	if (is_good(m, commit)) {
 		m->since_good = 0;
 		m->baseline_boots++;
@@ -279,7 +279,7 @@ void measure_count_remote(struct measure *m, const char *commit,
 {
 	int first = 1;
 
-	m->boots += (unsigned)boots;
+	m->counts.boots += (unsigned)boots;
 	if (!key[0])
 		return;
 	for (size_t i = 0; i < m->built.nr; i++)
@@ -288,9 +288,9 @@ void measure_count_remote(struct measure *m, const char *commit,
 		return;
 	strvec_push(&m->built, commit);
 	if (cached)
-		m->builds_cached++;
+		m->counts.builds_cached++;
 	else
-		m->builds++;
+		m->counts.builds++;
 }
 
 void measure_window(const struct sample_set *all, const double **v, size_t *n)
@@ -411,13 +411,7 @@ out:
 
 static uint64_t seed_of(const char *a, const char *b)
 {
-	uint64_t h = 1469598103934665603ull; /* FNV-1a */
-
-	for (const char *s = a; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ull;
-	for (const char *s = b; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ull;
-	return h;
+	return fnv1a(fnv1a(FNV1A_INIT, a, SIZE_MAX), b, SIZE_MAX);
 }
 
 /*

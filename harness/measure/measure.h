@@ -3,9 +3,13 @@
  * (or finds it built), boots it once and stores what it measured, reads
  * back the per-boot values stored for it, pools the run's noise model
  * from every commit booted twice or more, judges one commit against a
- * baseline, and boots pairs of two commits side by side. `iobisect run`,
- * `measure`, `sweep`, `test` and the bisection (driver.h) get their
- * evidence here; none of them counts a build or a boot by hand.
+ * baseline, and boots pairs of two commits side by side. `iobisect
+ * sweep`, `test` and the bisection (driver.h) get their evidence here.
+ * Two commands boot below it, through the same boot path (probe.h):
+ * `iobisect run` builds with kbuild_image and boots with probe_boot_once,
+ * as it prints each boot and keeps images and run folders on request, and
+ * `iobisect measure` (a Slurm task) runs probe_task; a sweep reads a
+ * commit's stored values through probe_ops.load.
  *
  * The world is reached through struct measure_ops only: the real
  * operations (probe.h) reach libgit2, make and QEMU; the Slurm executor's
@@ -18,11 +22,12 @@
 #ifndef IOBISECT_MEASURE_H
 #define IOBISECT_MEASURE_H
 
-#include "bisect.h"
+#include "marks.h"
 #include "clock.h"
 #include "job.h"
 #include "noise.h"
 #include "results.h"
+#include "run_counts.h"
 #include "util.h"
 #include "verdict.h"
 
@@ -103,7 +108,8 @@ struct measure {
 	const char *good; /* the baseline commit (full id), NULL: none */
 
 	/* What this run measured. */
-	unsigned boots, baseline_boots, builds, builds_cached, samples;
+	struct run_counts counts;
+	unsigned baseline_boots; /* of counts.boots, the baseline's */
 	unsigned since_good; /* boots since the last good one */
 	struct strvec logs;  /* "<what>: <path>" of failures */
 	struct strvec built; /* commits built (or found built) this run */

@@ -189,9 +189,9 @@ const struct probe_image *probe_build(struct probe_ctx *ctx,
 	img->message = res.message ? xstrdup(res.message) : NULL;
 	/* Builds done (make ran) and builds served from the cache. */
 	if (res.cached)
-		ctx->builds_cached++;
+		ctx->counts.builds_cached++;
 	else
-		ctx->builds++;
+		ctx->counts.builds++;
 	if (res.status == BUILD_OK) {
 		img->image = xstrdup(res.image);
 	} else {
@@ -305,10 +305,10 @@ int probe_boot(struct probe_ctx *ctx, const struct probe_image *img,
 		error("QEMU failed: %s", br.detail.buf);
 		goto out;
 	}
-	ctx->boots++;
+	ctx->counts.boots++;
 	for (size_t i = 0; i < br.report.nr_samples; i++)
 		if (!br.report.samples[i].warmup)
-			ctx->samples++;
+			ctx->counts.samples++;
 	if (ctx->progress)
 		progress_add_samples(ctx->progress, 0);
 	dir = results_boot_dir(job->results, job->name, img->commit, topo,
@@ -375,7 +375,7 @@ static int ops_boot(void *payload, const char *commit, struct boot_facts *out)
 {
 	struct probe_ctx *ctx = payload;
 	const struct probe_image *img = image_of(ctx, commit);
-	unsigned samples = ctx->samples;
+	unsigned samples = ctx->counts.samples;
 	int status = BOOT_OK;
 
 	if (!img || !img->image)
@@ -393,7 +393,7 @@ static int ops_boot(void *payload, const char *commit, struct boot_facts *out)
 	out->ok = status == BOOT_OK;
 	if (!out->ok)
 		out->outcome = boot_outcome(status);
-	out->samples = ctx->samples - samples;
+	out->samples = ctx->counts.samples - samples;
 	return 0;
 }
 

@@ -10,7 +10,7 @@
 #ifndef IOBISECT_PROBE_H
 #define IOBISECT_PROBE_H
 
-#include "bisect.h"
+#include "marks.h"
 #include "job.h"
 #include "lanes.h"
 #include "measure.h"
@@ -47,10 +47,7 @@ struct probe_ctx {
 	/* Images asked for this run (each commit once). */
 	struct probe_image *images;
 	size_t nr_images, alloc_images;
-	/* Counters for the report. */
-	unsigned builds;        /* make ran (failures included) */
-	unsigned builds_cached; /* served from the build cache */
-	unsigned boots, samples;
+	struct run_counts counts; /* for the report */
 	int interrupted;    /* SIGINT/SIGTERM seen: stop, state saved */
 	int qemu_broken;    /* QEMU itself failed: abort, not a skip */
 };

@@ -26,7 +26,7 @@ extern char **environ;
 void slurm_opts_init(struct slurm_opts *o)
 {
 	memset(o, 0, sizeof(*o));
-	o->retries = SLURM_RETRIES;
+	o->retries = EXECUTOR_RETRIES;
 	o->poll_ms = SLURM_POLL_MS;
 }
 

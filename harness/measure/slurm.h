@@ -11,12 +11,10 @@
 #ifndef IOBISECT_SLURM_H
 #define IOBISECT_SLURM_H
 
+#include "job_types.h"
 #include "util.h"
 
 #include <stddef.h>
-
-/* Runs again of a task Slurm lost, when the job says none. */
-#define SLURM_RETRIES 2
 
 /* Where and how jobs go: the job file's "executor" or the command line. */
 struct slurm_opts {
@@ -25,7 +23,7 @@ struct slurm_opts {
 	const char *time_limit; /* sbatch --time, e.g. "2:00:00"; NULL: none */
 	unsigned cpus_per_task; /* a probe's CPUs; 0: Slurm's default */
 	struct strvec extra;	/* more sbatch options, passed as given */
-	unsigned retries;	/* runs again of a lost task (SLURM_RETRIES) */
+	unsigned retries;	/* runs again of a lost task (EXECUTOR_RETRIES) */
 	unsigned poll_ms;	/* between two looks at the queue */
 };
 void slurm_opts_init(struct slurm_opts *o);

@@ -15,7 +15,7 @@
 #ifndef IOBISECT_TASK_DOC_H
 #define IOBISECT_TASK_DOC_H
 
-#include "bisect.h"
+#include "marks.h"
 #include "results.h"
 
 struct task_doc {

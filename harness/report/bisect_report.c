@@ -5,6 +5,8 @@
  */
 #include "bisect_report.h"
 #include "profile_table.h"
+#include "json_num.h"
+#include "stats.h"
 #include "version.h"
 
 #include <math.h>
@@ -17,13 +19,13 @@
 /* Measured counters in each table, after which only the settings. */
 #define REPORT_COUNTER_ROWS 8
 
-void report_init(struct report *r)
+void bisect_report_init(struct bisect_report *r)
 {
 	memset(r, 0, sizeof(*r));
 	r->confidence = NAN;
 }
 
-void report_commit_release(struct report_commit *c)
+void bisect_report_commit_release(struct bisect_report_commit *c)
 {
 	free(c->describe);
 	free(c->subject);
@@ -32,12 +34,12 @@ void report_commit_release(struct report_commit *c)
 	memset(c, 0, sizeof(*c));
 }
 
-void report_release(struct report *r)
+void bisect_report_release(struct bisect_report *r)
 {
 	free(r->job);
-	report_commit_release(&r->culprit);
+	bisect_report_commit_release(&r->culprit);
 	for (size_t i = 0; i < r->nr_suspects; i++)
-		report_commit_release(&r->suspects[i]);
+		bisect_report_commit_release(&r->suspects[i]);
 	free(r->suspects);
 	free(r->message);
 	free(r->note);
@@ -46,20 +48,20 @@ void report_release(struct report *r)
 		free(r->rows[i].unit);
 	}
 	free(r->rows);
-	counters_table_release(&r->counters_culprit);
-	counters_table_release(&r->counters_endpoints);
+	block_counters_table_release(&r->counters_culprit);
+	block_counters_table_release(&r->counters_endpoints);
 	profile_diff_release(&r->profile);
 	free(r->profile_note);
 	strvec_clear(&r->logs);
 	free(r->state_file);
 	free(r->text);
-	report_init(r);
+	bisect_report_init(r);
 }
 
-struct report_row *report_add_row(struct report *r, const char *metric,
+struct bisect_report_row *bisect_report_add_row(struct bisect_report *r, const char *metric,
 				  const char *unit)
 {
-	struct report_row *row;
+	struct bisect_report_row *row;
 
 	ALLOC_GROW(r->rows, r->nr_rows + 1, r->alloc_rows);
 	row = &r->rows[r->nr_rows++];
@@ -88,15 +90,15 @@ static void add_value(struct strbuf *out, double v)
 		strbuf_addf(out, "%12s", "-");
 }
 
-static void render_table(const struct report *r, struct strbuf *out)
+static void render_table(const struct bisect_report *r, struct strbuf *out)
 {
 	/* The columns of LKP's comparison: base, %stddev, %change, head. */
 	strbuf_addf(out, "%12s%8s%11s %13s%8s  %s\n", "good-median", "%stddev",
 		    "%change", "bad-median", "%stddev", "metric");
 	for (size_t i = 0; i < r->nr_rows; i++) {
-		const struct report_row *row = &r->rows[i];
-		double change = (row->bad_median - row->good_median) /
-				row->good_median * 100;
+		const struct bisect_report_row *row = &r->rows[i];
+		double change =
+			stats_pct_change(row->good_median, row->bad_median);
 		add_value(out, row->good_median);
 		add_stddev(out, row->good_stddev_pct);
 		if (isfinite(change))
@@ -116,7 +118,7 @@ static void render_table(const struct report *r, struct strbuf *out)
 	}
 }
 
-static void render_commit(struct strbuf *out, const struct report_commit *c)
+static void render_commit(struct strbuf *out, const struct bisect_report_commit *c)
 {
 	strbuf_addf(out, "  commit   %s\n", c->id);
 	if (c->subject)
@@ -130,7 +132,7 @@ static void render_commit(struct strbuf *out, const struct report_commit *c)
 }
 
 /* The wall clock's drop: within pairs when any, else of the medians. */
-static double wall_ratio(const struct report_wall *w)
+static double wall_ratio(const struct bisect_report_wall *w)
 {
 	return isfinite(w->pair_ratio) ? w->pair_ratio : w->culprit / w->parent;
 }
@@ -143,10 +145,10 @@ static double wall_ratio(const struct report_wall *w)
  * and neither is hardware's (docs/clocks.md).
  */
 #define REPORT_SIZES_APART 1.5
-static void render_wall(const struct report *r, struct strbuf *out)
+static void render_wall(const struct bisect_report *r, struct strbuf *out)
 {
-	const struct report_wall *w = &r->wall;
-	const struct report_row *row = r->nr_rows ? &r->rows[0] : NULL;
+	const struct bisect_report_wall *w = &r->wall;
+	const struct bisect_report_row *row = r->nr_rows ? &r->rows[0] : NULL;
 	double lw, lv, k;
 
 	if (!w->pairs || r->status != STATE_DONE)
@@ -182,7 +184,7 @@ static void render_wall(const struct report *r, struct strbuf *out)
 			    expm1(lv) * 100);
 }
 
-void report_render_text(const struct report *r, struct strbuf *out)
+void bisect_report_render_text(const struct bisect_report *r, struct strbuf *out)
 {
 	char took[32];
 
@@ -240,13 +242,13 @@ void report_render_text(const struct report *r, struct strbuf *out)
 		strbuf_addf(out, "\n  block-layer counters, %.12s (parent) -> "
 				 "%.12s (culprit), medians of samples:\n",
 			    r->parent, r->culprit.id);
-		counters_render(&r->counters_culprit, REPORT_COUNTER_ROWS, "",
+		block_counters_render(&r->counters_culprit, REPORT_COUNTER_ROWS, "",
 				out);
 	}
 	if (r->counters_endpoints.nr) {
 		strbuf_addstr(out, "\n  block-layer counters, good -> bad "
 				   "endpoints:\n");
-		counters_render(&r->counters_endpoints, REPORT_COUNTER_ROWS,
+		block_counters_render(&r->counters_endpoints, REPORT_COUNTER_ROWS,
 				"", out);
 	}
 	if (r->profile.total.name) {
@@ -262,8 +264,8 @@ void report_render_text(const struct report *r, struct strbuf *out)
 	strbuf_addf(out,
 		    "\n  %u steps, %u builds done, %u served from cache, %u "
 		    "boots, %u samples, %s\n",
-		    r->steps, r->builds, r->builds_cached, r->boots,
-		    r->samples, took);
+		    r->steps, r->counts.builds, r->counts.builds_cached,
+		    r->counts.boots, r->counts.samples, took);
 	/* The program that made these figures, so they can be traced. */
 	strbuf_addf(out, "  iobisect %s\n", version_string());
 	if (r->state_file)
@@ -276,12 +278,7 @@ void report_render_text(const struct report *r, struct strbuf *out)
 	}
 }
 
-static json_t *num(double d)
-{
-	return isfinite(d) ? json_real(d) : json_null();
-}
-
-static json_t *commit_json(const struct report_commit *c)
+static json_t *commit_json(const struct bisect_report_commit *c)
 {
 	json_t *o = json_object();
 	json_object_set_new(o, "id", json_string(c->id));
@@ -296,7 +293,7 @@ static json_t *commit_json(const struct report_commit *c)
 	return o;
 }
 
-json_t *report_to_json(const struct report *r)
+json_t *bisect_report_to_json(const struct bisect_report *r)
 {
 	json_t *o = json_object(), *rows = json_array(), *a;
 
@@ -306,7 +303,7 @@ json_t *report_to_json(const struct report *r)
 	if (r->status == STATE_DONE) {
 		json_object_set_new(o, "culprit", commit_json(&r->culprit));
 		json_object_set_new(o, "parent", json_string(r->parent));
-		json_object_set_new(o, "confidence", num(r->confidence));
+		json_object_set_new(o, "confidence", json_num(r->confidence));
 		json_object_set_new(o, "identical_image",
 				    json_boolean(r->identical_image));
 	}
@@ -319,19 +316,19 @@ json_t *report_to_json(const struct report *r)
 	if (r->note)
 		json_object_set_new(o, "note", json_string(r->note));
 	for (size_t i = 0; i < r->nr_rows; i++) {
-		const struct report_row *row = &r->rows[i];
+		const struct bisect_report_row *row = &r->rows[i];
 		json_t *j = json_object();
-		double change = (row->bad_median - row->good_median) /
-				row->good_median * 100;
+		double change =
+			stats_pct_change(row->good_median, row->bad_median);
 		json_object_set_new(j, "metric", json_string(row->metric));
 		json_object_set_new(j, "unit", json_string(row->unit));
-		json_object_set_new(j, "good_median", num(row->good_median));
+		json_object_set_new(j, "good_median", json_num(row->good_median));
 		json_object_set_new(j, "good_stddev_pct",
-				    num(row->good_stddev_pct));
-		json_object_set_new(j, "bad_median", num(row->bad_median));
+				    json_num(row->good_stddev_pct));
+		json_object_set_new(j, "bad_median", json_num(row->bad_median));
 		json_object_set_new(j, "bad_stddev_pct",
-				    num(row->bad_stddev_pct));
-		json_object_set_new(j, "change_pct", num(change));
+				    json_num(row->bad_stddev_pct));
+		json_object_set_new(j, "change_pct", json_num(change));
 		json_object_set_new(j, "significant",
 				    json_boolean(row->significant));
 		json_array_append_new(rows, j);
@@ -341,11 +338,11 @@ json_t *report_to_json(const struct report *r)
 		json_t *w = json_object();
 		json_object_set_new(w, "pairs", json_integer(r->wall.pairs));
 		json_object_set_new(w, "boots", json_integer(r->wall.boots));
-		json_object_set_new(w, "parent_mbps", num(r->wall.parent / 1e6));
+		json_object_set_new(w, "parent_mbps", json_num(r->wall.parent / 1e6));
 		json_object_set_new(w, "culprit_mbps",
-				    num(r->wall.culprit / 1e6));
+				    json_num(r->wall.culprit / 1e6));
 		json_object_set_new(w, "change_pct",
-				    num(expm1(log(wall_ratio(&r->wall))) * 100));
+				    json_num(expm1(log(wall_ratio(&r->wall))) * 100));
 		json_object_set_new(o, "wall_clock", w);
 	}
 	if (r->profile.total.name)
@@ -361,12 +358,8 @@ json_t *report_to_json(const struct report *r)
 				    json_integer(r->clock.shift));
 	json_object_set_new(o, "iobisect", json_string(version_string()));
 	json_object_set_new(o, "steps", json_integer(r->steps));
-	json_object_set_new(o, "builds", json_integer(r->builds));
-	json_object_set_new(o, "builds_cached",
-			    json_integer(r->builds_cached));
-	json_object_set_new(o, "boots", json_integer(r->boots));
-	json_object_set_new(o, "samples", json_integer(r->samples));
-	json_object_set_new(o, "total_seconds", num(r->seconds));
+	run_counts_to_json(o, &r->counts);
+	json_object_set_new(o, "total_seconds", json_num(r->seconds));
 	a = json_array();
 	for (size_t i = 0; i < r->logs.nr; i++)
 		json_array_append_new(a, json_string(r->logs.v[i]));
@@ -377,7 +370,7 @@ json_t *report_to_json(const struct report *r)
 	return o;
 }
 
-int report_write(const struct report *r, const char *dir)
+int bisect_report_write(const struct bisect_report *r, const char *dir)
 {
 	struct strbuf text = STRBUF_INIT;
 	char *path = NULL, *dump = NULL;
@@ -386,12 +379,12 @@ int report_write(const struct report *r, const char *dir)
 
 	if (mkdir_p(dir, 0777))
 		return -1;
-	report_render_text(r, &text);
+	bisect_report_render_text(r, &text);
 	path = xstrfmt("%s/report.txt", dir);
 	if (write_file_atomic(path, text.buf, text.len))
 		goto out;
 	free(path);
-	j = report_to_json(r);
+	j = bisect_report_to_json(r);
 	dump = json_dumps(j, JSON_INDENT(2) | JSON_SORT_KEYS);
 	json_decref(j);
 	path = xstrfmt("%s/summary.json", dir);

@@ -2,21 +2,22 @@
  * bisect_report.h: the report at the end of a bisection, as plain data filled by
  * cmd_bisect.c, rendered for people (results/<job>/report.txt, also
  * printed) and for programs (results/<job>/summary.json). Rendering is
- * pure; report_write is the only function that touches files.
+ * pure; bisect_report_write is the only function that touches files.
  */
-#ifndef IOBISECT_REPORT_H
-#define IOBISECT_REPORT_H
+#ifndef IOBISECT_BISECT_REPORT_H
+#define IOBISECT_BISECT_REPORT_H
 
 #include "clock.h"
 #include "block_counters.h"
 #include "profile_diff.h"
+#include "run_counts.h"
 #include "state.h"
 #include "util.h"
 
 #include <jansson.h>
 
 /* One row of the LKP-style table: one metric, good side against bad. */
-struct report_row {
+struct bisect_report_row {
 	char *metric;  /* "read MB/s seqread bs_kb=4" */
 	char *unit;    /* "MB/s", "%CPU": figures are in this unit */
 	double good_median, good_stddev_pct;
@@ -25,19 +26,19 @@ struct report_row {
 };
 
 /* A commit as the report names it (strings owned). */
-struct report_commit {
+struct bisect_report_commit {
 	char id[41];
 	char *describe, *subject, *author, *date;
 };
 
-struct report {
+struct bisect_report {
 	char *job;
 	enum state_status status;
-	struct report_commit culprit; /* STATE_DONE */
+	struct bisect_report_commit culprit; /* STATE_DONE */
 	char parent[41];              /* the culprit's (first) parent */
 	double confidence;            /* NAN: not known */
 	int identical_image;   /* the culprit's bzImage equals its parent's */
-	struct report_commit *suspects; /* STATE_INCONCLUSIVE */
+	struct bisect_report_commit *suspects; /* STATE_INCONCLUSIVE */
 	size_t nr_suspects;
 	char *message; /* one line: why it stopped (not separated, aborted) */
 	char *note;    /* one line: how the job was read, or NULL */
@@ -46,14 +47,14 @@ struct report {
 	 * clock): rows in MB/s are shown in its unit.
 	 */
 	struct clock clock;
-	struct report_row *rows;
+	struct bisect_report_row *rows;
 	size_t nr_rows, alloc_rows;
 	/*
 	 * The culprit and its parent on TCG's wall clock, when the virtual
 	 * clock found the answer (runs.wall_pairs; wall_pairs.h). pairs 0:
 	 * not measured.
 	 */
-	struct report_wall {
+	struct bisect_report_wall {
 		unsigned pairs; /* asked */
 		unsigned boots; /* booted, failures included */
 		double parent, culprit; /* median per boot, bytes/s; NAN: none */
@@ -61,7 +62,7 @@ struct report {
 	} wall;
 	/* What the block layer did differently: parent -> culprit, and
 	   good -> bad endpoints (empty without counters). */
-	struct counters_table counters_culprit, counters_endpoints;
+	struct block_counters_table counters_culprit, counters_endpoints;
 	/*
 	 * Where the kernel's instructions per MB changed, parent -> culprit
 	 * (profile_diff.h; no rows and no total: none), or why there is
@@ -70,38 +71,36 @@ struct report {
 	struct profile_diff profile;
 	char *profile_note;
 	unsigned steps;         /* bisection probes (endpoints excluded) */
-	unsigned builds;        /* builds done: make ran */
-	unsigned builds_cached; /* images served from the cache */
-	unsigned boots, samples;
+	struct run_counts counts;
 	double seconds;
 	struct strvec logs; /* "what: path" */
 	char *state_file;   /* for --log */
-	/* report.txt as it was stored (report_load): printed as it is. */
+	/* report.txt as it was stored (bisect_report_load): printed as it is. */
 	char *text;
 };
 
-void report_init(struct report *r);
-void report_release(struct report *r);
-void report_commit_release(struct report_commit *c);
+void bisect_report_init(struct bisect_report *r);
+void bisect_report_release(struct bisect_report *r);
+void bisect_report_commit_release(struct bisect_report_commit *c);
 
 /* Append a row; the strings are copied. */
-struct report_row *report_add_row(struct report *r, const char *metric,
+struct bisect_report_row *bisect_report_add_row(struct bisect_report *r, const char *metric,
 				  const char *unit);
 
 /* The text report. */
-void report_render_text(const struct report *r, struct strbuf *out);
+void bisect_report_render_text(const struct bisect_report *r, struct strbuf *out);
 /* The JSON summary (units in key names: *_mbps, *_pct, *_seconds). */
-json_t *report_to_json(const struct report *r);
+json_t *bisect_report_to_json(const struct bisect_report *r);
 
 /* Write <dir>/report.txt and <dir>/summary.json atomically. */
-int report_write(const struct report *r, const char *dir);
+int bisect_report_write(const struct bisect_report *r, const char *dir);
 /*
- * A finished bisection's report read back from <dir> (report_load.c):
+ * A finished bisection's report read back from <dir> (bisect_report_load.c):
  * summary.json's answer and figures into `r`, report.txt's text into
  * r->text. 0; 1 when the folder holds no stored answer that names
  * `culprit` (none yet: quietly; a spoiled or stale one: after a
  * warning), and `r` is left as it was.
  */
-int report_load(struct report *r, const char *dir, const char *culprit);
+int bisect_report_load(struct bisect_report *r, const char *dir, const char *culprit);
 
 #endif

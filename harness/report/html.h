@@ -67,6 +67,7 @@ void html_render_counters(struct strbuf *out, const struct scan *s,
  */
 void html_render_profile(struct strbuf *out, const struct scan *s,
 			 const struct changepoint_result *crs);
+/* The page's data as JSON (html_json.c); a new reference. */
 json_t *html_report_json(const struct scan *s, const struct html_options *o);
 
 #endif

@@ -23,7 +23,7 @@ static void render_value(struct strbuf *out, const char *text, double v,
 	if (text)
 		html_escape(out, text);
 	else
-		counters_format_value(out, v, unit);
+		block_counters_format_value(out, v, unit);
 	strbuf_addstr(out, "</td>");
 }
 
@@ -31,12 +31,12 @@ static void render_pair(struct strbuf *out, const struct scan *s, size_t series,
 			long a, long b, const char *pair)
 {
 	const struct scan_series *ser = &s->series[series];
-	struct counters_table t;
+	struct block_counters_table t;
 	size_t shown = 0;
 
-	counters_compare(ser->cells[a].blocks, ser->cells[b].blocks, &t);
+	block_counters_compare(ser->cells[a].blocks, ser->cells[b].blocks, &t);
 	if (!t.nr) {
-		counters_table_release(&t);
+		block_counters_table_release(&t);
 		return;
 	}
 	strbuf_addstr(out, "<table class=\"counters\" data-base=\"");
@@ -64,7 +64,7 @@ static void render_pair(struct strbuf *out, const struct scan *s, size_t series,
 			   "head</th><th>device: counter</th></tr></thead>"
 			   "<tbody>\n");
 	for (size_t i = 0; i < t.nr; i++) {
-		const struct counters_row *r = &t.rows[i];
+		const struct block_counters_row *r = &t.rows[i];
 		if (!r->setting && shown++ >= HTML_COUNTER_ROWS)
 			continue;
 		strbuf_addstr(out, "<tr data-dev=\"");
@@ -94,7 +94,7 @@ static void render_pair(struct strbuf *out, const struct scan *s, size_t series,
 		    "</tbody></table>\n<p class=\"note\">medians over "
 		    "%zu and %zu samples</p>\n",
 		    t.a_samples, t.b_samples);
-	counters_table_release(&t);
+	block_counters_table_release(&t);
 }
 
 void html_render_counters(struct strbuf *out, const struct scan *s,

@@ -2,33 +2,12 @@
  * table.c: medians laid out as a report lays them out (see table.h).
  */
 #include "table.h"
+#include "json_num.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/*
- * The value of `key` in a name made of "k=v" words joined with commas
- * ("raid5-4,bitmap=1", "threads=2,bs_kb=11"); a word without '=' (the
- * topology's own name) has no key. NULL when absent.
- */
-static char *name_value(const char *name, const char *key)
-{
-	struct strvec words = STRVEC_INIT;
-	strvec_split(&words, name, ',');
-	const char *v = strvec_value(&words, key);
-	char *ret = v ? xstrdup(v) : NULL;
-	strvec_clear(&words);
-	return ret;
-}
-
-int table_name_has(const char *name, const char *key)
-{
-	char *v = name_value(name, key);
-	free(v);
-	return v != NULL;
-}
 
 static char *cell_value(const struct table_cell *c, const char *key)
 {
@@ -37,8 +16,8 @@ static char *cell_value(const struct table_cell *c, const char *key)
 		return xstrdup(c->metric);
 	if (!strcmp(key, "topology"))
 		return xstrdup(c->topology);
-	v = name_value(c->topology, key);
-	return v ? v : name_value(c->point, key);
+	v = table_spec_name_value(c->topology, key);
+	return v ? v : table_spec_name_value(c->point, key);
 }
 
 static void push_keys_of(struct strvec *keys, const char *name,
@@ -147,16 +126,6 @@ void table_release(struct table *t)
 	memset(t, 0, sizeof(*t));
 }
 
-void table_spec_release(struct table_spec *s)
-{
-	free(s->title);
-	strvec_clear(&s->rows);
-	free(s->columns);
-	strvec_clear(&s->labels);
-	strvec_clear(&s->divide);
-	memset(s, 0, sizeof(*s));
-}
-
 /* The "key=..." entry of `list` for `key`, or `def`. */
 static const char *lookup(const struct strvec *list, const char *key,
 			  const char *def)
@@ -242,11 +211,6 @@ void table_render(const struct table *t, const struct table_spec *spec,
 	free(w);
 }
 
-static json_t *number_or_null(double v)
-{
-	return isnan(v) ? json_null() : json_real(v);
-}
-
 json_t *table_json(const struct table *t, const struct table_spec *spec)
 {
 	json_t *o = json_object(), *keys = json_array(), *cols = json_array();
@@ -268,9 +232,9 @@ json_t *table_json(const struct table *t, const struct table_spec *spec)
 			size_t i = r * t->columns.nr + c;
 			json_t *cell = json_object();
 			json_object_set_new(cell, "mbps",
-					    number_or_null(t->mbps[i]));
+					    json_num(t->mbps[i]));
 			json_object_set_new(cell, "cpu_pct",
-					    number_or_null(t->cpu[i]));
+					    json_num(t->cpu[i]));
 			json_array_append_new(cells, cell);
 		}
 		json_object_set_new(row, "cells", cells);

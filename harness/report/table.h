@@ -8,19 +8,10 @@
 #ifndef IOBISECT_TABLE_H
 #define IOBISECT_TABLE_H
 
+#include "table_spec.h"
 #include "util.h"
 
 #include <jansson.h>
-
-/* What the job's "table" asks for; every field optional. */
-struct table_spec {
-	char *title;
-	struct strvec rows; /* keys: a point's, a topology's, or "metric" */
-	char *columns;	    /* one key; NULL: "metric" */
-	/* "key=label" and "key=divisor" (RASize in 4 KiB pages: ra_kb / 4) */
-	struct strvec labels, divide;
-	int cpu; /* a %CPU column beside each MB/s */
-};
 
 /* One median of the run: a topology, a point id and a metric. */
 struct table_cell {
@@ -49,8 +40,6 @@ const char *table_row_value(const struct table *t, size_t row, size_t key);
  */
 void table_make(struct table *t, const struct table_spec *spec,
 		const struct table_cell *cells, size_t nr);
-/* Does `name` ("raid5-4,bitmap=1", "threads=2,bs_kb=11") hold `key`? */
-int table_name_has(const char *name, const char *key);
 void table_release(struct table *t);
 /* Text, in columns, with the spec's labels and divisors applied. */
 void table_render(const struct table *t, const struct table_spec *spec,
@@ -58,6 +47,5 @@ void table_render(const struct table *t, const struct table_spec *spec,
 /* {"title", "row_keys", "column_key", "columns", "rows": [{..., cells}]} */
 json_t *table_json(const struct table *t, const struct table_spec *spec);
 
-void table_spec_release(struct table_spec *s);
 
 #endif

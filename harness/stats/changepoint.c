@@ -300,7 +300,7 @@ static int interval_is_level(const struct cp_data *d, size_t a, size_t b,
 
 static double pct(double before, double after)
 {
-	return before != 0 ? (after - before) / before * 100 : NAN;
+	return before != 0 ? stats_pct_change(before, after) : NAN;
 }
 
 static void add_drift(struct changepoint_result *out, const struct cp_data *d,

@@ -93,6 +93,11 @@ double stats_pct_stddev(const double *v, size_t n)
 	return 100 * stats_stddev(v, n) / fabs(mean);
 }
 
+double stats_pct_change(double from, double to)
+{
+	return (to - from) / from * 100;
+}
+
 double stats_min(const double *v, size_t n)
 {
 	double m;
@@ -119,45 +124,6 @@ double stats_max(const double *v, size_t n)
 	return m;
 }
 
-/* P(B <= k) for B ~ Binomial(n, 1/2), summed exactly enough in doubles. */
-static double binom_half_cdf(size_t n, size_t k)
-{
-	double term = ldexp(1.0, -(int)n); /* C(n, 0) / 2^n */
-	double sum = 0;
-
-	for (size_t i = 0; i <= k && i <= n; i++) {
-		sum += term;
-		term = term * (double)(n - i) / (double)(i + 1);
-	}
-	return sum;
-}
-
-double stats_median_ci(const double *v, size_t n, double level, double *lo,
-		       double *hi)
-{
-	double *s, cover;
-	size_t k = 1;
-
-	if (!n) {
-		*lo = *hi = NAN;
-		return NAN;
-	}
-	/*
-	 * [x(k), x(n-k+1)] (1-based) misses the median only when fewer than k
-	 * values fall below it or fewer than k above: coverage is
-	 * 1 - 2 P(B <= k - 1). Widen k while the coverage stays >= level.
-	 */
-	while (2 * (k + 1) <= n + 1 &&
-	       1 - 2 * binom_half_cdf(n, k) >= level)
-		k++;
-	cover = 1 - 2 * binom_half_cdf(n, k - 1);
-	s = sorted_copy(v, n);
-	*lo = s[k - 1];
-	*hi = s[n - k];
-	free(s);
-	return cover;
-}
-
 /*
  * C(n, k) in a double: each partial product C(n - k + i, i) is an integer,
  * so this is exact while the values stay below 2^53 (n = 56).
@@ -171,11 +137,6 @@ static double choose(size_t n, size_t k)
 	for (size_t i = 1; i <= k; i++)
 		c = c * (double)(n - k + i) / (double)i;
 	return c;
-}
-
-double stats_mw_floor(size_t nx, size_t ny)
-{
-	return 1 / choose(nx + ny, nx);
 }
 
 struct ranked {

@@ -1,7 +1,7 @@
 /*
  * stats.h: the statistics a verdict rests on, as pure functions over arrays
  * of doubles: location and spread (median, mean, standard deviation,
- * quantiles, a distribution-free confidence interval of the median), the
+ * quantiles, the change in percent), the
  * Mann-Whitney U test with exact p-values for small samples, the
  * Hodges-Lehmann shift, Cliff's delta, and a small deterministic random
  * number generator for simulations. Nothing here does I/O or keeps state;
@@ -20,6 +20,12 @@ double stats_mean(const double *v, size_t n);
 double stats_stddev(const double *v, size_t n);
 /* 100 * stddev / mean, LKP's "%stddev"; NAN when the mean is 0. */
 double stats_pct_stddev(const double *v, size_t n);
+/*
+ * The change from `from` to `to` in percent of `from`: -10 for a tenth
+ * less. From 0 it is infinite (NaN from 0 to 0); a caller that means
+ * something else there says so.
+ */
+double stats_pct_change(double from, double to);
 double stats_min(const double *v, size_t n);
 double stats_max(const double *v, size_t n);
 /*
@@ -27,17 +33,6 @@ double stats_max(const double *v, size_t n);
  * (R's default, type 7; numpy's default): q = 0.5 is the median.
  */
 double stats_quantile(const double *v, size_t n, double q);
-
-/*
- * Distribution-free confidence interval of the median from order
- * statistics: the narrowest [x(k), x(n-k+1)] whose coverage, from the
- * Binomial(n, 1/2) law, is at least `level` (0.95). Returns the coverage
- * actually achieved, which is below `level` when n is too small to reach it
- * (then the interval is [min, max]: with 5 values that is 93.75%). NAN and
- * an interval of NANs when n is 0.
- */
-double stats_median_ci(const double *v, size_t n, double level, double *lo,
-		       double *hi);
 
 /* Which way the alternative hypothesis of a test points, for x against y. */
 enum stats_alternative {
@@ -71,14 +66,6 @@ struct stats_mw {
 #define STATS_MW_EXACT_MAX 60
 int stats_mann_whitney(const double *x, size_t nx, const double *y, size_t ny,
 		       enum stats_alternative alt, struct stats_mw *out);
-
-/*
- * The smallest one-sided p-value the test can give with nx against ny
- * values (no ties): 1 / C(nx + ny, nx). 3 against 3 gives 0.05, so a
- * one-sided test at alpha 0.05 split over looks can never decide with 3
- * boots on each side; 5 against 5 gives 1/252.
- */
-double stats_mw_floor(size_t nx, size_t ny);
 
 /*
  * Hodges-Lehmann estimate of the shift of x relative to y: the median of

@@ -158,8 +158,7 @@ static void describe_sides(struct verdict *out, const double *base, size_t nb,
 	out->base_pct_stddev = stats_pct_stddev(base, nb);
 	out->cand_median = stats_median(cand, nc);
 	out->cand_pct_stddev = stats_pct_stddev(cand, nc);
-	out->pct_change =
-		(out->cand_median - out->base_median) / out->base_median * 100;
+	out->pct_change = stats_pct_change(out->base_median, out->cand_median);
 	out->shift = stats_hodges_lehmann(cand, nc, base, nb);
 	out->cliff_delta = stats_cliff_delta(cand, nc, base, nb);
 }
@@ -277,40 +276,33 @@ static double posterior_error(double llr)
 static int slow_level(double *out, const struct threshold *t, double g,
 		      int faster, const struct side *bad)
 {
-	double fast_bps = level_bps(g, faster), v;
+	double fast_bps = level_bps(g, faster), drop;
 
-	switch (t->kind) {
-	case THRESHOLD_PERCENT:
-		if (!(t->value > 0) || (!faster && !(t->value < 100)))
+	if (t->kind != THRESHOLD_AUTO) {
+		if (!threshold_drop(&drop, t, fast_bps, faster)) {
+			*out = g + drop;
+			return 0;
+		}
+		if (t->kind == THRESHOLD_PERCENT)
 			return error("threshold %g%% does not draw a line",
 				     t->value);
-		*out = g - (faster ? log1p(t->value / 100)
-				   : -log1p(-t->value / 100));
-		return 0;
-	case THRESHOLD_MBPS:
-		v = t->value * MB;
-		if (!(v > 0))
+		if (!(t->value > 0))
 			return error("threshold %g MB/s does not draw a line",
 				     t->value);
-		if (!faster && !(v < fast_bps))
-			return error("threshold %g MB/s is not below the "
-				     "baseline's %.1f MB/s",
-				     t->value, fast_bps / MB);
-		*out = faster ? -log(fast_bps + v) : log(fast_bps - v);
-		return 0;
-	default:
-		if (!bad || !bad->n)
-			return error("threshold 'auto' needs the bad "
-				     "endpoint's boots");
-		if (!(bad->loc < g))
-			return error("threshold 'auto' needs bad (%.1f MB/s) "
-				     "%s than good (%.1f MB/s)",
-				     level_bps(bad->loc, faster) / MB,
-				     faster ? "faster" : "slower",
-				     fast_bps / MB);
-		*out = bad->loc;
-		return 0;
+		return error("threshold %g MB/s is not below the "
+			     "baseline's %.1f MB/s",
+			     t->value, fast_bps / MB);
 	}
+	if (!bad || !bad->n)
+		return error("threshold 'auto' needs the bad "
+			     "endpoint's boots");
+	if (!(bad->loc < g))
+		return error("threshold 'auto' needs bad (%.1f MB/s) "
+			     "%s than good (%.1f MB/s)",
+			     level_bps(bad->loc, faster) / MB,
+			     faster ? "faster" : "slower", fast_bps / MB);
+	*out = bad->loc;
+	return 0;
 }
 
 /*
@@ -547,21 +539,6 @@ int verdict_endpoints(struct verdict *out, const struct verdict_input *in)
 out_good:
 	side_release(&good);
 	return ret;
-}
-
-double verdict_path_confidence(const double *errors, size_t n)
-{
-	double c = 1;
-
-	for (size_t i = 0; i < n; i++) {
-		double e = errors[i];
-		if (isnan(e) || e > 1) /* unknown: no confidence in it */
-			e = 1;
-		if (e < 0)
-			e = 0;
-		c *= 1 - e;
-	}
-	return c;
 }
 
 /* The spread of pairs' ratios, robustly: 1.4826 times their MAD. */

@@ -42,8 +42,8 @@
 #ifndef IOBISECT_VERDICT_H
 #define IOBISECT_VERDICT_H
 
-#include "job.h"
 #include "noise.h"
+#include "threshold.h"
 
 #include <stddef.h>
 
@@ -166,10 +166,5 @@ int verdict_pairs(struct verdict *out, const struct verdict_pairs_input *in);
 /* "good", "bad", "undecided". */
 const char *verdict_name(enum verdict_kind k);
 
-/*
- * Confidence of a result as syzkaller states it: the probability that no
- * verdict it rests on was wrong, the product of (1 - error_i).
- */
-double verdict_path_confidence(const double *errors, size_t n);
 
 #endif

@@ -34,7 +34,7 @@ void results_spec_hash(const struct job *job, const struct point *pt,
 	 * emulates each disk (backing, latency, limits, cache) is not in the
 	 * spec but shapes every number, so it is hashed too.
 	 */
-	spec_render_topology(job, pt->topo, &sb);
+	guest_spec_render_topology(job, pt->topo, &sb);
 	for (size_t i = 0; i < t->nr_disks; i++) {
 		const struct disk_spec *d = &t->disks[i];
 		strbuf_addf(
@@ -57,7 +57,7 @@ void results_spec_hash(const struct job *job, const struct point *pt,
 				    (unsigned long long)d->write_latency_ns);
 		strbuf_addch(&sb, '\n');
 	}
-	spec_render_point_nosamples(job, pt, &sb);
+	guest_spec_render_point_nosamples(job, pt, &sb);
 	hash_hex(sb.buf, sb.len, out);
 	strbuf_release(&sb);
 }
@@ -101,9 +101,9 @@ static json_t *metric_json(const struct proto_sample *s)
 	 * Inside the metric, as a bonnie sample's three phases each have
 	 * their own; documents without it (older) load as they did.
 	 */
-	json_t *block = counters_derive(s->block, s->io_bytes);
+	json_t *block = block_counters_derive(s->block, s->io_bytes);
 	if (block)
-		json_object_set_new(m, COUNTERS_KEY, block);
+		json_object_set_new(m, PROTO_COUNTERS_KEY, block);
 	/* Beside the bytes, under fio's names: "read.iops" is a metric. */
 	if (s->fio)
 		json_object_update_missing(m, s->fio);

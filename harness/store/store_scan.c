@@ -251,7 +251,7 @@ static void read_doc(struct loader *l, const char *path, size_t commit,
 		r->identity = intern(l, ident);
 		r->boot = boot;
 		r->bw = (double)json_integer_value(bw);
-		r->block = json_object_get(v, COUNTERS_KEY);
+		r->block = json_object_get(v, PROTO_COUNTERS_KEY);
 		r->block = json_is_object(r->block) ? json_incref(r->block)
 						    : NULL;
 	}
@@ -621,7 +621,7 @@ void scan_compare(const struct scan_series *ser, size_t a, size_t b,
 	out->b_median = stats_median(y->values, y->nr);
 	out->a_stddev_pct = x->nr > 1 ? stats_pct_stddev(x->values, x->nr) : NAN;
 	out->b_stddev_pct = y->nr > 1 ? stats_pct_stddev(y->values, y->nr) : NAN;
-	out->change_pct = (out->b_median - out->a_median) / out->a_median * 100;
+	out->change_pct = stats_pct_change(out->a_median, out->b_median);
 	out->p_value = NAN;
 	if (x->nr >= 2 && y->nr >= 2 &&
 	    !stats_mann_whitney(y->values, y->nr, x->values, x->nr,

@@ -9,19 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-static uint64_t str_hash(const char *s, size_t len)
-{
-	uint64_t h = 1469598103934665603ull;
-	for (size_t i = 0; i < len && s[i]; i++)
-		h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
-	return h;
-}
-
 /* The slot of `key` (its first `len` bytes): where it is, or would go. */
 static size_t str_index_slot(const struct str_index *x, const char *key,
 			     size_t len)
 {
-	size_t i = (size_t)str_hash(key, len) & (x->alloc - 1);
+	size_t i = (size_t)fnv1a(FNV1A_INIT, key, len) & (x->alloc - 1);
 	while (x->keys[i] && strncmp(x->keys[i], key, len))
 		i = (i + 1) & (x->alloc - 1);
 	return i;

@@ -405,6 +405,41 @@ int copy_file(const char *from, const char *to, mode_t mode)
 	return rc;
 }
 
+int link_tree(const char *from, const char *to)
+{
+	DIR *d = opendir(from);
+	struct dirent *e;
+	int ret = 0;
+
+	if (!d)
+		return errno == ENOENT ? 0
+				       : error("cannot open '%s': %s", from,
+					       strerror(errno));
+	if (mkdir_p(to, 0755)) {
+		closedir(d);
+		return -1;
+	}
+	while (!ret && (e = readdir(d))) {
+		char *f, *t;
+		struct stat st;
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		f = xstrfmt("%s/%s", from, e->d_name);
+		t = xstrfmt("%s/%s", to, e->d_name);
+		if (stat(f, &st))
+			ret = error("cannot stat '%s': %s", f, strerror(errno));
+		else if (S_ISDIR(st.st_mode))
+			ret = link_tree(f, t);
+		else if (S_ISREG(st.st_mode) && !file_exists(t) && link(f, t) &&
+			 copy_file(f, t, st.st_mode & 07777))
+			ret = -1;
+		free(f);
+		free(t);
+	}
+	closedir(d);
+	return ret;
+}
+
 int file_exists(const char *path)
 {
 	struct stat st;

@@ -107,6 +107,23 @@ char *run_which(const char *prog)
 	return found;
 }
 
+/* Where host tools are looked up, whatever the harness's own PATH is. */
+static const char *const tool_dirs[] = {
+	"/usr/sbin", "/sbin",		"/usr/bin",
+	"/bin",	     "/usr/local/sbin", "/usr/local/bin",
+};
+
+char *run_find_tool(const char *tool)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(tool_dirs); i++) {
+		char *cand = xstrfmt("%s/%s", tool_dirs[i], tool);
+		if (!access(cand, X_OK))
+			return cand;
+		free(cand);
+	}
+	return NULL;
+}
+
 static char *pidfile_tag(const char *pidfile);
 
 static void child_setup(const struct run_opts *o)

@@ -101,5 +101,10 @@ int run_start_time(pid_t pid, unsigned long long *ticks);
 
 /* Full path of `prog` if found in PATH (or as given, if it has a '/'). */
 char *run_which(const char *prog);
+/*
+ * A host tool by name, looked for in the system's folders whatever the
+ * harness's PATH is; NULL when none is executable. Caller frees.
+ */
+char *run_find_tool(const char *tool);
 
 #endif

@@ -4,6 +4,7 @@
  * files.c.
  */
 #include "util.h"
+#include "exit_code.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -86,7 +87,7 @@ void die(const char *fmt, ...)
 	struct strbuf safe = STRBUF_INIT;
 	strbuf_addsafe(&safe, msg, strlen(msg));
 	fprintf(stderr, "fatal: %s\n", safe.buf);
-	exit(128);
+	exit(EXIT_ABORT);
 }
 
 void *xmalloc(size_t n)
@@ -391,6 +392,13 @@ const char *host_name(void)
 	if (!host[0])
 		gethostname(host, sizeof(host) - 1);
 	return host;
+}
+
+uint64_t fnv1a(uint64_t h, const char *s, size_t len)
+{
+	for (size_t i = 0; i < len && s[i]; i++)
+		h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
+	return h;
 }
 
 void hash_hex(const void *data, size_t len, char out[41])

@@ -180,6 +180,11 @@ int same_file_path(const char *a, const char *b);
 int copy_file(const char *from, const char *to, mode_t mode);
 int file_exists(const char *path);
 int remove_tree(const char *path);
+/*
+ * Hard links of the tree `from` at `to` (copies across file systems), of
+ * the files `to` does not have yet; a missing `from` is an empty tree.
+ */
+int link_tree(const char *from, const char *to);
 /* Absolute form of `path` (need not exist); caller frees. */
 char *absolute_path(const char *path);
 
@@ -199,6 +204,16 @@ const char *cache_dir(void);
  * their host; "" when it has none.
  */
 const char *host_name(void);
+
+/*
+ * FNV-1a over `s` up to `len` bytes or its NUL, from `h` (FNV1A_INIT to
+ * start, or a hash to go on from): a quick hash for tables and seeds,
+ * not a digest. FNV1A_INIT is the basis the harness has always started
+ * from: FNV's published one (14695981039346656037) without its last
+ * digit. A pair's order of boots is seeded from it, so it stays.
+ */
+#define FNV1A_INIT 1469598103934665603ull
+uint64_t fnv1a(uint64_t h, const char *s, size_t len);
 
 /* Hex SHA-1 (40 chars + NUL) of a buffer, through libgit2's hasher. */
 void hash_hex(const void *data, size_t len, char out[41]);

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds beside boots (harness/kernel/lanes.c): a bisection of commits nobody has
+# Builds beside boots (harness/measure/lanes.c): a bisection of commits nobody has
 # built yet shows its background builds, survives a SIGKILL while a
 # background build runs beside a boot, and another while a step boots with
 # the next step building beside it; each time no make and no QEMU is left

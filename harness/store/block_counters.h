@@ -5,16 +5,15 @@
  * between two commits, as LKP prints it (base, %change, head), largest
  * change first. Pure: JSON in, rows and text out.
  */
-#ifndef IOBISECT_COUNTERS_H
-#define IOBISECT_COUNTERS_H
+#ifndef IOBISECT_BLOCK_COUNTERS_H
+#define IOBISECT_BLOCK_COUNTERS_H
 
+#include "proto/frame.h"
 #include "util.h"
 
 #include <jansson.h>
 #include <stdint.h>
 
-/* The key of the counters in sample frames and in stored documents. */
-#define COUNTERS_KEY "block_v1"
 
 /*
  * A copy of a sample's block_v1 with a "derived" object added to each
@@ -24,10 +23,10 @@
  * inputs are missing, or that has no requests to average, is left out,
  * never written as zero. NULL when `block` is not an object with devices.
  */
-json_t *counters_derive(json_t *block, uint64_t io_bytes);
+json_t *block_counters_derive(json_t *block, uint64_t io_bytes);
 
 /* One row of the table: one quantity of one device, base against head. */
-struct counters_row {
+struct block_counters_row {
 	char *dev;	       /* kernel name: "vda", "md0" */
 	const char *label;     /* "avg read request" */
 	const char *unit;      /* "KiB", "ms", "" */
@@ -39,16 +38,16 @@ struct counters_row {
 	int order;	       /* the quantity's place in the list of them */
 };
 
-struct counters_table {
-	struct counters_row *rows; /* largest first, then the settings */
+struct block_counters_table {
+	struct block_counters_row *rows; /* largest first, then the settings */
 	size_t nr, alloc;
 	size_t a_samples, b_samples; /* samples that carried counters */
 };
-#define COUNTERS_TABLE_INIT                                                    \
+#define BLOCK_COUNTERS_TABLE_INIT                                                    \
 	{                                                                      \
 		NULL, 0, 0, 0, 0                                               \
 	}
-void counters_table_release(struct counters_table *t);
+void block_counters_table_release(struct block_counters_table *t);
 
 /*
  * Compare two commits from the stored block_v1 objects of their samples
@@ -62,17 +61,17 @@ void counters_table_release(struct counters_table *t);
  * the scheduler) come last, apart: they are what the kernel was given or
  * chose, the rows above what it did.
  */
-void counters_compare(json_t *a_blocks, json_t *b_blocks,
-		      struct counters_table *out);
+void block_counters_compare(json_t *a_blocks, json_t *b_blocks,
+		      struct block_counters_table *out);
 
 /*
  * The table for people: "base  %change  head  dev: quantity", at most
  * max_rows measured rows, then the settings that differ, each line
  * prefixed by indent. Nothing when the table is empty.
  */
-void counters_render(const struct counters_table *t, size_t max_rows,
+void block_counters_render(const struct block_counters_table *t, size_t max_rows,
 		     const char *indent, struct strbuf *out);
 /* One value with its unit, as the table shows it: "1024 KiB". */
-void counters_format_value(struct strbuf *out, double v, const char *unit);
+void block_counters_format_value(struct strbuf *out, double v, const char *unit);
 
 #endif

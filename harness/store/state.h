@@ -10,6 +10,7 @@
 #define IOBISECT_STATE_H
 
 #include "marks.h"
+#include "run_counts.h"
 #include "state_lock.h"
 #include "util.h"
 
@@ -116,7 +117,7 @@ struct bisect_state {
 	char answered[41];
 	double answered_confidence;
 	/* Totals over every run of this bisection (resumes add up). */
-	unsigned builds, builds_cached, boots, samples;
+	struct run_counts counts;
 	double seconds;
 	char *started, *updated;
 	/* What its MB/s are: measure_unit's words; NULL in older states. */

@@ -28,14 +28,6 @@ void progress_release(struct progress *p)
 	p->subject = p->phase = NULL;
 }
 
-int progress_estimate_steps(size_t nr_candidates)
-{
-	int steps = 0;
-	while (((size_t)1 << steps) < nr_candidates + 1)
-		steps++;
-	return steps ? steps : 1;
-}
-
 void progress_format(const struct progress *p, uint64_t now_ns,
 		     struct strbuf *out)
 {

@@ -1,9 +1,10 @@
 /*
- * report_load.c: a finished bisection's report read back (bisect_report.h).
- * Running the same command again on a finished folder prints the answer
- * that was stored and publishes its figures: a re-run that walked the
- * stored evidence again had less in hand than the run that confirmed the
- * culprit (no parent, no table), and rewrote the report with less.
+ * bisect_report_load.c: a finished bisection's report read back
+ * (bisect_report.h). Running the same command again on a finished folder
+ * prints the answer that was stored and publishes its figures: a re-run
+ * that walked the stored evidence again had less in hand than the run
+ * that confirmed the culprit (no parent, no table), and rewrote the
+ * report with less.
  */
 #include "bisect_report.h"
 #include "util.h"
@@ -33,7 +34,7 @@ static unsigned count_of(json_t *o, const char *key)
 	return v > 0 && v < (json_int_t)UINT32_MAX ? (unsigned)v : 0;
 }
 
-static int load_rows(struct report *r, json_t *rows)
+static int load_rows(struct bisect_report *r, json_t *rows)
 {
 	size_t i;
 	json_t *j;
@@ -45,11 +46,11 @@ static int load_rows(struct report *r, json_t *rows)
 		json_t *u = json_object_get(j, "unit");
 		const char *metric = json_string_value(m);
 		const char *unit = json_string_value(u);
-		struct report_row *row;
+		struct bisect_report_row *row;
 
 		if (!metric || !unit)
 			return -1;
-		row = report_add_row(r, metric, unit);
+		row = bisect_report_add_row(r, metric, unit);
 		row->good_median = num_of(j, "good_median");
 		row->good_stddev_pct = num_of(j, "good_stddev_pct");
 		row->bad_median = num_of(j, "bad_median");
@@ -60,7 +61,7 @@ static int load_rows(struct report *r, json_t *rows)
 	return 0;
 }
 
-int report_load(struct report *r, const char *dir, const char *culprit)
+int bisect_report_load(struct bisect_report *r, const char *dir, const char *culprit)
 {
 	struct strbuf text = STRBUF_INIT, sum = STRBUF_INIT;
 	char *tpath = xstrfmt("%s/report.txt", dir);
@@ -86,7 +87,7 @@ int report_load(struct report *r, const char *dir, const char *culprit)
 	    strcmp(id, culprit) || !parent || strlen(parent) >= 41)
 		goto spoiled;
 	clock = r->clock;
-	report_release(r);
+	bisect_report_release(r);
 	r->clock = clock;
 	r->job = str_dup(o, "job");
 	r->status = STATE_DONE;
@@ -101,14 +102,11 @@ int report_load(struct report *r, const char *dir, const char *culprit)
 		json_is_true(json_object_get(o, "identical_image"));
 	r->message = str_dup(o, "message");
 	if (load_rows(r, json_object_get(o, "metrics"))) {
-		report_release(r);
+		bisect_report_release(r);
 		goto spoiled;
 	}
 	r->steps = count_of(o, "steps");
-	r->builds = count_of(o, "builds");
-	r->builds_cached = count_of(o, "builds_cached");
-	r->boots = count_of(o, "boots");
-	r->samples = count_of(o, "samples");
+	run_counts_from_json(&r->counts, o);
 	r->seconds = num_of(o, "total_seconds");
 	logs = json_object_get(o, "logs");
 	json_array_foreach(logs, i, v)

@@ -136,7 +136,7 @@ static json_t *derive_dev(json_t *dev, double interval_ns, double io_bytes)
 	return d;
 }
 
-json_t *counters_derive(json_t *block, uint64_t io_bytes)
+json_t *block_counters_derive(json_t *block, uint64_t io_bytes)
 {
 	json_t *copy, *devs, *dev, *iv;
 	double interval_ns = 0;
@@ -259,7 +259,7 @@ static const char *mode(const struct strvec *w)
 
 static int cmp_row(const void *x, const void *y)
 {
-	const struct counters_row *a = x, *b = y;
+	const struct block_counters_row *a = x, *b = y;
 	double hi;
 	if (a->setting != b->setting)
 		return a->setting - b->setting;
@@ -272,12 +272,12 @@ static int cmp_row(const void *x, const void *y)
 	return strcmp(a->dev, b->dev);
 }
 
-static struct counters_row *add_row(struct counters_table *t,
+static struct block_counters_row *add_row(struct block_counters_table *t,
 				    const struct acc *a)
 {
 	const struct counter_def *d = &defs[a->def];
 	ALLOC_GROW(t->rows, t->nr + 1, t->alloc);
-	struct counters_row *r = &t->rows[t->nr++];
+	struct block_counters_row *r = &t->rows[t->nr++];
 	memset(r, 0, sizeof(*r));
 	r->dev = xstrdup(a->dev);
 	r->label = d->label;
@@ -287,8 +287,8 @@ static struct counters_row *add_row(struct counters_table *t,
 	return r;
 }
 
-void counters_compare(json_t *a_blocks, json_t *b_blocks,
-		      struct counters_table *out)
+void block_counters_compare(json_t *a_blocks, json_t *b_blocks,
+		      struct block_counters_table *out)
 {
 	struct side a = {0}, b = {0};
 
@@ -310,7 +310,7 @@ void counters_compare(json_t *a_blocks, json_t *b_blocks,
 			const char *p = mode(&x->words), *q = mode(&y->words);
 			if (!p || !q || !strcmp(p, q))
 				continue;
-			struct counters_row *r = add_row(out, x);
+			struct block_counters_row *r = add_row(out, x);
 			r->a_text = xstrdup(p);
 			r->b_text = xstrdup(q);
 			r->a = r->b = r->change_pct = NAN;
@@ -324,10 +324,10 @@ void counters_compare(json_t *a_blocks, json_t *b_blocks,
 		double c = d->flags & COUNTER_EVENTS ? 1 : 0;
 		if (ma == mb)
 			continue;
-		struct counters_row *r = add_row(out, x);
+		struct block_counters_row *r = add_row(out, x);
 		r->a = ma;
 		r->b = mb;
-		r->change_pct = ma ? (mb - ma) / ma * 100 : INFINITY;
+		r->change_pct = ma ? stats_pct_change(ma, mb) : INFINITY;
 		r->rank = (ma + c > 0 && mb + c > 0)
 				  ? fabs(log((mb + c) / (ma + c)))
 				  : INFINITY;
@@ -338,7 +338,7 @@ void counters_compare(json_t *a_blocks, json_t *b_blocks,
 	side_release(&b);
 }
 
-void counters_table_release(struct counters_table *t)
+void block_counters_table_release(struct block_counters_table *t)
 {
 	for (size_t i = 0; i < t->nr; i++) {
 		free(t->rows[i].dev);
@@ -349,7 +349,7 @@ void counters_table_release(struct counters_table *t)
 	memset(t, 0, sizeof(*t));
 }
 
-void counters_format_value(struct strbuf *out, double v, const char *unit)
+void block_counters_format_value(struct strbuf *out, double v, const char *unit)
 {
 	double m = fabs(v);
 	if (m >= 100 || v == floor(v))
@@ -362,7 +362,7 @@ void counters_format_value(struct strbuf *out, double v, const char *unit)
 		strbuf_addf(out, "%s%s", strcmp(unit, "%") ? " " : "", unit);
 }
 
-static void render_cell(struct strbuf *out, const struct counters_row *r,
+static void render_cell(struct strbuf *out, const struct block_counters_row *r,
 			int head)
 {
 	struct strbuf v = STRBUF_INIT;
@@ -370,12 +370,12 @@ static void render_cell(struct strbuf *out, const struct counters_row *r,
 	if (text)
 		strbuf_addstr(&v, text);
 	else
-		counters_format_value(&v, head ? r->b : r->a, r->unit);
+		block_counters_format_value(&v, head ? r->b : r->a, r->unit);
 	strbuf_addf(out, "%14s", v.buf);
 	strbuf_release(&v);
 }
 
-void counters_render(const struct counters_table *t, size_t max_rows,
+void block_counters_render(const struct block_counters_table *t, size_t max_rows,
 		     const char *indent, struct strbuf *out)
 {
 	size_t shown = 0;
@@ -386,7 +386,7 @@ void counters_render(const struct counters_table *t, size_t max_rows,
 	strbuf_addf(out, "%s%14s %9s %14s  %s\n", indent, "base", "%change",
 		    "head", "device: block-layer counter");
 	for (size_t i = 0; i < t->nr; i++) {
-		const struct counters_row *r = &t->rows[i];
+		const struct block_counters_row *r = &t->rows[i];
 		if (!r->setting && shown++ >= max_rows)
 			continue;
 		if (r->setting && !settings++)

@@ -136,8 +136,6 @@ static void lane_ended(struct lanes *l, struct build_lane *lane)
 {
 	lane->pid = 0;
 	l->build_seconds += (now_ns() - lane->start_ns) / 1e9;
-	if (lane->background)
-		strvec_push(&l->guessed, lane->commit);
 }
 
 /* Reap `lane` if it ended: 1 when it did. */
@@ -239,7 +237,6 @@ int lanes_build(struct lanes *l, const char *commit)
 	struct build_lane *lane;
 	uint64_t t0 = now_ns(), said = t0;
 
-	strvec_push(&l->asked, commit);
 	lanes_poll(l);
 	if (strvec_index(&l->done, commit) >= 0)
 		return 0;
@@ -287,15 +284,6 @@ int lanes_made(const struct lanes *l, const char *commit)
 	return strvec_index(&l->made, commit) >= 0;
 }
 
-unsigned lanes_wasted(const struct lanes *l)
-{
-	unsigned n = 0;
-
-	for (size_t i = 0; i < l->guessed.nr; i++)
-		n += strvec_index(&l->asked, l->guessed.v[i]) < 0;
-	return n;
-}
-
 void lanes_release(struct lanes *l)
 {
 	for (size_t i = 0; i < l->nr; i++)
@@ -306,8 +294,6 @@ void lanes_release(struct lanes *l)
 	free(l->lane);
 	strvec_clear(&l->queue);
 	strvec_clear(&l->done);
-	strvec_clear(&l->asked);
 	strvec_clear(&l->made);
-	strvec_clear(&l->guessed);
 	memset(l, 0, sizeof(*l));
 }

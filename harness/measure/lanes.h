@@ -53,8 +53,6 @@ struct lanes {
 	struct progress *progress; /* may be NULL */
 	struct strvec queue;       /* wanted next, not started, best first */
 	struct strvec done;        /* built (or failed) in a lane this run */
-	struct strvec asked;       /* commits the run asked for */
-	struct strvec guessed;     /* built by background lanes */
 	struct strvec made;        /* make ran (not served from the cache) */
 	/* What the lanes cost (the bench's critical path). */
 	double build_seconds;  /* lane time, all lanes */
@@ -104,7 +102,5 @@ int lanes_build(struct lanes *l, const char *commit);
 
 /* Did a lane run make for `commit` (not a cache hit)? */
 int lanes_made(const struct lanes *l, const char *commit);
-/* Background builds the run never asked for (stopped ones included). */
-unsigned lanes_wasted(const struct lanes *l);
 
 #endif

@@ -1,21 +1,16 @@
 /*
- * state.c: the bisection state (see state.h): its JSON form, the atomic
- * save that keeps the previous copy, the load that refuses a corrupt file
- * without touching it, and the bisect log. The results folder's lock is
- * state_lock.c's.
+ * state_json.c: the bisection state as JSON (state.h): the document
+ * state_save writes and the reader that names the key at fault in one
+ * that does not read, with the words its enums are written as.
  */
 #include "state.h"
-#include "results.h"
-#include "run.h"
+#include "json_num.h"
 
-#include <errno.h>
-#include <fcntl.h>
+#include <jansson.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
-#include <unistd.h>
 
 #define STATE_VERSION 1
 
@@ -45,103 +40,6 @@ const char *state_status_name(enum state_status st)
 	return name_of(status_names, ARRAY_SIZE(status_names), st, "unknown");
 }
 
-void state_init(struct bisect_state *s)
-{
-	memset(s, 0, sizeof(*s));
-	s->confidence = NAN;
-	s->doubt_from = -1;
-}
-
-static void verdict_release(struct state_verdict *v)
-{
-	free(v->verdict);
-	v->verdict = NULL;
-}
-
-static void probe_release(struct state_probe *p)
-{
-	free(p->subject);
-	free(p->build_key);
-	verdict_release(&p->v);
-	free(p->log);
-	free(p->first_error);
-	free(p->started);
-	free(p->ended);
-}
-
-void state_release(struct bisect_state *s)
-{
-	free(s->job_hash);
-	free(s->job_name);
-	free(s->good_rev);
-	free(s->bad_rev);
-	strvec_clear(&s->candidates);
-	for (size_t i = 0; i < s->nr_probes; i++)
-		probe_release(&s->probes[i]);
-	free(s->probes);
-	free(s->marks);
-	strvec_clear(&s->suspects);
-	free(s->started);
-	free(s->updated);
-	free(s->unit);
-	state_init(s);
-}
-
-static void copy_id(char dst[41], const char *src)
-{
-	snprintf(dst, 41, "%s", src ? src : "");
-}
-
-struct state_probe *state_add_probe(struct bisect_state *s, const char *commit,
-				    enum probe_role role)
-{
-	struct state_probe *p;
-
-	ALLOC_GROW(s->probes, s->nr_probes + 1, s->alloc_probes);
-	p = &s->probes[s->nr_probes++];
-	memset(p, 0, sizeof(*p));
-	copy_id(p->commit, commit);
-	p->role = role;
-	p->outcome = PROBE_UNDECIDED;
-	p->v.good_median = p->v.median = NAN;
-	p->v.good_stddev_pct = p->v.stddev_pct = NAN;
-	p->v.effect_pct = p->v.p_value = p->v.error = p->v.llr = NAN;
-	return p;
-}
-
-void state_add_mark(struct bisect_state *s, const char *commit,
-		    enum bisect_mark mark)
-{
-	ALLOC_GROW(s->marks, s->nr_marks + 1, s->alloc_marks);
-	copy_id(s->marks[s->nr_marks].commit, commit);
-	s->marks[s->nr_marks].mark = mark;
-	s->marks[s->nr_marks].by_pairs = 0;
-	s->nr_marks++;
-}
-
-const struct state_probe *state_find_probe(const struct bisect_state *s,
-					   const char *commit)
-{
-	for (size_t i = s->nr_probes; i-- > 0;)
-		if (!strcmp(s->probes[i].commit, commit))
-			return &s->probes[i];
-	return NULL;
-}
-
-enum bisect_mark state_find_mark(const struct bisect_state *s,
-				 const char *commit)
-{
-	for (size_t i = s->nr_marks; i-- > 0;)
-		if (!strcmp(s->marks[i].commit, commit))
-			return s->marks[i].mark;
-	return BISECT_UNTESTED;
-}
-
-/* JSON has no NaN: a figure that was not measured is null. */
-static json_t *num(double d)
-{
-	return isfinite(d) ? json_real(d) : json_null();
-}
 
 static void set_str(json_t *o, const char *key, const char *v)
 {
@@ -186,20 +84,20 @@ json_t *state_to_json(const struct bisect_state *s)
 			json_t *v = json_object();
 			set_str(v, "verdict", p->v.verdict);
 			json_object_set_new(v, "good_median_bw_bytes",
-					    num(p->v.good_median));
+					    json_num(p->v.good_median));
 			json_object_set_new(v, "good_stddev_pct",
-					    num(p->v.good_stddev_pct));
+					    json_num(p->v.good_stddev_pct));
 			json_object_set_new(v, "median_bw_bytes",
-					    num(p->v.median));
+					    json_num(p->v.median));
 			json_object_set_new(v, "stddev_pct",
-					    num(p->v.stddev_pct));
+					    json_num(p->v.stddev_pct));
 			json_object_set_new(v, "effect_pct",
-					    num(p->v.effect_pct));
+					    json_num(p->v.effect_pct));
 			if (isfinite(p->v.p_value))
 				json_object_set_new(v, "p_value",
-						    num(p->v.p_value));
-			json_object_set_new(v, "llr", num(p->v.llr));
-			json_object_set_new(v, "error", num(p->v.error));
+						    json_num(p->v.p_value));
+			json_object_set_new(v, "llr", json_num(p->v.llr));
+			json_object_set_new(v, "error", json_num(p->v.error));
 			json_object_set_new(v, "good_boots",
 					    json_integer(p->v.good_boots));
 			json_object_set_new(v, "boots",
@@ -209,9 +107,9 @@ json_t *state_to_json(const struct bisect_state *s)
 		/* The commit's own level, with or without a verdict. */
 		if (!p->v.verdict && p->v.boots) {
 			json_object_set_new(o, "median_bw_bytes",
-					    num(p->v.median));
+					    json_num(p->v.median));
 			json_object_set_new(o, "stddev_pct",
-					    num(p->v.stddev_pct));
+					    json_num(p->v.stddev_pct));
 			json_object_set_new(o, "boots",
 					    json_integer(p->v.boots));
 		}
@@ -221,7 +119,7 @@ json_t *state_to_json(const struct bisect_state *s)
 		set_str(o, "first_error", p->first_error);
 		set_str(o, "started", p->started);
 		set_str(o, "ended", p->ended);
-		json_object_set_new(o, "seconds", num(p->seconds));
+		json_object_set_new(o, "seconds", json_num(p->seconds));
 		json_array_append_new(probes, o);
 	}
 	json_object_set_new(root, "probes", probes);
@@ -244,13 +142,9 @@ json_t *state_to_json(const struct bisect_state *s)
 			    json_string(state_status_name(s->status)));
 	json_object_set_new(root, "culprit", json_string(s->culprit));
 	json_object_set_new(root, "suspects", strvec_json(&s->suspects));
-	json_object_set_new(root, "confidence", num(s->confidence));
-	json_object_set_new(root, "builds", json_integer(s->builds));
-	json_object_set_new(root, "builds_cached",
-			    json_integer(s->builds_cached));
-	json_object_set_new(root, "boots", json_integer(s->boots));
-	json_object_set_new(root, "samples", json_integer(s->samples));
-	json_object_set_new(root, "seconds", num(s->seconds));
+	json_object_set_new(root, "confidence", json_num(s->confidence));
+	run_counts_to_json(root, &s->counts);
+	json_object_set_new(root, "seconds", json_num(s->seconds));
 	set_str(root, "started", s->started);
 	set_str(root, "updated", s->updated);
 	set_str(root, "unit", s->unit);
@@ -530,10 +424,7 @@ int state_from_json(struct bisect_state *s, const json_t *root,
 	}
 	s->status = (enum state_status)st;
 	s->confidence = get_num(root, "confidence");
-	s->builds = get_uint(root, "builds");
-	s->builds_cached = get_uint(root, "builds_cached");
-	s->boots = get_uint(root, "boots");
-	s->samples = get_uint(root, "samples");
+	run_counts_from_json(&s->counts, root);
 	s->seconds = get_num(root, "seconds");
 	/* A spoiled time is none: the report's total must not go negative. */
 	if (!isfinite(s->seconds) || s->seconds < 0)
@@ -588,238 +479,3 @@ out:
 	return ret;
 }
 
-char *state_path(const char *root, const char *job)
-{
-	return results_job_file(root, job, "bisect-state.json");
-}
-
-/* Would the previous copy load? Checked quietly, as its reader would. */
-static int prev_loads(const char *prev)
-{
-	struct strbuf sb = STRBUF_INIT, quiet = STRBUF_INIT, *was;
-	struct bisect_state s;
-	json_t *root = NULL;
-	int ok = 0;
-
-	was = error_capture(&quiet);
-	if (!read_file(prev, &sb) &&
-	    (root = json_loadb(sb.buf, sb.len, 0, NULL))) {
-		state_init(&s);
-		ok = !state_from_json(&s, root, prev);
-		state_release(&s);
-	}
-	error_capture(was);
-	json_decref(root);
-	strbuf_release(&sb);
-	strbuf_release(&quiet);
-	return ok;
-}
-
-/* Where the last good state is, only when there is one to point at. */
-static const char *prev_note(struct strbuf *sb, const char *path)
-{
-	char *prev = xstrfmt("%s.prev", path);
-	if (file_exists(prev) && prev_loads(prev))
-		strbuf_addf(sb, "the previous state is in '%s'", prev);
-	else if (file_exists(prev))
-		strbuf_addf(sb, "its previous copy '%s' is spoiled too: move "
-				"both away to start over",
-			    prev);
-	else
-		strbuf_addf(sb, "there is no previous copy ('%s' does not "
-				"exist)",
-			    prev);
-	free(prev);
-	return sb->buf;
-}
-
-int state_load(struct bisect_state *s, const char *path)
-{
-	struct strbuf sb = STRBUF_INIT, note = STRBUF_INIT, why = STRBUF_INIT;
-	struct strbuf *prev;
-	json_error_t jerr;
-	json_t *root;
-	int ret;
-
-	state_init(s);
-	if (!file_exists(path))
-		return 1;
-	if (read_file(path, &sb))
-		return -1;
-	root = json_loadb(sb.buf, sb.len, 0, &jerr);
-	strbuf_release(&sb);
-	if (!root) {
-		error("'%s' is corrupt (line %d: %s); %s", path, jerr.line,
-		      jerr.text, prev_note(&note, path));
-		strbuf_release(&note);
-		return -1;
-	}
-	/* One line: what is wrong, then where the last good copy is. */
-	prev = error_capture(&why);
-	ret = state_from_json(s, root, path);
-	error_capture(prev);
-	json_decref(root);
-	if (ret) {
-		error("%s (not a valid bisection state); %s", why.buf,
-		      prev_note(&note, path));
-		strbuf_release(&note);
-		strbuf_release(&why);
-		return -1;
-	}
-	strbuf_release(&why);
-	return 0;
-}
-
-int state_save(struct bisect_state *s, const char *path)
-{
-	char ts[32];
-	char *text, *prev;
-	int ret;
-
-	utc_timestamp(ts, sizeof(ts));
-	free(s->updated);
-	s->updated = xstrdup(ts);
-	if (!s->started)
-		s->started = xstrdup(ts);
-	{
-		const char *slash = strrchr(path, '/');
-		if (slash) {
-			char *dir = xstrndup(path, slash - path);
-			ret = mkdir_p(dir, 0777);
-			free(dir);
-			if (ret)
-				return -1;
-		}
-	}
-
-	/*
-	 * The copy of the last good state is itself written atomically, so
-	 * a crash at any point leaves at least one readable state.
-	 */
-	if (file_exists(path)) {
-		struct strbuf old = STRBUF_INIT;
-		prev = xstrfmt("%s.prev", path);
-		ret = read_file(path, &old);
-		if (!ret)
-			ret = write_file_atomic(prev, old.buf, old.len);
-		strbuf_release(&old);
-		free(prev);
-		if (ret)
-			return -1;
-	}
-	json_t *root = state_to_json(s);
-	text = json_dumps(root, JSON_INDENT(1) | JSON_SORT_KEYS);
-	json_decref(root);
-	if (!text)
-		return error("cannot render the state for '%s'", path);
-	struct strbuf sb = STRBUF_INIT;
-	strbuf_addstr(&sb, text);
-	strbuf_addch(&sb, '\n');
-	free(text);
-	ret = write_file_atomic(path, sb.buf, sb.len);
-	strbuf_release(&sb);
-	return ret;
-}
-
-static void log_mark_line(struct strbuf *out, enum bisect_mark mark,
-			  const char *id, const char *subject)
-{
-	strbuf_addf(out, "# %s: [%s] %s\n", bisect_mark_name(mark), id,
-		    subject ? subject : "");
-	strbuf_addf(out, "git bisect %s %s\n", bisect_mark_name(mark), id);
-}
-
-static void log_verdict(struct strbuf *out, const struct state_probe *p)
-{
-	const struct state_verdict *v = &p->v;
-
-	if (!probe_outcome_measured(p->outcome)) {
-		strbuf_addf(out, "#   %s", probe_outcome_name(p->outcome));
-		if (p->first_error)
-			strbuf_addf(out, ": %s", p->first_error);
-		if (p->log)
-			strbuf_addf(out, " (log: %s)", p->log);
-		strbuf_addch(out, '\n');
-		return;
-	}
-	if (!v->verdict) {
-		if (v->boots && isfinite(v->median))
-			strbuf_addf(out, "#   measured: %.1f MB/s ±%.0f%% (%u "
-					 "boots)\n",
-				    v->median / 1e6, v->stddev_pct, v->boots);
-		return;
-	}
-	strbuf_addf(out,
-		    "#   %s: %.1f MB/s ±%.0f%% (%u boots) vs good %.1f MB/s "
-		    "±%.0f%% (%u boots): %+.1f%%, ",
-		    v->verdict, v->median / 1e6, v->stddev_pct, v->boots,
-		    v->good_median / 1e6, v->good_stddev_pct, v->good_boots,
-		    v->effect_pct);
-	/* States written before the sequential verdicts carry a p-value. */
-	if (isfinite(v->llr))
-		strbuf_addf(out, "llr %+.1f, error %.2g\n", v->llr, v->error);
-	else
-		strbuf_addf(out, "p=%.3g\n", v->p_value);
-}
-
-void state_log(const struct bisect_state *s, struct strbuf *out)
-{
-	strbuf_addf(out, "git bisect start '%s' '%s'\n", s->bad, s->good);
-	if (s->unit)
-		strbuf_addf(out, "# figures in %s\n", s->unit);
-	for (size_t i = 0; i <= s->nr_marks; i++) {
-		const struct state_mark *m;
-		const struct state_probe *p = NULL;
-		if ((long)i == s->doubt_from)
-			strbuf_addstr(out, "# the steps' good and bad marks "
-					   "above are in doubt from here on\n");
-		if (i == s->nr_marks)
-			break;
-		m = &s->marks[i];
-		/*
-		 * The probe that gave this mark (a confirmation can re-mark a
-		 * commit a step marked), else the commit's last one.
-		 */
-		for (size_t k = 0; k < s->nr_probes && !p; k++)
-			if (!strcmp(s->probes[k].commit, m->commit) &&
-			    s->probes[k].mark == m->mark)
-				p = &s->probes[k];
-		if (!p)
-			p = state_find_probe(s, m->commit);
-		log_mark_line(out, m->mark, m->commit,
-			      p ? p->subject : NULL);
-		if (p)
-			log_verdict(out, p);
-	}
-	switch (s->status) {
-	case STATE_DONE: {
-		const struct state_probe *p = state_find_probe(s, s->culprit);
-		strbuf_addf(out, "# first bad commit: [%s] %s\n", s->culprit,
-			    p && p->subject ? p->subject : "");
-		if (isfinite(s->confidence))
-			strbuf_addf(out, "# confidence: %.1f%%\n",
-				    s->confidence * 100);
-		break;
-	}
-	case STATE_INCONCLUSIVE:
-		strbuf_addstr(out, "# only skipped commits left to test\n");
-		for (size_t i = 0; i < s->suspects.nr; i++) {
-			const struct state_probe *p =
-				state_find_probe(s, s->suspects.v[i]);
-			strbuf_addf(out, "# possible first bad commit: [%s] %s\n",
-				    s->suspects.v[i],
-				    p && p->subject ? p->subject : "");
-		}
-		break;
-	case STATE_NOT_SEPARATED:
-		strbuf_addstr(out, "# the endpoints are not separated by the "
-				   "threshold\n");
-		break;
-	case STATE_ABORTED:
-		strbuf_addstr(out, "# aborted: an endpoint could not be "
-				   "measured\n");
-		break;
-	case STATE_RUNNING:
-		break;
-	}
-}

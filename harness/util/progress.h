@@ -38,9 +38,6 @@ struct progress {
 void progress_init(struct progress *p, FILE *out);
 void progress_release(struct progress *p);
 
-/* About how many steps n candidates take: ceil(log2(n + 1)), at least 1. */
-int progress_estimate_steps(size_t nr_candidates);
-
 /*
  * A new commit is tested. `label` is "step" (with step/steps), or a role
  * such as "good", "bad", "merge-base", "confirm". Prints the plain line

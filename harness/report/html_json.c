@@ -1,0 +1,143 @@
+/*
+ * html_json.c: the HTML page's data as JSON (html.h, html_report_json):
+ * the commits in order, each series' cells and changepoints, the
+ * compared pair and the bisect state, for a program that draws its own.
+ */
+#include "html.h"
+#include "json_num.h"
+#include "stats.h"
+#include "version.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+#define MB 1e6
+
+json_t *html_report_json(const struct scan *s, const struct html_options *o)
+{
+	json_t *root = json_object(), *commits = json_array();
+	json_t *series = json_array();
+	long culprit = html_culprit(s);
+
+	json_object_set_new(root, "job", json_string(s->job));
+	json_object_set_new(root, "commit_order", json_string(s->order));
+	json_object_set_new(root, "iobisect", json_string(version_string()));
+	for (size_t i = 0; i < s->nr_commits; i++) {
+		const struct scan_commit *c = &s->commits[i];
+		json_t *j = json_pack("{s:s, s:s}", "commit", c->id, "abbrev",
+				      c->abbrev);
+		if (c->subject)
+			json_object_set_new(j, "subject", json_string(c->subject));
+		if (c->role)
+			json_object_set_new(j, "role", json_string(c->role));
+		if (c->first_seen)
+			json_object_set_new(j, "first_measured",
+					    json_string(c->first_seen));
+		json_array_append_new(commits, j);
+	}
+	json_object_set_new(root, "commits", commits);
+	json_object_set_new(root, "culprit",
+			    culprit >= 0 ? json_string(s->commits[culprit].id) :
+					   json_null());
+	for (size_t i = 0; i < s->nr_series; i++) {
+		const struct scan_series *ser = &s->series[i];
+		struct changepoint_result cr;
+		json_t *js = json_pack("{s:s, s:s, s:s, s:s, s:s}", "topology",
+				       ser->topology, "engine", ser->engine,
+				       "point", ser->point, "metric",
+				       ser->metric, "clock",
+				       clock_name(ser->clock.kind));
+		if (ser->clock.kind == CLOCK_VIRTUAL)
+			json_object_set_new(js, "icount_shift",
+					    json_integer(ser->clock.shift));
+		json_t *cells = json_array(), *cps = json_array();
+		json_t *drifts = json_array();
+		for (size_t c = 0; c < s->nr_commits; c++) {
+			const struct scan_cell *cell = &ser->cells[c];
+			json_t *bw, *boots;
+			/* Made after the skip: a commit with no boots leaked them. */
+			if (!cell->nr)
+				continue;
+			bw = json_array();
+			boots = json_array();
+			for (size_t b = 0; b < cell->nr; b++) {
+				json_array_append_new(bw, json_real(cell->values[b]));
+				json_array_append_new(boots,
+						      json_integer(cell->boots[b]));
+			}
+			json_array_append_new(
+				cells,
+				json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:I}",
+					  "commit", s->commits[c].id, "boots",
+					  boots, "bw_bytes", bw, "median_mbps",
+					  json_num(stats_median(cell->values, cell->nr) / MB),
+					  "min_mbps",
+					  json_num(stats_min(cell->values, cell->nr) / MB),
+					  "max_mbps",
+					  json_num(stats_max(cell->values, cell->nr) / MB),
+					  "stddev_pct",
+					  json_num(cell->nr > 1 ? stats_pct_stddev(cell->values, cell->nr) : NAN),
+					  "ignored_documents",
+					  (json_int_t)cell->nr_ignored));
+		}
+		if (html_series_changes(s, i, &o->cp, &cr)) {
+			json_decref(cells);
+			json_decref(cps);
+			json_decref(drifts);
+			json_decref(js);
+			json_decref(series);
+			json_decref(root);
+			return NULL;
+		}
+		for (size_t j = 0; j < cr.nr; j++) {
+			const struct changepoint *c = &cr.points[j];
+			json_array_append_new(
+				cps,
+				json_pack("{s:s, s:s, s:s, s:o, s:o, s:o, s:o}",
+					  "commit", s->commits[c->index].id,
+					  "before_commit", s->commits[c->before].id,
+					  "kind", changepoint_kind_name(c->kind),
+					  "before_median_mbps", json_num(c->before_median / MB),
+					  "after_median_mbps", json_num(c->after_median / MB),
+					  "change_pct", json_num(c->change_pct),
+					  "p_value", json_num(c->p_value)));
+		}
+		for (size_t j = 0; j < cr.nr_drifts; j++) {
+			const struct changepoint_drift *d = &cr.drifts[j];
+			json_array_append_new(
+				drifts,
+				json_pack("{s:s, s:s, s:o, s:o}", "first_commit",
+					  s->commits[d->first].id, "last_commit",
+					  s->commits[d->last].id, "change_pct",
+					  json_num(d->change_pct), "p_value",
+					  json_num(d->p_value)));
+		}
+		long a, b;
+		html_series_pair(s, i, &cr, &a, &b);
+		if (a >= 0 && b >= 0) {
+			struct scan_compare cmp;
+			scan_compare(ser, (size_t)a, (size_t)b, &cmp);
+			json_object_set_new(
+				js, "compare",
+				json_pack("{s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:b}",
+					  "base", s->commits[a].id, "head",
+					  s->commits[b].id, "base_median_mbps",
+					  json_num(cmp.a_median / MB), "base_stddev_pct",
+					  json_num(cmp.a_stddev_pct), "head_median_mbps",
+					  json_num(cmp.b_median / MB), "head_stddev_pct",
+					  json_num(cmp.b_stddev_pct), "change_pct",
+					  json_num(cmp.change_pct), "p_value",
+					  json_num(cmp.p_value), "significant",
+					  cmp.significant));
+		}
+		changepoint_result_release(&cr);
+		json_object_set_new(js, "cells", cells);
+		json_object_set_new(js, "change_points", cps);
+		json_object_set_new(js, "drifts", drifts);
+		json_array_append_new(series, js);
+	}
+	json_object_set_new(root, "series", series);
+	if (s->has_state)
+		json_object_set_new(root, "bisect", state_to_json(&s->state));
+	return root;
+}

@@ -1,0 +1,15 @@
+/*
+ * json_num.h: a figure as JSON. JSON has no NaN nor infinity, so a figure
+ * that was not measured (NAN) or has no finite value is null; every
+ * document the harness writes (summary.json, the bisect state, table.json,
+ * the HTML page's data) says so the same way.
+ */
+#ifndef IOBISECT_JSON_NUM_H
+#define IOBISECT_JSON_NUM_H
+
+#include <jansson.h>
+
+/* A new reference: a real, or null when `v` is not finite. */
+json_t *json_num(double v);
+
+#endif
