@@ -355,33 +355,5 @@ void initramfs_tools_for_spec(struct strvec *tools, const char *spec)
 
 char *initramfs_find_guest(void)
 {
-	const char *env = getenv("IOBISECT_GUEST");
-	const char *dir = install_self_dir();
-	char *installed;
-
-	if (env && *env)
-		return file_exists(env) ? xstrdup(env) : NULL;
-	if (dir) {
-		/* ./iobisect beside build/, or a test binary in build/tests/ */
-		const char *rel[] = {"build/iobisect-guest", "iobisect-guest",
-				     "../iobisect-guest"};
-		for (size_t i = 0; i < ARRAY_SIZE(rel); i++) {
-			char *cand = xstrfmt("%s/%s", dir, rel[i]);
-			if (file_exists(cand))
-				return cand;
-			free(cand);
-		}
-	}
-	/* Where make install (or the package) put it, beside the binary's. */
-	installed = install_dir_path(INSTALL_LIBEXEC);
-	if (installed) {
-		char *cand = xstrfmt("%s/iobisect-guest", installed);
-		free(installed);
-		if (file_exists(cand))
-			return cand;
-		free(cand);
-	}
-	if (file_exists("build/iobisect-guest"))
-		return absolute_path("build/iobisect-guest");
-	return NULL;
+	return install_find_part("IOBISECT_GUEST", "iobisect-guest");
 }

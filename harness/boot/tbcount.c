@@ -92,33 +92,7 @@ bad:
 
 char *tbcount_find_plugin(void)
 {
-	const char *env = getenv("IOBISECT_PLUGIN");
-	const char *dir = install_self_dir();
-	char *installed;
-
-	if (env && *env)
-		return file_exists(env) ? xstrdup(env) : NULL;
-	if (dir) {
-		/* ./iobisect beside build/, or a test binary in build/tests/ */
-		const char *rel[] = {"build/" PROFILE_PLUGIN_NAME,
-				     PROFILE_PLUGIN_NAME,
-				     "../" PROFILE_PLUGIN_NAME};
-		for (size_t i = 0; i < ARRAY_SIZE(rel); i++) {
-			char *cand = xstrfmt("%s/%s", dir, rel[i]);
-			if (file_exists(cand))
-				return cand;
-			free(cand);
-		}
-	}
-	installed = install_dir_path(INSTALL_LIBEXEC);
-	if (installed) {
-		char *cand = xstrfmt("%s/" PROFILE_PLUGIN_NAME, installed);
-		free(installed);
-		if (file_exists(cand))
-			return cand;
-		free(cand);
-	}
-	return NULL;
+	return install_find_part("IOBISECT_PLUGIN", PROFILE_PLUGIN_NAME);
 }
 
 /* The line of QEMU's output that says the most: the plugin's, else the last. */

@@ -95,3 +95,38 @@ char *install_dir_path(enum install_dir which)
 	}
 	return path;
 }
+
+char *install_find_part(const char *env, const char *name)
+{
+	const char *given = getenv(env);
+	const char *dir = install_self_dir();
+	char *installed;
+
+	if (given && *given)
+		return file_exists(given) ? xstrdup(given) : NULL;
+	if (dir) {
+		/* ./iobisect beside build/, or a test binary in build/tests/ */
+		const char *rel[] = {"build/", "", "../"};
+		for (size_t i = 0; i < ARRAY_SIZE(rel); i++) {
+			char *cand = xstrfmt("%s/%s%s", dir, rel[i], name);
+			if (file_exists(cand))
+				return cand;
+			free(cand);
+		}
+	}
+	/* Where make install (or the package) put it, beside the binary's. */
+	installed = install_dir_path(INSTALL_LIBEXEC);
+	if (installed) {
+		char *cand = xstrfmt("%s/%s", installed, name);
+		free(installed);
+		if (file_exists(cand))
+			return cand;
+		free(cand);
+	}
+	{
+		char *cand = xstrfmt("build/%s", name);
+		char *found = file_exists(cand) ? absolute_path(cand) : NULL;
+		free(cand);
+		return found;
+	}
+}

@@ -30,6 +30,15 @@ const char *install_self_dir(void);
 char *install_dir_path(enum install_dir which);
 
 /*
+ * A part of the program installed beside it (the guest, the QEMU plugin)
+ * by its file name: $`env` when set (and only there), else beside the
+ * running binary (./iobisect beside build/, a test binary in
+ * build/tests/), else in the libexec folder, else in ./build. NULL when
+ * nowhere; caller frees.
+ */
+char *install_find_part(const char *env, const char *name);
+
+/*
  * The path from folder `from` to `to`, both absolute and without "."
  * or ".." ("/usr/bin", "/usr/share/x": "../share/x"; the same: ".").
  * Pure; the caller frees.
