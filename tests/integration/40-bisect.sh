@@ -73,7 +73,7 @@ echo "upload: $(ls "$tmp"/srv/stored | wc -l) documents stored by the server, we
 # so noisy that the endpoints could not be told apart (or the culprit not
 # confirmed) within those boots is an undecided end accepted, and said.
 make_job e2e-moderate iobisect-demo-moderate
-sed -i 's|"runs": {[^}]*}|"runs": {"max": 16, "samples": 3, "warmup": 1}|' "$tmp/e2e-moderate.json"
+sed -i 's|"runs": {[^}]*}|"runs": {"max": 16, "samples": 3, "warmup": 1, "wall_pairs": 0}|' "$tmp/e2e-moderate.json"
 grep -q '"max": 16' "$tmp/e2e-moderate.json" || fail "demo.json changed shape: cannot raise runs.max"
 start=$(date +%s)
 rc=0
@@ -94,6 +94,15 @@ else
 		named=$(awk '$1 == "commit" { print $2; exit }' "$tmp/moderate.out")
 		[ -z "$named" ] || [ "$named" = "$moderate" ] || fail "moderate: its likeliest commit $named is not the culprit"
 		echo "40-bisect: ok (large $large; moderate not named)"
+		exit 0
+	fi
+	# A list that holds the culprit: the slow kernel waits on QEMU's
+	# device, and on a busy host its level moves for minutes at a time
+	# (docs/verdicts.md, steps in doubt), which the good endpoint's
+	# spread does not show. Never a list without it.
+	if [ $rc -eq 1 ] && grep -q "^  $moderate " "$tmp/moderate.out"; then
+		echo "SKIP: moderate: inconclusive, the culprit among $(grep -c '^  [0-9a-f]\{40\} ' "$tmp/moderate.out") suspects"
+		echo "40-bisect: ok (large $large; moderate listed)"
 		exit 0
 	fi
 	# The good endpoint's per-boot spread, as the run measured it.
