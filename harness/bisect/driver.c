@@ -125,12 +125,8 @@ static void suspect_pairs_marks(struct driver *d)
 
 	for (size_t i = 0; i < st->nr_marks; i++) {
 		const char *id = st->marks[i].commit;
-		int seen = 0;
-		if (!st->marks[i].by_pairs || graph_find(d->graph, id) <= 0)
-			continue;
-		for (size_t j = 0; j < st->suspects.nr; j++)
-			seen |= !strcmp(st->suspects.v[j], id);
-		if (!seen)
+		if (st->marks[i].by_pairs && graph_find(d->graph, id) > 0 &&
+		    strvec_index(&st->suspects, id) < 0)
 			strvec_push(&st->suspects, id);
 	}
 }
@@ -312,8 +308,6 @@ static enum driver_status steps(struct driver *d, struct driver_result *res,
 				strvec_push(&st->suspects,
 					    d->graph->nodes[c[i]].id);
 			free(c);
-			if (d->doubt)
-				suspect_pairs_marks(d);
 			if (s == BISECT_ERROR)
 				driver_set_message(
 					res, xstrdup("the marks contradict "
@@ -467,13 +461,16 @@ enum driver_status driver_bisect(struct driver *d, struct driver_result *res)
 						   driver_pairs_cap(d)));
 		if (res->culprit[0])
 			strvec_push(&st->suspects, res->culprit);
-		if (d->doubt)
-			suspect_pairs_marks(d);
 		st->status = STATE_INCONCLUSIVE;
 		ret = DRIVER_INCONCLUSIVE;
 	}
 	driver_save(d);
 out:
+	/* However the run ended inconclusive (suspect_pairs_marks). */
+	if (ret == DRIVER_INCONCLUSIVE && d->doubt) {
+		suspect_pairs_marks(d);
+		driver_save(d);
+	}
 	for (size_t i = 0; i < st->suspects.nr; i++)
 		strvec_push(&res->suspects, st->suspects.v[i]);
 	res->steps = driver_count_role(st, ROLE_STEP);
