@@ -466,6 +466,41 @@ static int take_pair(struct measure *m, const char *culprit,
 	return 0;
 }
 
+/*
+ * One pair more; a pair with a failed half is dropped and taken again, 3
+ * at most. 0, 1 when boots kept failing (*fail says how), -1 to stop.
+ */
+static int next_pair(struct measure *m, const char *commit,
+		     struct measure_pairs *p, struct stats_rng *rng,
+		     struct boot_facts *fail)
+{
+	for (;;) {
+		struct boot_facts f = {0};
+		int r = take_pair(m, commit, p, rng, &f);
+
+		if (r > 0 && ++p->failed >= 3) {
+			boot_facts_release(fail);
+			*fail = f;
+			return 1;
+		}
+		boot_facts_release(&f);
+		if (r <= 0)
+			return r;
+	}
+}
+
+int measure_pairs_take(struct measure *m, const char *commit,
+		       struct measure_pairs *p, size_t n,
+		       struct boot_facts *fail)
+{
+	struct stats_rng rng = STATS_RNG_INIT(seed_of(commit, p->parent));
+	int r = 0;
+
+	while (!r && p->n < n)
+		r = next_pair(m, commit, p, &rng, fail);
+	return r;
+}
+
 int measure_pairs_run(struct measure *m, const char *commit,
 		      struct measure_pairs *p, struct verdict_pairs_input *in,
 		      size_t cap, struct boot_facts *fail)
@@ -474,20 +509,10 @@ int measure_pairs_run(struct measure *m, const char *commit,
 	struct noise_model nm;
 
 	while (!p->decided && p->n < cap) {
-		struct boot_facts f = {0};
-		int r = take_pair(m, commit, p, &rng, &f);
+		int r = next_pair(m, commit, p, &rng, fail);
 
-		if (r > 0 && ++p->failed >= 3) {
-			/* A pair with a failed half is dropped, at most 3. */
-			boot_facts_release(fail);
-			*fail = f;
-			return 1;
-		}
-		boot_facts_release(&f);
-		if (r < 0)
-			return -1;
-		if (r > 0)
-			continue;
+		if (r)
+			return r;
 		measure_noise(m, &nm);
 		in->noise = &nm;
 		in->parent = p->pv;

@@ -212,6 +212,15 @@ struct measure_pairs {
 };
 void measure_pairs_release(struct measure_pairs *p);
 /*
+ * Boot pairs of p->parent and `commit` in the same alternation, without a
+ * verdict, until there are `n`: a measurement beside an answer (its size
+ * on another clock, wall_pairs.h). 0, 1 when boots kept failing (*fail
+ * says how), -1 to stop.
+ */
+int measure_pairs_take(struct measure *m, const char *commit,
+		       struct measure_pairs *p, size_t n,
+		       struct boot_facts *fail);
+/*
  * Boot pairs of p->parent and `commit`, alternating, until
  * verdict_pairs (`in`: the drop and the errors) decides or there are `cap`
  * pairs; p->v holds the last verdict. 0, 1 when boots kept failing
