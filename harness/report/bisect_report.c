@@ -164,7 +164,7 @@ static void render_wall(const struct bisect_report *r, struct strbuf *out)
 		    "\n  on TCG's wall clock (%u pairs in turns): parent "
 		    "%.1f, culprit %.1f MB/s, %+.1f%%\n",
 		    w->pairs, w->parent / 1e6, w->culprit / 1e6,
-		    expm1(lw) * 100);
+		    (wall_ratio(w) - 1) * 100);
 	if (!row || !(row->good_median > 0) || !(row->bad_median > 0))
 		return;
 	lv = log(row->bad_median / row->good_median);
@@ -181,7 +181,7 @@ static void render_wall(const struct bisect_report *r, struct strbuf *out)
 			    "line drawn from one does not carry over to the "
 			    "other (docs/clocks.md)\n",
 			    k, fabs(lw) > fabs(lv) ? "larger" : "smaller",
-			    expm1(lv) * 100);
+			    stats_pct_change(row->good_median, row->bad_median));
 }
 
 void bisect_report_render_text(const struct bisect_report *r, struct strbuf *out)
@@ -342,7 +342,7 @@ json_t *bisect_report_to_json(const struct bisect_report *r)
 		json_object_set_new(w, "culprit_mbps",
 				    json_num(r->wall.culprit / 1e6));
 		json_object_set_new(w, "change_pct",
-				    json_num(expm1(log(wall_ratio(&r->wall))) * 100));
+				    json_num((wall_ratio(&r->wall) - 1) * 100));
 		json_object_set_new(o, "wall_clock", w);
 	}
 	if (r->profile.total.name)
