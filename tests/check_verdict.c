@@ -344,6 +344,31 @@ END_TEST
  * uncertainty grew with each pair's scale and 16 pairs read llr -7.3,
  * "one more pair", at the cap.
  */
+/*
+ * The pairs' verdicts as they come, on 1 to `max` of in's pairs: never
+ * the side other than `want`, and with `lean` the evidence on want's side
+ * at every look. The pairs at which `want` was reached; max + 1 when it
+ * was not.
+ */
+static size_t pairs_until(struct verdict *v, struct verdict_pairs_input *in,
+			  size_t max, enum verdict_kind want, int lean)
+{
+	enum verdict_kind other =
+		want == VERDICT_BAD ? VERDICT_GOOD : VERDICT_BAD;
+
+	for (in->n = 1; in->n <= max; in->n++) {
+		ck_assert_int_eq(verdict_pairs(v, in), 0);
+		ck_assert_msg(v->kind != other, "%s", v->reason);
+		if (lean)
+			ck_assert_msg(want == VERDICT_BAD ? v->llr > 0
+							  : v->llr < 0,
+				      "%s", v->reason);
+		if (v->kind == want)
+			return in->n;
+	}
+	return max + 1;
+}
+
 START_TEST(pairs_deeper_than_the_drop_sought_confirm_it)
 {
 	double parent[16], culprit[16];
@@ -365,14 +390,8 @@ START_TEST(pairs_deeper_than_the_drop_sought_confirm_it)
 	in.noise = &nm;
 	in.error_right = 0.05;
 	in.error_wrong = 0.01;
-	for (in.n = 1; in.n <= 16; in.n++) {
-		ck_assert_int_eq(verdict_pairs(&v, &in), 0);
-		ck_assert_msg(v.kind != VERDICT_GOOD, "%s", v.reason);
-		ck_assert_msg(v.llr > 0, "%s", v.reason);
-		if (v.kind == VERDICT_BAD)
-			break;
-	}
-	ck_assert_msg(v.kind == VERDICT_BAD && in.n <= 4, "%s", v.reason);
+	ck_assert_msg(pairs_until(&v, &in, 16, VERDICT_BAD, 1) <= 4, "%s",
+		      v.reason);
 	/*
 	 * The same culprit spreading 2% about -22.2% against -21.3% sought,
 	 * the model's noise 0.2% (pooled over steady fast kernels): its
@@ -387,13 +406,8 @@ START_TEST(pairs_deeper_than_the_drop_sought_confirm_it)
 	nm.sigma = 0.002;
 	in.drop = log(80.7 / 102.5);
 	in.drop_se = nm.sigma * sqrt(1.0 / 2 + 1.0 / 1);
-	for (in.n = 1; in.n <= 16; in.n++) {
-		ck_assert_int_eq(verdict_pairs(&v, &in), 0);
-		ck_assert_msg(v.kind != VERDICT_GOOD, "%s", v.reason);
-		if (v.kind == VERDICT_BAD)
-			break;
-	}
-	ck_assert_msg(v.kind == VERDICT_BAD && in.n <= 6, "%s", v.reason);
+	ck_assert_msg(pairs_until(&v, &in, 16, VERDICT_BAD, 0) <= 6, "%s",
+		      v.reason);
 	/*
 	 * And against a drop sought from one boot of the bad endpoint in the
 	 * kernel's slower stretch (74.2 MB/s, -27.4%): the culprit's pairs
@@ -417,10 +431,7 @@ START_TEST(pairs_deeper_than_the_drop_sought_confirm_it)
 	nm.sigma = 0.005;
 	in.drop = log(74.2 / 102.2);
 	in.drop_se = nm.sigma * sqrt(1.0 / 2 + 1.0 / 1);
-	for (in.n = 1; in.n <= 15; in.n++) {
-		ck_assert_int_eq(verdict_pairs(&v, &in), 0);
-		ck_assert_msg(v.kind != VERDICT_GOOD, "%s", v.reason);
-	}
+	pairs_until(&v, &in, 15, VERDICT_BAD, 0);
 	for (int i = 0; i < 16; i++)
 		parent[i] = 102.5 * MB * (1 + 0.001 * (i % 3));
 	/*
@@ -428,14 +439,8 @@ START_TEST(pairs_deeper_than_the_drop_sought_confirm_it)
 	 * pair may be one in which the machine changed speed, 30% deep).
 	 */
 	in.culprit = parent;
-	for (in.n = 1; in.n <= 4; in.n++) {
-		ck_assert_int_eq(verdict_pairs(&v, &in), 0);
-		ck_assert_msg(v.kind != VERDICT_BAD && v.llr < 0, "%s",
-			      v.reason);
-		if (v.kind == VERDICT_GOOD)
-			break;
-	}
-	ck_assert_msg(v.kind == VERDICT_GOOD, "%s", v.reason);
+	ck_assert_msg(pairs_until(&v, &in, 4, VERDICT_GOOD, 1) <= 4, "%s",
+		      v.reason);
 }
 END_TEST
 
