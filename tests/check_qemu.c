@@ -263,7 +263,8 @@ END_TEST
 START_TEST(test_virtual_clock)
 {
 	struct disk_spec d = {.name = "d0", .bus = BUS_VIRTIO,
-			      .backing = BACKING_NULL, .size_mb = 64};
+			      .backing = BACKING_NULL, .size_mb = 64,
+			      .latency_ns = 200000};
 	struct topology t = {.name = "one", .disks = &d, .nr_disks = 1};
 	const struct clock v = {CLOCK_VIRTUAL, 5}, w = {CLOCK_WALL, 0};
 	struct strbuf err = STRBUF_INIT;
@@ -356,6 +357,66 @@ START_TEST(test_nullb_disks)
 	ck_assert_ptr_nonnull(strstr(j.buf, "null_blk.nr_devices=1 "
 					    "null_blk.gb=1 "));
 	ck_assert_ptr_nonnull(strstr(j.buf, "virtio-blk-pci,drive=r1,"));
+	strvec_clear(&argv);
+	strbuf_release(&j);
+}
+END_TEST
+
+/*
+ * A virtio-blk disk on null-co with no latency completes each request
+ * before the vCPU runs on when its queue is served in the vCPU's thread
+ * (ioeventfd=off): under the virtual clock no wait is left on the host's
+ * time, so the clock jumps over idle (sleep=off). A latency, a throttle,
+ * an NVMe disk, or the wall clock keep QEMU's usual ways.
+ */
+START_TEST(test_virtio_completes_at_once)
+{
+	struct disk_spec d = {.name = "d0", .bus = BUS_VIRTIO,
+			      .backing = BACKING_NULL, .size_mb = 1024};
+	struct topology t = {.name = "virtio", .disks = &d, .nr_disks = 1};
+	const struct clock v = {CLOCK_VIRTUAL, 4}, w = {CLOCK_WALL, 0};
+	struct qemu_config cfg = {
+		.machine = &machine,
+		.topo = &t,
+		.clock = &v,
+		.kernel = "/k/bzImage",
+		.initrd = "/run/initramfs.cpio",
+		.console_log = "/run/console.log",
+		.result_log = "/run/result.log",
+	};
+	struct strvec argv = STRVEC_INIT;
+	struct strbuf j = STRBUF_INIT;
+
+	ck_assert_int_eq(qemu_argv_build(&argv, &cfg), 0);
+	join_argv(&j, &argv);
+	ASSERT_PAIR(j.buf, "-icount", "shift=4,sleep=off");
+	ck_assert_ptr_nonnull(strstr(j.buf, "virtio-blk-pci,drive=r0,"
+					    "serial=iob0,ioeventfd=off"));
+	strvec_clear(&argv);
+
+	uint64_t *keys[] = {&d.latency_ns, &d.bps_max, &d.iops_max};
+	for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
+		*keys[k] = 200000;
+		ck_assert_int_eq(qemu_argv_build(&argv, &cfg), 0);
+		join_argv(&j, &argv);
+		ASSERT_PAIR(j.buf, "-icount", "shift=4,sleep=on");
+		ck_assert_ptr_null(strstr(j.buf, "ioeventfd"));
+		strvec_clear(&argv);
+		*keys[k] = 0;
+	}
+
+	d.bus = BUS_NVME;
+	ck_assert_int_eq(qemu_argv_build(&argv, &cfg), 0);
+	join_argv(&j, &argv);
+	ASSERT_PAIR(j.buf, "-icount", "shift=4,sleep=on");
+	strvec_clear(&argv);
+
+	d.bus = BUS_VIRTIO;
+	cfg.clock = &w;
+	ck_assert_int_eq(qemu_argv_build(&argv, &cfg), 0);
+	join_argv(&j, &argv);
+	ck_assert_ptr_null(strstr(j.buf, "-icount"));
+	ck_assert_ptr_null(strstr(j.buf, "ioeventfd"));
 	strvec_clear(&argv);
 	strbuf_release(&j);
 }
@@ -769,6 +830,7 @@ int main(void)
 	tcase_add_loop_test(tc, test_qemu_accepts_every_bus_and_backing, 0, 2);
 	tcase_add_test(tc, test_virtual_clock);
 	tcase_add_test(tc, test_nullb_disks);
+	tcase_add_test(tc, test_virtio_completes_at_once);
 	tcase_add_test(tc, test_qemu_version_no_shell_no_hang);
 	tcase_add_test(tc, test_qemu_version_honours_tmpdir);
 	suite_add_tcase(s, tc);
