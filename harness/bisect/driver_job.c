@@ -9,6 +9,7 @@
 #include "executor.h"
 #include "graph.h"
 #include "probe.h"
+#include "qemu.h"
 #include "progress.h"
 #include "repo.h"
 #include "run.h"
@@ -267,9 +268,35 @@ static int answer_on_wall(struct bisect_job *b)
 	return 0;
 }
 
+/*
+ * A run left in doubt on the virtual clock, its disks waiting on QEMU's
+ * time: there a kernel that waits spreads with the host's load (the slow
+ * one of the re-planted readahead regression 2-8% from boot to boot, its
+ * fast one 0.0%), and the note says what takes the host out. NULL when
+ * that is not the case.
+ */
+static char *host_waits_note(const struct bisect_job *b)
+{
+	int waits = 0;
+
+	if (b->st.status != STATE_INCONCLUSIVE || b->st.doubt_from < 0 ||
+	    b->ctx.machine.clock.kind != CLOCK_VIRTUAL)
+		return NULL;
+	for (size_t i = 0; i < b->job->nr_topologies; i++)
+		waits |= qemu_waits_on_host(&b->job->topologies[i]);
+	if (!waits)
+		return NULL;
+	return xstrdup("the steps were in doubt, and the disks' waits are "
+		       "the host's time on the virtual clock: a disk without "
+		       "latency (\"latency_ns\": 0, QEMU completes each "
+		       "request at once) or on bus nullb takes the host out "
+		       "(docs/clocks.md)");
+}
+
 static void make_report(struct bisect_job *b, struct bisect_report *rep)
 {
 	const struct bisect_state *st = &b->st;
+	char *hint = host_waits_note(b);
 
 	rep->job = xstrdup(b->job->name);
 	rep->status = st->status;
@@ -278,8 +305,11 @@ static void make_report(struct bisect_job *b, struct bisect_report *rep)
 	else if (st->status == STATE_ABORTED && error_last())
 		/* The error that stopped it, as it was printed. */
 		rep->message = xstrdup(error_last());
-	if (b->res.note)
-		rep->note = xstrdup(b->res.note);
+	if (b->res.note && hint)
+		rep->note = xstrfmt("%s; %s", b->res.note, hint);
+	else if (b->res.note || hint)
+		rep->note = xstrdup(b->res.note ? b->res.note : hint);
+	free(hint);
 	rep->wall = b->wall;
 	rep->steps = b->res.steps;
 	rep->confidence = b->res.confidence;

@@ -113,8 +113,7 @@ static int completes_at_once(const struct disk_spec *d)
 	       !d->latency_ns && !d->bps_max && !d->iops_max;
 }
 
-/* 1 when the guest may wait for some disk of `t` on the host's time. */
-static int waits_on_host(const struct topology *t)
+int qemu_waits_on_host(const struct topology *t)
 {
 	for (size_t i = 0; t && i < t->nr_disks; i++)
 		if (t->disks[i].bus != BUS_NULLB &&
@@ -495,7 +494,7 @@ int qemu_argv_build(struct strvec *argv, const struct qemu_config *cfg)
 		push2(argv, "-accel", "tcg,thread=single");
 		strvec_push(argv, "-icount");
 		strvec_pushf(argv, "shift=%d,sleep=%s", cfg->clock->shift,
-			     waits_on_host(t) ? "on" : "off");
+			     qemu_waits_on_host(t) ? "on" : "off");
 	} else if (cfg->kvm) {
 		push2(argv, "-accel", "kvm");
 		push2(argv, "-cpu", "host");
