@@ -33,21 +33,30 @@ static void join_argv(struct strbuf *out, const struct strvec *argv)
 		strbuf_addf(out, "%s\n", argv->v[i]);
 }
 
-static char *build(const struct topology *t, const struct qemu_disk_host *h,
-		   int kvm, int *rc)
+/* One boot's config of `t` under clock `c`, with the usual files. */
+static struct qemu_config boot_config(const struct topology *t,
+				      const struct clock *c)
 {
-	struct qemu_config cfg = {
+	return (struct qemu_config){
 		.machine = &machine,
 		.topo = t,
-		.disks = h,
-		.kvm = kvm,
+		.clock = c,
 		.kernel = "/k/bzImage",
 		.initrd = "/run/initramfs.cpio",
 		.console_log = "/run/console.log",
 		.result_log = "/run/result.log",
 	};
+}
+
+static char *build(const struct topology *t, const struct qemu_disk_host *h,
+		   int kvm, int *rc)
+{
+	struct qemu_config cfg = boot_config(t, NULL);
 	struct strvec argv = STRVEC_INIT;
 	struct strbuf sb = STRBUF_INIT;
+
+	cfg.disks = h;
+	cfg.kvm = kvm;
 	*rc = qemu_argv_build(&argv, &cfg);
 	join_argv(&sb, &argv);
 	strvec_clear(&argv);
@@ -255,6 +264,16 @@ START_TEST(test_machine_and_serials)
 }
 END_TEST
 
+/* QEMU's argv for `cfg`, built (it must be) and joined into *j. */
+static void joined_argv(struct strbuf *j, const struct qemu_config *cfg)
+{
+	struct strvec argv = STRVEC_INIT;
+
+	ck_assert_int_eq(qemu_argv_build(&argv, cfg), 0);
+	join_argv(j, &argv);
+	strvec_clear(&argv);
+}
+
 /*
  * The virtual clock: QEMU counts instructions (-icount, a fixed shift,
  * sleep on while QEMU serves a disk) on one TCG thread, which icount
@@ -268,15 +287,7 @@ START_TEST(test_virtual_clock)
 	struct topology t = {.name = "one", .disks = &d, .nr_disks = 1};
 	const struct clock v = {CLOCK_VIRTUAL, 5}, w = {CLOCK_WALL, 0};
 	struct strbuf err = STRBUF_INIT;
-	struct qemu_config cfg = {
-		.machine = &machine,
-		.topo = &t,
-		.clock = &v,
-		.kernel = "/k/bzImage",
-		.initrd = "/run/initramfs.cpio",
-		.console_log = "/run/console.log",
-		.result_log = "/run/result.log",
-	};
+	struct qemu_config cfg = boot_config(&t, &v);
 	struct strvec argv = STRVEC_INIT;
 	struct strbuf j = STRBUF_INIT;
 
@@ -322,15 +333,7 @@ START_TEST(test_nullb_disks)
 	};
 	struct topology t = {.name = "nullb", .disks = d, .nr_disks = 2};
 	const struct clock v = {CLOCK_VIRTUAL, 4};
-	struct qemu_config cfg = {
-		.machine = &machine,
-		.topo = &t,
-		.clock = &v,
-		.kernel = "/k/bzImage",
-		.initrd = "/run/initramfs.cpio",
-		.console_log = "/run/console.log",
-		.result_log = "/run/result.log",
-	};
+	struct qemu_config cfg = boot_config(&t, &v);
 	struct strvec argv = STRVEC_INIT;
 	struct strbuf j = STRBUF_INIT;
 	const char *append = NULL;
@@ -375,49 +378,32 @@ START_TEST(test_virtio_completes_at_once)
 			      .backing = BACKING_NULL, .size_mb = 1024};
 	struct topology t = {.name = "virtio", .disks = &d, .nr_disks = 1};
 	const struct clock v = {CLOCK_VIRTUAL, 4}, w = {CLOCK_WALL, 0};
-	struct qemu_config cfg = {
-		.machine = &machine,
-		.topo = &t,
-		.clock = &v,
-		.kernel = "/k/bzImage",
-		.initrd = "/run/initramfs.cpio",
-		.console_log = "/run/console.log",
-		.result_log = "/run/result.log",
-	};
-	struct strvec argv = STRVEC_INIT;
+	struct qemu_config cfg = boot_config(&t, &v);
 	struct strbuf j = STRBUF_INIT;
 
-	ck_assert_int_eq(qemu_argv_build(&argv, &cfg), 0);
-	join_argv(&j, &argv);
+	joined_argv(&j, &cfg);
 	ASSERT_PAIR(j.buf, "-icount", "shift=4,sleep=off");
 	ck_assert_ptr_nonnull(strstr(j.buf, "virtio-blk-pci,drive=r0,"
 					    "serial=iob0,ioeventfd=off"));
-	strvec_clear(&argv);
 
 	uint64_t *keys[] = {&d.latency_ns, &d.bps_max, &d.iops_max};
 	for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
 		*keys[k] = 200000;
-		ck_assert_int_eq(qemu_argv_build(&argv, &cfg), 0);
-		join_argv(&j, &argv);
+		joined_argv(&j, &cfg);
 		ASSERT_PAIR(j.buf, "-icount", "shift=4,sleep=on");
 		ck_assert_ptr_null(strstr(j.buf, "ioeventfd"));
-		strvec_clear(&argv);
 		*keys[k] = 0;
 	}
 
 	d.bus = BUS_NVME;
-	ck_assert_int_eq(qemu_argv_build(&argv, &cfg), 0);
-	join_argv(&j, &argv);
+	joined_argv(&j, &cfg);
 	ASSERT_PAIR(j.buf, "-icount", "shift=4,sleep=on");
-	strvec_clear(&argv);
 
 	d.bus = BUS_VIRTIO;
 	cfg.clock = &w;
-	ck_assert_int_eq(qemu_argv_build(&argv, &cfg), 0);
-	join_argv(&j, &argv);
+	joined_argv(&j, &cfg);
 	ck_assert_ptr_null(strstr(j.buf, "-icount"));
 	ck_assert_ptr_null(strstr(j.buf, "ioeventfd"));
-	strvec_clear(&argv);
 	strbuf_release(&j);
 }
 END_TEST

@@ -22,12 +22,16 @@ w9=$(demo_field culprit iobisect-upstream-readahead)
 [ -n "$w9" ] || fail "demo-series printed no iobisect-upstream-readahead culprit"
 tmp=$(mktemp -d /tmp/iobisect-52.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
-sed -e "s|\"~/.cache/iobisect/fixture/linux\"|\"$repo\"|" \
-    "$IOB_ROOT/tests/jobs/upstream-readahead.json" >"$tmp/job.json"
-grep -q "\"$repo\"" "$tmp/job.json" || fail "tests/jobs/upstream-readahead.json changed shape"
-no_profile "$tmp/job.json"
+# fixture_job NAME: tests/jobs/NAME.json on this fixture, as $tmp/NAME.json.
+fixture_job() {
+	sed -e "s|\"~/.cache/iobisect/fixture/linux\"|\"$repo\"|" \
+		"$IOB_ROOT/tests/jobs/$1.json" >"$tmp/$1.json"
+	grep -q "\"$repo\"" "$tmp/$1.json" || fail "tests/jobs/$1.json changed shape"
+}
+fixture_job upstream-readahead
+no_profile "$tmp/upstream-readahead.json"
 
-timed_bisect "$tmp/job.json" "$tmp/bisect"
+timed_bisect "$tmp/upstream-readahead.json" "$tmp/bisect"
 grep -E "^\[bisect\]" "$tmp/bisect.err" || true
 case $rc in
 0) [ "$named" = "$w9" ] || fail "named $named, not the culprit $w9"
@@ -40,7 +44,7 @@ case $rc in
    grep -q "on TCG's wall clock (3 pairs in turns)" "$tmp/bisect.out" || fail "report.txt gives no wall-clock size"
    grep -q "larger than the virtual clock's" "$tmp/bisect.out" ||
 	echo "SKIP: the wall clock's drop ($wall%) is within 1.5x of the virtual clock's today" ;;
-1) iob bisect "$tmp/job.json" --results "$tmp/results" --log >"$tmp/log" 2>&1 || true
+1) iob bisect "$tmp/upstream-readahead.json" --results "$tmp/results" --log >"$tmp/log" 2>&1 || true
    grep -q "$w9" <(grep -E "possible first bad commit|likeliest|$named" "$tmp/log" "$tmp/bisect.out") ||
 	fail "inconclusive, and the culprit $w9 is not among the suspects"
    echo "SKIP: no answer (exit 1), the culprit among the suspects" ;;
@@ -49,11 +53,9 @@ esac
 boots=$(grep -o '"boots": [0-9]*' "$tmp/results/upstream-readahead/summary.json" 2>/dev/null | head -1 | grep -o '[0-9]*$' || echo "?")
 echo "bisect: $boots boots"
 
-sed -e "s|\"~/.cache/iobisect/fixture/linux\"|\"$repo\"|" \
-    "$IOB_ROOT/tests/jobs/upstream-readahead-at-once.json" >"$tmp/at-once.json"
-grep -q "\"$repo\"" "$tmp/at-once.json" || fail "tests/jobs/upstream-readahead-at-once.json changed shape"
-answer_only "$tmp/at-once.json"
-timed_bisect "$tmp/at-once.json" "$tmp/at-once"
+fixture_job upstream-readahead-at-once
+answer_only "$tmp/upstream-readahead-at-once.json"
+timed_bisect "$tmp/upstream-readahead-at-once.json" "$tmp/at-once"
 grep -E "^\[bisect\]" "$tmp/at-once.err" || true
 [ "$rc" = 0 ] || { tail -20 "$tmp/at-once.err" >&2; fail "at once: bisect exited $rc"; }
 [ "$named" = "$w9" ] || fail "at once: named $named, not the culprit $w9"
