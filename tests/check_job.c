@@ -1261,6 +1261,74 @@ START_TEST(json_errors_give_the_line)
 END_TEST
 
 /*
+ * Every key the table places is read into its own member of struct job:
+ * each set alone to a value unlike its default (through the override,
+ * as `run --set` does) comes out there, and a path's "~/" is the home
+ * folder. A wrong offset or type in the table fails here.
+ */
+START_TEST(each_key_reaches_its_place)
+{
+	struct strbuf err = STRBUF_INIT;
+
+	setenv("HOME", "/tmp/home", 1);
+	for (const struct job_key *k = job_keys; k->key; k++) {
+		const char *ov[] = { "topology=virtio", "workload=rawread", NULL,
+				     NULL };
+		int want = 0, r;
+		char *set = NULL;
+		const char *str = "default";
+		struct job job;
+
+		if (!k->at || k->type == JK_SPECIAL ||
+		    (k->flags & JKF_READ_ELSEWHERE))
+			continue;
+		switch (k->type) {
+		case JK_INT:
+			want = k->min + 1;
+			if (k->def && want == atoi(k->def))
+				want = k->min;
+			set = xstrfmt("%s=%d", k->key, want);
+			break;
+		case JK_BOOL:
+			want = !(k->def && !strcmp(k->def, "true"));
+			set = xstrfmt("%s=%s", k->key, want ? "true" : "false");
+			break;
+		case JK_ENUM:
+		case JK_CHOICE:
+			while (k->choices[want + 1])
+				want++;
+			str = k->choices[want];
+			set = xstrfmt("%s=%s", k->key, str);
+			break;
+		case JK_PATH:
+			set = xstrfmt("%s=~/default", k->key);
+			str = "/tmp/home/default";
+			break;
+		default:
+			set = xstrfmt("%s=default", k->key);
+		}
+		ov[2] = set;
+		strbuf_reset(&err);
+		error_capture(&err);
+		r = job_load_overrides(&job, NULL, ov);
+		error_capture(NULL);
+		ck_assert_msg(!r, "%s: %s", set, err.buf);
+		void *field = (char *)&job + k->at;
+		if (k->type == JK_INT || k->type == JK_BOOL ||
+		    k->type == JK_ENUM)
+			ck_assert_msg(*(int *)field == want, "%s: %d", set,
+				      *(int *)field);
+		else
+			ck_assert_msg(!strcmp(*(char **)field, str), "%s: %s",
+				      set, *(char **)field);
+		job_release(&job);
+		free(set);
+	}
+	strbuf_release(&err);
+}
+END_TEST
+
+/*
  * The docs' job reference is the table's: docs/job.md holds, between its
  * markers, what `iobisect help job --markdown` prints, so a key added,
  * renamed or given a new default without the docs fails here.
@@ -1319,6 +1387,7 @@ static Suite *job_suite(void)
 	tcase_add_test(tc, every_bad_job_has_an_expectation);
 	tcase_add_test(tc, json_errors_give_the_line);
 	tcase_add_test(tc, job_reference_is_the_table);
+	tcase_add_test(tc, each_key_reaches_its_place);
 	tcase_add_loop_test(tc, threshold_is_a_plain_number, 0,
 			    ARRAY_SIZE(thresholds));
 	tcase_add_loop_test(tc, long_lists_are_refused_before_they_are_checked,

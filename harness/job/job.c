@@ -1,17 +1,18 @@
 /*
- * job.c: the job file. Parses the JSON (jansson) into struct job: the
- * kernel side (repo, revisions, kconfig), the machine, the
- * runs and the verdict's settings here (the threshold and the
- * confidence read in job_verdict.c); the topology (job_topology.c,
- * job_disk.c) and the workload (job_workload.c) in their own files. Any
- * toolchains and prebuilt images are in job_build.c. Any
- * problem is one error() naming the file and the key path (keypath.h),
- * because a typo in a job must cost seconds, not a kernel build.
+ * job.c: the job file. Parses the JSON (jansson) into struct job: each
+ * section's scalar keys through the table (job_keys.c, which also holds
+ * their defaults), and here what is more than a key and a value: the
+ * kconfig, the executor's list of options, the checks that join two keys
+ * and the order the sections must be read in (the metric names the
+ * workload's figures). The topology (job_topology.c, job_disk.c) and the
+ * workload (job_workload.c) are in their own files, the toolchains and
+ * prebuilt images in job_build.c. Any problem is one error() naming the
+ * file and the key path (keypath.h), because a typo in a job must cost
+ * seconds, not a kernel build.
  */
 #include "job_parse.h"
 #include "clock.h"
 #include "job_keys.h"
-#include "job_verdict.h"
 #include "kconfig.h"
 #include "metric.h"
 #include "vcpus.h"
@@ -116,15 +117,12 @@ static int check_section(struct keypath *c, json_t *v, const char *section)
 	return r;
 }
 
-static int parse_machine(struct keypath *c, json_t *v, struct machine_spec *m)
+static int parse_machine(struct keypath *c, json_t *v, struct job *job)
 {
+	struct machine_spec *m = &job->machine;
+
 	if (check_section(c, v, "machine") ||
-	    job_key_int(c, v, "machine", "cpus", &m->cpus) ||
-	    job_key_int(c, v, "machine", "memory_mb", &m->memory_mb) ||
-	    job_key_int(c, v, "machine", "timeout_s", &m->timeout_s) ||
-	    job_key_int(c, v, "machine", "icount_shift", &m->icount_shift) ||
-	    kp_strf(c, v, "qemu", &m->qemu) ||
-	    kp_strf(c, v, "append", &m->append))
+	    job_keys_read(c, v, "machine", job))
 		return -1;
 	/* A 1 MB one failed only at QEMU's start: too long for execve. */
 	if (m->append && strlen(m->append) > JOB_APPEND_MAX) {
@@ -134,20 +132,6 @@ static int parse_machine(struct keypath *c, json_t *v, struct machine_spec *m)
 				strlen(m->append), JOB_APPEND_MAX);
 		kp_pop(c, old);
 		return r;
-	}
-	int i = -1, k = -1;
-	if (kp_boolf(c, v, "pin", &m->pin) ||
-	    kp_boolf(c, v, "profile", &m->profile) ||
-	    job_key_enum(c, v, "machine", "accel", "accelerator", &i) ||
-	    job_key_enum(c, v, "machine", "clock", "clock", &k))
-		return -1;
-	if (i >= 0) {
-		free(m->accel);
-		m->accel = xstrdup(job_key_find("machine", "accel")->choices[i]);
-	}
-	if (k >= 0) {
-		free(m->clock);
-		m->clock = xstrdup(job_key_find("machine", "clock")->choices[k]);
 	}
 	/* Refused before anything is built: such a boot would hang. */
 	if (!strcmp(m->clock, "virtual") && clock_smp_refusal(m->cpus)) {
@@ -159,19 +143,15 @@ static int parse_machine(struct keypath *c, json_t *v, struct machine_spec *m)
 	return 0;
 }
 
-static int parse_executor(struct keypath *c, json_t *v,
-			  struct executor_spec *x)
+/* The executor's scalar keys from the table; its list of options here. */
+static int parse_executor(struct keypath *c, json_t *v, struct job *job)
 {
+	struct executor_spec *x = &job->executor;
 	json_t *args;
 	size_t i;
 
 	if (check_section(c, v, "executor") ||
-	    job_key_enum(c, v, "executor", "kind", "executor", &x->kind) ||
-	    kp_strf(c, v, "partition", &x->partition) ||
-	    kp_strf(c, v, "account", &x->account) ||
-	    kp_strf(c, v, "time_limit", &x->time_limit) ||
-	    job_key_int(c, v, "executor", "probes", &x->probes) ||
-	    job_key_int(c, v, "executor", "retries", &x->retries))
+	    job_keys_read(c, v, "executor", job))
 		return -1;
 	if (!(args = json_object_get(v, "sbatch_args")))
 		return 0;
@@ -195,12 +175,7 @@ static int parse_executor(struct keypath *c, json_t *v,
 
 static int parse_runs(struct keypath *c, json_t *v, struct job *job)
 {
-	if (check_section(c, v, "runs") ||
-	    job_key_int(c, v, "runs", "min", &job->runs_min) ||
-	    job_key_int(c, v, "runs", "max", &job->runs_max) ||
-	    job_key_int(c, v, "runs", "samples", &job->samples) ||
-	    job_key_int(c, v, "runs", "warmup", &job->warmup) ||
-	    job_key_int(c, v, "runs", "wall_pairs", &job->wall_pairs))
+	if (check_section(c, v, "runs") || job_keys_read(c, v, "runs", job))
 		return -1;
 	if (job->runs_max < job->runs_min)
 		return kp_fail(c, "max (%d) is below min (%d)", job->runs_max,
@@ -211,37 +186,17 @@ static int parse_runs(struct keypath *c, json_t *v, struct job *job)
 static void job_defaults(struct job *job)
 {
 	memset(job, 0, sizeof(*job));
+	/* Every key's default that is a value is the table's (job_keys.c). */
+	job_keys_defaults(job);
+	/* The rest are more than one value the table could write: */
+	/* a section, whose default is every fragment; */
 	job->kconfig.base = xstrdup("tiny");
 	strvec_split(&job->kconfig.fragments, KCONFIG_DEFAULT_FRAGMENTS, ',');
-	/* Each other default is the table's (job_keys.c). */
+	/* the host's CPUs (vcpus.h); */
 	job->machine.cpus = vcpus_default();
-	job->machine.memory_mb = job_key_default_int("machine", "memory_mb");
-	job->machine.accel = xstrdup(job_key_default("machine", "accel"));
-	job->machine.qemu = xstrdup(job_key_default("machine", "qemu"));
-	job->machine.timeout_s = job_key_default_int("machine", "timeout_s");
-	job->machine.pin = job_key_default_int("machine", "pin");
-	job->machine.profile = job_key_default_int("machine", "profile");
-	/* "auto": the virtual clock under TCG (clock.h, docs/clocks.md). */
-	job->machine.clock = xstrdup(job_key_default("machine", "clock"));
-	job->machine.icount_shift =
-		job_key_default_int("machine", "icount_shift");
-	/* Not given: the executor's own (executor.c, slurm.h). */
+	/* not given: the executor's own, which its command line overrides. */
 	job->executor.kind = -1;
 	job->executor.retries = -1;
-	job->samples = job_key_default_int("runs", "samples");
-	job->warmup = job_key_default_int("runs", "warmup");
-	/*
-	 * Verdicts are sequential: a boot is judged as it arrives, so one
-	 * boot is the floor and evidence, not a count, sets how many follow.
-	 */
-	job->runs_min = job_key_default_int("runs", "min");
-	job->runs_max = job_key_default_int("runs", "max");
-	job->wall_pairs = job_key_default_int("runs", "wall_pairs");
-	job->confidence = job_key_default_num("", "confidence");
-	job->metric = xstrdup(job_key_default("", "metric"));
-	job->threshold.kind = THRESHOLD_AUTO;
-	job->bisect_type = BISECT_PERF;
-	job->results = xstrdup(job_key_default("", "results"));
 }
 
 /* "dir/raid0.json" -> "raid0": the default job name. */
@@ -285,12 +240,8 @@ int job_parse_json(struct job *job, json_t *root, const char *origin)
 	}
 	if (check_section(&c, root, ""))
 		goto out;
-	if (kp_strf(&c, root, "name", &job->name) ||
-	    kp_strf(&c, root, "repo", &job->repo) ||
-	    kp_strf(&c, root, "good", &job->good) ||
-	    kp_strf(&c, root, "bad", &job->bad) ||
-	    kp_strf(&c, root, "kernel", &job->kernel) ||
-	    kp_strf(&c, root, "results", &job->results))
+	/* The top level's scalars, from the table; its sections below. */
+	if (job_keys_read(&c, root, "", job))
 		goto out;
 	if (!job->name)
 		job->name = name_from_origin(origin);
@@ -302,16 +253,6 @@ int job_parse_json(struct job *job, json_t *root, const char *origin)
 			job->name);
 		kp_pop(&c, old);
 		goto out;
-	}
-	if (job->repo) {
-		char *e = job_expand_home(job->repo);
-		free(job->repo);
-		job->repo = e;
-	}
-	if (job->kernel) {
-		char *e = job_expand_home(job->kernel);
-		free(job->kernel);
-		job->kernel = e;
 	}
 
 #define SECTION(key, call)                                                     \
@@ -325,21 +266,10 @@ int job_parse_json(struct job *job, json_t *root, const char *origin)
 	SECTION("kconfig", parse_kconfig(&c, v, &job->kconfig));
 	SECTION("toolchain", job_parse_toolchain(&c, v, job));
 	SECTION("prebuilt", job_parse_prebuilt(&c, v, job));
-	SECTION("machine", parse_machine(&c, v, &job->machine));
+	SECTION("machine", parse_machine(&c, v, job));
 	SECTION("runs", parse_runs(&c, v, job));
-	SECTION("executor", parse_executor(&c, v, &job->executor));
-	SECTION("threshold", job_verdict_threshold(&c, v, &job->threshold));
-
-	if (job_key_enum(&c, root, "", "direction", "direction", &job->faster))
-		goto out;
-	SECTION("confidence", job_verdict_confidence(&c, v, &job->confidence));
+	SECTION("executor", parse_executor(&c, v, job));
 #undef SECTION
-
-	/* The table's choices are in the order of enum bisect_type. */
-	int type = job->bisect_type;
-	if (job_key_enum(&c, root, "", "bisect_type", "bisect type", &type))
-		goto out;
-	job->bisect_type = type;
 
 	v = json_object_get(root, "topology");
 	if (!v) {
@@ -397,8 +327,6 @@ int job_parse_json(struct job *job, json_t *root, const char *origin)
 			job->metric);
 		goto out;
 	}
-	if (kp_strf(&c, root, "metric_point", &job->metric_point))
-		goto out;
 	/* After the topologies and points: the keys it names are theirs. */
 	if ((v = json_object_get(root, "table"))) {
 		old = kp_push(&c, "table");

@@ -1,8 +1,10 @@
 /*
  * job_verdict.h: the two keys of a job whose values are more than a
  * type: the verdict's threshold ("10%", "25MB/s" or "auto") and the
- * confidence its answer must reach (0.95 or "95%"), each read from its
- * JSON on its own (job.c gives the key path and the place to write).
+ * confidence its answer must reach (0.95 or "95%"). Each is a reader the
+ * table of keys (job_keys.c) names, as fio's options name a handler for
+ * what is more than a number; the table gives the key path and the
+ * place in struct job.
  */
 #ifndef IOBISECT_JOB_VERDICT_H
 #define IOBISECT_JOB_VERDICT_H
