@@ -192,7 +192,7 @@ static int measure(struct sweep_run *s, struct sweep_row *row, size_t k,
 			      r.log ? ", log: " : "", r.log ? r.log : "");
 	/* What failed still leaves its good boots: keep those as evidence. */
 	if (!(!r.ok && r.outcome == PROBE_BUILD_FAILED) &&
-	    probe_ops.load(&s->ctx, row->id, &row->set))
+	    measure_load(&s->m, row->id, &row->set))
 		goto out;
 	progress_commit_done(&s->progress);
 	ret = 0;

@@ -464,7 +464,7 @@ int probe_task(struct job *job, const char *build_repo, const char *commit,
 	r.first_error = r.log = NULL;
 	memcpy(t.key, b.key, 41);
 	t.cached = b.cached;
-	if (r.ok && probe_ops.load(&ctx, commit, &t.set))
+	if (r.ok && measure_load(&m, commit, &t.set))
 		goto out;
 	path = task_doc_path(job->results, job->name, commit);
 	if (!task_doc_write(&t, path))
