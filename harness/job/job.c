@@ -383,24 +383,6 @@ int job_check_bisect(const struct job *job)
 	return 0;
 }
 
-const struct point *job_find_point(const struct job *job, int topo,
-				   const char *id)
-{
-	for (size_t i = 0; i < job->nr_points; i++)
-		if (job->points[i].topo == topo &&
-		    !strcmp(job->points[i].id, id))
-			return &job->points[i];
-	return NULL;
-}
-
-int job_find_topology(const struct job *job, const char *name)
-{
-	for (size_t i = 0; i < job->nr_topologies; i++)
-		if (!strcmp(job->topologies[i].name, name))
-			return (int)i;
-	return -1;
-}
-
 void job_release(struct job *job)
 {
 	free(job->executor.partition);

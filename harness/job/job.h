@@ -67,11 +67,6 @@ void job_build_request(struct build_request *req, const struct job *job,
 		       const char *repo, const char *rev);
 /* repo, good and bad are optional in a job (run needs none): bisect checks. */
 int job_check_bisect(const struct job *job);
-/* The point `id` of topology `topo`, or NULL. */
-const struct point *job_find_point(const struct job *job, int topo,
-				   const char *id);
-/* Index of the topology named `name` ("raid5-4,bitmap=1"), or -1. */
-int job_find_topology(const struct job *job, const char *name);
 /* Limits on what the lists of a job may expand to. */
 #define JOB_MAX_TOPOLOGIES 64
 #define JOB_MAX_POINTS 4096
