@@ -42,7 +42,6 @@ enum {
 	OPT_JOINED = 1 << 0,
 	/* The rest of argv is not read: -h and --help win over what follows. */
 	OPT_STOP = 1 << 1,
-	/* Bits from 1 << 8 up are for a callback to read (cmd_options.h). */
 };
 
 struct opt {

@@ -188,13 +188,14 @@ static void job_defaults(struct job *job)
 	memset(job, 0, sizeof(*job));
 	/* Every key's default that is a value is the table's (job_keys.c). */
 	job_keys_defaults(job);
-	/* The rest are more than one value the table could write: */
-	/* a section, whose default is every fragment; */
+	/*
+	 * The rest are more than a value the table could write: a section's
+	 * (every fragment), the host's (its CPUs, vcpus.h), and the
+	 * executor's, left unset here so its command line can win.
+	 */
 	job->kconfig.base = xstrdup("tiny");
 	strvec_split(&job->kconfig.fragments, KCONFIG_DEFAULT_FRAGMENTS, ',');
-	/* the host's CPUs (vcpus.h); */
 	job->machine.cpus = vcpus_default();
-	/* not given: the executor's own, which its command line overrides. */
 	job->executor.kind = -1;
 	job->executor.retries = -1;
 }
