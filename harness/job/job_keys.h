@@ -48,7 +48,9 @@ struct job_key {
 	 * file's own path, for none: a section's parser or nothing reads it.
 	 */
 	size_t at;
-	const char *def; /* the default as a job would write it; NULL none */
+	/* The default as a job would write it (words with JKF_DEF_ELSEWHERE),
+	   NULL none. */
+	const char *def;
 	long long min, max;
 	const char *const *choices; /* JK_ENUM, JK_CHOICE: NULL-ended */
 	const char *noun; /* JK_ENUM, JK_CHOICE: a value, in messages */
