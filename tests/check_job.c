@@ -1271,12 +1271,18 @@ END_TEST
  * Every key the table places is read into its own member of struct job:
  * each set alone to a value unlike its default (through the override,
  * as `run --set` does) comes out there, and a path's "~/" is the home
- * folder. A wrong offset or type in the table fails here.
+ * folder. Two keys kept in one place fail here (a wrong type fails to
+ * compile).
  */
 START_TEST(each_key_reaches_its_place)
 {
 	struct strbuf err = STRBUF_INIT;
 
+	/* No two keys kept in one place: each writes a member of its own. */
+	for (const struct job_key *k = job_keys; k->key; k++)
+		for (const struct job_key *j = job_keys; k->at && j < k; j++)
+			ck_assert_msg(j->at != k->at, "%s and %s share a place",
+				      j->key, k->key);
 	setenv("HOME", "/tmp/home", 1);
 	for (const struct job_key *k = job_keys; k->key; k++) {
 		const char *ov[] = { "topology=virtio", "workload=rawread", NULL,
