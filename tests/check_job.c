@@ -222,8 +222,6 @@ START_TEST(workload_lists_expand_in_key_then_list_order)
 	}
 	ck_assert_str_eq(key_of(&job.points[5].keys, "threads"), "4");
 	ck_assert_str_eq(key_of(&job.points[5].keys, "ra_kb"), "3584");
-	ck_assert_ptr_eq(job_find_point(&job, 0, want[6]), &job.points[6]);
-	ck_assert_ptr_null(job_find_point(&job, 1, want[6]));
 	job_release(&job);
 	strbuf_release(&err);
 }
@@ -249,8 +247,8 @@ START_TEST(topology_lists_expand_into_topologies)
 			 "raid5-4,chunk_kb=64,bitmap=1");
 	ck_assert_str_eq(job.topologies[3].name,
 			 "raid5-4,chunk_kb=512,bitmap=1");
-	ck_assert_int_eq(job_find_topology(&job, "raid5-4,chunk_kb=512,bitmap=0"),
-			 2);
+	ck_assert_str_eq(job.topologies[2].name,
+			 "raid5-4,chunk_kb=512,bitmap=0");
 	const struct layer_spec *l = &job.topologies[2].layers[0];
 	ck_assert_str_eq(l->kind, "md");
 	ck_assert_str_eq(l->keys.v[0], "name=md0");
@@ -522,12 +520,21 @@ START_TEST(toolchain_environments_and_prebuilt_sources)
 }
 END_TEST
 
-/* The point line the guest gets for point i, as text. */
+/* The point line the guest gets for point i, as text: its boot's spec's. */
 static char *point_line(const struct job *job, size_t i)
 {
+	const struct point *pt = &job->points[i];
 	struct strbuf sb = STRBUF_INIT;
-	ck_assert_int_eq(guest_spec_render_point(job, &job->points[i], &sb), 0);
-	return strbuf_detach(&sb);
+	char *head = xstrfmt("\npoint id=%s ", pt->id), *line;
+	const char *at;
+
+	ck_assert_int_eq(guest_spec_render(job, pt->topo, "x", 1, &sb), 0);
+	at = strstr(sb.buf, head);
+	ck_assert_msg(at, "no line of point '%s' in:\n%s", pt->id, sb.buf);
+	line = xstrndup(at + 1, strcspn(at + 1, "\n") + 1);
+	free(head);
+	strbuf_release(&sb);
+	return line;
 }
 
 /*
@@ -1261,6 +1268,80 @@ START_TEST(json_errors_give_the_line)
 END_TEST
 
 /*
+ * Every key the table places is read into its own member of struct job:
+ * each set alone to a value unlike its default (through the override,
+ * as `run --set` does) comes out there, and a path's "~/" is the home
+ * folder. Two keys kept in one place fail here (a wrong type fails to
+ * compile).
+ */
+START_TEST(each_key_reaches_its_place)
+{
+	struct strbuf err = STRBUF_INIT;
+
+	/* No two keys kept in one place: each writes a member of its own. */
+	for (const struct job_key *k = job_keys; k->key; k++)
+		for (const struct job_key *j = job_keys; k->at && j < k; j++)
+			ck_assert_msg(j->at != k->at, "%s and %s share a place",
+				      j->key, k->key);
+	setenv("HOME", "/tmp/home", 1);
+	for (const struct job_key *k = job_keys; k->key; k++) {
+		const char *ov[] = { "topology=virtio", "workload=rawread", NULL,
+				     NULL };
+		int want = 0, r;
+		char *set = NULL;
+		const char *str = "default";
+		struct job job;
+
+		if (!k->at || k->type == JK_SPECIAL ||
+		    (k->flags & JKF_READ_ELSEWHERE))
+			continue;
+		switch (k->type) {
+		case JK_INT:
+			want = k->min + 1;
+			if (k->def && want == atoi(k->def))
+				want = k->min;
+			set = xstrfmt("%s=%d", k->key, want);
+			break;
+		case JK_BOOL:
+			want = !(k->def && !strcmp(k->def, "true"));
+			set = xstrfmt("%s=%s", k->key, want ? "true" : "false");
+			break;
+		case JK_ENUM:
+		case JK_CHOICE:
+			while (k->choices[want + 1])
+				want++;
+			str = k->choices[want];
+			set = xstrfmt("%s=%s", k->key, str);
+			break;
+		case JK_PATH:
+			set = xstrfmt("%s=~/default", k->key);
+			str = "/tmp/home/default";
+			break;
+		default:
+			set = xstrfmt("%s=default", k->key);
+		}
+		ov[2] = set;
+		strbuf_reset(&err);
+		error_capture(&err);
+		r = job_load_overrides(&job, NULL, ov);
+		error_capture(NULL);
+		ck_assert_msg(!r, "%s: %s", set, err.buf);
+		void *field = (char *)&job + k->at;
+		if (k->type == JK_INT || k->type == JK_BOOL ||
+		    k->type == JK_ENUM)
+			ck_assert_msg(*(int *)field == want, "%s: %d", set,
+				      *(int *)field);
+		else
+			ck_assert_msg(!strcmp(*(char **)field, str), "%s: %s",
+				      set, *(char **)field);
+		job_release(&job);
+		free(set);
+	}
+	strbuf_release(&err);
+}
+END_TEST
+
+/*
  * The docs' job reference is the table's: docs/job.md holds, between its
  * markers, what `iobisect help job --markdown` prints, so a key added,
  * renamed or given a new default without the docs fails here.
@@ -1319,6 +1400,7 @@ static Suite *job_suite(void)
 	tcase_add_test(tc, every_bad_job_has_an_expectation);
 	tcase_add_test(tc, json_errors_give_the_line);
 	tcase_add_test(tc, job_reference_is_the_table);
+	tcase_add_test(tc, each_key_reaches_its_place);
 	tcase_add_loop_test(tc, threshold_is_a_plain_number, 0,
 			    ARRAY_SIZE(thresholds));
 	tcase_add_loop_test(tc, long_lists_are_refused_before_they_are_checked,

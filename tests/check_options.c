@@ -4,10 +4,12 @@
  * entry allows it; a missing value, an unknown option, a second
  * positional where one is allowed and a value on a flag each stop the
  * parse naming the word; -h/--help stop it with nothing after read; a
- * callback sees the value and can refuse it.
+ * callback sees the value and can refuse it; a number outside its range
+ * is refused with one message.
  */
 #include "options.h"
 #include "cmd_options.h"
+#include "util.h"
 
 #include <check.h>
 #include <stdarg.h>
@@ -228,6 +230,65 @@ START_TEST(callback_takes_and_refuses)
 }
 END_TEST
 
+/*
+ * A number is taken only whole (or a plain decimal) and within its
+ * entry's range, into the type the entry names; out of range, the parse
+ * stops at its word with one message naming the option, the value and
+ * the range, and the number is left as it was.
+ */
+static const struct {
+	const char *name, *value, *message; /* message NULL: taken */
+} numbers[] = {
+	{ "--boots", "1000", NULL },
+	{ "--boots", "0", "--boots: '0' is not a count of boots (1..1000)" },
+	{ "--boots", "1001", "--boots: '1001' is not a count of boots (1..1000)" },
+	{ "--boots", "2x", "--boots: '2x' is not a count of boots (1..1000)" },
+	{ "--boots", "99999999999999999999", "is not a count of boots" },
+	{ "--probes", "64", NULL },
+	{ "--probes", "-1", "--probes: '-1' is not a number of commits at once (1..64)" },
+	{ "--pct", "2.5", NULL },
+	{ "--pct", "inf", "--pct: 'inf' is not a percentage (0 to 1000)" },
+	{ "--pct", "1e3", "is not a percentage" },
+	{ "--pct", "1000.5", "is not a percentage" },
+};
+
+START_TEST(numbers_within_their_range)
+{
+	int boots = 7;
+	unsigned probes = 7;
+	double pct = 7;
+	const struct opt opts[] = {
+		OPT_BOOTS(&boots, "boots"),
+		OPT_UNSIGNED("--probes", &probes, 1, 64,
+			     "a number of commits at once", "K", "probes"),
+		OPT_DECIMAL("--pct", &pct, 0, 1000, "a percentage", "PCT",
+			    "pct"),
+		OPT_END(),
+	};
+	char *argv[] = { "cmd", (char *)numbers[_i].name,
+			 (char *)numbers[_i].value, NULL };
+	struct strbuf err = STRBUF_INIT;
+	struct opt_error e;
+	int r;
+
+	error_capture(&err);
+	r = opt_parse(opts, 3, argv, &e);
+	error_capture(NULL);
+	if (!numbers[_i].message) {
+		ck_assert_msg(!r, "%s: %s", numbers[_i].value, err.buf);
+		ck_assert(boots == 1000 || probes == 64 || pct == 2.5);
+	} else {
+		ck_assert_int_eq(r, -1);
+		assert_error(&e, OPT_ERR_VALUE, numbers[_i].name,
+			     numbers[_i].name);
+		ck_assert_msg(strstr(err.buf, numbers[_i].message), "%s",
+			      err.buf);
+		ck_assert(boots == 7 && probes == 7 && pct == 7);
+	}
+	strbuf_release(&err);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("options");
@@ -242,6 +303,8 @@ int main(void)
 	tcase_add_test(tc, flags);
 	tcase_add_test(tc, help_stops_the_parse);
 	tcase_add_test(tc, callback_takes_and_refuses);
+	tcase_add_loop_test(tc, numbers_within_their_range, 0,
+			    sizeof(numbers) / sizeof(numbers[0]));
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

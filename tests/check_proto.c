@@ -11,6 +11,30 @@
 #include <string.h>
 
 /* A well-formed frame line for `payload`, with its '\n'. */
+/* The report's error of `stage` (NULL: the first), or NULL. */
+static const struct proto_error *report_error(const struct proto_report *r,
+					      const char *stage)
+{
+	for (size_t i = 0; i < r->nr_errors; i++)
+		if (!stage || !strcmp(r->errors[i].stage, stage))
+			return &r->errors[i];
+	return NULL;
+}
+
+/* The report's point `id`, as the guest announced it, or NULL. */
+static json_t *report_point(const struct proto_report *r, const char *id)
+{
+	size_t i;
+	json_t *p;
+
+	json_array_foreach(r->points, i, p) {
+		const char *pid = json_string_value(json_object_get(p, "id"));
+		if (pid && !strcmp(pid, id))
+			return p;
+	}
+	return NULL;
+}
+
 static char *frame(unsigned seq, const char *payload)
 {
 	return xstrfmt("%s %u %zu %08x %s\n", PROTO_MAGIC, seq, strlen(payload),
@@ -156,8 +180,8 @@ START_TEST(report_from_a_good_stream_fed_byte_by_byte)
 	ck_assert(proto_report_complete(&r));
 	ck_assert_str_eq(r.kernel, "6.1.0");
 	ck_assert_uint_eq(json_array_size(r.topology), 1);
-	ck_assert_ptr_nonnull(proto_report_point(&r, "bs_kb=128"));
-	ck_assert_ptr_null(proto_report_point(&r, "bs_kb=4"));
+	ck_assert_ptr_nonnull(report_point(&r, "bs_kb=128"));
+	ck_assert_ptr_null(report_point(&r, "bs_kb=4"));
 	ck_assert_uint_eq(r.nr_samples, 4);
 	ck_assert(r.samples[0].warmup);
 	const struct proto_sample *x = &r.samples[3];
@@ -328,10 +352,10 @@ START_TEST(report_keeps_errors_and_refuses_incomplete_samples)
 	proto_report_feed(&r, s.buf, s.len);
 	ck_assert(r.done);
 	ck_assert(!proto_report_complete(&r));
-	ck_assert_str_eq(proto_report_error(&r, "verify")->message,
+	ck_assert_str_eq(report_error(&r, "verify")->message,
 			 "block 4096: read 0xff, wrote 0x5a");
-	ck_assert_ptr_nonnull(proto_report_error(&r, "md\\x1b[2J"));
-	ck_assert_str_eq(proto_report_error(&r, "md\\x1b[2J")->message,
+	ck_assert_ptr_nonnull(report_error(&r, "md\\x1b[2J"));
+	ck_assert_str_eq(report_error(&r, "md\\x1b[2J")->message,
 			 "\\x1b]0;owned\\x07x\\x0ay");
 	proto_report_release(&r);
 
@@ -423,7 +447,7 @@ START_TEST(report_refuses_samples_the_spec_did_not_ask_for)
 	proto_report_feed(&r, in.buf, in.len);
 	ck_assert_uint_le(r.nr_samples, 3 * 4 * PROTO_METRICS_MAX);
 	ck_assert_uint_eq(r.nr_errors, 1);
-	e = proto_report_error(&r, "samples");
+	e = report_error(&r, "samples");
 	ck_assert_ptr_nonnull(e);
 	ck_assert_msg(strstr(e->message, "sample 3, but the spec asked for 3"),
 		      "%s", e->message);

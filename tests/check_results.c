@@ -577,6 +577,35 @@ static const char *const linked[] = {
 	"dd/0123456789ab/virtio-rawread/bs_kb=128",
 };
 
+/*
+ * A copy of a commit's series keeps what each boot was: its id and CPU
+ * beside its value (a Slurm task's document writes all three), and no
+ * array where the original kept none.
+ */
+START_TEST(a_copy_keeps_each_boot)
+{
+	struct sample_set a = SAMPLE_SET_INIT, b = SAMPLE_SET_INIT;
+
+	sample_set_push(&a, 3, 100e6, 12.5);
+	sample_set_push(&a, 7, 90e6, 13.5);
+	a.nr_ignored = 2;
+	sample_set_copy(&b, &a);
+	ck_assert_uint_eq(b.nr, 2);
+	ck_assert_uint_eq(b.boots[1], 7);
+	ck_assert_double_eq(b.values[1], 90e6);
+	ck_assert_double_eq(b.cpu_pct[0], 12.5);
+	ck_assert_uint_eq(b.nr_samples, 2);
+	ck_assert_uint_eq(b.nr_ignored, 2);
+	sample_set_copy_values(&a, b.values, b.nr);
+	sample_set_copy(&b, &a);
+	ck_assert_uint_eq(b.nr, 2);
+	ck_assert_ptr_null(b.boots);
+	ck_assert_ptr_null(b.cpu_pct);
+	sample_set_release(&a);
+	sample_set_release(&b);
+}
+END_TEST
+
 START_TEST(linked_folder_in_the_store_is_refused)
 {
 	struct machine_id m;
@@ -625,6 +654,7 @@ static Suite *results_suite(void)
 	tcase_add_test(tc, spec_hash_covers_the_definition);
 	tcase_add_test(tc, clocks_are_recorded_and_never_pooled);
 	tcase_add_test(tc, machine_identity);
+	tcase_add_test(tc, a_copy_keeps_each_boot);
 	tcase_add_loop_test(tc, linked_folder_in_the_store_is_refused, 0,
 			    ARRAY_SIZE(linked));
 	suite_add_tcase(s, tc);

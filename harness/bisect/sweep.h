@@ -82,13 +82,17 @@ void sweep_state_release(struct sweep_state *s);
 void sweep_state_to_json(const struct sweep_state *s, struct strbuf *out);
 /*
  * Parse that text (entries may also be bare "<id>" strings); `origin`
- * names it in messages. Returns 0, or -1 after error(). Pure.
+ * names it in messages. Returns 0, or -1 after error(). Pure. Only the
+ * tests read the file this strictly, holding the writer to its format:
+ * the program's one reader is the store's scan (store_scan_order.c),
+ * which takes the order and passes over the rest.
  */
 int sweep_state_parse(struct sweep_state *s, const char *text,
 		      const char *origin);
 /* <dir>/sweep-state.json, written atomically. */
 int sweep_state_save(const struct sweep_state *s, const char *dir);
-/* Read it back; 1 when there is none, 0 when read, -1 after error(). */
+/* Read it back; 1 when there is none, 0 when read, -1 after error()
+   (the tests' round trip, as sweep_state_parse). */
 int sweep_state_load(struct sweep_state *s, const char *dir);
 
 /*

@@ -95,12 +95,6 @@ static int render_point(const struct job *job, const struct point *pt,
 	return 0;
 }
 
-int guest_spec_render_point(const struct job *job, const struct point *pt,
-		      struct strbuf *out)
-{
-	return render_point(job, pt, 1, out);
-}
-
 /* For results.c: the point line without samples= (see results_spec_hash). */
 int guest_spec_render_point_nosamples(const struct job *job, const struct point *pt,
 				struct strbuf *out)

@@ -26,10 +26,6 @@ int guest_spec_render(const struct job *job, int topo, const char *boot_label,
 /* Only the disk and layer lines of topology `topo`. */
 int guest_spec_render_topology(const struct job *job, int topo, struct strbuf *out);
 
-/* Only the point line of `pt` (with the job's samples and warmup). */
-int guest_spec_render_point(const struct job *job, const struct point *pt,
-		      struct strbuf *out);
-
 /*
  * The point line without samples=: the canonical form results.c hashes,
  * because more samples per boot measure the same thing.

@@ -424,24 +424,3 @@ int proto_report_complete(const struct proto_report *r)
 	       ((size_t)r->done_samples == r->nr_samples ||
 		(size_t)r->done_samples == measured);
 }
-
-const struct proto_error *proto_report_error(const struct proto_report *r,
-					     const char *stage)
-{
-	for (size_t i = 0; i < r->nr_errors; i++)
-		if (!stage || !strcmp(r->errors[i].stage, stage))
-			return &r->errors[i];
-	return NULL;
-}
-
-json_t *proto_report_point(const struct proto_report *r, const char *id)
-{
-	size_t i;
-	json_t *p;
-	json_array_foreach(r->points, i, p) {
-		const char *pid = get_string(p, "id");
-		if (pid && !strcmp(pid, id))
-			return p;
-	}
-	return NULL;
-}

@@ -137,9 +137,4 @@ void proto_report_finish(struct proto_report *r);
  */
 int proto_report_complete(const struct proto_report *r);
 
-/* Lookups; NULL when absent. */
-const struct proto_error *proto_report_error(const struct proto_report *r,
-					     const char *stage);
-json_t *proto_report_point(const struct proto_report *r, const char *id);
-
 #endif

@@ -11,16 +11,6 @@
 
 #include <stdio.h>
 
-static int jobs_opt(const struct opt *opt, const char *arg)
-{
-	long n;
-
-	if (parse_long(arg, &n) || n < 1 || n > 1024)
-		return error("'%s' needs a number of jobs", opt->name);
-	*(int *)opt->value = (int)n;
-	return 0;
-}
-
 int cmd_build(int argc, char **argv)
 {
 	const char *repo = NULL, *rev = NULL, *fragments = NULL;
@@ -45,8 +35,10 @@ int cmd_build(int argc, char **argv)
 		OPT_STRING("--cc", &cc, "CC", "the compiler"),
 		OPT_STRING("--hostcc", &hostcc, "CC",
 			   "the host programs' compiler"),
-		OPT_CALLBACK("--jobs", jobs_opt, &req.jobs, "N", "make -j N"),
-		OPT_CALLBACK("-j", jobs_opt, &req.jobs, "N", "make -j N"),
+		OPT_INT("--jobs", &req.jobs, 1, 1024, "a number of jobs", "N",
+			"make -j N"),
+		OPT_INT("-j", &req.jobs, 1, 1024, "a number of jobs", "N",
+			"make -j N"),
 		OPT_END(),
 	};
 

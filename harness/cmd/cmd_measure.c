@@ -75,8 +75,7 @@ int cmd_measure(int argc, char **argv)
 		OPT_STRING("--commit", &rev, "REV", "the commit"),
 		OPT_STRING("--commit-list", &list, "FILE",
 			   "the commit on line SLURM_ARRAY_TASK_ID of FILE"),
-		OPT_CALLBACK_F("--boots", cmd_opt_boots, &boots, OPT_BOOTS_NONE, "N",
-			     "boots to have stored (0: build only)"),
+		OPT_BOOTS_OR_NONE(&boots, "boots to have stored (0: build only)"),
 		OPT_STRING(
 			"--results", &results, "DIR",
 			"the results folder (default: the job's \"results\")"),

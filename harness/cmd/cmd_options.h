@@ -23,18 +23,20 @@
 			   "boot a passed-through disk that looks in use")
 
 /*
- * --boots N: how many boots a command takes at once, the same range for
- * every command, into the int at opt->value. 1 to CMD_BOOTS_MAX; with
- * OPT_BOOTS_NONE in the entry's flags 0 too (measure: build only).
+ * --boots N: how many boots a command takes at once, one range for every
+ * command, into an int. measure alone also takes 0 (build only): its
+ * entry is OPT_BOOTS_OR_NONE.
  */
 #define CMD_BOOTS_MAX 1000
-enum { OPT_BOOTS_NONE = 1 << 8 };
-int cmd_opt_boots(const struct opt *opt, const char *arg);
+#define OPT_BOOTS_F(v, f, h)                                                   \
+	OPT_INT_F("--boots", v, 1, CMD_BOOTS_MAX, "a count of boots", f, "N", h)
+#define OPT_BOOTS(v, h) OPT_BOOTS_F(v, 0, h)
+#define OPT_BOOTS_OR_NONE(v, h)                                                \
+	OPT_INT("--boots", v, 0, CMD_BOOTS_MAX, "a count of boots", "N", h)
 
 /* The command-line options every command that probes takes. */
 int cmd_opt_executor_kind(const struct opt *opt, const char *arg);
 int cmd_opt_sbatch(const struct opt *opt, const char *arg);
-int cmd_opt_probes(const struct opt *opt, const char *arg);
 /* clang-format off */
 #define OPT_EXECUTOR(x)                                                        \
 	OPT_CALLBACK("--executor", cmd_opt_executor_kind, (x), "local|slurm",     \
@@ -46,7 +48,8 @@ int cmd_opt_probes(const struct opt *opt, const char *arg);
 		   "sbatch --time"),                                           \
 	OPT_CALLBACK("--sbatch-arg", cmd_opt_sbatch, &(x)->slurm.extra,  \
 		     "OPT", "one more sbatch option (again for more)"),        \
-	OPT_CALLBACK("--probes", cmd_opt_probes, &(x)->probes, "K",      \
+	OPT_UNSIGNED("--probes", &(x)->probes, 1, 64,                     \
+		     "a number of commits at once", "K",                       \
 		     "commits probed at once per round (Slurm)")
 /* clang-format on */
 

@@ -25,7 +25,7 @@
 struct profile_args {
 	const char *job_path, *rev, *kernel, *map;
 	struct strvec overrides;
-	long rows;
+	int rows;
 	int help;
 };
 
@@ -40,15 +40,6 @@ static int results_opt(const struct opt *opt, const char *v)
 {
 	struct profile_args *a = opt->value;
 	return job_override_results(&a->overrides, v);
-}
-
-static int rows_opt(const struct opt *opt, const char *v)
-{
-	long n;
-	if (parse_long(v, &n) || n < 1 || n > 100000)
-		return error("--rows: '%s' is not a number of rows", v);
-	*(long *)opt->value = n;
-	return 0;
 }
 
 /* A kernel given as a file: its map beside it, or --map. */
@@ -91,8 +82,8 @@ int cmd_profile(int argc, char **argv)
 			   "boot this image instead"),
 		OPT_STRING("--map", &a.map, "FILE",
 			   "its System.map (default: beside the image)"),
-		OPT_CALLBACK("--rows", rows_opt, &a.rows, "N",
-			     "functions in the table (default 25)"),
+		OPT_INT("--rows", &a.rows, 1, 100000, "a number of rows", "N",
+			"functions in the table (default 25)"),
 		OPT_CALLBACK_F("--set", set_opt, &a, OPT_JOINED, "key=value",
 			       "set a job key (again for more)"),
 		OPT_CALLBACK_F("--results", results_opt, &a, OPT_JOINED, "DIR",

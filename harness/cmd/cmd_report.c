@@ -15,16 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* inf, nan and 1e999 were taken and hid every change. */
-static int min_effect(const struct opt *opt, const char *arg)
-{
-	double *pct = opt->value;
-
-	if (parse_decimal(arg, pct) || *pct > 1000)
-		die("--min-effect: '%s' is not a percentage (0 to 1000)", arg);
-	return 0;
-}
-
 /*
  * The outputs are checked before anything is read: one inside the results
  * folder could replace the bisection's state or a sample document, and
@@ -78,21 +68,25 @@ int cmd_report(int argc, char **argv)
 	struct strbuf out = STRBUF_INIT;
 	char now[32];
 	int ret = 1;
+	struct opt_error err;
 	const struct opt opts[] = {
 		OPT_STRING("--html", &html, "FILE", "the page to write"),
 		OPT_STRING("--json", &json, "FILE", "the same data as JSON"),
 		OPT_STRING("--job", &job, "NAME",
 			   "the job in the results folder"),
-		OPT_CALLBACK("--min-effect", min_effect, &o.cp.min_effect_pct,
-			     "PCT",
-			     "smallest change point to show, in percent"),
+		/* A plain decimal: inf, nan and 1e999 hid every change. */
+		OPT_DECIMAL("--min-effect", &o.cp.min_effect_pct, 0, 1000,
+			    "a percentage", "PCT",
+			    "smallest change point to show, in percent"),
 		OPT_ARG("RESULTS_DIR", &dir, "a results folder"),
 		OPT_END(),
 	};
 
-	if (opt_parse(opts, argc, argv, NULL) || !dir || (!html && !json)) {
-		opt_usage(stderr, "report", "RESULTS_DIR --html FILE [options]",
-			  opts);
+	if (opt_parse(opts, argc, argv, &err) || !dir || (!html && !json)) {
+		/* A value refused has said why in one line. */
+		if (err.status != OPT_ERR_VALUE)
+			opt_usage(stderr, "report",
+				  "RESULTS_DIR --html FILE [options]", opts);
 		return EXIT_ABORT;
 	}
 	if (check_outputs(dir, html, json))

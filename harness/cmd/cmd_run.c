@@ -74,15 +74,10 @@ static int pick_kernel(struct kernel_pick *k, const struct run_args *a,
 	if (!repo)
 		return error("--commit %s: no repository: give --repo PATH",
 			     rev);
-	struct build_request req = {
-		.repo = repo,
-		.rev = rev,
-		.kconfig = &job->kconfig,
-		.toolchains = job->toolchains,
-		.nr_toolchains = job->nr_toolchains,
-		.prebuilt = job->prebuilt,
-	};
+	struct build_request req;
 	struct build_result res = BUILD_RESULT_INIT;
+
+	job_build_request(&req, job, repo, rev);
 	int rc = kbuild_image(&res, &req);
 	if (rc) {
 		error("build of '%s': %s%s%s", rev,

@@ -112,6 +112,10 @@ static int compound_opt(const struct opt *opt, const char *v)
 	return 0;
 }
 
+/*
+ * --samples, --warmup and --timeout are not OPT_INT: each becomes a job
+ * override in its place among --set's, so whichever comes later wins.
+ */
 static int samples_opt(const struct opt *opt, const char *v)
 {
 	struct run_args *a = opt->value;
@@ -213,8 +217,8 @@ int cmd_run_parse_args(struct run_args *a, int argc, char **argv, FILE *usage)
 		OPT_CALLBACK_F("--workload", compound_opt, a, OPT_JOINED,
 			       "ENGINE[,key=value...]",
 			       "the workload (a job without a file)"),
-		OPT_CALLBACK_F("--boots", cmd_opt_boots, &a->boots, OPT_JOINED, "N",
-			       "boots per topology (default: runs.min)"),
+		OPT_BOOTS_F(&a->boots, OPT_JOINED,
+			    "boots per topology (default: runs.min)"),
 		OPT_CALLBACK_F("--samples", samples_opt, a, OPT_JOINED, "N",
 			       "samples of each point per boot"),
 		OPT_CALLBACK_F("--warmup", warmup_opt, a, OPT_JOINED, "N",

@@ -192,7 +192,7 @@ static int measure(struct sweep_run *s, struct sweep_row *row, size_t k,
 			      r.log ? ", log: " : "", r.log ? r.log : "");
 	/* What failed still leaves its good boots: keep those as evidence. */
 	if (!(!r.ok && r.outcome == PROBE_BUILD_FAILED) &&
-	    probe_ops.load(&s->ctx, row->id, &row->set))
+	    measure_load(&s->m, row->id, &row->set))
 		goto out;
 	progress_commit_done(&s->progress);
 	ret = 0;
@@ -553,16 +553,11 @@ static int interrupted_or_abort(struct sweep_run *s)
 	return EXIT_ABORT;
 }
 
-static int every_opt(const struct opt *opt, const char *arg)
-{
-	long n;
-
-	if (parse_long(arg, &n) || n < 1)
-		return error("--every: expected a positive integer, not '%s'",
-			     arg);
-	*(unsigned *)opt->value = (unsigned)n;
-	return 0;
-}
+/*
+ * --every at most: the kernel's history has some 1.3 million commits; a
+ * larger step than this samples only the range's ends.
+ */
+#define SWEEP_EVERY_MAX 1000000
 
 int cmd_sweep(int argc, char **argv)
 {
@@ -577,10 +572,10 @@ int cmd_sweep(int argc, char **argv)
 	struct opt_error err;
 	const struct opt opts[] = {
 		OPT_STRING("--range", &range, "A..B", "the commits to sample"),
-		OPT_CALLBACK("--every", every_opt, &every, "N",
+		OPT_UNSIGNED("--every", &every, 1, SWEEP_EVERY_MAX,
+			     "a positive integer", "N",
 			     "every Nth first-parent commit"),
-		OPT_CALLBACK("--boots", cmd_opt_boots, &boots, "N",
-			     "boots per sampled commit (default 3)"),
+		OPT_BOOTS(&boots, "boots per sampled commit (default 3)"),
 		OPT_STRING("--tags", &tags, "PATTERN",
 			   "the tags matching PATTERN instead"),
 		OPT_FLAG("--bisect-improvements", &bisect_improvements,

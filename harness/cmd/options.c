@@ -27,6 +27,32 @@ static const struct opt *find(const struct opt *o, const char *name, size_t len)
 	return NULL;
 }
 
+/*
+ * A number option's value: whole (OPTION_INT, OPTION_UNSIGNED) or a
+ * plain decimal, within the entry's range; else one error naming both.
+ */
+static int take_number(const struct opt *o, const char *arg)
+{
+	long n;
+	double x;
+
+	if (o->type == OPTION_DECIMAL) {
+		if (parse_decimal(arg, &x) || x < o->min || x > o->max)
+			return error("%s: '%s' is not %s (%lld to %lld)",
+				     o->name, arg, o->what, o->min, o->max);
+		*(double *)o->value = x;
+		return 0;
+	}
+	if (parse_long(arg, &n) || n < o->min || n > o->max)
+		return error("%s: '%s' is not %s (%lld..%lld)", o->name, arg,
+			     o->what, o->min, o->max);
+	if (o->type == OPTION_INT)
+		*(int *)o->value = (int)n;
+	else
+		*(unsigned *)o->value = (unsigned)n;
+	return 0;
+}
+
 /* The next positional's entry at or after `o` (the end entry if none). */
 static const struct opt *next_arg(const struct opt *o)
 {
@@ -78,7 +104,8 @@ int opt_parse(const struct opt *opts, int argc, char **argv,
 			return fail(err, OPT_ERR_NO_VALUE, word, len);
 		if (o->type == OPTION_STRING)
 			*(const char **)o->value = value;
-		else if (o->cb(o, value))
+		else if (o->type == OPTION_CALLBACK ? o->cb(o, value)
+						    : take_number(o, value))
 			return fail(err, OPT_ERR_VALUE, word, len);
 	}
 	return 0;

@@ -13,7 +13,10 @@
  *  - "--name=VALUE" is one word for "--name VALUE" only where the entry
  *    says so (OPT_JOINED): elsewhere it is an unknown option, as it
  *    always was;
- *  - an option given twice keeps the last value.
+ *  - an option given twice keeps the last value;
+ *  - a number (OPT_INT, OPT_UNSIGNED, OPT_DECIMAL) is checked against
+ *    the entry's range as it is read, and refused in one message
+ *    ("--boots: '0' is not a count of boots (1..1000)").
  */
 #ifndef IOBISECT_OPTIONS_H
 #define IOBISECT_OPTIONS_H
@@ -26,6 +29,9 @@ enum opt_type {
 	OPTION_END,	 /* closes a table */
 	OPTION_FLAG,	 /* "--name": *(int *)value = 1 */
 	OPTION_STRING,	 /* "--name VALUE": *(const char **)value = VALUE */
+	OPTION_INT,	 /* "--name N": *(int *)value = N, min..max */
+	OPTION_UNSIGNED, /* "--name N": *(unsigned *)value = N, min..max */
+	OPTION_DECIMAL,	 /* "--name X": *(double *)value = X, min to max */
 	OPTION_CALLBACK, /* "--name VALUE": cb(opt, VALUE) */
 	OPTION_ARG,	 /* the next positional: *(const char **)value */
 };
@@ -36,7 +42,6 @@ enum {
 	OPT_JOINED = 1 << 0,
 	/* The rest of argv is not read: -h and --help win over what follows. */
 	OPT_STOP = 1 << 1,
-	/* Bits from 1 << 8 up are for a callback to read (cmd_options.h). */
 };
 
 struct opt {
@@ -51,6 +56,9 @@ struct opt {
 	int (*cb)(const struct opt *opt, const char *arg);
 	const char *argh; /* the value's placeholder in usage ("DIR") */
 	const char *help; /* one line for usage; NULL: not shown */
+	/* A number's range, and what it counts, for the message refusing it. */
+	long long min, max;
+	const char *what; /* "a count of boots" */
 };
 
 /*
@@ -62,17 +70,29 @@ struct opt {
 /* Entries, by kind (clang-format would spread each over four lines). */
 /* clang-format off */
 #define OPT_FLAG_F(n, v, f, h) \
-	{ (n), OPTION_FLAG, (f), OPT_TYPED(int *, v), 0, NULL, (h) }
+	{ (n), OPTION_FLAG, (f), OPT_TYPED(int *, v), 0, NULL, (h), 0, 0, NULL }
 #define OPT_FLAG(n, v, h) OPT_FLAG_F(n, v, 0, h)
 #define OPT_STRING_F(n, v, f, a, h) \
-	{ (n), OPTION_STRING, (f), OPT_TYPED(const char **, v), 0, (a), (h) }
+	{ (n), OPTION_STRING, (f), OPT_TYPED(const char **, v), 0, (a), (h), \
+	  0, 0, NULL }
 #define OPT_STRING(n, v, a, h) OPT_STRING_F(n, v, 0, a, h)
+#define OPT_INT_F(n, v, lo, hi, what, f, a, h) \
+	{ (n), OPTION_INT, (f), OPT_TYPED(int *, v), 0, (a), (h), \
+	  (lo), (hi), (what) }
+#define OPT_INT(n, v, lo, hi, what, a, h) OPT_INT_F(n, v, lo, hi, what, 0, a, h)
+#define OPT_UNSIGNED(n, v, lo, hi, what, a, h) \
+	{ (n), OPTION_UNSIGNED, 0, OPT_TYPED(unsigned *, v), 0, (a), (h), \
+	  (lo), (hi), (what) }
+#define OPT_DECIMAL(n, v, lo, hi, what, a, h) \
+	{ (n), OPTION_DECIMAL, 0, OPT_TYPED(double *, v), 0, (a), (h), \
+	  (lo), (hi), (what) }
 #define OPT_CALLBACK_F(n, fn, data, f, a, h) \
-	{ (n), OPTION_CALLBACK, (f), (data), (fn), (a), (h) }
+	{ (n), OPTION_CALLBACK, (f), (data), (fn), (a), (h), 0, 0, NULL }
 #define OPT_CALLBACK(n, fn, data, a, h) OPT_CALLBACK_F(n, fn, data, 0, a, h)
 #define OPT_ARG(n, v, h) \
-	{ (n), OPTION_ARG, 0, OPT_TYPED(const char **, v), 0, NULL, (h) }
-#define OPT_END() { 0, OPTION_END, 0, 0, 0, NULL, NULL }
+	{ (n), OPTION_ARG, 0, OPT_TYPED(const char **, v), 0, NULL, (h), \
+	  0, 0, NULL }
+#define OPT_END() { 0, OPTION_END, 0, 0, 0, NULL, NULL, 0, 0, NULL }
 /* clang-format on */
 
 enum opt_status {
@@ -81,7 +101,7 @@ enum opt_status {
 	OPT_ERR_NO_VALUE,	/* the last word, and it takes a value */
 	OPT_ERR_TAKES_NO_VALUE, /* "--flag=VALUE" for an OPT_JOINED flag */
 	OPT_ERR_EXTRA,		/* a positional past the table's last */
-	OPT_ERR_VALUE,		/* a callback refused the value */
+	OPT_ERR_VALUE,		/* a number out of range, or a callback refused */
 };
 
 /* Why opt_parse() stopped. */
@@ -95,8 +115,9 @@ struct opt_error {
  * Parse argv[1..argc-1] (argv[0] is the command's name) against `opts`,
  * in order: each value is stored, each callback run, as its word is
  * read, so the first bad word is the one reported. Returns 0, or -1 with
- * `err` (which may be NULL) saying why. Nothing is printed here but by a
- * callback: each command says what is wrong its own way (most print their
+ * `err` (which may be NULL) saying why. Nothing is printed here but a
+ * refused value's one message (a number's here, else the callback's):
+ * each command says what else is wrong its own way (most print their
  * usage). Positionals a command requires are its to check.
  */
 int opt_parse(const struct opt *opts, int argc, char **argv,

@@ -1,11 +1,14 @@
 /*
- * job.c: the job file. Parses the JSON (jansson) into struct job: the
- * kernel side (repo, revisions, kconfig), the machine, the
- * runs and the verdict's settings here; the topology (job_topology.c,
- * job_disk.c) and the workload (job_workload.c) in their own files. Any
- * toolchains and prebuilt images are in job_build.c. Any
- * problem is one error() naming the file and the key path (keypath.h),
- * because a typo in a job must cost seconds, not a kernel build.
+ * job.c: the job file. Parses the JSON (jansson) into struct job: each
+ * section's scalar keys through the table (job_keys.c, which also holds
+ * their defaults), and here what is more than a key and a value: the
+ * kconfig, the executor's list of options, the checks that join two keys
+ * and the order the sections must be read in (the metric names the
+ * workload's figures). The topology (job_topology.c, job_disk.c) and the
+ * workload (job_workload.c) are in their own files, the toolchains and
+ * prebuilt images in job_build.c. Any problem is one error() naming the
+ * file and the key path (keypath.h), because a typo in a job must cost
+ * seconds, not a kernel build.
  */
 #include "job_parse.h"
 #include "clock.h"
@@ -114,15 +117,12 @@ static int check_section(struct keypath *c, json_t *v, const char *section)
 	return r;
 }
 
-static int parse_machine(struct keypath *c, json_t *v, struct machine_spec *m)
+static int parse_machine(struct keypath *c, json_t *v, struct job *job)
 {
+	struct machine_spec *m = &job->machine;
+
 	if (check_section(c, v, "machine") ||
-	    job_key_int(c, v, "machine", "cpus", &m->cpus) ||
-	    job_key_int(c, v, "machine", "memory_mb", &m->memory_mb) ||
-	    job_key_int(c, v, "machine", "timeout_s", &m->timeout_s) ||
-	    job_key_int(c, v, "machine", "icount_shift", &m->icount_shift) ||
-	    kp_strf(c, v, "qemu", &m->qemu) ||
-	    kp_strf(c, v, "append", &m->append))
+	    job_keys_read(c, v, "machine", job))
 		return -1;
 	/* A 1 MB one failed only at QEMU's start: too long for execve. */
 	if (m->append && strlen(m->append) > JOB_APPEND_MAX) {
@@ -132,20 +132,6 @@ static int parse_machine(struct keypath *c, json_t *v, struct machine_spec *m)
 				strlen(m->append), JOB_APPEND_MAX);
 		kp_pop(c, old);
 		return r;
-	}
-	int i = -1, k = -1;
-	if (kp_boolf(c, v, "pin", &m->pin) ||
-	    kp_boolf(c, v, "profile", &m->profile) ||
-	    job_key_enum(c, v, "machine", "accel", "accelerator", &i) ||
-	    job_key_enum(c, v, "machine", "clock", "clock", &k))
-		return -1;
-	if (i >= 0) {
-		free(m->accel);
-		m->accel = xstrdup(job_key_find("machine", "accel")->choices[i]);
-	}
-	if (k >= 0) {
-		free(m->clock);
-		m->clock = xstrdup(job_key_find("machine", "clock")->choices[k]);
 	}
 	/* Refused before anything is built: such a boot would hang. */
 	if (!strcmp(m->clock, "virtual") && clock_smp_refusal(m->cpus)) {
@@ -157,19 +143,15 @@ static int parse_machine(struct keypath *c, json_t *v, struct machine_spec *m)
 	return 0;
 }
 
-static int parse_executor(struct keypath *c, json_t *v,
-			  struct executor_spec *x)
+/* The executor's scalar keys from the table; its list of options here. */
+static int parse_executor(struct keypath *c, json_t *v, struct job *job)
 {
+	struct executor_spec *x = &job->executor;
 	json_t *args;
 	size_t i;
 
 	if (check_section(c, v, "executor") ||
-	    job_key_enum(c, v, "executor", "kind", "executor", &x->kind) ||
-	    kp_strf(c, v, "partition", &x->partition) ||
-	    kp_strf(c, v, "account", &x->account) ||
-	    kp_strf(c, v, "time_limit", &x->time_limit) ||
-	    job_key_int(c, v, "executor", "probes", &x->probes) ||
-	    job_key_int(c, v, "executor", "retries", &x->retries))
+	    job_keys_read(c, v, "executor", job))
 		return -1;
 	if (!(args = json_object_get(v, "sbatch_args")))
 		return 0;
@@ -193,12 +175,7 @@ static int parse_executor(struct keypath *c, json_t *v,
 
 static int parse_runs(struct keypath *c, json_t *v, struct job *job)
 {
-	if (check_section(c, v, "runs") ||
-	    job_key_int(c, v, "runs", "min", &job->runs_min) ||
-	    job_key_int(c, v, "runs", "max", &job->runs_max) ||
-	    job_key_int(c, v, "runs", "samples", &job->samples) ||
-	    job_key_int(c, v, "runs", "warmup", &job->warmup) ||
-	    job_key_int(c, v, "runs", "wall_pairs", &job->wall_pairs))
+	if (check_section(c, v, "runs") || job_keys_read(c, v, "runs", job))
 		return -1;
 	if (job->runs_max < job->runs_min)
 		return kp_fail(c, "max (%d) is below min (%d)", job->runs_max,
@@ -206,121 +183,21 @@ static int parse_runs(struct keypath *c, json_t *v, struct job *job)
 	return 0;
 }
 
-/* Thresholds a measurement can tell apart, and nothing beyond. */
-#define THRESHOLD_MIN 0.01
-#define THRESHOLD_MAX_MBPS 1e6
-
-static int parse_threshold(struct keypath *c, json_t *v, struct threshold *t)
-{
-	const char *s;
-	size_t n;
-	int pct;
-	double x;
-	char *num;
-
-	if (kp_str(c, v, &s))
-		return -1;
-	if (!strcmp(s, "auto")) {
-		t->kind = THRESHOLD_AUTO;
-		t->value = 0;
-		return 0;
-	}
-	n = strlen(s);
-	pct = n > 1 && s[n - 1] == '%';
-	if (!pct && (n <= 4 || strcmp(s + n - 4, "MB/s")))
-		goto bad;
-	num = xstrndup(s, n - (pct ? 1 : 4));
-	/* "infMB/s", "0x10%", " 10%", "1e-300%": strtod took them all. */
-	if (parse_decimal(num, &x)) {
-		free(num);
-		goto bad;
-	}
-	free(num);
-	if (x < THRESHOLD_MIN || (pct && x >= 100) ||
-	    (!pct && x > THRESHOLD_MAX_MBPS))
-		return kp_fail(c,
-			       "'%s' is out of range (%g to below 100%%, or "
-			       "%g to %g MB/s)",
-			       s, THRESHOLD_MIN, THRESHOLD_MIN,
-			       THRESHOLD_MAX_MBPS);
-	t->kind = pct ? THRESHOLD_PERCENT : THRESHOLD_MBPS;
-	t->value = x;
-	return 0;
-bad:
-	return kp_fail(c,
-		       "'%s' is not a threshold (\"10%%\", \"25MB/s\" or "
-		       "\"auto\")",
-		       s);
-}
-
-/*
- * The confidence a bisection's answer must reach: 0.95 or "95%". Below one
- * half it would name a coin toss; at 1 no number of boots reaches it.
- */
-static int parse_confidence(struct keypath *c, json_t *v, double *out)
-{
-	double x;
-
-	if (json_is_string(v)) {
-		const char *s = json_string_value(v);
-		size_t n = strlen(s);
-		char *num = n ? xstrndup(s, n - 1) : NULL;
-		/* As for a threshold: "0x5f%" and "9.5e1%" are not written. */
-		int bad = !n || s[n - 1] != '%' || parse_decimal(num, &x);
-		free(num);
-		if (bad)
-			return kp_fail(c,
-				       "'%s' is not a confidence (0.95 or "
-				       "\"95%%\")",
-				       s);
-		x /= 100;
-	} else if (json_is_number(v)) {
-		x = json_number_value(v);
-	} else {
-		return kp_fail(c, "expected a number (0.95) or a percentage "
-				  "(\"95%%\")");
-	}
-	if (!(x >= 0.5 && x <= 0.9999))
-		return kp_fail(
-			c, "%g is not a confidence between 0.5 and 0.9999", x);
-	*out = x;
-	return 0;
-}
-
 static void job_defaults(struct job *job)
 {
 	memset(job, 0, sizeof(*job));
+	/* Every key's default that is a value is the table's (job_keys.c). */
+	job_keys_defaults(job);
+	/*
+	 * The rest are more than a value the table could write: a section's
+	 * (every fragment), the host's (its CPUs, vcpus.h), and the
+	 * executor's, left unset here so its command line can win.
+	 */
 	job->kconfig.base = xstrdup("tiny");
 	strvec_split(&job->kconfig.fragments, KCONFIG_DEFAULT_FRAGMENTS, ',');
-	/* Each other default is the table's (job_keys.c). */
 	job->machine.cpus = vcpus_default();
-	job->machine.memory_mb = job_key_default_int("machine", "memory_mb");
-	job->machine.accel = xstrdup(job_key_default("machine", "accel"));
-	job->machine.qemu = xstrdup(job_key_default("machine", "qemu"));
-	job->machine.timeout_s = job_key_default_int("machine", "timeout_s");
-	job->machine.pin = job_key_default_int("machine", "pin");
-	job->machine.profile = job_key_default_int("machine", "profile");
-	/* "auto": the virtual clock under TCG (clock.h, docs/clocks.md). */
-	job->machine.clock = xstrdup(job_key_default("machine", "clock"));
-	job->machine.icount_shift =
-		job_key_default_int("machine", "icount_shift");
-	/* Not given: the executor's own (executor.c, slurm.h). */
 	job->executor.kind = -1;
 	job->executor.retries = -1;
-	job->samples = job_key_default_int("runs", "samples");
-	job->warmup = job_key_default_int("runs", "warmup");
-	/*
-	 * Verdicts are sequential: a boot is judged as it arrives, so one
-	 * boot is the floor and evidence, not a count, sets how many follow.
-	 */
-	job->runs_min = job_key_default_int("runs", "min");
-	job->runs_max = job_key_default_int("runs", "max");
-	job->wall_pairs = job_key_default_int("runs", "wall_pairs");
-	job->confidence = job_key_default_num("", "confidence");
-	job->metric = xstrdup(job_key_default("", "metric"));
-	job->threshold.kind = THRESHOLD_AUTO;
-	job->bisect_type = BISECT_PERF;
-	job->results = xstrdup(job_key_default("", "results"));
 }
 
 /* "dir/raid0.json" -> "raid0": the default job name. */
@@ -364,12 +241,8 @@ int job_parse_json(struct job *job, json_t *root, const char *origin)
 	}
 	if (check_section(&c, root, ""))
 		goto out;
-	if (kp_strf(&c, root, "name", &job->name) ||
-	    kp_strf(&c, root, "repo", &job->repo) ||
-	    kp_strf(&c, root, "good", &job->good) ||
-	    kp_strf(&c, root, "bad", &job->bad) ||
-	    kp_strf(&c, root, "kernel", &job->kernel) ||
-	    kp_strf(&c, root, "results", &job->results))
+	/* The top level's scalars, from the table; its sections below. */
+	if (job_keys_read(&c, root, "", job))
 		goto out;
 	if (!job->name)
 		job->name = name_from_origin(origin);
@@ -381,16 +254,6 @@ int job_parse_json(struct job *job, json_t *root, const char *origin)
 			job->name);
 		kp_pop(&c, old);
 		goto out;
-	}
-	if (job->repo) {
-		char *e = job_expand_home(job->repo);
-		free(job->repo);
-		job->repo = e;
-	}
-	if (job->kernel) {
-		char *e = job_expand_home(job->kernel);
-		free(job->kernel);
-		job->kernel = e;
 	}
 
 #define SECTION(key, call)                                                     \
@@ -404,21 +267,10 @@ int job_parse_json(struct job *job, json_t *root, const char *origin)
 	SECTION("kconfig", parse_kconfig(&c, v, &job->kconfig));
 	SECTION("toolchain", job_parse_toolchain(&c, v, job));
 	SECTION("prebuilt", job_parse_prebuilt(&c, v, job));
-	SECTION("machine", parse_machine(&c, v, &job->machine));
+	SECTION("machine", parse_machine(&c, v, job));
 	SECTION("runs", parse_runs(&c, v, job));
-	SECTION("executor", parse_executor(&c, v, &job->executor));
-	SECTION("threshold", parse_threshold(&c, v, &job->threshold));
-
-	if (job_key_enum(&c, root, "", "direction", "direction", &job->faster))
-		goto out;
-	SECTION("confidence", parse_confidence(&c, v, &job->confidence));
+	SECTION("executor", parse_executor(&c, v, job));
 #undef SECTION
-
-	/* The table's choices are in the order of enum bisect_type. */
-	int type = job->bisect_type;
-	if (job_key_enum(&c, root, "", "bisect_type", "bisect type", &type))
-		goto out;
-	job->bisect_type = type;
 
 	v = json_object_get(root, "topology");
 	if (!v) {
@@ -476,8 +328,6 @@ int job_parse_json(struct job *job, json_t *root, const char *origin)
 			job->metric);
 		goto out;
 	}
-	if (kp_strf(&c, root, "metric_point", &job->metric_point))
-		goto out;
 	/* After the topologies and points: the keys it names are theirs. */
 	if ((v = json_object_get(root, "table"))) {
 		old = kp_push(&c, "table");
@@ -532,24 +382,6 @@ int job_check_bisect(const struct job *job)
 		return error("%s: missing key '%s' (needed to bisect)",
 			     job->path ? job->path : "job", missing);
 	return 0;
-}
-
-const struct point *job_find_point(const struct job *job, int topo,
-				   const char *id)
-{
-	for (size_t i = 0; i < job->nr_points; i++)
-		if (job->points[i].topo == topo &&
-		    !strcmp(job->points[i].id, id))
-			return &job->points[i];
-	return NULL;
-}
-
-int job_find_topology(const struct job *job, const char *name)
-{
-	for (size_t i = 0; i < job->nr_topologies; i++)
-		if (!strcmp(job->topologies[i].name, name))
-			return (int)i;
-	return -1;
 }
 
 void job_release(struct job *job)

@@ -58,13 +58,15 @@ int job_load_results(struct job *job, const char *path, const char *results);
 int job_needs_bad(const struct job *job);
 /* error() naming the job when it needs bad and `bad` is NULL or "". */
 int job_check_needs_bad(const struct job *job, const char *bad);
+/*
+ * The build of `rev` from `repo` as the job has its kernels (its kconfig,
+ * toolchains and prebuilt images) into *req, the rest of it zero: every
+ * build of a job's kernel asks kbuild_image this way.
+ */
+void job_build_request(struct build_request *req, const struct job *job,
+		       const char *repo, const char *rev);
 /* repo, good and bad are optional in a job (run needs none): bisect checks. */
 int job_check_bisect(const struct job *job);
-/* The point `id` of topology `topo`, or NULL. */
-const struct point *job_find_point(const struct job *job, int topo,
-				   const char *id);
-/* Index of the topology named `name` ("raid5-4,bitmap=1"), or -1. */
-int job_find_topology(const struct job *job, const char *name);
 /* Limits on what the lists of a job may expand to. */
 #define JOB_MAX_TOPOLOGIES 64
 #define JOB_MAX_POINTS 4096

@@ -232,6 +232,18 @@ int job_parse_prebuilt(struct keypath *c, json_t *v, struct job *job)
 	return bad ? -1 : 0;
 }
 
+void job_build_request(struct build_request *req, const struct job *job,
+		       const char *repo, const char *rev)
+{
+	memset(req, 0, sizeof(*req));
+	req->repo = repo;
+	req->rev = rev;
+	req->kconfig = &job->kconfig;
+	req->toolchains = job->toolchains;
+	req->nr_toolchains = job->nr_toolchains;
+	req->prebuilt = job->prebuilt;
+}
+
 void job_build_release(struct job *job)
 {
 	for (size_t i = 0; i < job->nr_toolchains; i++) {

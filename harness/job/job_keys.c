@@ -1,12 +1,15 @@
 /*
  * job_keys.c: the table of a job's keys (see job_keys.h) and what reads
- * it: the key lists, the defaults, the ranges and `iobisect help job`.
+ * it: the key lists, the defaults, the reading of each scalar key into
+ * struct job, the ranges and `iobisect help job`.
  */
 #include "job_keys.h"
 #include "job_types.h"
 
 #include "clock.h"
+#include "job_verdict.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,104 +23,171 @@ static const char *const kinds[] = { "local", "slurm", NULL };
 static const char *const types[] = { "perf", "build", "boot", NULL };
 static const char *const directions[] = { "slower", "faster", NULL };
 
+/*
+ * Where struct job keeps member `m`, a compile error unless it is a `T`
+ * (_Generic has no other branch), so an entry cannot write a string
+ * where an int is kept.
+ */
+#define JOB_AT(T, m) _Generic(((struct job *)0)->m, T: offsetof(struct job, m))
+
+/* 0 is the place of no key (job_keys.h): the job file's own path is there. */
+_Static_assert(offsetof(struct job, path) == 0, "job.path first");
+/* JK_ENUM writes an int; the bisect type is kept as its enum. */
+_Static_assert(sizeof(enum bisect_type) == sizeof(int), "an int's size");
+
 /* clang-format off */
 const struct job_key job_keys[] = {
-	{ "name", JK_STRING, "the file's name", 0, 0, NULL,
-	  "the job's folder under results (letters, digits, '.', '_', '-')" },
-	{ "description", JK_STRING, NULL, 0, 0, NULL,
-	  "words for people; nothing reads them" },
-	{ "repo", JK_PATH, NULL, 0, 0, NULL,
-	  "the kernel git repository (bisect, sweep, test, measure)" },
-	{ "good", JK_STRING, NULL, 0, 0, NULL,
-	  "a revision known to be fast" },
-	{ "bad", JK_STRING, NULL, 0, 0, NULL,
-	  "a revision known to be slow (needed by threshold auto)" },
-	{ "kernel", JK_PATH, NULL, 0, 0, NULL,
-	  "a bzImage to boot instead of a build (run only)" },
-	{ "kconfig", JK_SECTION, "{\"base\": \"tiny\", all fragments}", 0, 0, NULL,
-	  "base (\"tiny\" or a .config), fragments, by_version rules" },
-	{ "toolchain", JK_SECTION, "the host's gcc", 0, 0, NULL,
-	  "compilers by kernel version (min, max, cc, hostcc, chroot, prefix)" },
-	{ "machine", JK_SECTION, NULL, 0, 0, NULL,
-	  "the guest machine: the machine.* keys" },
-	{ "topology", JK_SECTION, NULL, 0, 0, NULL,
-	  "required: a preset, a preset with overrides, or disks and layers" },
-	{ "workload", JK_SECTION, NULL, 0, 0, NULL,
-	  "required: the engine and its keys; lists expand to points" },
-	{ "runs", JK_SECTION, NULL, 0, 0, NULL,
-	  "boots and samples: the runs.* keys" },
-	{ "metric", JK_STRING, "read", 0, 0, NULL,
-	  "the figure a verdict decides on: read, write, rewrite, or a "
-	  "fio figure (read.iops, read.clat_ns.percentile.99.000000)" },
-	{ "metric_point", JK_STRING, "the first point", 0, 0, NULL,
-	  "the workload point a verdict decides on" },
-	{ "threshold", JK_SPECIAL, "auto", 0, 0, NULL,
-	  "\"10%\", \"25MB/s\" (0.01 up), or \"auto\": bad's level is slow" },
-	{ "bisect_type", JK_ENUM, "perf", 0, 0, types,
-	  "what makes a commit bad: slow, not building, not booting" },
-	{ "results", JK_PATH, "results", 0, 0, NULL,
-	  "the results folder (--results DIR on the command line)" },
-	{ "direction", JK_ENUM, "slower", 0, 0, directions,
-	  "faster: find the commit that made it faster" },
-	{ "confidence", JK_SPECIAL, "0.95", 0, 0, NULL,
-	  "what the answer's pairs must reach: 0.5 to 0.9999, or \"95%\"" },
-	{ "table", JK_SECTION, "a row per point", 0, 0, NULL,
-	  "how run lays out its medians (rows, columns)" },
-	{ "executor", JK_SECTION, "local", 0, 0, NULL,
-	  "where probes run: the executor.* keys" },
-	{ "prebuilt", JK_SECTION, NULL, 0, 0, NULL,
-	  "images made elsewhere: folder or command, instead of builds" },
+	/* job.c names it from the file when it is not given. */
+	{ .key = "name", .type = JK_STRING, .at = JOB_AT(char *, name),
+	  .def = "the file's name", .flags = JKF_DEF_ELSEWHERE,
+	  .help = "the job's folder under results (letters, digits, '.', '_', '-')" },
+	{ .key = "description", .type = JK_STRING,
+	  .help = "words for people; nothing reads them" },
+	{ .key = "repo", .type = JK_PATH, .at = JOB_AT(char *, repo),
+	  .help = "the kernel git repository (bisect, sweep, test, measure)" },
+	{ .key = "good", .type = JK_STRING, .at = JOB_AT(char *, good),
+	  .help = "a revision known to be fast" },
+	{ .key = "bad", .type = JK_STRING, .at = JOB_AT(char *, bad),
+	  .help = "a revision known to be slow (needed by threshold auto)" },
+	{ .key = "kernel", .type = JK_PATH, .at = JOB_AT(char *, kernel),
+	  .help = "a bzImage to boot instead of a build (run only)" },
+	{ .key = "kconfig", .type = JK_SECTION,
+	  .def = "{\"base\": \"tiny\", all fragments}",
+	  .help = "base (\"tiny\" or a .config), fragments, by_version rules" },
+	{ .key = "toolchain", .type = JK_SECTION, .def = "the host's gcc",
+	  .help = "compilers by kernel version (min, max, cc, hostcc, chroot, prefix)" },
+	{ .key = "machine", .type = JK_SECTION,
+	  .help = "the guest machine: the machine.* keys" },
+	{ .key = "topology", .type = JK_SECTION,
+	  .help = "required: a preset, a preset with overrides, or disks and layers" },
+	{ .key = "workload", .type = JK_SECTION,
+	  .help = "required: the engine and its keys; lists expand to points" },
+	{ .key = "runs", .type = JK_SECTION,
+	  .help = "boots and samples: the runs.* keys" },
+	/* Read after the workload, whose figures it names (job.c). */
+	{ .key = "metric", .type = JK_STRING, .at = JOB_AT(char *, metric),
+	  .def = "read", .flags = JKF_READ_ELSEWHERE,
+	  .help = "the figure a verdict decides on: read, write, rewrite, or a "
+		  "fio figure (read.iops, read.clat_ns.percentile.99.000000)" },
+	/* Unset: the first point (probe.c). */
+	{ .key = "metric_point", .type = JK_STRING,
+	  .at = JOB_AT(char *, metric_point), .def = "the first point",
+	  .flags = JKF_DEF_ELSEWHERE,
+	  .help = "the workload point a verdict decides on" },
+	{ .key = "threshold", .type = JK_SPECIAL,
+	  .at = JOB_AT(struct threshold, threshold), .def = "auto",
+	  .read = job_verdict_threshold,
+	  .help = "\"10%\", \"25MB/s\" (0.01 up), or \"auto\": bad's level is slow" },
+	{ .key = "bisect_type", .type = JK_ENUM,
+	  .at = JOB_AT(enum bisect_type, bisect_type), .def = "perf",
+	  .choices = types, .noun = "bisect type",
+	  .help = "what makes a commit bad: slow, not building, not booting" },
+	{ .key = "results", .type = JK_PATH, .at = JOB_AT(char *, results),
+	  .def = "results",
+	  .help = "the results folder (--results DIR on the command line)" },
+	{ .key = "direction", .type = JK_ENUM, .at = JOB_AT(int, faster),
+	  .def = "slower", .choices = directions, .noun = "direction",
+	  .help = "faster: find the commit that made it faster" },
+	{ .key = "confidence", .type = JK_SPECIAL,
+	  .at = JOB_AT(double, confidence), .def = "0.95",
+	  .read = job_verdict_confidence,
+	  .help = "what the answer's pairs must reach: 0.5 to 0.9999, or \"95%\"" },
+	{ .key = "table", .type = JK_SECTION, .def = "a row per point",
+	  .help = "how run lays out its medians (rows, columns)" },
+	{ .key = "executor", .type = JK_SECTION, .def = "local",
+	  .help = "where probes run: the executor.* keys" },
+	{ .key = "prebuilt", .type = JK_SECTION,
+	  .help = "images made elsewhere: folder or command, instead of builds" },
 
-	{ "runs.min", JK_INT, "1", 1, 100, NULL,
-	  "boots of a commit before its first verdict" },
-	{ "runs.max", JK_INT, "8", 1, 1000, NULL,
-	  "boots of a commit at most (the endpoints and pairs: twice)" },
-	{ "runs.samples", JK_INT, "3", 1, 1000, NULL,
-	  "samples of each point in a boot, after the warmup" },
-	{ "runs.warmup", JK_INT, "1", 0, 100, NULL,
-	  "samples dropped at the start of each point" },
-	{ "runs.wall_pairs", JK_INT, "3", 0, 50, NULL,
-	  "after an answer on the virtual clock: culprit and parent booted "
-	  "in turns on the wall clock, for the size TCG shows there (0: none)" },
+	{ .key = "runs.min", .type = JK_INT, .at = JOB_AT(int, runs_min),
+	  .def = "1", .min = 1, .max = 100,
+	  .help = "boots of a commit before its first verdict" },
+	{ .key = "runs.max", .type = JK_INT, .at = JOB_AT(int, runs_max),
+	  .def = "8", .min = 1, .max = 1000,
+	  .help = "boots of a commit at most (the endpoints and pairs: twice)" },
+	{ .key = "runs.samples", .type = JK_INT, .at = JOB_AT(int, samples),
+	  .def = "3", .min = 1, .max = 1000,
+	  .help = "samples of each point in a boot, after the warmup" },
+	{ .key = "runs.warmup", .type = JK_INT, .at = JOB_AT(int, warmup),
+	  .def = "1", .min = 0, .max = 100,
+	  .help = "samples dropped at the start of each point" },
+	{ .key = "runs.wall_pairs", .type = JK_INT,
+	  .at = JOB_AT(int, wall_pairs), .def = "3", .min = 0, .max = 50,
+	  .help = "after an answer on the virtual clock: culprit and parent booted "
+		  "in turns on the wall clock, for the size TCG shows there (0: none)" },
 
-	{ "machine.cpus", JK_INT, "1 under TCG; under KVM the host's CPUs less one, 1 to 2", 1, 64,
-	  NULL, "the guest's vCPUs" },
-	{ "machine.memory_mb", JK_INT, "512", 64, 65536, NULL,
-	  "the guest's RAM" },
-	{ "machine.accel", JK_ENUM, "auto", 0, 0, accels,
-	  "auto: KVM when /dev/kvm is usable, else TCG" },
-	{ "machine.qemu", JK_PATH, "qemu-system-x86_64", 0, 0, NULL,
-	  "the QEMU binary" },
-	{ "machine.timeout_s", JK_INT, "300", 1, 86400, NULL,
-	  "a whole boot, from QEMU's start to the guest's end" },
-	{ "machine.append", JK_STRING, NULL, 0, 0, NULL,
-	  "more kernel command line, at most 1024 characters" },
-	{ "machine.pin", JK_BOOL, "true", 0, 1, NULL,
-	  "QEMU's vCPUs on CPUs of their own, when the host has them" },
-	{ "machine.clock", JK_ENUM, "auto", 0, 0, clocks,
-	  "what times the guest: wall, virtual (-icount) or auto (docs/clocks.md)" },
-	{ "machine.icount_shift", JK_INT, STR(CLOCK_ICOUNT_SHIFT), 0,
-	  CLOCK_ICOUNT_SHIFT_MAX, NULL,
-	  "the virtual clock: 2^N ns of guest time an instruction" },
-	{ "machine.profile", JK_BOOL, "true", 0, 1, NULL,
-	  "a confirmed culprit and its parent are profiled, one boot each "
-	  "(virtual clock, QEMU with plugins): false turns it off" },
+	/* The host's CPUs decide it: job.c asks vcpus_default. */
+	{ .key = "machine.cpus", .type = JK_INT,
+	  .at = JOB_AT(int, machine.cpus),
+	  .def = "1 under TCG; under KVM the host's CPUs less one, 1 to 2",
+	  .min = 1, .max = 64, .flags = JKF_DEF_ELSEWHERE,
+	  .help = "the guest's vCPUs" },
+	{ .key = "machine.memory_mb", .type = JK_INT,
+	  .at = JOB_AT(int, machine.memory_mb), .def = "512",
+	  .min = 64, .max = 65536,
+	  .help = "the guest's RAM" },
+	{ .key = "machine.accel", .type = JK_CHOICE,
+	  .at = JOB_AT(char *, machine.accel), .def = "auto",
+	  .choices = accels, .noun = "accelerator",
+	  .help = "auto: KVM when /dev/kvm is usable, else TCG" },
+	{ .key = "machine.qemu", .type = JK_PATH,
+	  .at = JOB_AT(char *, machine.qemu), .def = "qemu-system-x86_64",
+	  .help = "the QEMU binary" },
+	{ .key = "machine.timeout_s", .type = JK_INT,
+	  .at = JOB_AT(int, machine.timeout_s), .def = "300",
+	  .min = 1, .max = 86400,
+	  .help = "a whole boot, from QEMU's start to the guest's end" },
+	{ .key = "machine.append", .type = JK_STRING,
+	  .at = JOB_AT(char *, machine.append),
+	  .help = "more kernel command line, at most 1024 characters" },
+	{ .key = "machine.pin", .type = JK_BOOL, .at = JOB_AT(int, machine.pin),
+	  .def = "true", .min = 0, .max = 1,
+	  .help = "QEMU's vCPUs on CPUs of their own, when the host has them" },
+	/* "auto": the virtual clock under TCG (clock.h, docs/clocks.md). */
+	{ .key = "machine.clock", .type = JK_CHOICE,
+	  .at = JOB_AT(char *, machine.clock), .def = "auto",
+	  .choices = clocks, .noun = "clock",
+	  .help = "what times the guest: wall, virtual (-icount) or auto (docs/clocks.md)" },
+	{ .key = "machine.icount_shift", .type = JK_INT,
+	  .at = JOB_AT(int, machine.icount_shift),
+	  .def = STR(CLOCK_ICOUNT_SHIFT), .min = 0,
+	  .max = CLOCK_ICOUNT_SHIFT_MAX,
+	  .help = "the virtual clock: 2^N ns of guest time an instruction" },
+	{ .key = "machine.profile", .type = JK_BOOL,
+	  .at = JOB_AT(int, machine.profile), .def = "true", .min = 0, .max = 1,
+	  .help = "a confirmed culprit and its parent are profiled, one boot each "
+		  "(virtual clock, QEMU with plugins): false turns it off" },
 
-	{ "executor.kind", JK_ENUM, "local", 0, 0, kinds,
-	  "local (this process) or slurm (a job per probe)" },
-	{ "executor.partition", JK_STRING, NULL, 0, 0, NULL,
-	  "sbatch --partition" },
-	{ "executor.account", JK_STRING, NULL, 0, 0, NULL,
-	  "sbatch --account" },
-	{ "executor.time_limit", JK_STRING, NULL, 0, 0, NULL,
-	  "sbatch --time" },
-	{ "executor.sbatch_args", JK_SECTION, NULL, 0, 0, NULL,
-	  "more sbatch options, a list" },
-	{ "executor.probes", JK_INT, "1", 1, 64, NULL,
-	  "commits probed at once per round (multisection)" },
-	{ "executor.retries", JK_INT, STR(EXECUTOR_RETRIES), 0, 10, NULL,
-	  "runs again of a task Slurm lost, then untestable" },
-	{ NULL, 0, NULL, 0, 0, NULL, NULL },
+	/*
+	 * The executor's three numbers stay unset in the job (job.c): the
+	 * executor applies these defaults where its command line can win
+	 * (executor.c).
+	 */
+	{ .key = "executor.kind", .type = JK_ENUM,
+	  .at = JOB_AT(int, executor.kind), .def = "local", .choices = kinds,
+	  .noun = "executor", .flags = JKF_DEF_ELSEWHERE,
+	  .help = "local (this process) or slurm (a job per probe)" },
+	{ .key = "executor.partition", .type = JK_STRING,
+	  .at = JOB_AT(char *, executor.partition),
+	  .help = "sbatch --partition" },
+	{ .key = "executor.account", .type = JK_STRING,
+	  .at = JOB_AT(char *, executor.account),
+	  .help = "sbatch --account" },
+	{ .key = "executor.time_limit", .type = JK_STRING,
+	  .at = JOB_AT(char *, executor.time_limit),
+	  .help = "sbatch --time" },
+	/* A list: job.c reads it (each an sbatch option). */
+	{ .key = "executor.sbatch_args", .type = JK_SECTION,
+	  .help = "more sbatch options, a list" },
+	{ .key = "executor.probes", .type = JK_INT,
+	  .at = JOB_AT(int, executor.probes), .def = "1", .min = 1, .max = 64,
+	  .flags = JKF_DEF_ELSEWHERE,
+	  .help = "commits probed at once per round (multisection)" },
+	{ .key = "executor.retries", .type = JK_INT,
+	  .at = JOB_AT(int, executor.retries), .def = STR(EXECUTOR_RETRIES),
+	  .min = 0, .max = 10, .flags = JKF_DEF_ELSEWHERE,
+	  .help = "runs again of a task Slurm lost, then untestable" },
+	{ .key = NULL },
 };
 /* clang-format on */
 
@@ -157,15 +227,6 @@ const char **job_key_names(const char *section)
 	return out;
 }
 
-int job_key_default_int(const char *section, const char *name)
-{
-	const struct job_key *k = job_key_find(section, name);
-
-	if (k->type == JK_BOOL)
-		return k->def && !strcmp(k->def, "true");
-	return k->def ? atoi(k->def) : 0;
-}
-
 double job_key_default_num(const char *section, const char *name)
 {
 	const char *def = job_key_find(section, name)->def;
@@ -173,25 +234,101 @@ double job_key_default_num(const char *section, const char *name)
 	return def ? strtod(def, NULL) : 0;
 }
 
-const char *job_key_default(const char *section, const char *name)
+/* The string kept at `field` is freed and `owned` takes its place. */
+static void set_string(void *field, char *owned)
 {
-	return job_key_find(section, name)->def;
+	free(*(char **)field);
+	*(char **)field = owned;
 }
 
-int job_key_int(struct keypath *c, json_t *obj, const char *section,
-		const char *name, int *out)
+/* `v`, the value of key `k` (the key path at it), into `field`. */
+static int read_value(struct keypath *c, const struct job_key *k, json_t *v,
+		      void *field)
 {
-	const struct job_key *k = job_key_find(section, name);
+	const char *s;
+	long long x;
+	int i;
 
-	return kp_intf(c, obj, name, k->min, k->max, out);
+	switch (k->type) {
+	case JK_STRING:
+	case JK_PATH:
+		if (kp_str(c, v, &s))
+			return -1;
+		set_string(field, k->type == JK_PATH ? job_expand_home(s)
+						     : xstrdup(s));
+		return 0;
+	case JK_INT:
+		if (kp_int(c, v, k->min, k->max, &x))
+			return -1;
+		*(int *)field = (int)x;
+		return 0;
+	case JK_BOOL:
+		if (!json_is_boolean(v))
+			return kp_fail(c, "expected true or false");
+		*(int *)field = json_is_true(v);
+		return 0;
+	case JK_ENUM:
+	case JK_CHOICE:
+		if (kp_enum(c, v, k->choices, k->noun, &i))
+			return -1;
+		if (k->type == JK_ENUM)
+			*(int *)field = i;
+		else
+			set_string(field, xstrdup(k->choices[i]));
+		return 0;
+	case JK_SPECIAL:
+		return k->read(c, v, field);
+	default:
+		die("job key '%s' is a section: its own parser reads it",
+		    k->key);
+		return -1;
+	}
 }
 
-int job_key_enum(struct keypath *c, json_t *obj, const char *section,
-		 const char *name, const char *what, int *out)
+/*
+ * A default is read as a job would write it ("300", "true", "auto"), by
+ * the reader the job's own value goes through: a default out of its
+ * key's range fails the first job loaded, and so the unit tests.
+ */
+void job_keys_defaults(struct job *job)
 {
-	const struct job_key *k = job_key_find(section, name);
+	struct keypath c = {"job_keys.c", STRBUF_INIT};
 
-	return kp_enumf(c, obj, name, k->choices, what, out);
+	for (const struct job_key *k = job_keys; k->key; k++) {
+		json_t *v;
+
+		if (!k->at || !k->def || (k->flags & JKF_DEF_ELSEWHERE))
+			continue;
+		v = json_loads(k->def, JSON_DECODE_ANY, NULL);
+		if (!v)
+			v = json_string(k->def);
+		size_t old = kp_push(&c, k->key);
+		if (read_value(&c, k, v, (char *)job + k->at))
+			die("job key '%s': its default is not one of its values",
+			    k->key);
+		kp_pop(&c, old);
+		json_decref(v);
+	}
+	strbuf_release(&c.path);
+}
+
+int job_keys_read(struct keypath *c, json_t *obj, const char *section,
+		  struct job *job)
+{
+	for (const struct job_key *k = job_keys; k->key; k++) {
+		const char *name = name_in(k->key, section);
+		json_t *v;
+
+		if (!name || !k->at || (k->flags & JKF_READ_ELSEWHERE) ||
+		    !(v = json_object_get(obj, name)))
+			continue;
+		size_t old = kp_push(c, name);
+		int r = read_value(c, k, v, (char *)job + k->at);
+		kp_pop(c, old);
+		if (r)
+			return -1;
+	}
+	return 0;
 }
 
 const char *job_key_type_name(const struct job_key *k)
@@ -206,6 +343,7 @@ const char *job_key_type_name(const struct job_key *k)
 	case JK_BOOL:
 		return "true/false";
 	case JK_ENUM:
+	case JK_CHOICE:
 		return "choice";
 	case JK_SECTION:
 		return "section";
@@ -218,7 +356,7 @@ void job_key_range(struct strbuf *out, const struct job_key *k)
 {
 	if (k->type == JK_INT)
 		strbuf_addf(out, "%lld to %lld", k->min, k->max);
-	for (size_t i = 0; k->type == JK_ENUM && k->choices[i]; i++)
+	for (size_t i = 0; k->choices && k->choices[i]; i++)
 		strbuf_addf(out, "%s%s", i ? ", " : "", k->choices[i]);
 }
 

@@ -45,7 +45,10 @@ int disk_nullb_check(struct keypath *c, const struct disk_spec *disks,
  */
 int job_parse_topology(struct keypath *c, json_t *v, struct job *job);
 void job_topology_release(struct topology *t);
-/* The rules of a layer kind's keys ("md"), or NULL. */
+/*
+ * The rules of a layer kind's keys ("md"), or NULL. Only a test calls
+ * it, to hold the table to the guest's list (proto/spec_keys.h).
+ */
 const struct key_rule *job_layer_rules(const char *kind);
 
 /*
@@ -57,7 +60,7 @@ int job_parse_workload(struct keypath *c, json_t *w, struct job *job,
 		       int *samples, int *warmup);
 /* The engine's index in PROTO_ENGINES order, or -1. */
 int job_engine_index(const char *engine);
-/* The rules of an engine's keys, or NULL. */
+/* The rules of an engine's keys, or NULL (a test's, as job_layer_rules). */
 const struct key_rule *job_engine_rules(const char *engine);
 /* The metrics engine `i` reports, comma-separated ("write,rewrite,read"). */
 const char *job_engine_metrics(int i);

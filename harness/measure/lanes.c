@@ -3,6 +3,7 @@
  */
 #include "lanes.h"
 
+#include "job.h"
 #include "kbuild.h"
 #include "progress.h"
 #include "run.h"
@@ -77,11 +78,12 @@ static struct build_lane *building(struct lanes *l, const char *commit)
 static void __attribute__((noreturn))
 lane_child(struct lanes *l, const struct build_lane *lane)
 {
-	struct build_request req = {0};
+	struct build_request req;
 	struct build_result res = BUILD_RESULT_INIT;
 	struct strbuf quiet = STRBUF_INIT;
 	unsigned slot = lane->slot;
 
+	job_build_request(&req, l->job, l->repo, lane->commit);
 	if (lane->background) {
 		if (setpriority(PRIO_PROCESS, 0, 10))
 			warning("cannot lower the build's priority: %s",
@@ -96,12 +98,6 @@ lane_child(struct lanes *l, const struct build_lane *lane)
 		if (!l->own_trees)
 			slot = 0;
 	}
-	req.repo = l->repo;
-	req.rev = lane->commit;
-	req.kconfig = &l->job->kconfig;
-	req.toolchains = l->job->toolchains;
-	req.nr_toolchains = l->job->nr_toolchains;
-	req.prebuilt = l->job->prebuilt;
 	req.slot = slot;
 	req.flags = BUILD_QUIET;
 	/* What went wrong is the harness's to say, when it asks the cache. */

@@ -159,9 +159,7 @@ int measure_load(struct measure *m, const char *commit, struct sample_set *out)
 			return -1;
 		s->stale = 0;
 	}
-	sample_set_copy_values(out, s->set.values, s->set.nr);
-	out->nr_samples = s->set.nr_samples;
-	out->nr_ignored = s->set.nr_ignored;
+	sample_set_copy(out, &s->set);
 	return 0;
 }
 

@@ -3,13 +3,18 @@
  * (or finds it built), boots it once and stores what it measured, reads
  * back the per-boot values stored for it, pools the run's noise model
  * from every commit booted twice or more, judges one commit against a
- * baseline, and boots pairs of two commits side by side. `iobisect
- * sweep`, `test` and the bisection (driver.h) get their evidence here.
- * Two commands boot below it, through the same boot path (probe.h):
- * `iobisect run` builds with kbuild_image and boots with probe_boot_once,
- * as it prints each boot and keeps images and run folders on request, and
- * `iobisect measure` (a Slurm task) runs probe_task; a sweep reads a
- * commit's stored values through probe_ops.load.
+ * baseline, and boots pairs of two commits side by side. The bisection
+ * (driver.h), `iobisect test`, `iobisect sweep` (its builds, boots and
+ * stored values; on Slurm its tasks' counts) and a Slurm task
+ * (`iobisect measure`, probe_task) get their evidence here.
+ *
+ * One command boots beside it instead: `iobisect run` measures no commit
+ * at the metric point but an image (built, or given as a file) on every
+ * topology of the job, printing each sample as it comes and keeping
+ * images on request, none of which a commit's series holds. It builds as
+ * the layer's operations do (kbuild_image with the job's build request)
+ * and boots through the same boot path (probe_boot_once, probe.h), so
+ * its boots are stored, and pooled, as a bisection's are.
  *
  * The world is reached through struct measure_ops only: the real
  * operations (probe.h) reach libgit2, make and QEMU; the Slurm executor's
@@ -147,7 +152,10 @@ int measure_build(struct measure *m, const char *commit,
 /* Boot `commit` once: 0 it went well, 1 it failed (out says how), -1 stop. */
 int measure_boot(struct measure *m, const char *commit,
 		 struct boot_facts *out);
-/* The per-boot values of `commit` (a copy), read once per boot. */
+/*
+ * The per-boot values of `commit` (a copy, with the boot ids and CPU
+ * where the operations keep them), read once per boot.
+ */
 int measure_load(struct measure *m, const char *commit,
 		 struct sample_set *out);
 /* Read `commit`'s values again: boots were stored behind the layer. */

@@ -5,6 +5,7 @@
  */
 #include "probe.h"
 
+#include "job.h"
 #include "kbuild.h"
 #include "kvm.h"
 #include "lanes.h"
@@ -144,7 +145,7 @@ int probe_ctx_retime(struct probe_ctx *ctx, struct job *job)
 const struct probe_image *probe_build(struct probe_ctx *ctx,
 				      const char *commit)
 {
-	struct build_request req = { 0 };
+	struct build_request req;
 	struct build_result res = BUILD_RESULT_INIT;
 	struct probe_image *img;
 
@@ -161,12 +162,7 @@ const struct probe_image *probe_build(struct probe_ctx *ctx,
 	 */
 	if (!ctx->job->prebuilt && lanes_build(&ctx->lanes, commit))
 		return NULL;
-	req.repo = ctx->repo_path;
-	req.rev = commit;
-	req.kconfig = &ctx->job->kconfig;
-	req.toolchains = ctx->job->toolchains;
-	req.nr_toolchains = ctx->job->nr_toolchains;
-	req.prebuilt = ctx->job->prebuilt;
+	job_build_request(&req, ctx->job, ctx->repo_path, commit);
 	/* The status line is ours while a bisection runs. */
 	req.flags = ctx->progress ? BUILD_QUIET : 0;
 	kbuild_image(&res, &req);
@@ -468,7 +464,7 @@ int probe_task(struct job *job, const char *build_repo, const char *commit,
 	r.first_error = r.log = NULL;
 	memcpy(t.key, b.key, 41);
 	t.cached = b.cached;
-	if (r.ok && probe_ops.load(&ctx, commit, &t.set))
+	if (r.ok && measure_load(&m, commit, &t.set))
 		goto out;
 	path = task_doc_path(job->results, job->name, commit);
 	if (!task_doc_write(&t, path))

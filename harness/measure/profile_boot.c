@@ -4,6 +4,7 @@
  * then its counts folded.
  */
 #include "profile.h"
+#include "job.h"
 #include "kbuild.h"
 #include "kmap.h"
 #include "probe.h"
@@ -77,19 +78,14 @@ int profile_commit(struct profile *out, struct probe_ctx *ctx,
 		   const char *commit, const char *plugin)
 {
 	const struct job *job = ctx->job;
-	struct build_request breq = {0};
+	struct build_request breq;
 	struct build_result res = BUILD_RESULT_INIT;
 	char *dir = results_commit_dir(job->results, job->name, commit);
 	char *counts = xstrfmt("%s/profile.counts", dir);
 	char *path = profile_path(job->results, job->name, commit);
 	int rc = -1;
 
-	breq.repo = ctx->repo_path;
-	breq.rev = commit;
-	breq.kconfig = &job->kconfig;
-	breq.toolchains = job->toolchains;
-	breq.nr_toolchains = job->nr_toolchains;
-	breq.prebuilt = job->prebuilt;
+	job_build_request(&breq, job, ctx->repo_path, commit);
 	breq.flags = BUILD_WANT_MAP | (ctx->progress ? BUILD_QUIET : 0);
 	if (kbuild_image(&res, &breq)) {
 		error("cannot profile %.12s: %s", commit,

@@ -72,7 +72,11 @@ char *upload_spool_dir(const struct upload_options *o, const char *url);
 int upload_job(const struct upload_options *o, const char *job_dir,
 	       struct upload_counts *c);
 
-/* Spool and send one document (a summary built in memory). */
+/*
+ * Spool and send one document. Only the tests call it: it puts one
+ * document of their making through the spool, ledger and retries that
+ * upload_job's folders go through.
+ */
 int upload_document(const struct upload_options *o, const char *body,
 		    size_t len, struct upload_counts *c);
 

@@ -147,6 +147,8 @@ void sample_set_release(struct sample_set *s);
 /* Append one boot's value (a document read back, in boot order). */
 void sample_set_push(struct sample_set *s, unsigned boot, double value,
 		     double cpu_pct);
+/* `out` (released first) holds a copy of `from`, whatever of it is set. */
+void sample_set_copy(struct sample_set *out, const struct sample_set *from);
 /* `out` (released first) holds a copy of n per-boot values, nothing else. */
 void sample_set_copy_values(struct sample_set *out, const double *values,
 			    size_t n);

@@ -199,6 +199,28 @@ void sample_set_copy_values(struct sample_set *out, const double *values,
 	out->nr_samples = n;
 }
 
+/* A copy of n elements of `v`, or NULL for none kept. */
+static void *copy_array(const void *v, size_t n, size_t size)
+{
+	void *out;
+
+	if (!v)
+		return NULL;
+	out = xmalloc((n + 1) * size);
+	if (n)
+		memcpy(out, v, n * size);
+	return out;
+}
+
+void sample_set_copy(struct sample_set *out, const struct sample_set *from)
+{
+	sample_set_copy_values(out, from->values, from->nr);
+	out->cpu_pct = copy_array(from->cpu_pct, from->nr, sizeof(double));
+	out->boots = copy_array(from->boots, from->nr, sizeof(unsigned));
+	out->nr_samples = from->nr_samples;
+	out->nr_ignored = from->nr_ignored;
+}
+
 static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;

@@ -4,6 +4,7 @@
  * a leak or undefined behaviour. Presets come from the tree's qemu/
  * (IOBISECT_DATA is set to the source folder at start-up).
  */
+#include "guest_spec.h"
 #include "job.h"
 #include "util.h"
 
@@ -33,13 +34,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	strbuf_reset(&quiet);
 	text = xstrndup((const char *)data, size);
 	if (!job_parse(&job, text, "fuzz.json")) {
-		/* What the other modules read of a job must be there. */
-		for (size_t i = 0; i < job.nr_points; i++)
-			(void)job_find_point(&job, job.points[i].topo,
-					     job.points[i].id);
-		for (size_t i = 0; i < job.nr_topologies; i++)
-			(void)job_find_topology(&job, job.topologies[i].name);
+		/* What the other modules read of a job must be there: */
 		(void)job_check_bisect(&job);
+		/* each topology's spec, as a boot renders it for the guest. */
+		for (size_t t = 0; t < job.nr_topologies; t++) {
+			struct strbuf spec = STRBUF_INIT;
+			(void)guest_spec_render(&job, (int)t, "fuzz", 1, &spec);
+			strbuf_release(&spec);
+		}
 		job_release(&job);
 	}
 	free(text);

@@ -20,10 +20,6 @@ static void use_report(struct proto_report *r)
 {
 	proto_report_finish(r);
 	(void)proto_report_complete(r);
-	(void)proto_report_error(r, "workload");
-	(void)proto_report_point(r, "threads=1");
-	for (size_t i = 0; i < r->nr_samples; i++)
-		(void)proto_report_point(r, r->samples[i].point);
 }
 
 static void raw_mode(const uint8_t *data, size_t size)
