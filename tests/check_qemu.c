@@ -398,6 +398,14 @@ START_TEST(test_virtio_completes_at_once)
 	d.bus = BUS_NVME;
 	joined_argv(&j, &cfg);
 	ASSERT_PAIR(j.buf, "-icount", "shift=4,sleep=on");
+	ck_assert_int_eq(qemu_waits_on_host(&t), 1);
+	d.bus = BUS_NULLB;
+	ck_assert_int_eq(qemu_waits_on_host(&t), 0);
+	d.bus = BUS_VIRTIO;
+	ck_assert_int_eq(qemu_waits_on_host(&t), 0);
+	d.latency_ns = 1;
+	ck_assert_int_eq(qemu_waits_on_host(&t), 1);
+	d.latency_ns = 0;
 
 	d.bus = BUS_VIRTIO;
 	cfg.clock = &w;
