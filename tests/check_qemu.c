@@ -366,11 +366,11 @@ START_TEST(test_nullb_disks)
 END_TEST
 
 /*
- * A virtio-blk disk on null-co with no latency completes each request
- * before the vCPU runs on when its queue is served in the vCPU's thread
- * (ioeventfd=off): under the virtual clock no wait is left on the host's
- * time, so the clock jumps over idle (sleep=off). A latency, a throttle,
- * an NVMe disk, or the wall clock keep QEMU's usual ways.
+ * A virtio-blk or virtio-scsi disk on null-co with no latency completes
+ * each request before the vCPU runs on when its queue is served in the
+ * vCPU's thread (ioeventfd=off): under the virtual clock no wait is left
+ * on the host's time, so the clock jumps over idle (sleep=off). A latency,
+ * a throttle, an NVMe disk, or the wall clock keep QEMU's usual ways.
  */
 START_TEST(test_virtio_completes_at_once)
 {
@@ -394,6 +394,17 @@ START_TEST(test_virtio_completes_at_once)
 		ck_assert_ptr_null(strstr(j.buf, "ioeventfd"));
 		*keys[k] = 0;
 	}
+
+	/* virtio-scsi: the controller's queue in the vCPU's thread. */
+	d.bus = BUS_SCSI;
+	joined_argv(&j, &cfg);
+	ASSERT_PAIR(j.buf, "-icount", "shift=4,sleep=off");
+	ck_assert_ptr_nonnull(strstr(j.buf, "\nvirtio-scsi-pci,id=scsi0,ioeventfd=off\n"));
+	d.latency_ns = 200000;
+	joined_argv(&j, &cfg);
+	ASSERT_PAIR(j.buf, "-icount", "shift=4,sleep=on");
+	ck_assert_ptr_nonnull(strstr(j.buf, "\nvirtio-scsi-pci,id=scsi0\n"));
+	d.latency_ns = 0;
 
 	d.bus = BUS_NVME;
 	joined_argv(&j, &cfg);
