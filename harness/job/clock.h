@@ -4,8 +4,9 @@
  * moved by whatever else the host runs. QEMU can time the guest by the
  * instructions it executes instead (-icount shift=N, single-threaded
  * TCG): guest time then advances 2^N ns per instruction, whatever the
- * host does, while a guest that waits (for a device) still sees host time
- * pass (sleep=on). Under KVM, and for a real disk passed through, the
+ * host does, while a guest that waits for a QEMU disk still sees host
+ * time pass (sleep=on; none with disks that complete at once or nullb,
+ * qemu.c). Under KVM, and for a real disk passed through, the
  * wall clock is the point.
  *
  * A sample says which clock timed it (results.h); samples of two clocks
