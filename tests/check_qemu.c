@@ -399,7 +399,8 @@ START_TEST(test_virtio_completes_at_once)
 	d.bus = BUS_SCSI;
 	joined_argv(&j, &cfg);
 	ASSERT_PAIR(j.buf, "-icount", "shift=4,sleep=off");
-	ck_assert_ptr_nonnull(strstr(j.buf, "\nvirtio-scsi-pci,id=scsi0,ioeventfd=off\n"));
+	ck_assert_ptr_nonnull(
+		strstr(j.buf, "\nvirtio-scsi-pci,id=scsi0,ioeventfd=off\n"));
 	d.latency_ns = 200000;
 	joined_argv(&j, &cfg);
 	ASSERT_PAIR(j.buf, "-icount", "shift=4,sleep=on");

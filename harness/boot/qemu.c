@@ -100,11 +100,12 @@ static void nullb_params(struct strbuf *out, const struct topology *t)
  * 1 when a request to disk `d` is done before the vCPU that asked for it
  * runs on: a virtio-blk or virtio-scsi disk on null-co with no latency and
  * no throttle, its queue served in the vCPU's thread (ioeventfd=off)
- * rather than by QEMU's main loop. Under the virtual clock the guest then never
- * idles on QEMU's time, and sleep=off takes the host out altogether: the
- * readahead regression's slow kernel read 98.0 MB/s in six boots of six
- * (0.00%, a build beside) where, served by the main loop, it spread 0.6%
- * (docs/clocks.md); on virtio-scsi 96.5 MB/s in three of three. NVMe
+ * rather than by QEMU's main loop. Under the virtual clock the guest then
+ * never idles on QEMU's time, and sleep=off takes the host out
+ * altogether: the readahead regression's slow kernel read 98.0 MB/s in six
+ * boots of six (0.00%, compiles beside) where, served by the main loop, it
+ * spread 0.6% (docs/clocks.md); on virtio-scsi 96.5 MB/s in three of
+ * three. NVMe
  * queues its work for the main loop whatever is asked, and any latency or
  * throttle is a timer in host time.
  */
