@@ -967,6 +967,29 @@ START_TEST(priors_and_unit_follow_the_resolved_clock)
 END_TEST
 
 /*
+ * On the virtual clock a "25%" line gives way to the endpoints' own drop
+ * of `drop_pct` at `noise_pct`, and the culprit is named; the caller's job
+ * is left as it was.
+ */
+static void line_gives_way_to(double drop_pct, double noise_pct)
+{
+	struct measure_ops virt_ops = fake_ops;
+	struct fake f;
+	struct run r;
+
+	virt_ops.clock = fake_clock;
+	fake_init(&f, 12, 7, drop_pct, noise_pct);
+	job_init(&r.job);
+	set_threshold(&r.job, 1);
+	run_start(&r, &f);
+	driver_init(&r.d, &r.job, &virt_ops, &f, &f.g, &r.st);
+	ck_assert_int_eq(driver_bisect(&r.d, &r.res), DRIVER_CULPRIT);
+	ck_assert_str_eq(r.res.culprit, id_at(&f, 7));
+	ck_assert_int_eq(r.job.threshold.kind, THRESHOLD_PERCENT);
+	run_end(&r, &f);
+}
+
+/*
  * A "25%" line written from what a person saw, on a drop the virtual
  * clock reads as -12%: on the virtual clock the bisection seeks the
  * endpoints' own drop and names the culprit. On the wall clock the line
@@ -975,36 +998,17 @@ END_TEST
  */
 START_TEST(line_gives_way_on_the_virtual_clock)
 {
-	struct measure_ops virt_ops = fake_ops;
 	struct fake f;
 	struct run r;
 
-	virt_ops.clock = fake_clock;
-	fake_init(&f, 12, 7, 12, 0.5);
-	job_init(&r.job);
-	set_threshold(&r.job, 1);
-	run_start(&r, &f);
-	driver_init(&r.d, &r.job, &virt_ops, &f, &f.g, &r.st);
-	ck_assert_int_eq(driver_bisect(&r.d, &r.res), DRIVER_CULPRIT);
-	ck_assert_str_eq(r.res.culprit, id_at(&f, 7));
-	/* The caller's job is left as it was. */
-	ck_assert_int_eq(r.job.threshold.kind, THRESHOLD_PERCENT);
-	run_end(&r, &f);
-
+	line_gives_way_to(12, 0.5);
 	/*
 	 * A drop the line decides on fewer boots than the drop itself (-4.5%
 	 * at 0.01%: the re-planted readahead regression on a disk at once):
 	 * the endpoints boot on until the drop is decided, and it gives way.
 	 * The old code stopped "not separated" on 2 good and 1 bad boot.
 	 */
-	fake_init(&f, 12, 7, 4.5, 0.01);
-	job_init(&r.job);
-	set_threshold(&r.job, 1);
-	run_start(&r, &f);
-	driver_init(&r.d, &r.job, &virt_ops, &f, &f.g, &r.st);
-	ck_assert_int_eq(driver_bisect(&r.d, &r.res), DRIVER_CULPRIT);
-	ck_assert_str_eq(r.res.culprit, id_at(&f, 7));
-	run_end(&r, &f);
+	line_gives_way_to(4.5, 0.01);
 
 	/* The wall clock's priors need a wider drop to call it one. */
 	fake_init(&f, 12, 7, 18, 0.5);
