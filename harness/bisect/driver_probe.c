@@ -168,8 +168,12 @@ int driver_boot_commit(struct driver *d, const char *commit,
 int driver_judge(struct driver *d, const char *commit, size_t from,
 		 double error, struct verdict *v, struct sample_set *cand)
 {
+	unsigned steady;
+
+	if (driver_steady_levels(d, &steady))
+		return -1;
 	return measure_judge(&d->m, commit, d->bad_built ? d->bad : NULL, from,
-			     error, v, cand);
+			     error, steady, v, cand);
 }
 
 void driver_note_figures(struct probe_note *n, const struct sample_set *s)
