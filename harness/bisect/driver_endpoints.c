@@ -275,6 +275,14 @@ driver_endpoints_perf(struct driver *d, struct driver_result *res, int need_bad)
 			     (g.nr < min || (g.nr <= b.nr && g.nr < cap))) ||
 			    b.nr >= cap;
 		n = want_good ? &gn : &bn;
+		if (res->have_sep)
+			driver_say(d, "[bisect] endpoints: %s boot %zu: %s",
+				   want_good ? "good" : "bad",
+				   (want_good ? g.nr : b.nr) + 1,
+				   d->sep.kind == VERDICT_BAD
+					   ? "a drop within the slower mode's "
+					     "depths: two good boots at least"
+					   : "not separated yet");
 		if (d->m.progress)
 			progress_phase(d->m.progress, "%s boot %zu",
 				       want_good ? "good" : "bad",
