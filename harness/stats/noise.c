@@ -85,18 +85,18 @@ const struct noise_machine *noise_machine_of(int virtual_clock)
 }
 
 /*
- * The 5% quantile of chi-square with k degrees of freedom: tabled to 10,
- * Wilson and Hilferty's cube above (within 1% there).
+ * The 10% quantile of chi-square with k degrees of freedom: tabled to
+ * 10, Wilson and Hilferty's cube above (within 1% there).
  */
-static double chi2_q05(size_t k)
+static double chi2_q10(size_t k)
 {
-	static const double q[] = {0,	  0.00393, 0.103, 0.352, 0.711, 1.145,
-				   1.635, 2.167,   2.733, 3.325, 3.940};
+	static const double q[] = {0,	  0.0158, 0.211, 0.584, 1.064, 1.610,
+				   2.204, 2.833,  3.490, 4.168, 4.865};
 	double a = 2.0 / (9.0 * (double)k), c;
 
 	if (k < sizeof(q) / sizeof(q[0]))
 		return q[k];
-	c = 1 - a - 1.6449 * sqrt(a);
+	c = 1 - a - 1.2816 * sqrt(a);
 	return (double)k * c * c * c;
 }
 
@@ -111,8 +111,8 @@ int noise_steady(const double *y, size_t n, const struct noise_machine *m)
 	mean = stats_mean(y, n);
 	for (size_t i = 0; i < n; i++)
 		ss += (y[i] - mean) * (y[i] - mean);
-	/* The spread's upper 95% bound, from n - 1 degrees of freedom. */
-	return isfinite(ss) && sqrt(ss / chi2_q05(n - 1)) <= m->steady;
+	/* The spread's upper 90% bound, from n - 1 degrees of freedom. */
+	return isfinite(ss) && sqrt(ss / chi2_q10(n - 1)) <= m->steady;
 }
 
 void noise_prior(struct noise_model *out, const struct noise_machine *m)

@@ -83,8 +83,8 @@
 #define NOISE_WILD_FLOOR 0.01
 /*
  * A level held still when NOISE_STEADY_BOOTS of its boots or more, taken
- * over the run, show a spread whose upper 95% bound is within the
- * machine's `steady`: three boots must agree to 0.23%, eight to 0.55%.
+ * over the run, show a spread whose upper 90% bound is within the
+ * machine's `steady`: three boots must agree to 0.33%, eight to 0.64%.
  * On the virtual clock a kernel that computes does (102.5 MB/s ±0.0%
  * over a day's boots); one that waits on QEMU's device does not: it
  * spreads 2-6% and its level moves 80 <-> 93 MB/s with the host's load
