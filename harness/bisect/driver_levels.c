@@ -12,7 +12,6 @@
 #include "driver.h"
 #include "driver_priv.h"
 
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 

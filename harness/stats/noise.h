@@ -88,8 +88,8 @@
  * On the virtual clock a kernel that computes does (102.5 MB/s ±0.0%
  * over a day's boots); one that waits on QEMU's device does not: it
  * spreads 2-6% and its level moves 80 <-> 93 MB/s with the host's load
- * (docs/clocks.md), and so does the demo's fast kernel, 2.5% (bench/
- * README.md). The wall clock's is 0: there every level has the mode.
+ * (docs/clocks.md), and so does the demo's fast kernel, 2.5% per boot
+ * (bench/README.md). The wall clock's is 0: every level has the mode.
  */
 #define NOISE_STEADY_BOOTS 3
 #define NOISE_VIRTUAL_STEADY 0.01
