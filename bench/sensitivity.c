@@ -11,6 +11,7 @@
  * boot is reduced to the median of its samples, as the results store does:
  * boots are the unit of evidence. Without a file, -g PCT makes synthetic
  * levels instead: log-normal boots with PCT% noise at the drops of -l.
+ * With a file, -l adds a level per drop: the baseline's own boots scaled.
  *
  * For each level, each trial is one bisection of a linear range of -r
  * commits (16) whose culprit sits at a position drawn per trial: commits
@@ -43,10 +44,15 @@
  *
  * usage: sensitivity [-b LEVEL] [-n TRIALS] [-t auto|P%|MB/s] [-M MAX]
  *                    [-c CONFIDENCE] [-r COMMITS] [-s SEED]
- *                    [-m RATE,OFFSET,HOLD] [-g NOISE_PCT [-l DROPS]]
- *                    [-k wall|virtual] [-v] [FILE]
+ *                    [-m RATE,OFFSET,HOLD] [-W PCT]
+ *                    [-g NOISE_PCT [-l DROPS]] [-k wall|virtual] [-v] [-R]
+ *                    [FILE]
  * (-k: the noise model's priors of that clock, noise.h)
+ * (-W: the slowed kernel waits on the device, as on the virtual clock: the
+ *  machine's mode (-m) moves its boots alone, and they spread PCT% more;
+ *  the unchanged kernel computes and holds still)
  * (-v prints the bisect log of every bisection that named a wrong commit)
+ * (-R prints where each level's boots went: endpoints, steps, the rest)
  */
 #include "driver.h"
 #include "job_keys.h"
@@ -162,6 +168,32 @@ static void pool_synthetic(struct pool *p, double noise_pct, const char *drops,
 }
 
 /*
+ * With a file and -l: each drop a level of the baseline's own measured
+ * boots, scaled, so a slowed commit spreads as the baseline's kernel did
+ * and only the level moves (p->levels may move).
+ */
+static void pool_scaled(struct pool *p, size_t base, const char *drops)
+{
+	struct strvec dv = STRVEC_INIT;
+	char *name0 = xstrdup(p->levels[base].name);
+
+	strvec_split(&dv, drops, ',');
+	for (size_t k = 0; k < dv.nr; k++) {
+		char *name = xstrfmt("%s-%s%%", name0, dv.v[k]);
+		struct level *l = pool_level(p, name);
+		const struct level *b = &p->levels[base];
+		double f = 1 - atof(dv.v[k]) / 100;
+		free(name);
+		l->nr = b->nr;
+		l->boots = xcalloc(l->nr, sizeof(double));
+		for (size_t i = 0; i < l->nr; i++)
+			l->boots[i] = b->boots[i] * f;
+	}
+	strvec_clear(&dv);
+	free(name0);
+}
+
+/*
  * The machine's speed over time: a two-state Markov chain on boots. Each
  * boot first moves the state (normal to slow with probability `rate`, slow
  * to normal with 1 / `hold`), then is multiplied by the state's factor.
@@ -215,6 +247,10 @@ static double machine_boot(struct machine *m, struct stats_rng *rng)
 	return m->slow ? m->factor : 1;
 }
 
+static int verbose; /* -v: the log of every bisection that named wrong */
+static int by_role; /* -R: where the boots went, per bisection */
+static double waits_pct; /* -W: the slowed kernel's own extra spread */
+
 /* One trial: a range whose commits boot from one of two pools. */
 struct trial {
 	const struct level *fast, *slow;
@@ -258,10 +294,22 @@ static int trial_boot(void *payload, const char *commit,
 
 	if (p < 0 || t->nr[p] >= MAX_BOOTS)
 		return error("trial: %s booted too often", commit);
+	double speed = machine_boot(&t->machine, t->rng), v;
+
 	if (!t->nr[p])
 		t->probed++;
-	t->values[p][t->nr[p]++] = l->boots[i < l->nr ? i : l->nr - 1] *
-				   machine_boot(&t->machine, t->rng);
+	v = l->boots[i < l->nr ? i : l->nr - 1];
+	/*
+	 * -W: only the slowed kernel waits on the device, so only its boots
+	 * feel the machine's mode and spread the more; the other computes.
+	 */
+	if (waits_pct > 0)
+		v *= p >= t->culprit ? speed * exp(waits_pct / 100 *
+						   stats_rng_normal(t->rng))
+				     : 1;
+	else
+		v *= speed;
+	t->values[p][t->nr[p]++] = v;
 	t->boots++;
 	out->ok = 1;
 	out->samples = 1;
@@ -308,6 +356,7 @@ struct tally {
 	/* step verdicts: on slowed and on unchanged commits */
 	long slow_bad, slow_good, slow_skip, fast_bad, fast_good, fast_skip;
 	long boots, probed;
+	long role_boots[2]; /* the endpoints' and the steps' */
 };
 
 static void count_steps(struct tally *y, const struct trial *t,
@@ -316,6 +365,10 @@ static void count_steps(struct tally *y, const struct trial *t,
 	for (size_t i = 0; i < st->nr_probes; i++) {
 		const struct state_probe *p = &st->probes[i];
 		int pos = position(t, p->commit), slowed;
+		if (p->role == ROLE_GOOD || p->role == ROLE_BAD)
+			y->role_boots[0] += p->boots;
+		else if (p->role == ROLE_STEP)
+			y->role_boots[1] += p->boots;
 		if (p->role != ROLE_STEP || p->mark == BISECT_UNTESTED ||
 		    pos < 0)
 			continue;
@@ -329,7 +382,6 @@ static void count_steps(struct tally *y, const struct trial *t,
 	}
 }
 
-static int verbose; /* -v: the log of every bisection that named wrong */
 
 static void run_level(struct tally *y, const struct job *job,
 		      const struct machine *m, const struct level *fast,
@@ -448,7 +500,7 @@ int main(int argc, char **argv)
 	const char *base_name = NULL, *path = NULL, *drops = "0,3,5,7,10,25,85";
 	long trials = 2000, commits = 16;
 	double noise = 0;
-	int opt;
+	int opt, drops_set = 0;
 	uint64_t seed = 7;
 	const struct level *good;
 
@@ -458,9 +510,11 @@ int main(int argc, char **argv)
 	job.threshold.kind = THRESHOLD_AUTO;
 	job.confidence = job_key_default_num("", "confidence");
 	job.bisect_type = BISECT_PERF;
-	while ((opt = getopt(argc, argv, "b:n:t:M:c:r:s:m:g:l:k:v")) != -1) {
+	while ((opt = getopt(argc, argv, "b:n:t:M:c:r:s:m:g:l:k:vRW:")) != -1) {
 		switch (opt) {
 		case 'v': verbose = 1; break;
+		case 'R': by_role = 1; break;
+		case 'W': waits_pct = atof(optarg); break;
 		case 'b': base_name = optarg; break;
 		case 'n': trials = atol(optarg); break;
 		case 't':
@@ -476,7 +530,7 @@ int main(int argc, char **argv)
 				return 2;
 			break;
 		case 'g': noise = atof(optarg); break;
-		case 'l': drops = optarg; break;
+		case 'l': drops = optarg; drops_set = 1; break;
 		case 'k':
 			if (strcmp(optarg, "wall") && strcmp(optarg, "virtual"))
 				die("-k: '%s' is not wall or virtual", optarg);
@@ -486,9 +540,9 @@ int main(int argc, char **argv)
 			fprintf(stderr, "usage: sensitivity [-b LEVEL] [-n TRIALS] "
 					"[-t auto|P%%|MB/s] [-M MAX] "
 					"[-c CONFIDENCE] [-r COMMITS] [-s SEED] "
-					"[-m RATE,OFFSET,HOLD] [-g NOISE_PCT "
-					"[-l DROPS]] [-k wall|virtual] [-v] "
-					"[FILE]\n");
+					"[-m RATE,OFFSET,HOLD] [-W PCT] "
+					"[-g NOISE_PCT [-l DROPS]] "
+					"[-k wall|virtual] [-v] [-R] [FILE]\n");
 			return 2;
 		}
 	}
@@ -519,6 +573,11 @@ int main(int argc, char **argv)
 				good = &pool.levels[i];
 		if (!good)
 			die("no level '%s'", base_name);
+	}
+	if (noise <= 0 && drops_set) {
+		size_t at = (size_t)(good - pool.levels);
+		pool_scaled(&pool, at, drops);
+		good = &pool.levels[at];
 	}
 
 	printf("# %ld bisections per level over %ld commits, runs.max %d, "
@@ -565,6 +624,15 @@ int main(int argc, char **argv)
 		       pct(y.fast_good, fast), pct(y.fast_bad, fast),
 		       pct(y.fast_skip, fast),
 		       y.probed ? (double)y.boots / (double)y.probed : 0);
+		if (by_role)
+			printf("%-9s boots a bisection: %.2f: endpoints %.2f, "
+			       "steps %.2f, pairs and baseline %.2f\n",
+			       "", (double)y.boots / (double)y.trials,
+			       (double)y.role_boots[0] / (double)y.trials,
+			       (double)y.role_boots[1] / (double)y.trials,
+			       (double)(y.boots - y.role_boots[0] -
+					y.role_boots[1]) /
+				       (double)y.trials);
 		fflush(stdout);
 	}
 	printf("# found: the right culprit named at the job's confidence; "

@@ -1022,6 +1022,56 @@ START_TEST(line_gives_way_on_the_virtual_clock)
 }
 END_TEST
 
+/*
+ * Boots at the limit on the virtual clock, whose kernels that compute
+ * read the same to 0.3%: a cliff costs one boot of each endpoint, one
+ * per step and one pair (the good endpoint's second boot is not needed:
+ * no mode reads -85%); a -5% drop at most 2 boots per probed commit, a
+ * -2% drop at most 3, over 20 bisections of 16 commits each (as the
+ * sensitivity table's), every one right.
+ */
+static const struct limit_case {
+	double drop_pct, per_probe;
+} limit_cases[] = {{85, 0}, {5, 2.0}, {2, 3.0}};
+
+START_TEST(boots_at_the_limit_on_the_virtual_clock)
+{
+	const struct limit_case *c = &limit_cases[_i];
+	struct measure_ops virt_ops = fake_ops;
+	unsigned boots = 0, probes = 0;
+
+	virt_ops.clock = fake_clock;
+	for (int seed = 1; seed <= 20; seed++) {
+		struct fake f;
+		struct run r;
+		int culprit = 1 + seed % 15;
+
+		fake_init(&f, 16, culprit, c->drop_pct, 0.3);
+		f.rng = (struct stats_rng)STATS_RNG_INIT((uint64_t)seed * 131);
+		job_init(&r.job);
+		run_start(&r, &f);
+		driver_init(&r.d, &r.job, &virt_ops, &f, &f.g, &r.st);
+		ck_assert_int_eq(driver_bisect(&r.d, &r.res), DRIVER_CULPRIT);
+		ck_assert_str_eq(r.res.culprit, id_at(&f, culprit));
+		if (!c->per_probe) {
+			/* Endpoints, steps, one pair: nothing more (the
+			   pair's parent may be the good endpoint). */
+			ck_assert_uint_eq(f.nr[0], 1 + (culprit == 1));
+			ck_assert_uint_eq(f.boots, probed(&f) + 2);
+		}
+		boots += f.boots;
+		probes += probed(&f);
+		run_end(&r, &f);
+	}
+	printf("virtual clock, -%g%%, 0.3%% noise: %.2f boots per probed "
+	       "commit\n",
+	       c->drop_pct, (double)boots / probes);
+	fflush(stdout);
+	if (c->per_probe)
+		ck_assert((double)boots / probes <= c->per_probe);
+}
+END_TEST
+
 static Suite *driver_suite(void)
 {
 	Suite *s = suite_create("driver");
@@ -1039,6 +1089,8 @@ static Suite *driver_suite(void)
 	tcase_add_test(tc, suspects_hold_the_culprit);
 	tcase_add_test(tc, suspects_hold_the_culprit_the_pairs_re_marked);
 	tcase_add_test(tc, line_gives_way_on_the_virtual_clock);
+	tcase_add_loop_test(tc, boots_at_the_limit_on_the_virtual_clock, 0,
+			    ARRAY_SIZE(limit_cases));
 	tcase_add_test(tc, machine_speed_moved_names_no_wrong_culprit);
 	tcase_add_test(tc, slower_mode_boot_never_names_unchanged);
 	tcase_add_test(tc, machine_with_modes_names_no_wrong_commit);

@@ -247,6 +247,51 @@ START_TEST(steps_past_the_job_threshold)
 }
 END_TEST
 
+/*
+ * The demo's sample (v6.1, c3, c9, c12; c6 does not build) at 69 and 17
+ * MB/s: with two boots a commit the step is seen only loosely, so c3 and
+ * c9 (beside it) ask for a boot more, and nothing else does; with three
+ * boots a commit it is decided; a flat sample, or commits at the cap, ask
+ * for nothing.
+ */
+static const struct undecided_case {
+	const char *what;
+	size_t boots, cap;
+	double after; /* MB/s from c9 on */
+	size_t nr, at[2];
+} undecided_cases[] = {
+	{"two boots a commit: c3 and c9", 2, 16, 17, 2, {1, 3}},
+	{"three boots a commit: decided", 3, 16, 17, 0, {0, 0}},
+	{"no step", 2, 16, 69, 0, {0, 0}},
+	{"at the cap", 2, 2, 17, 0, {0, 0}},
+};
+
+START_TEST(more_boots_only_where_undecided)
+{
+	const struct undecided_case *c = &undecided_cases[_i];
+	double v[5][3];
+	struct changepoint_commit series[5];
+	struct changepoint_options opt;
+	struct threshold auto_line = {THRESHOLD_AUTO, 0};
+	size_t at[5], nr;
+
+	for (size_t i = 0; i < 5; i++) {
+		for (size_t b = 0; b < 3; b++)
+			v[i][b] = (i < 3 ? 69 : c->after) * 1e6 *
+				  (1 + 0.01 * ((double)b - 1) +
+				   0.002 * (double)i);
+		series[i].values = v[i];
+		series[i].n = i == 2 ? 0 : c->boots; /* c6: no build */
+	}
+	sweep_changepoint_options(&opt, &auto_line);
+	ck_assert_int_eq(sweep_undecided(at, &nr, series, 5, &opt, c->cap), 0);
+	ck_assert_msg(nr == c->nr, "%s: %zu commits, not %zu", c->what, nr,
+		      c->nr);
+	for (size_t i = 0; i < nr; i++)
+		ck_assert_uint_eq(at[i], c->at[i]);
+}
+END_TEST
+
 START_TEST(derived_bisection_job)
 {
 	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
@@ -429,6 +474,8 @@ static Suite *sweep_suite(void)
 	tcase_add_loop_test(tc, steps_past_the_job_threshold, 0,
 			    ARRAY_SIZE(threshold_cases));
 	tcase_add_test(tc, derived_bisection_job);
+	tcase_add_loop_test(tc, more_boots_only_where_undecided, 0,
+			    ARRAY_SIZE(undecided_cases));
 	suite_add_tcase(s, tc);
 
 	tcase_add_checked_fixture(git, repo_setup, repo_teardown);

@@ -193,6 +193,15 @@ static int line_gives_way(struct driver *d, struct driver_result *res,
 	return ret;
 }
 
+/* The endpoints' drop, from their medians, is a cliff. */
+static int endpoints_cliff(const struct verdict *sep,
+			   const struct noise_model *nm)
+{
+	return sep->base_median > 0 && sep->cand_median > 0 &&
+	       verdict_beyond_modes(log(sep->cand_median / sep->base_median),
+				    nm);
+}
+
 /*
  * Measure the endpoints of a perf bisection until they are shown
  * separated (or shown not to be, or both reach the cap): good and bad
@@ -207,10 +216,15 @@ driver_endpoints_perf(struct driver *d, struct driver_result *res, int need_bad)
 	struct sample_set g = SAMPLE_SET_INIT, b = SAMPLE_SET_INIT;
 	/*
 	 * Two good boots give the noise model its first spread; one bad boot
-	 * is enough when the drop is a cliff, more come while it is not.
+	 * is enough when the drop is a cliff, more come while it is not. On
+	 * a clock that holds a kernel still (noise.h: steady), one good boot
+	 * is enough too when the drop is deeper than any mode can read
+	 * (verdict_beyond_modes): no stretch of the host's load explains it,
+	 * whatever either kernel's own spread.
 	 */
 	size_t min = d->job->runs_min > 2 ? (size_t)d->job->runs_min : 2;
 	size_t min_bad = d->job->runs_min > 1 ? (size_t)d->job->runs_min : 1;
+	size_t first = measure_noise_machine(&d->m)->steady > 0 ? min_bad : min;
 	size_t cap = driver_pairs_cap(d);
 	unsigned gfail = 0, bfail = 0, tries = 0;
 	enum driver_status ret = DRIVER_CULPRIT;
@@ -239,7 +253,7 @@ driver_endpoints_perf(struct driver *d, struct driver_result *res, int need_bad)
 		 * bad is built once good has its first boots: by then a lane
 		 * has built it beside them.
 		 */
-		if (need_bad && !d->bad_built && g.nr >= min) {
+		if (need_bad && !d->bad_built && g.nr >= first) {
 			if (d->m.progress)
 				progress_commit(d->m.progress, "bad", 0, 0,
 						d->bad, NULL);
@@ -258,7 +272,7 @@ driver_endpoints_perf(struct driver *d, struct driver_result *res, int need_bad)
 		}
 		if (!need_bad && g.nr >= min)
 			break;
-		if (need_bad && g.nr >= min && b.nr >= min_bad) {
+		if (need_bad && g.nr >= first && b.nr >= min_bad) {
 			struct verdict_input in;
 			struct noise_model nm;
 			measure_verdict_input(&d->m, &in, &g, &b,
@@ -271,7 +285,8 @@ driver_endpoints_perf(struct driver *d, struct driver_result *res, int need_bad)
 			res->have_sep = 1;
 			bn.have_verdict = 1;
 			bn.v = d->sep;
-			if (d->sep.kind == VERDICT_BAD) {
+			if (d->sep.kind == VERDICT_BAD &&
+			    (g.nr >= min || endpoints_cliff(&d->sep, &nm))) {
 				d->separated = 1;
 				break;
 			}
@@ -298,10 +313,19 @@ driver_endpoints_perf(struct driver *d, struct driver_result *res, int need_bad)
 					      n == &gn ? d->good : d->bad, n);
 			goto out;
 		}
-		want_good = g.nr < min || !need_bad ||
-			    (b.nr >= min_bad && g.nr <= b.nr && g.nr < cap) ||
+		want_good = g.nr < first || !need_bad ||
+			    (b.nr >= min_bad &&
+			     (g.nr < min || (g.nr <= b.nr && g.nr < cap))) ||
 			    b.nr >= cap;
 		n = want_good ? &gn : &bn;
+		if (res->have_sep)
+			driver_say(d, "[bisect] endpoints: %s boot %zu: %s",
+				   want_good ? "good" : "bad",
+				   (want_good ? g.nr : b.nr) + 1,
+				   d->sep.kind == VERDICT_BAD
+					   ? "a drop within the slower mode's "
+					     "depths: two good boots at least"
+					   : "not separated yet");
 		if (d->m.progress)
 			progress_phase(d->m.progress, "%s boot %zu",
 				       want_good ? "good" : "bad",

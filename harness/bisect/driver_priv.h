@@ -80,6 +80,15 @@ void driver_record(struct driver *d, const char *commit, enum probe_role role,
 void driver_say_verdict(struct driver *d, const char *commit,
 			const struct probe_note *n, enum bisect_mark mark);
 
+/* driver_levels.c */
+
+/*
+ * Which of the run's levels held still so far (enum verdict_steady in
+ * *out): the good endpoint with the commits marked good, the bad one
+ * with those marked bad. 0, or -1 to stop.
+ */
+int driver_steady_levels(struct driver *d, unsigned *out);
+
 /* driver_endpoints.c */
 enum driver_status driver_endpoints_typed(struct driver *d,
 					  struct driver_result *res);

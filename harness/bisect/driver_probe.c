@@ -168,8 +168,12 @@ int driver_boot_commit(struct driver *d, const char *commit,
 int driver_judge(struct driver *d, const char *commit, size_t from,
 		 double error, struct verdict *v, struct sample_set *cand)
 {
+	unsigned steady;
+
+	if (driver_steady_levels(d, &steady))
+		return -1;
 	return measure_judge(&d->m, commit, d->bad_built ? d->bad : NULL, from,
-			     error, v, cand);
+			     error, steady, v, cand);
 }
 
 void driver_note_figures(struct probe_note *n, const struct sample_set *s)
@@ -178,6 +182,54 @@ void driver_note_figures(struct probe_note *n, const struct sample_set *s)
 	n->samples = s->nr_samples;
 	n->median = s->nr ? stats_median(s->values, s->nr) : NAN;
 	n->stddev_pct = s->nr ? stats_pct_stddev(s->values, s->nr) : NAN;
+}
+
+/*
+ * Why a probe boots its commit once more, in a line for people: the
+ * boots asked, the verdict's doubt, and whether the levels it stands on
+ * held still (a level that did not keeps the slower mode's doubt, and a
+ * boot between the levels is worth little). 0, or -1 to stop.
+ */
+static int say_why_more(struct driver *d, const char *commit,
+			const struct sample_set *cand, unsigned floor,
+			const struct probe_note *n)
+{
+	unsigned steady;
+	const struct verdict *v = &n->v;
+
+	if (!d->m.progress)
+		return 0;
+	if (cand->nr < floor) {
+		driver_say(d, "[bisect] %.12s: boot %zu: runs.min is %u", commit,
+			   cand->nr + 1, floor);
+		return 0;
+	}
+	if (d->doubt && !n->boots_run) {
+		driver_say(d,
+			   "[bisect] %.12s: boot %zu: the steps are in doubt, "
+			   "and a verdict needs a boot of this probe's own",
+			   commit, cand->nr + 1);
+		return 0;
+	}
+	if (!n->have_verdict) {
+		driver_say(d, "[bisect] %.12s: boot %zu: no verdict yet",
+			   commit, cand->nr + 1);
+		return 0;
+	}
+	if (driver_steady_levels(d, &steady))
+		return -1;
+	driver_say(d,
+		   "[bisect] %.12s: boot %zu: %s (llr %+.1f within ±%.1f, "
+		   "noise %.1f%%; the good level %s, the bad one %s)",
+		   commit, cand->nr + 1,
+		   v->implausible ? "the last boot fits neither level"
+				  : "not decisive yet",
+		   v->llr, v->bound, v->sigma_pct,
+		   steady & VERDICT_STEADY_FAST ? "held still"
+						: "may have a slower mode",
+		   steady & VERDICT_STEADY_SLOW ? "held still"
+						: "may have a slower mode");
+	return 0;
 }
 
 /*
@@ -217,6 +269,8 @@ static int probe_perf(struct driver *d, const char *commit, double error,
 			break;
 		}
 		if (cand.nr && measure_refresh_baseline(&d->m))
+			goto out;
+		if (cand.nr && say_why_more(d, commit, &cand, floor, n))
 			goto out;
 		if (d->m.progress)
 			progress_phase(d->m.progress, "boot %zu", cand.nr + 1);

@@ -198,6 +198,67 @@ int sweep_past_threshold(const struct threshold *t,
 	return (faster ? -seen : seen) <= drop;
 }
 
+void sweep_changepoint_options(struct changepoint_options *opt,
+			       const struct threshold *t)
+{
+	*opt = (struct changepoint_options)CHANGEPOINT_OPTIONS_INIT;
+	if (t->kind == THRESHOLD_PERCENT && t->value < opt->min_effect_pct)
+		opt->min_effect_pct = t->value;
+}
+
+/* Is there a change point at `index` among the detector's? */
+static int has_step(const struct changepoint_result *r, size_t index)
+{
+	for (size_t i = 0; i < r->nr; i++)
+		if (r->points[i].index == index)
+			return 1;
+	return 0;
+}
+
+int sweep_undecided(size_t *out, size_t *nr,
+		    const struct changepoint_commit *series, size_t n,
+		    const struct changepoint_options *opt, size_t cap)
+{
+	struct changepoint_result strict = CHANGEPOINT_RESULT_INIT,
+				  loose = CHANGEPOINT_RESULT_INIT;
+	struct changepoint_options lo = *opt;
+	int ret = -1;
+
+	*nr = 0;
+	lo.alpha = SWEEP_LOOSE_ALPHA;
+	if (changepoint_detect(&strict, series, n, opt) ||
+	    changepoint_detect(&loose, series, n, &lo))
+		goto out;
+	for (size_t i = 0; i < loose.nr; i++) {
+		const struct changepoint *cp = &loose.points[i];
+		size_t beside[2] = {cp->before, cp->index};
+
+		if (has_step(&strict, cp->index))
+			continue;
+		for (size_t k = 0; k < 2; k++) {
+			size_t c = beside[k], j;
+			if (series[c].n >= cap)
+				continue;
+			for (j = 0; j < *nr && out[j] != c; j++)
+				;
+			if (j == *nr)
+				out[(*nr)++] = c;
+		}
+	}
+	/* Ascending: the sample's order, as it was measured. */
+	for (size_t i = 1; i < *nr; i++)
+		for (size_t j = i; j > 0 && out[j - 1] > out[j]; j--) {
+			size_t t = out[j];
+			out[j] = out[j - 1];
+			out[j - 1] = t;
+		}
+	ret = 0;
+out:
+	changepoint_result_release(&strict);
+	changepoint_result_release(&loose);
+	return ret;
+}
+
 char *sweep_bisect_job_name(const char *job, const char *good, const char *bad)
 {
 	return xstrfmt("%s-bisect-%.12s-%.12s", job, good, bad);

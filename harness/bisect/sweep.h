@@ -96,6 +96,34 @@ int sweep_state_save(const struct sweep_state *s, const char *dir);
 int sweep_state_load(struct sweep_state *s, const char *dir);
 
 /*
+ * Boots a sampled commit starts with: two, so the change-point test sees
+ * a spread in each, and more only where a step is undecided (below).
+ * A detector's step that a looser significance sees and the job's does
+ * not is undecided.
+ */
+#define SWEEP_BOOTS_FIRST 2
+#define SWEEP_LOOSE_ALPHA 0.2
+
+/*
+ * The detector's options for the job: its threshold lowers the floor of
+ * the change reported when it is a smaller percentage.
+ */
+void sweep_changepoint_options(struct changepoint_options *opt,
+			       const struct threshold *t);
+
+/*
+ * The commits of `series` (n, oldest first) that a step left undecided
+ * asks more boots of: the two measured commits beside each change point
+ * the detector finds at SWEEP_LOOSE_ALPHA and not at opt->alpha, those
+ * with fewer than `cap` boots, each once, ascending, into out (the
+ * caller's array of n). *nr gets their number (0: every step decided,
+ * or at the cap). Returns 0, or -1 after error(). Pure.
+ */
+int sweep_undecided(size_t *out, size_t *nr,
+		    const struct changepoint_commit *series, size_t n,
+		    const struct changepoint_options *opt, size_t cap);
+
+/*
  * Whether a change point goes past the job's threshold (a drop of at
  * least threshold percent, or of threshold MB/s; "auto" leaves it to the
  * change-point test, so every regression found counts). Improvements are

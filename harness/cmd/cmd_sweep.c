@@ -1,7 +1,8 @@
 /*
  * cmd_sweep.c: `iobisect sweep JOB --range A..B [options]` (the options:
  * its table, `iobisect help sweep`). Measures a sample of the commits of
- * a range (--boots, 3 by default, each at the job's metric point), keeps
+ * a range (--boots, 2 by default, each at the job's metric point, and
+ * more beside a step still undecided), keeps
  * results/<job>/sweep-state.json up to date after every commit, finds the
  * change points of the series, and bisects each regression past the job's
  * threshold between the two tested commits around it (and with
@@ -18,6 +19,7 @@
 #include "changepoint.h"
 #include "clock.h"
 #include "cmd.h"
+#include "cmd_sweep.h"
 #include "cmd_options.h"
 #include "driver_job.h"
 #include "executor.h"
@@ -43,43 +45,10 @@
 #include <string.h>
 #include <unistd.h>
 
-/*
- * Boots per commit of the sample: the change-point test compares commits'
- * spreads, so one boot each would leave it blind; a bisection's verdicts
- * take their own boots as they need them.
- */
-#define SWEEP_BOOTS 3
 
 enum {
 	EXIT_NO_REGRESSION = 0,
 	EXIT_REGRESSION = 1,
-};
-
-/* One commit of the sample and what the sweep got from it. */
-struct sweep_row {
-	char id[41];
-	char *describe, *subject;
-	const char *outcome; /* "ok", "build-failure", ... */
-	struct sample_set set;
-};
-
-struct sweep_run {
-	struct job job;
-	int job_loaded;
-	const char *job_path;
-	struct repo *repo;
-	struct progress progress;
-	struct probe_ctx ctx;
-	int ctx_ready;
-	struct measure m; /* measures the sample */
-	struct state_lock lock;
-	char *dir; /* results/<job> */
-	struct sweep_state st;
-	struct sweep_row *rows;
-	size_t nr_rows;
-	unsigned boots; /* per commit of the sample (--boots) */
-	struct executor exec;
-	const char *upload_url, *notify_url; /* publish.h */
 };
 
 static int usage(const struct opt *opts)
@@ -168,77 +137,6 @@ static int choose(struct sweep_run *s, const char *range, const char *a,
 out:
 	strvec_clear(&hist);
 	sweep_tags_release(&all);
-	return ret;
-}
-
-/* Measure one commit (runs.min boots) and keep its per-boot values. */
-static int measure(struct sweep_run *s, struct sweep_row *row, size_t k,
-		   size_t n)
-{
-	struct boot_facts r = { 0 };
-	char *label = xstrfmt("sweep %zu/%zu", k + 1, n);
-	int ret = -1;
-
-	progress_commit(&s->progress, label, (int)k + 1, (int)n, row->id,
-			row->subject);
-	free(label);
-	if (measure_commit(&s->m, row->id, s->boots, NULL, &r))
-		goto out;
-	row->outcome = r.ok ? "ok" : probe_outcome_name(r.outcome);
-	if (!r.ok)
-		progress_note(&s->progress, "[sweep] %.12s: %s%s%s%s%s",
-			      row->id, row->outcome, r.first_error ? ": " : "",
-			      r.first_error ? r.first_error : "",
-			      r.log ? ", log: " : "", r.log ? r.log : "");
-	/* What failed still leaves its good boots: keep those as evidence. */
-	if (!(!r.ok && r.outcome == PROBE_BUILD_FAILED) &&
-	    measure_load(&s->m, row->id, &row->set))
-		goto out;
-	progress_commit_done(&s->progress);
-	ret = 0;
-out:
-	boot_facts_release(&r);
-	return ret;
-}
-
-/*
- * The whole sample at once, as one Slurm job array (executor.h); each
- * row's outcome and per-boot values come from its task's document.
- */
-static int measure_slurm(struct sweep_run *s)
-{
-	const char **ids = xcalloc(s->nr_rows + 1, sizeof(*ids));
-	struct task_doc *docs = xcalloc(s->nr_rows + 1, sizeof(*docs));
-	int ret;
-
-	for (size_t i = 0; i < s->nr_rows; i++) {
-		ids[i] = s->rows[i].id;
-		task_doc_init(&docs[i]);
-	}
-	ret = executor_measure(&s->exec, &s->job, s->job_path, ids,
-			       s->nr_rows, s->boots, docs, &s->progress);
-	for (size_t i = 0; !ret && i < s->nr_rows; i++) {
-		struct sweep_row *row = &s->rows[i];
-		struct task_doc *t = &docs[i];
-		row->outcome = t->ok ? "ok" : probe_outcome_name(t->outcome);
-		if (!t->ok)
-			progress_note(&s->progress, "[sweep] %.12s: %s%s%s%s%s",
-				      row->id, row->outcome,
-				      t->first_error ? ": " : "",
-				      t->first_error ? t->first_error : "",
-				      t->log ? ", log: " : "",
-				      t->log ? t->log : "");
-		/* What failed still leaves its good boots (as measure()). */
-		row->set = t->set;
-		t->set = (struct sample_set)SAMPLE_SET_INIT;
-		measure_count_remote(&s->m, row->id, t->key, t->cached,
-				     row->set.nr);
-		sweep_state_add(&s->st, row->id, row->subject, "sweep");
-	}
-	for (size_t i = 0; i < s->nr_rows; i++)
-		task_doc_release(&docs[i]);
-	free(docs);
-	free(ids);
 	return ret;
 }
 
@@ -434,20 +332,12 @@ static void upload(struct sweep_run *s)
 
 static int analyse(struct sweep_run *s, int bisect_improvements)
 {
-	struct changepoint_commit *series;
-	struct changepoint_options opt = CHANGEPOINT_OPTIONS_INIT;
+	struct changepoint_commit *series = sweep_sample_series(s);
+	struct changepoint_options opt;
 	struct changepoint_result cps = CHANGEPOINT_RESULT_INIT;
 	int regressions = 0, ret = EXIT_ABORT;
 
-	/* A threshold below the detector's floor lowers the floor too. */
-	if (s->job.threshold.kind == THRESHOLD_PERCENT &&
-	    s->job.threshold.value < opt.min_effect_pct)
-		opt.min_effect_pct = s->job.threshold.value;
-	series = xcalloc(s->nr_rows + 1, sizeof(*series));
-	for (size_t i = 0; i < s->nr_rows; i++) {
-		series[i].values = s->rows[i].set.values;
-		series[i].n = s->rows[i].set.nr;
-	}
+	sweep_changepoint_options(&opt, &s->job.threshold);
 	if (changepoint_detect(&cps, series, s->nr_rows, &opt))
 		goto out;
 
@@ -565,7 +455,7 @@ int cmd_sweep(int argc, char **argv)
 	struct strvec sample = STRVEC_INIT;
 	const char *range = NULL, *tags = NULL, *results = NULL;
 	unsigned every = 0;
-	int boots = SWEEP_BOOTS;
+	int boots = SWEEP_BOOTS_FIRST;
 	int bisect_improvements = 0, ret = EXIT_ABORT;
 	char a[41], b[41], took[32];
 	uint64_t t0 = now_ns();
@@ -575,7 +465,9 @@ int cmd_sweep(int argc, char **argv)
 		OPT_UNSIGNED("--every", &every, 1, SWEEP_EVERY_MAX,
 			     "a positive integer", "N",
 			     "every Nth first-parent commit"),
-		OPT_BOOTS(&boots, "boots per sampled commit (default 3)"),
+		OPT_BOOTS(&boots, "boots per sampled commit to start with "
+				  "(default 2; more beside a step still "
+				  "undecided)"),
 		OPT_STRING("--tags", &tags, "PATTERN",
 			   "the tags matching PATTERN instead"),
 		OPT_FLAG("--bisect-improvements", &bisect_improvements,
@@ -656,25 +548,9 @@ int cmd_sweep(int argc, char **argv)
 		}
 		commit_info_release(&ci);
 	}
-	if (s.exec.kind == EXECUTOR_SLURM) {
-		int rc = measure_slurm(&s);
-		/* What the tasks stored is kept whatever happened. */
-		if (rc || sweep_state_save(&s.st, s.dir)) {
-			ret = rc ? interrupted_or_abort(&s) : EXIT_ABORT;
-			goto out;
-		}
-	}
-	for (size_t i = 0; s.exec.kind == EXECUTOR_LOCAL && i < s.nr_rows;
-	     i++) {
-		struct sweep_row *row = &s.rows[i];
-		if (measure(&s, row, i, sample.nr)) {
-			ret = interrupted_or_abort(&s);
-			sweep_state_save(&s.st, s.dir);
-			goto out;
-		}
-		sweep_state_add(&s.st, row->id, row->subject, "sweep");
-		if (sweep_state_save(&s.st, s.dir))
-			goto out;
+	if (sweep_sample_measure(&s)) {
+		ret = interrupted_or_abort(&s);
+		goto out;
 	}
 	progress_clear(&s.progress);
 

@@ -77,7 +77,7 @@ static struct clock measure_clock_of(const struct measure *m)
  * The noise model's priors: a run timed by the instruction count starts
  * from a quieter machine than one timed by the host.
  */
-static const struct noise_machine *measure_machine(const struct measure *m)
+const struct noise_machine *measure_noise_machine(const struct measure *m)
 {
 	return noise_machine_of(measure_clock_of(m).kind == CLOCK_VIRTUAL);
 }
@@ -320,7 +320,7 @@ void measure_noise(struct measure *m, struct noise_model *out)
 		g[n] = (struct noise_group){y[n], nr};
 		n++;
 	}
-	noise_estimate(out, measure_machine(m), g, n);
+	noise_estimate(out, measure_noise_machine(m), g, n);
 	for (size_t i = 0; i < n; i++)
 		free(y[i]);
 	free(y);
@@ -356,7 +356,7 @@ void measure_verdict_input(struct measure *m, struct verdict_input *in,
 	memset(in, 0, sizeof(*in));
 	measure_noise(m, nm);
 	in->noise = nm;
-	in->machine = measure_machine(m);
+	in->machine = measure_noise_machine(m);
 	measure_window(good, &in->base, &in->n_base);
 	if (bad) {
 		in->bad = bad->values;
@@ -375,7 +375,7 @@ void measure_verdict_input(struct measure *m, struct verdict_input *in,
  * note, and more boots may bring it back), -1 to abort.
  */
 int measure_judge(struct measure *m, const char *commit, const char *bad,
-		  size_t from, double error, struct verdict *v,
+		  size_t from, double error, unsigned steady, struct verdict *v,
 		  struct sample_set *cand)
 {
 	struct sample_set good = SAMPLE_SET_INIT, lvl = SAMPLE_SET_INIT;
@@ -393,6 +393,7 @@ int measure_judge(struct measure *m, const char *commit, const char *bad,
 	measure_verdict_input(m, &in, &good, lvl.nr ? &lvl : NULL, error, &nm);
 	in.cand = cand->values + from;
 	in.n_cand = cand->nr - from;
+	in.steady = steady;
 	error_capture(&why);
 	r = verdict_decide(v, &in);
 	error_capture(NULL);

@@ -189,6 +189,11 @@ void measure_count_remote(struct measure *m, const char *commit,
 /* The baseline a verdict compares with: the last MEASURE_WINDOW boots. */
 void measure_window(const struct sample_set *all, const double **v,
 		    size_t *n);
+/*
+ * The noise model's priors for the run's clock: a run timed by the
+ * instruction count starts from a quieter machine (noise_machine_of).
+ */
+const struct noise_machine *measure_noise_machine(const struct measure *m);
 /* The run's noise model from every commit read with two boots or more. */
 void measure_noise(struct measure *m, struct noise_model *out);
 /* A good boot when the baseline is MEASURE_REFRESH boots old. */
@@ -200,11 +205,12 @@ void measure_verdict_input(struct measure *m, struct verdict_input *in,
 			   struct noise_model *nm);
 /*
  * The verdict on `commit` against m->good (and `bad`'s level, NULL
- * none) from its boots after the first `from`: 0, 1 when there is none
- * yet, -1 to stop. *cand gets all its boots.
+ * none) from its boots after the first `from`, the levels that held
+ * still as `steady` says (verdict_input): 0, 1 when there is none yet,
+ * -1 to stop. *cand gets all its boots.
  */
 int measure_judge(struct measure *m, const char *commit, const char *bad,
-		  size_t from, double error, struct verdict *v,
+		  size_t from, double error, unsigned steady, struct verdict *v,
 		  struct sample_set *cand);
 
 /* Pairs of `parent` and a commit, booted back to back. */

@@ -76,11 +76,43 @@ const struct noise_machine *noise_machine_of(int virtual_clock)
 {
 	static const struct noise_machine wall = {NOISE_PRIOR_SIGMA,
 						  NOISE_FLOOR,
-						  NOISE_MODE_OFFSET},
+						  NOISE_MODE_OFFSET, 0},
 					  virt = {NOISE_VIRTUAL_PRIOR_SIGMA,
 						  NOISE_VIRTUAL_FLOOR,
-						  NOISE_VIRTUAL_MODE_OFFSET};
+						  NOISE_VIRTUAL_MODE_OFFSET,
+						  NOISE_VIRTUAL_STEADY};
 	return virtual_clock ? &virt : &wall;
+}
+
+/*
+ * The 10% quantile of chi-square with k degrees of freedom: tabled to
+ * 10, Wilson and Hilferty's cube above (within 1% there).
+ */
+static double chi2_q10(size_t k)
+{
+	static const double q[] = {0,	  0.0158, 0.211, 0.584, 1.064, 1.610,
+				   2.204, 2.833,  3.490, 4.168, 4.865};
+	double a = 2.0 / (9.0 * (double)k), c;
+
+	if (k < sizeof(q) / sizeof(q[0]))
+		return q[k];
+	c = 1 - a - 1.2816 * sqrt(a);
+	return (double)k * c * c * c;
+}
+
+int noise_steady(const double *y, size_t n, const struct noise_machine *m)
+{
+	double mean, ss = 0;
+
+	if (!m)
+		m = noise_machine_of(0);
+	if (!(m->steady > 0) || n < NOISE_STEADY_BOOTS)
+		return 0;
+	mean = stats_mean(y, n);
+	for (size_t i = 0; i < n; i++)
+		ss += (y[i] - mean) * (y[i] - mean);
+	/* The spread's upper 90% bound, from n - 1 degrees of freedom. */
+	return isfinite(ss) && sqrt(ss / chi2_q10(n - 1)) <= m->steady;
 }
 
 void noise_prior(struct noise_model *out, const struct noise_machine *m)

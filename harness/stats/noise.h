@@ -81,6 +81,18 @@
 #define NOISE_VIRTUAL_MODE_OFFSET -0.0513
 /* Boots that fit neither mode: at least one in a hundred. */
 #define NOISE_WILD_FLOOR 0.01
+/*
+ * A level held still when NOISE_STEADY_BOOTS of its boots or more, taken
+ * over the run, show a spread whose upper 90% bound is within the
+ * machine's `steady`: three boots must agree to 0.33%, eight to 0.64%.
+ * On the virtual clock a kernel that computes does (102.5 MB/s ±0.0%
+ * over a day's boots); one that waits on QEMU's device does not: it
+ * spreads 2-6% and its level moves 80 <-> 93 MB/s with the host's load
+ * (docs/clocks.md), and so does the demo's fast kernel, 2.5% per boot
+ * (bench/README.md). The wall clock's is 0: every level has the mode.
+ */
+#define NOISE_STEADY_BOOTS 3
+#define NOISE_VIRTUAL_STEADY 0.01
 
 /*
  * What a run assumes of its machine before its first boot, by the clock
@@ -90,6 +102,7 @@ struct noise_machine {
 	double prior_sigma;
 	double floor;
 	double mode_offset; /* the slower mode's depth, ln units (< 0) */
+	double steady;	    /* a level's widest still spread, ln units */
 };
 
 /* The wall clock's (virtual 0) or the virtual clock's (1). */
@@ -123,6 +136,14 @@ void noise_prior(struct noise_model *out, const struct noise_machine *m);
  */
 void noise_estimate(struct noise_model *out, const struct noise_machine *m,
 		    const struct noise_group *groups, size_t nr_groups);
+
+/*
+ * Did one level hold still on machine `m` (NULL: the wall clock's): at
+ * least NOISE_STEADY_BOOTS boots y (ln units), their spread known within
+ * m->steady? Then the machine's slower mode is not in that level's boots,
+ * and a boot away from it is the commit, not the machine.
+ */
+int noise_steady(const double *y, size_t n, const struct noise_machine *m);
 
 /* ln of each value into y (caller's array of n); values <= 0 give NAN. */
 void noise_log(double *y, const double *values, size_t n);

@@ -67,6 +67,18 @@ enum verdict_kind { VERDICT_UNDECIDED, VERDICT_GOOD, VERDICT_BAD };
 /* The spread of drops the endpoint test (auto) is tuned for, ln units. */
 #define VERDICT_MIXTURE_TAU 0.2
 
+/*
+ * What the run's boots show of its levels (noise_steady): the fast one
+ * (the baseline and the commits judged fast) or the slow one held still.
+ * A level that held still has no slower mode: a boot away from it is the
+ * commit, so one boot where one boot shows it decides (a boot between
+ * the levels of a kernel that moves is worth little, as before).
+ */
+enum verdict_steady {
+	VERDICT_STEADY_FAST = 1 << 0,
+	VERDICT_STEADY_SLOW = 1 << 1,
+};
+
 struct verdict_input {
 	const double *base; /* good endpoint, one value per boot, bytes/s */
 	size_t n_base;
@@ -83,6 +95,7 @@ struct verdict_input {
 	const struct noise_machine *machine;
 	double error; /* Wald's alpha = beta; 0: VERDICT_ERROR_DEFAULT */
 	int runs_min; /* no verdict before this many candidate boots */
+	unsigned steady; /* enum verdict_steady */
 };
 
 struct verdict {
@@ -160,8 +173,23 @@ struct verdict_pairs_input {
 	int faster;
 	const struct noise_model *noise; /* one boot's, as in a verdict */
 	double error_right, error_wrong;
+	/*
+	 * enum verdict_steady: both levels held still over the run, so no
+	 * slow stretch of the machine is in a pair, and a drop many pair
+	 * scales deep is confirmed by as few pairs as it takes.
+	 */
+	unsigned steady;
 };
 int verdict_pairs(struct verdict *out, const struct verdict_pairs_input *in);
+
+/*
+ * Is a drop `d` (ln units, either sign) deeper than any slower mode can
+ * read: past VERDICT_MODE_RANGE_HI times the deeper of the model's mode
+ * and the wall clock's (a kernel that waits on QEMU's device moves that
+ * far on the virtual clock too)? Such a drop is a cliff: no stretch of
+ * the machine explains it, so one boot a side, or one pair, shows it.
+ */
+int verdict_beyond_modes(double d, const struct noise_model *nm);
 
 /* "good", "bad", "undecided". */
 const char *verdict_name(enum verdict_kind k);

@@ -1,0 +1,88 @@
+/*
+ * driver_levels.c: the run's two levels as its boots show them: every
+ * boot of the good endpoint and of the commits marked good (the fast
+ * level), every boot of the bad endpoint and of those marked bad (the
+ * slow one), and whether each held still (noise_steady). A kernel that
+ * computes holds still on the virtual clock, and then one boot of a
+ * commit shows where it sits; one that waits on QEMU's device moves with
+ * the host's load, and its boots keep the slower mode's doubt. The boots
+ * are taken over the whole run, minutes apart, so a level that moved in
+ * the run shows it.
+ */
+#include "driver.h"
+#include "driver_priv.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* The last mark the run gave `commit` (pairs re-mark), or UNTESTED. */
+static enum bisect_mark last_mark(const struct bisect_state *st,
+				  const char *commit)
+{
+	enum bisect_mark m = BISECT_UNTESTED;
+
+	for (size_t i = 0; st && i < st->nr_marks; i++)
+		if (!strcmp(st->marks[i].commit, commit))
+			m = st->marks[i].mark;
+	return m;
+}
+
+/* Append the boots of `commit`, as ln(bytes/s), to y. */
+static int add_boots(struct driver *d, const char *commit, double **y,
+		     size_t *n, size_t *alloc)
+{
+	struct sample_set s = SAMPLE_SET_INIT;
+
+	if (measure_load(&d->m, commit, &s))
+		return -1;
+	ALLOC_GROW(*y, *n + s.nr, *alloc);
+	noise_log(*y + *n, s.values, s.nr);
+	*n += s.nr;
+	sample_set_release(&s);
+	return 0;
+}
+
+static int level_steady(struct driver *d, const char *endpoint,
+			enum bisect_mark mark, int *out)
+{
+	const struct bisect_state *st = d->st;
+	double *y = NULL;
+	size_t n = 0, alloc = 0;
+	int ret = -1;
+
+	*out = 0;
+	if (endpoint && endpoint[0] && add_boots(d, endpoint, &y, &n, &alloc))
+		goto out;
+	for (size_t i = 0; st && i < st->nr_marks; i++) {
+		const char *c = st->marks[i].commit;
+		int seen = 0;
+		/* Each commit once, as its last mark has it. */
+		for (size_t k = 0; k < i; k++)
+			seen |= !strcmp(st->marks[k].commit, c);
+		if (seen || last_mark(st, c) != mark ||
+		    (endpoint && !strcmp(c, endpoint)))
+			continue;
+		if (add_boots(d, c, &y, &n, &alloc))
+			goto out;
+	}
+	*out = noise_steady(y, n, measure_noise_machine(&d->m));
+	ret = 0;
+out:
+	free(y);
+	return ret;
+}
+
+int driver_steady_levels(struct driver *d, unsigned *out)
+{
+	int fast, slow = 0;
+
+	*out = 0;
+	if (!(measure_noise_machine(&d->m)->steady > 0))
+		return 0; /* the wall clock: every level has the mode */
+	if (level_steady(d, d->good, BISECT_GOOD, &fast) ||
+	    (d->bad_built && level_steady(d, d->bad, BISECT_BAD, &slow)))
+		return -1;
+	*out = (fast ? VERDICT_STEADY_FAST : 0) |
+	       (slow ? VERDICT_STEADY_SLOW : 0);
+	return 0;
+}
