@@ -108,15 +108,10 @@ static int endpoints_apart(struct driver *d, const struct sample_set *g,
 static int drop_undecided(struct driver *d, const struct sample_set *g,
 			  const struct sample_set *b)
 {
-	struct strbuf unit = STRBUF_INIT;
 	struct verdict apart;
-	int virtual;
 
-	if (d->job->threshold.kind == THRESHOLD_AUTO || d->job->faster)
-		return 0;
-	virtual = measure_unit(&d->m, &unit);
-	strbuf_release(&unit);
-	if (!virtual)
+	if (d->job->threshold.kind == THRESHOLD_AUTO || d->job->faster ||
+	    !measure_virtual(&d->m))
 		return 0;
 	if (endpoints_apart(d, g, b, &apart))
 		return -1;

@@ -79,7 +79,12 @@ static struct clock measure_clock_of(const struct measure *m)
  */
 const struct noise_machine *measure_noise_machine(const struct measure *m)
 {
-	return noise_machine_of(measure_clock_of(m).kind == CLOCK_VIRTUAL);
+	return noise_machine_of(measure_virtual(m));
+}
+
+int measure_virtual(const struct measure *m)
+{
+	return measure_clock_of(m).kind == CLOCK_VIRTUAL;
 }
 
 int measure_unit(const struct measure *m, struct strbuf *out)

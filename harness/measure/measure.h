@@ -140,6 +140,8 @@ void measure_say(struct measure *m, const char *fmt, ...)
  * Returns 1 in that case, where the words are worth saying, else 0.
  */
 int measure_unit(const struct measure *m, struct strbuf *out);
+/* 1 when the instruction count times the boots (the virtual clock). */
+int measure_virtual(const struct measure *m);
 /* The commit's subject for people, "" when unknown (caller frees). */
 char *measure_subject(struct measure *m, const char *commit);
 
