@@ -115,38 +115,35 @@ static int compound_opt(const struct opt *opt, const char *v)
 /*
  * --samples, --warmup and --timeout are not OPT_INT: each becomes a job
  * override in its place among --set's, so whichever comes later wins.
+ * The job key each one sets; --warmup alone may be 0.
  */
-static int samples_opt(const struct opt *opt, const char *v)
+static const struct {
+	const char *opt, *key;
+} count_keys[] = {
+	{ "--samples", "runs.samples" },
+	{ "--warmup", "runs.warmup" },
+	{ "--timeout", "machine.timeout_s" },
+};
+
+static int count_opt(const struct opt *opt, const char *v)
 {
 	struct run_args *a = opt->value;
-	int n = 0;
+	long n;
 
-	if (positive(opt->name, v, &n))
-		return -1;
-	strvec_pushf(&a->overrides, "runs.samples=%d", n);
-	return 0;
-}
-
-static int warmup_opt(const struct opt *opt, const char *v)
-{
-	struct run_args *a = opt->value;
-	long w;
-
-	if (parse_long(v, &w) || w < 0)
-		return error("--warmup: '%s' is not a count", v);
-	strvec_pushf(&a->overrides, "runs.warmup=%ld", w);
-	return 0;
-}
-
-static int timeout_opt(const struct opt *opt, const char *v)
-{
-	struct run_args *a = opt->value;
-	int n = 0;
-
-	/* positive() said what is wrong: one line. */
-	if (positive(opt->name, v, &n))
-		return -1;
-	strvec_pushf(&a->overrides, "machine.timeout_s=%d", n);
+	if (!strcmp(opt->name, "--warmup")) {
+		if (parse_long(v, &n) || n < 0)
+			return error("--warmup: '%s' is not a count", v);
+	} else {
+		int p = 0;
+		/* positive() said what is wrong: one line. */
+		if (positive(opt->name, v, &p))
+			return -1;
+		n = p;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(count_keys); i++)
+		if (!strcmp(opt->name, count_keys[i].opt))
+			strvec_pushf(&a->overrides, "%s=%ld", count_keys[i].key,
+				     n);
 	return 0;
 }
 
@@ -219,11 +216,11 @@ int cmd_run_parse_args(struct run_args *a, int argc, char **argv, FILE *usage)
 			       "the workload (a job without a file)"),
 		OPT_BOOTS_F(&a->boots, OPT_JOINED,
 			    "boots per topology (default: runs.min)"),
-		OPT_CALLBACK_F("--samples", samples_opt, a, OPT_JOINED, "N",
+		OPT_CALLBACK_F("--samples", count_opt, a, OPT_JOINED, "N",
 			       "samples of each point per boot"),
-		OPT_CALLBACK_F("--warmup", warmup_opt, a, OPT_JOINED, "N",
+		OPT_CALLBACK_F("--warmup", count_opt, a, OPT_JOINED, "N",
 			       "samples dropped first"),
-		OPT_CALLBACK_F("--timeout", timeout_opt, a, OPT_JOINED,
+		OPT_CALLBACK_F("--timeout", count_opt, a, OPT_JOINED,
 			       "SECONDS", "a whole boot at most"),
 		OPT_CALLBACK_F("--set", set_opt, a, OPT_JOINED, "key=value",
 			       "set a job key (again for more)"),
