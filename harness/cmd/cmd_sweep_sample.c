@@ -10,6 +10,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+/* Say why a sampled commit has no figure, the same for either way. */
+static void note_failure(struct sweep_run *s, const struct sweep_row *row,
+			 const char *first_error, const char *log)
+{
+	progress_note(&s->progress, "[sweep] %.12s: %s%s%s%s%s", row->id,
+		      row->outcome, first_error ? ": " : "",
+		      first_error ? first_error : "", log ? ", log: " : "",
+		      log ? log : "");
+}
+
 /* Measure one commit to `want` boots and keep its per-boot values. */
 static int measure(struct sweep_run *s, struct sweep_row *row, size_t k,
 		   size_t n, unsigned want)
@@ -26,10 +36,7 @@ static int measure(struct sweep_run *s, struct sweep_row *row, size_t k,
 		goto out;
 	row->outcome = r.ok ? "ok" : probe_outcome_name(r.outcome);
 	if (!r.ok)
-		progress_note(&s->progress, "[sweep] %.12s: %s%s%s%s%s",
-			      row->id, row->outcome, r.first_error ? ": " : "",
-			      r.first_error ? r.first_error : "",
-			      r.log ? ", log: " : "", r.log ? r.log : "");
+		note_failure(s, row, r.first_error, r.log);
 	/* What failed still leaves its good boots: keep those as evidence. */
 	if (!(!r.ok && r.outcome == PROBE_BUILD_FAILED) &&
 	    measure_load(&s->m, row->id, &row->set))
@@ -65,12 +72,7 @@ static int measure_slurm(struct sweep_run *s, const size_t *at, size_t nr,
 		struct task_doc *t = &docs[i];
 		row->outcome = t->ok ? "ok" : probe_outcome_name(t->outcome);
 		if (!t->ok)
-			progress_note(&s->progress, "[sweep] %.12s: %s%s%s%s%s",
-				      row->id, row->outcome,
-				      t->first_error ? ": " : "",
-				      t->first_error ? t->first_error : "",
-				      t->log ? ", log: " : "",
-				      t->log ? t->log : "");
+			note_failure(s, row, t->first_error, t->log);
 		/* What failed still leaves its good boots (as measure()). */
 		sample_set_release(&row->set);
 		row->set = t->set;
