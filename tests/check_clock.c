@@ -99,6 +99,46 @@ START_TEST(test_unit)
 }
 END_TEST
 
+/*
+ * The shift a job does not set follows its disks: 0 (a 1 GIPS CPU) when
+ * every latency is the guest's own, so it weighs as on a disk; 4 when a
+ * wait may be the host's, or there is no latency at all; the job's own
+ * shift whatever the disks.
+ */
+START_TEST(test_shift_by_disks)
+{
+	struct disk_spec d = {.name = "d0", .bus = BUS_NULLB,
+			      .backing = BACKING_NULL, .size_mb = 8,
+			      .latency_ns = 200000};
+	struct topology topo = {.name = "t", .disks = &d, .nr_disks = 1};
+	struct job job = {0};
+	struct clock c;
+
+	job.topologies = &topo;
+	job.nr_topologies = 1;
+	job.machine.cpus = 1;
+	job.machine.icount_shift = -1;
+	ck_assert_int_eq(clock_resolve(&c, &job, 0), 0);
+	ck_assert_int_eq(c.kind, CLOCK_VIRTUAL);
+	ck_assert_int_eq(c.shift, CLOCK_ICOUNT_SHIFT_GUEST_WAITS);
+	ck_assert_int_eq(clock_job_shift(&job), 0);
+
+	job.machine.icount_shift = 3;
+	ck_assert_int_eq(clock_job_shift(&job), 3);
+	job.machine.icount_shift = -1;
+
+	/* No latency: nothing for the shift to weigh. */
+	d.latency_ns = 0;
+	ck_assert_int_eq(clock_job_shift(&job), CLOCK_ICOUNT_SHIFT);
+	/* A virtio disk completing at once has none either. */
+	d.bus = BUS_VIRTIO;
+	ck_assert_int_eq(clock_job_shift(&job), CLOCK_ICOUNT_SHIFT);
+	/* QEMU's latency is the host's time. */
+	d.latency_ns = 200000;
+	ck_assert_int_eq(clock_job_shift(&job), CLOCK_ICOUNT_SHIFT);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("clock");
@@ -106,6 +146,7 @@ int main(void)
 	tcase_add_loop_test(tc, test_resolve, 0,
 			    sizeof(cases) / sizeof(cases[0]));
 	tcase_add_test(tc, test_unit);
+	tcase_add_test(tc, test_shift_by_disks);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

@@ -113,7 +113,10 @@ START_TEST(defaults_fill_a_minimal_job)
 }
 END_TEST
 
-/* machine.clock and its shift: "auto" and the measured shift unless said. */
+/*
+ * machine.clock and its shift: "auto", and the shift the disks call for
+ * unless said (4 for QEMU's latency, 0 for null_blk's, a guest timer).
+ */
 START_TEST(machine_clock_is_read)
 {
 	struct job job;
@@ -123,7 +126,14 @@ START_TEST(machine_clock_is_read)
 			       &err),
 			 0);
 	ck_assert_str_eq(job.machine.clock, "auto");
-	ck_assert_int_eq(job.machine.icount_shift, CLOCK_ICOUNT_SHIFT);
+	ck_assert_int_eq(clock_job_shift(&job), CLOCK_ICOUNT_SHIFT);
+	job_release(&job);
+	ck_assert_int_eq(parse(&job, "{\"topology\": \"nullb\", "
+				     "\"workload\": \"rawread\"}",
+			       &err),
+			 0);
+	ck_assert_int_eq(clock_job_shift(&job),
+			 CLOCK_ICOUNT_SHIFT_GUEST_WAITS);
 	job_release(&job);
 	ck_assert_int_eq(parse(&job, "{\"machine\": {\"clock\": \"wall\", "
 				     "\"icount_shift\": 0}, \"topology\": "

@@ -348,9 +348,19 @@ START_TEST(test_nullb_disks)
 	ck_assert_ptr_null(strstr(j.buf, "-device"));
 	ck_assert_ptr_nonnull(append);
 	ck_assert_ptr_nonnull(strstr(append, " null_blk.nr_devices=2 "
-					     "null_blk.gb=2 null_blk.irqmode=2 "
+					     "null_blk.gb=2 "
+					     "null_blk.max_sectors=2560 "
+					     "null_blk.irqmode=2 "
 					     "null_blk.completion_nsec=200000"));
 	strvec_clear(&argv);
+
+	/* A cap above the block layer's default raises null_blk's own. */
+	d[0].max_sectors_kb = 4096;
+	ck_assert_int_eq(qemu_argv_build(&argv, &cfg), 0);
+	join_argv(&j, &argv);
+	ck_assert_ptr_nonnull(strstr(j.buf, " null_blk.max_sectors=8192 "));
+	strvec_clear(&argv);
+	d[0].max_sectors_kb = 0;
 
 	/* A disk of QEMU's beside them: its waits are host time again. */
 	d[1].bus = BUS_VIRTIO;
@@ -410,13 +420,13 @@ START_TEST(test_virtio_completes_at_once)
 	d.bus = BUS_NVME;
 	joined_argv(&j, &cfg);
 	ASSERT_PAIR(j.buf, "-icount", "shift=4,sleep=on");
-	ck_assert_int_eq(qemu_waits_on_host(&t), 1);
+	ck_assert_int_eq(job_topology_waits_on_host(&t), 1);
 	d.bus = BUS_NULLB;
-	ck_assert_int_eq(qemu_waits_on_host(&t), 0);
+	ck_assert_int_eq(job_topology_waits_on_host(&t), 0);
 	d.bus = BUS_VIRTIO;
-	ck_assert_int_eq(qemu_waits_on_host(&t), 0);
+	ck_assert_int_eq(job_topology_waits_on_host(&t), 0);
 	d.latency_ns = 1;
-	ck_assert_int_eq(qemu_waits_on_host(&t), 1);
+	ck_assert_int_eq(job_topology_waits_on_host(&t), 1);
 	d.latency_ns = 0;
 
 	d.bus = BUS_VIRTIO;

@@ -10,7 +10,6 @@
 #include "graph.h"
 #include "probe.h"
 #include "progress.h"
-#include "qemu.h"
 #include "repo.h"
 #include "run.h"
 #include "state.h"
@@ -278,14 +277,9 @@ static int answer_on_wall(struct bisect_job *b)
  */
 static char *host_waits_note(const struct bisect_job *b)
 {
-	int waits = 0;
-
 	if (b->st.status != STATE_INCONCLUSIVE ||
-	    b->ctx.machine.clock.kind != CLOCK_VIRTUAL)
-		return NULL;
-	for (size_t i = 0; i < b->job->nr_topologies; i++)
-		waits |= qemu_waits_on_host(&b->job->topologies[i]);
-	if (!waits)
+	    b->ctx.machine.clock.kind != CLOCK_VIRTUAL ||
+	    !job_waits_on_host(b->job))
 		return NULL;
 	return xstrdup("the disks' waits are the host's time on the virtual "
 		       "clock, and a kernel that waits spreads with its load: "

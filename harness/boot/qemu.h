@@ -61,15 +61,6 @@ void qemu_cmdline(struct strbuf *out, const struct machine_spec *machine);
 char *qemu_disk_serial(size_t index);
 
 /*
- * 1 when the guest may wait for some disk of `t` on the host's time: a
- * disk of QEMU's with a latency, a throttle, or a queue QEMU's main loop
- * serves. Under the virtual clock such a wait is host time in the figure
- * (docs/clocks.md); a nullb disk, or a virtio-blk null disk with no
- * latency, leaves none.
- */
-int qemu_waits_on_host(const struct topology *t);
-
-/*
  * Resolve machine->accel ("auto", "kvm", "tcg"; NULL is "auto") to 1 (KVM)
  * or 0 (TCG), given whether KVM is usable. Pure. -1 with an error when
  * "kvm" is asked for and not usable, or the word is unknown.

@@ -3,7 +3,7 @@
  * the accelerator (clock.h).
  */
 #include "clock.h"
-#include "job_types.h"
+#include "job.h"
 
 #include <string.h>
 
@@ -27,6 +27,14 @@ static int has_real_time_disk(const struct job *job)
 				return 1;
 		}
 	return 0;
+}
+
+int clock_job_shift(const struct job *job)
+{
+	if (job->machine.icount_shift >= 0)
+		return job->machine.icount_shift;
+	return job_waits_in_guest_time(job) ? CLOCK_ICOUNT_SHIFT_GUEST_WAITS
+					    : CLOCK_ICOUNT_SHIFT;
 }
 
 const char *clock_smp_refusal(int cpus)
@@ -69,7 +77,7 @@ int clock_resolve(struct clock *out, const struct job *job, int kvm)
 		return error("machine.clock: %s", clock_smp_refusal(m->cpus));
 	}
 	out->kind = CLOCK_VIRTUAL;
-	out->shift = m->icount_shift;
+	out->shift = clock_job_shift(job);
 	return 0;
 }
 

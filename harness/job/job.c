@@ -190,12 +190,14 @@ static void job_defaults(struct job *job)
 	job_keys_defaults(job);
 	/*
 	 * The rest are more than a value the table could write: a section's
-	 * (every fragment), the host's (its CPUs, vcpus.h), and the
-	 * executor's, left unset here so its command line can win.
+	 * (every fragment), the host's (its CPUs, vcpus.h), the disks' (the
+	 * virtual clock's shift, clock.h), and the executor's, left unset
+	 * here so its command line can win.
 	 */
 	job->kconfig.base = xstrdup("tiny");
 	strvec_split(&job->kconfig.fragments, KCONFIG_DEFAULT_FRAGMENTS, ',');
 	job->machine.cpus = vcpus_default();
+	job->machine.icount_shift = -1; /* clock_job_shift: by the disks */
 	job->executor.kind = -1;
 	job->executor.retries = -1;
 }

@@ -21,6 +21,32 @@ extern const char *const job_backing_names[];
 const char *job_disk_cache(const struct disk_spec *d);
 
 /*
+ * 1 when a request to disk `d` is done before the vCPU that asked for it
+ * runs on: a virtio-blk or virtio-scsi disk on null-co with no latency and
+ * no throttle, whose queue QEMU serves in the vCPU's thread (qemu.c).
+ */
+int job_disk_completes_at_once(const struct disk_spec *d);
+
+/*
+ * 1 when the guest may wait for some disk of `t` on the host's time: a
+ * disk of QEMU's with a latency, a throttle, or a queue QEMU's main loop
+ * serves. Under the virtual clock such a wait is host time in the figure
+ * (docs/clocks.md); a nullb disk, or a virtio-blk null disk with no
+ * latency, leaves none.
+ */
+int job_topology_waits_on_host(const struct topology *t);
+/* The same for any topology of `job`. */
+int job_waits_on_host(const struct job *job);
+
+/*
+ * 1 when some disk of `job` has a latency the guest's own timers keep (a
+ * nullb disk's completion time) and none waits on the host: every wait is
+ * guest time, and the virtual clock's rate decides how much it weighs
+ * against the guest's work (clock.h).
+ */
+int job_waits_in_guest_time(const struct job *job);
+
+/*
  * Parse and check a job file. Any problem gives one error that names the
  * file and the key ("job.json: workload.threads: expected an integer or a
  * list of integers") and returns -1.

@@ -3,6 +3,7 @@
  * what backs the disk on the host (image, tmpfs, null, a host device), and
  * how QEMU emulates it (cache mode, latency, limits).
  */
+#include "job.h"
 #include "job_parse.h"
 
 #include <string.h>
@@ -162,6 +163,48 @@ const char *job_disk_cache(const struct disk_spec *d)
 	if (d->cache)
 		return d->cache;
 	return d->backing == BACKING_HOST ? "none" : "writeback";
+}
+
+/*
+ * Served in the vCPU's thread (ioeventfd=off), null-co finishes the
+ * request before the guest runs on; NVMe queues its work for QEMU's main
+ * loop whatever is asked, and any latency or throttle is a timer in host
+ * time (QEMU 7.2's null-co sleeps on its realtime clock).
+ */
+int job_disk_completes_at_once(const struct disk_spec *d)
+{
+	return (d->bus == BUS_VIRTIO || d->bus == BUS_SCSI) &&
+	       d->backing == BACKING_NULL && !d->latency_ns && !d->bps_max &&
+	       !d->iops_max;
+}
+
+int job_topology_waits_on_host(const struct topology *t)
+{
+	for (size_t i = 0; t && i < t->nr_disks; i++)
+		if (t->disks[i].bus != BUS_NULLB &&
+		    !job_disk_completes_at_once(&t->disks[i]))
+			return 1;
+	return 0;
+}
+
+int job_waits_on_host(const struct job *job)
+{
+	for (size_t i = 0; i < job->nr_topologies; i++)
+		if (job_topology_waits_on_host(&job->topologies[i]))
+			return 1;
+	return 0;
+}
+
+int job_waits_in_guest_time(const struct job *job)
+{
+	int guest = 0;
+
+	for (size_t t = 0; t < job->nr_topologies; t++)
+		for (size_t i = 0; i < job->topologies[t].nr_disks; i++) {
+			const struct disk_spec *d = &job->topologies[t].disks[i];
+			guest |= d->bus == BUS_NULLB && d->latency_ns;
+		}
+	return guest && !job_waits_on_host(job);
 }
 
 /*

@@ -148,10 +148,11 @@ const struct job_key job_keys[] = {
 	  .at = JOB_AT(char *, machine.clock), .def = "auto",
 	  .choices = clocks, .noun = "clock",
 	  .help = "what times the guest: wall, virtual (-icount) or auto (docs/clocks.md)" },
+	/* The disks decide it: clock_job_shift (clock.h). */
 	{ .key = "machine.icount_shift", .type = JK_INT,
 	  .at = JOB_AT(int, machine.icount_shift),
-	  .def = STR(CLOCK_ICOUNT_SHIFT), .min = 0,
-	  .max = CLOCK_ICOUNT_SHIFT_MAX,
+	  .def = "0 when every disk's latency is the guest's own (nullb), else 4",
+	  .min = 0, .max = CLOCK_ICOUNT_SHIFT_MAX, .flags = JKF_DEF_ELSEWHERE,
 	  .help = "the virtual clock: 2^N ns of guest time an instruction" },
 	{ .key = "machine.profile", .type = JK_BOOL,
 	  .at = JOB_AT(int, machine.profile), .def = "true", .min = 0, .max = 1,

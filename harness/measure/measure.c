@@ -68,7 +68,7 @@ static struct clock measure_clock_of(const struct measure *m)
 		return *c;
 	if (named && !strcmp(named, "virtual")) {
 		named_clock.kind = CLOCK_VIRTUAL;
-		named_clock.shift = m->job->machine.icount_shift;
+		named_clock.shift = clock_job_shift(m->job);
 	}
 	return named_clock;
 }
