@@ -84,10 +84,16 @@ int probe_ctx_init(struct probe_ctx *ctx, struct job *job,
 	if (!job->nr_points)
 		return error("%s: the job has no workload point", job->path);
 	ctx->point = &job->points[0];
-	if (job->metric_point)
-		for (size_t i = 0; i < job->nr_points; i++)
-			if (!strcmp(job->points[i].id, job->metric_point))
-				ctx->point = &job->points[i];
+	/*
+	 * The first point of that id: with a list of topologies each has
+	 * its own point of the same id, and the first topology's is the
+	 * default's.
+	 */
+	for (size_t i = 0; job->metric_point && i < job->nr_points; i++)
+		if (!strcmp(job->points[i].id, job->metric_point)) {
+			ctx->point = &job->points[i];
+			break;
+		}
 	ctx->topo = ctx->point->topo;
 	results_spec_hash(job, ctx->point, ctx->spec_hash);
 
