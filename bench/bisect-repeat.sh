@@ -9,8 +9,9 @@
 # little: the figure is how many of N are wrong (issue 24).
 #
 # Per run one line: mode, run, exit code, the commit named, right / wrong /
-# inconclusive (error: the run aborted), boots, wall time; then per mode
-# the counts, mean boots and mean wall time. Raw files (job, logs, results,
+# inconclusive / not-apart (exit 2: the endpoints not separated) / error (the
+# run aborted), boots, wall time; then per mode the counts, mean boots and
+# mean wall time. Raw files (job, logs, results,
 # runs.tsv, table.txt) stay in --out.
 #
 # usage: bench/bisect-repeat.sh [--runs N] [--threshold T] [--out DIR]
@@ -106,8 +107,11 @@ PY
 )
 	# Only exit 0 names a culprit; a likelier one below the target is not.
 	[ "$rc" = 0 ] || named=-
-	[ "$rc" -lt 128 ] || { echo "$rc $named error $(boots "$d/results") $(awk "BEGIN { printf \"%.0f\", $t1 - $t0 }") $conf"; return; }
-	echo "$rc $named $(verdict "$named") $(boots "$d/results") $(awk "BEGIN { printf \"%.0f\", $t1 - $t0 }") $conf"
+	local v
+	v=$(verdict "$named")
+	[ "$rc" != 2 ] || v=not-apart
+	[ "$rc" -lt 128 ] || v=error
+	echo "$rc $named $v $(boots "$d/results") $(awk "BEGIN { printf \"%.0f\", $t1 - $t0 }") $conf"
 }
 
 run_gitbisect() { # K: one `git bisect run iobisect test` in a throwaway clone
@@ -151,10 +155,10 @@ echo | tee -a "$out/table.txt"
 awk -F'\t' '
 	{ n[$1]++; c[$1, $5]++; b[$1] += $6; w[$1] += $7; if (!($1 in seen)) { seen[$1] = 1; order[++nm] = $1 } }
 	END {
-		printf "%-9s %4s %5s %5s %5s %5s %7s %7s\n", "mode", "runs", "right", "wrong", "incon", "error", "boots", "wall_s"
+		printf "%-9s %4s %5s %5s %5s %9s %5s %7s %7s\n", "mode", "runs", "right", "wrong", "incon", "not-apart", "error", "boots", "wall_s"
 		for (i = 1; i <= nm; i++) {
 			m = order[i]
-			printf "%-9s %4d %5d %5d %5d %5d %7.1f %7.0f\n", m, n[m], c[m, "right"], c[m, "wrong"], c[m, "inconclusive"], c[m, "error"], b[m] / n[m], w[m] / n[m]
+			printf "%-9s %4d %5d %5d %5d %9d %5d %7.1f %7.0f\n", m, n[m], c[m, "right"], c[m, "wrong"], c[m, "inconclusive"], c[m, "not-apart"], c[m, "error"], b[m] / n[m], w[m] / n[m]
 		}
 	}' "$out/runs.tsv" | tee -a "$out/table.txt"
 echo "bisect-repeat: $out/table.txt" >&2
