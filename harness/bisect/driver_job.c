@@ -283,9 +283,10 @@ static char *host_waits_note(const struct bisect_job *b)
 		return NULL;
 	return xstrdup("the disks' waits are the host's time on the virtual "
 		       "clock, and a kernel that waits spreads with its load: "
-		       "a disk without latency (\"latency_ns\": 0, QEMU "
-		       "completes each request at once) or on bus nullb takes "
-		       "the host out (docs/clocks.md)");
+		       "on bus nullb (the guest's null_blk) the latency is "
+		       "guest time and keeps its effect; a virtio disk "
+		       "without latency (\"latency_ns\": 0) keeps only the "
+		       "instructions a request costs (docs/clocks.md)");
 }
 
 static void make_report(struct bisect_job *b, struct bisect_report *rep)
