@@ -135,6 +135,61 @@ START_TEST(still_levels_one_pair)
 END_TEST
 
 /*
+ * A culprit found on one boot of its own: the run's slow level has too
+ * few boots to be known still, and its pairs on a clock steady to 0.01%
+ * (parent 1744.6 MB/s, culprit -20.0%, the endpoints' drop -20.0%) were
+ * held to the slower mode's odds, whose depths reach past the drop: 16
+ * such pairs read llr +0.2 and one bisection in three of a -7% to -35%
+ * drop ended inconclusive. The culprit's own boots in the pairs hold
+ * still, and the run's good level did: three pairs confirm (and so the
+ * other way round). Where neither level held still over the run, or on
+ * the wall clock, they do not.
+ */
+START_TEST(pairs_hold_the_slow_level_still)
+{
+	double parent[16], culprit[16];
+	struct noise_model nm;
+	struct verdict_pairs_input in = {0};
+	struct verdict v;
+
+	for (size_t i = 0; i < 16; i++) {
+		parent[i] = (1744.6 + 0.3 * (double)(i % 3)) * MB;
+		culprit[i] = (1395.7 - 0.2 * (double)(i % 2)) * MB;
+	}
+	noise_prior(&nm, noise_machine_of(1));
+	nm.sigma = 0.0012; /* the model's, the pairs' boots pooled in */
+	nm.df = nm.nu = 10;
+	in.parent = parent;
+	in.culprit = culprit;
+	in.drop = log(0.8);
+	in.drop_se = 0.005;
+	in.noise = &nm;
+	in.error_right = 0.05;
+	in.error_wrong = 0.05;
+	in.steady = VERDICT_STEADY_FAST;
+	in.machine = noise_machine_of(1);
+	in.n = 3;
+	ck_assert_int_eq(verdict_pairs(&v, &in), 0);
+	ck_assert_msg(v.kind == VERDICT_BAD, "%s", v.reason);
+	/* The other way: the slow level held still, the parent's pairs do. */
+	in.steady = VERDICT_STEADY_SLOW;
+	ck_assert_int_eq(verdict_pairs(&v, &in), 0);
+	ck_assert_msg(v.kind == VERDICT_BAD, "%s", v.reason);
+
+	/* The good level moved over the run: the mode stays in the pairs. */
+	in.steady = 0;
+	in.n = 16;
+	ck_assert_int_eq(verdict_pairs(&v, &in), 0);
+	ck_assert_msg(v.kind != VERDICT_BAD, "%s", v.reason);
+	/* The wall clock has no still level. */
+	in.steady = VERDICT_STEADY_FAST;
+	in.machine = noise_machine_of(0);
+	ck_assert_int_eq(verdict_pairs(&v, &in), 0);
+	ck_assert_msg(v.kind != VERDICT_BAD, "%s", v.reason);
+}
+END_TEST
+
+/*
  * The demo's cliff on the virtual clock: good 65 MB/s, bad 15.8 (one
  * boot), pooled noise 0.5%; the slow kernel waits on QEMU's device and
  * spreads ±10%, so a slowed commit reads 18.4, 16% above the bad boot
@@ -191,6 +246,7 @@ static Suite *levels_suite(void)
 	tcase_add_loop_test(tc, steady_levels, 0, ARRAY_SIZE(steady_cases));
 	tcase_add_test(tc, still_good_level_decides_one_boot);
 	tcase_add_test(tc, still_levels_one_pair);
+	tcase_add_test(tc, pairs_hold_the_slow_level_still);
 	tcase_add_test(tc, beyond_modes);
 	tcase_add_test(tc, cliff_boot_near_the_slow_level_decides);
 	suite_add_tcase(s, tc);

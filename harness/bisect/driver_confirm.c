@@ -200,6 +200,7 @@ int driver_confirm(struct driver *d, size_t node, struct driver_result *res,
 	}
 	if (driver_steady_levels(d, &in.steady))
 		goto out;
+	in.machine = measure_noise_machine(&d->m);
 	/* Each parent's share of the answer's error, so all together hold. */
 	in.error_right = 1 - pow(d->target, 1.0 / (double)nr);
 	in.error_wrong = DRIVER_STEP_ERROR;

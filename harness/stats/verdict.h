@@ -179,6 +179,12 @@ struct verdict_pairs_input {
 	 * scales deep is confirmed by as few pairs as it takes.
 	 */
 	unsigned steady;
+	/*
+	 * The clock's priors (noise_machine_of; NULL: the wall clock's):
+	 * the pairs' own boots of a side that hold still (noise_steady) make
+	 * its level one that held still, as the run's do.
+	 */
+	const struct noise_machine *machine;
 };
 int verdict_pairs(struct verdict *out, const struct verdict_pairs_input *in);
 
