@@ -181,8 +181,8 @@ struct verdict_pairs_input {
 	unsigned steady;
 	/*
 	 * The clock's priors (noise_machine_of; NULL: the wall clock's):
-	 * the pairs' own boots of a side that hold still (noise_steady) make
-	 * its level one that held still, as the run's do.
+	 * when one level held still over the run, the other's own boots in
+	 * the pairs that hold still (noise_steady) make it one that did.
 	 */
 	const struct noise_machine *machine;
 };
