@@ -915,6 +915,42 @@ START_TEST(loop_on_a_new_file_takes_its_size)
 }
 END_TEST
 
+/*
+ * A memory-backed nullb disk keeps what is written: the guest may write
+ * and check it (null=0), where a plain nullb disk drops it (null=1).
+ */
+START_TEST(nullb_memory_backed_keeps_data)
+{
+	struct job job;
+	struct strbuf err = STRBUF_INIT, spec = STRBUF_INIT;
+
+	ck_assert_msg(!parse(&job,
+			     "{\"topology\": {\"disks\": [{\"bus\": \"nullb\", "
+			     "\"size_mb\": 256, \"latency_ns\": 200000, "
+			     "\"memory_backed\": true}]}, \"workload\": "
+			     "{\"engine\": \"seqwrite\", \"size_mb\": 32}}",
+			     &err),
+		      "%s", err.buf);
+	ck_assert_int_eq(job.topologies[0].disks[0].memory_backed, 1);
+	ck_assert_int_eq(guest_spec_render_topology(&job, 0, &spec), 0);
+	ck_assert_msg(strstr(spec.buf, "bus=nullb serial=iob0 size_mb=256 "
+				       "null=0\n"),
+		      "%s", spec.buf);
+	job_release(&job);
+	strbuf_reset(&spec);
+	ck_assert_msg(!parse(&job,
+			     "{\"topology\": \"nullb\", \"workload\": "
+			     "\"rawread\"}",
+			     &err),
+		      "%s", err.buf);
+	ck_assert_int_eq(guest_spec_render_topology(&job, 0, &spec), 0);
+	ck_assert_msg(strstr(spec.buf, "null=1\n"), "%s", spec.buf);
+	job_release(&job);
+	strbuf_release(&spec);
+	strbuf_release(&err);
+}
+END_TEST
+
 START_TEST(kernel_versions)
 {
 	static const struct {
@@ -1021,6 +1057,12 @@ static const struct {
 			    "write_latency_ns, cache and readonly are QEMU's" },
 	{ "nullb-latencies", "topology: disks 'd0' and 'd1': nullb disks share "
 			     "one latency_ns" },
+	{ "nullb-memory-mixed", "topology: disks 'd0' and 'd1': nullb disks "
+				"share one latency_ns and one memory_backed" },
+	{ "memory-backed-qemu", "topology: disk 'd0': memory_backed is "
+				"null_blk's (bus nullb)" },
+	{ "memory-backed-type", "topology.disks[0].memory_backed: expected "
+				"true or false" },
 	{ "executor-kind", "executor.kind: unknown executor 'pbs' (expected local, slurm)" },
 	{ "executor-sbatch-arg",
 	  "executor.sbatch_args[0]: 'exclusive' is not an sbatch option" },
@@ -1400,6 +1442,7 @@ static Suite *job_suite(void)
 	tcase_add_test(tc, bisection_jobs_default_to_a_time_bound);
 	tcase_add_test(tc, demo_is_time_bound_seeds_are_not);
 	tcase_add_test(tc, presets_load);
+	tcase_add_test(tc, nullb_memory_backed_keeps_data);
 	tcase_add_test(tc, kernel_versions);
 	tcase_add_test(tc, data_dir_from_environment);
 	tcase_add_test(tc, host_key_rules_are_the_shared_lists);

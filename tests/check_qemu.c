@@ -354,6 +354,15 @@ START_TEST(test_nullb_disks)
 					     "null_blk.completion_nsec=200000"));
 	strvec_clear(&argv);
 
+	/* Memory-backed: null_blk keeps what is written. */
+	ck_assert_ptr_null(strstr(j.buf, "memory_backed"));
+	d[0].memory_backed = d[1].memory_backed = 1;
+	ck_assert_int_eq(qemu_argv_build(&argv, &cfg), 0);
+	join_argv(&j, &argv);
+	ck_assert_ptr_nonnull(strstr(j.buf, " null_blk.memory_backed=1"));
+	strvec_clear(&argv);
+	d[0].memory_backed = d[1].memory_backed = 0;
+
 	/* A cap above the block layer's default raises null_blk's own. */
 	d[0].max_sectors_kb = 4096;
 	ck_assert_int_eq(qemu_argv_build(&argv, &cfg), 0);

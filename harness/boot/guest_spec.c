@@ -38,7 +38,7 @@ int guest_spec_render_topology(const struct job *job, int topo, struct strbuf *o
 			    "null=%d",
 			    d->name, job_bus_names[d->bus], i,
 			    (unsigned long long)d->size_mb,
-			    d->backing == BACKING_NULL);
+			    d->backing == BACKING_NULL && !d->memory_backed);
 		/*
 		 * Only a passed-through disk is read-only on purpose: the
 		 * guest must then read it as it is (no pattern, no writes).

@@ -69,19 +69,16 @@ void qemu_cmdline(struct strbuf *out, const struct machine_spec *m)
  * largest size (null_blk counts whole GiB), and the one completion time,
  * served by a guest timer (irqmode=2) so the wait is the guest's time.
  * Without a latency, requests complete as they are queued (irqmode=0).
- * Requests may be as large as a virtio-blk disk's (the block layer's
- * default cap, 1280 KiB, or a larger max_sectors_kb), not null_blk's own
- * 127.5 KiB, under which a regression in request sizes cannot show: the
- * re-planted readahead fix read 0.0% there and -46.6% at 1280 KiB.
- * Kernels whose null_blk has no max_sectors ignore the parameter.
+ * Requests may be as large as a virtio-blk disk's (job_nullb_max_kb);
+ * kernels whose null_blk has no max_sectors ignore the parameter. A
+ * memory-backed null_blk keeps what is written, in the guest's memory.
  */
-#define NULLB_MAX_KB 1280 /* BLK_DEF_MAX_SECTORS, 2560 sectors */
 
 static void nullb_params(struct strbuf *out, const struct topology *t)
 {
 	size_t n = 0;
 	uint64_t mb = 0, latency = 0;
-	uint32_t max_kb = NULLB_MAX_KB;
+	int memory = 0;
 
 	for (size_t i = 0; t && i < t->nr_disks; i++) {
 		const struct disk_spec *d = &t->disks[i];
@@ -91,15 +88,17 @@ static void nullb_params(struct strbuf *out, const struct topology *t)
 		if (d->size_mb > mb)
 			mb = d->size_mb;
 		latency = d->latency_ns;
-		if (d->max_sectors_kb > max_kb)
-			max_kb = d->max_sectors_kb;
+		memory = d->memory_backed;
 	}
 	if (!n)
 		return;
 	strbuf_addf(out,
 		    " null_blk.nr_devices=%zu null_blk.gb=%llu"
 		    " null_blk.max_sectors=%u",
-		    n, (unsigned long long)((mb + 1023) / 1024), max_kb * 2);
+		    n, (unsigned long long)((mb + 1023) / 1024),
+		    job_nullb_max_kb(t) * 2);
+	if (memory)
+		strbuf_addstr(out, " null_blk.memory_backed=1");
 	if (latency)
 		strbuf_addf(out,
 			    " null_blk.irqmode=2 null_blk.completion_nsec=%llu",

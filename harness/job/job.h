@@ -21,6 +21,16 @@ extern const char *const job_backing_names[];
 const char *job_disk_cache(const struct disk_spec *d);
 
 /*
+ * The largest request the guest's null_blk takes for topology `t`'s nullb
+ * disks, KiB: a virtio-blk disk's (the block layer's default cap, 1280
+ * KiB) or a larger max_sectors_kb, not null_blk's own 127.5 KiB, under
+ * which a regression in request sizes cannot show (the re-planted
+ * readahead fix read 0.0% there and -46.6% at 1280 KiB).
+ */
+#define JOB_NULLB_MAX_KB 1280 /* BLK_DEF_MAX_SECTORS, 2560 sectors */
+uint32_t job_nullb_max_kb(const struct topology *t);
+
+/*
  * 1 when a request to disk `d` is done before the vCPU that asked for it
  * runs on: a virtio-blk or virtio-scsi disk on null-co with no latency and
  * no throttle, whose queue QEMU serves in the vCPU's thread (qemu.c).

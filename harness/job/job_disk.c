@@ -19,7 +19,7 @@ static const char *const disk_keys[] = {
 	"name",	    "bus",	  "backing",	    "path",
 	"size_mb",  "latency_ns", "bps_max",	    "iops_max",
 	"readonly", "cache",	  "max_sectors_kb", "write_latency_ns",
-	NULL};
+	"memory_backed", NULL};
 #define BUS_NAME(suffix, name) #name,
 const char *const job_bus_names[] = {PROTO_BUSES(BUS_NAME) NULL};
 #undef BUS_NAME
@@ -86,6 +86,12 @@ int disk_set(struct keypath *c, struct disk_spec *d, const char *key, json_t *v)
 			goto out;
 		}
 		d->readonly = json_is_true(v);
+	} else if (!strcmp(key, "memory_backed")) {
+		if (!json_is_boolean(v)) {
+			kp_fail(c, "expected true or false");
+			goto out;
+		}
+		d->memory_backed = json_is_true(v);
 	} else if (!strcmp(key, "cache")) {
 		if (kp_enum(c, v, caches, "cache mode", &i))
 			goto out;
@@ -226,15 +232,28 @@ int disk_nullb_check(struct keypath *c, const struct disk_spec *disks,
 			       "disk '%s': bps_max, iops_max, "
 			       "write_latency_ns, cache and readonly are "
 			       "QEMU's; a nullb disk takes size_mb, "
-			       "latency_ns and max_sectors_kb",
+			       "latency_ns, max_sectors_kb and memory_backed",
 			       k->name);
 	for (size_t j = 0; &disks[j] != k; j++)
 		if (disks[j].bus == BUS_NULLB &&
-		    disks[j].latency_ns != k->latency_ns)
+		    (disks[j].latency_ns != k->latency_ns ||
+		     disks[j].memory_backed != k->memory_backed))
 			return kp_fail(c,
 				       "disks '%s' and '%s': nullb disks "
-				       "share one latency_ns (null_blk's "
-				       "completion_nsec)",
+				       "share one latency_ns and one "
+				       "memory_backed (null_blk's module "
+				       "parameters)",
 				       disks[j].name, k->name);
 	return 0;
+}
+
+uint32_t job_nullb_max_kb(const struct topology *t)
+{
+	uint32_t kb = JOB_NULLB_MAX_KB;
+
+	for (size_t i = 0; t && i < t->nr_disks; i++)
+		if (t->disks[i].bus == BUS_NULLB &&
+		    t->disks[i].max_sectors_kb > kb)
+			kb = t->disks[i].max_sectors_kb;
+	return kb;
 }

@@ -259,6 +259,12 @@ static int draft_check(struct keypath *c, struct draft *d)
 				       k->name);
 		if (k->bus == BUS_NULLB && disk_nullb_check(c, d->disks, k))
 			return -1;
+		if (k->bus != BUS_NULLB && k->memory_backed)
+			return kp_fail(c,
+				       "disk '%s': memory_backed is null_blk's "
+				       "(bus nullb); a QEMU disk keeps its "
+				       "data on an image or tmpfs backing",
+				       k->name);
 		for (size_t j = 0; j < i; j++)
 			if (!strcmp(d->disks[j].name, k->name))
 				return kp_fail(c,

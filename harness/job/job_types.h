@@ -52,6 +52,11 @@ struct disk_spec {
 	int readonly; /* passthrough is read-only unless destroy-data */
 	char *cache;  /* QEMU cache mode; NULL: job_disk_cache's */
 	uint32_t max_sectors_kb; /* virtio-blk/scsi request cap (0 = QEMU's) */
+	/*
+	 * nullb: null_blk keeps what is written (in the guest's memory), so
+	 * a write can be read back and checked; otherwise it is dropped.
+	 */
+	int memory_backed;
 };
 
 /*

@@ -55,6 +55,14 @@ void results_spec_hash(const struct job *job, const struct point *pt,
 		if (d->write_latency_ns)
 			strbuf_addf(&sb, " write_latency_ns=%llu",
 				    (unsigned long long)d->write_latency_ns);
+		/*
+		 * null_blk's module parameters: its request cap (127.5 KiB
+		 * before 2026-12-06, whose figures must not pool with these)
+		 * and whether it keeps the data.
+		 */
+		if (d->bus == BUS_NULLB)
+			strbuf_addf(&sb, " nullb_max_kb=%u memory_backed=%d",
+				    job_nullb_max_kb(t), d->memory_backed);
 		strbuf_addch(&sb, '\n');
 	}
 	guest_spec_render_point_nosamples(job, pt, &sb);
