@@ -15,16 +15,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The last mark the run gave `commit` (pairs re-mark), or UNTESTED. */
-static enum bisect_mark last_mark(const struct bisect_state *st,
-				  const char *commit)
+/* Is mark i its commit's last (pairs re-mark a commit)? */
+static int last_of_its_commit(const struct bisect_state *st, size_t i)
 {
-	enum bisect_mark m = BISECT_UNTESTED;
-
-	for (size_t i = 0; st && i < st->nr_marks; i++)
-		if (!strcmp(st->marks[i].commit, commit))
-			m = st->marks[i].mark;
-	return m;
+	for (size_t k = i + 1; k < st->nr_marks; k++)
+		if (!strcmp(st->marks[k].commit, st->marks[i].commit))
+			return 0;
+	return 1;
 }
 
 /* Append the boots of `commit`, as ln(bytes/s), to y. */
@@ -53,13 +50,10 @@ static int level_steady(struct driver *d, const char *endpoint,
 	*out = 0;
 	if (endpoint && endpoint[0] && add_boots(d, endpoint, &y, &n, &alloc))
 		goto out;
+	/* Each commit once, as its last mark has it. */
 	for (size_t i = 0; st && i < st->nr_marks; i++) {
 		const char *c = st->marks[i].commit;
-		int seen = 0;
-		/* Each commit once, as its last mark has it. */
-		for (size_t k = 0; k < i; k++)
-			seen |= !strcmp(st->marks[k].commit, c);
-		if (seen || last_mark(st, c) != mark ||
+		if (st->marks[i].mark != mark || !last_of_its_commit(st, i) ||
 		    (endpoint && !strcmp(c, endpoint)))
 			continue;
 		if (add_boots(d, c, &y, &n, &alloc))

@@ -186,38 +186,36 @@ void driver_note_figures(struct probe_note *n, const struct sample_set *s)
 
 /*
  * Why a probe boots its commit once more, in a line for people: the
- * boots asked, the verdict's doubt, and whether the levels it stands on
+ * boots asked, the verdict's doubt, and whether the levels it stood on
  * held still (a level that did not keeps the slower mode's doubt, and a
- * boot between the levels is worth little). 0, or -1 to stop.
+ * boot between the levels is worth little): the verdict's own word on
+ * them, not the store read again.
  */
-static int say_why_more(struct driver *d, const char *commit,
-			const struct sample_set *cand, unsigned floor,
-			const struct probe_note *n)
+static void say_why_more(struct driver *d, const char *commit,
+			 const struct sample_set *cand, unsigned floor,
+			 const struct probe_note *n)
 {
-	unsigned steady;
 	const struct verdict *v = &n->v;
 
 	if (!d->m.progress)
-		return 0;
+		return;
 	if (cand->nr < floor) {
 		driver_say(d, "[bisect] %.12s: boot %zu: runs.min is %u", commit,
 			   cand->nr + 1, floor);
-		return 0;
+		return;
 	}
 	if (d->doubt && !n->boots_run) {
 		driver_say(d,
 			   "[bisect] %.12s: boot %zu: the steps are in doubt, "
 			   "and a verdict needs a boot of this probe's own",
 			   commit, cand->nr + 1);
-		return 0;
+		return;
 	}
 	if (!n->have_verdict) {
 		driver_say(d, "[bisect] %.12s: boot %zu: no verdict yet",
 			   commit, cand->nr + 1);
-		return 0;
+		return;
 	}
-	if (driver_steady_levels(d, &steady))
-		return -1;
 	driver_say(d,
 		   "[bisect] %.12s: boot %zu: %s (llr %+.1f within ±%.1f, "
 		   "noise %.1f%%; the good level %s, the bad one %s)",
@@ -225,11 +223,10 @@ static int say_why_more(struct driver *d, const char *commit,
 		   v->implausible ? "the last boot fits neither level"
 				  : "not decisive yet",
 		   v->llr, v->bound, v->sigma_pct,
-		   steady & VERDICT_STEADY_FAST ? "held still"
-						: "may have a slower mode",
-		   steady & VERDICT_STEADY_SLOW ? "held still"
-						: "may have a slower mode");
-	return 0;
+		   v->steady & VERDICT_STEADY_FAST ? "held still"
+						   : "may have a slower mode",
+		   v->steady & VERDICT_STEADY_SLOW ? "held still"
+						   : "may have a slower mode");
 }
 
 /*
@@ -270,8 +267,8 @@ static int probe_perf(struct driver *d, const char *commit, double error,
 		}
 		if (cand.nr && measure_refresh_baseline(&d->m))
 			goto out;
-		if (cand.nr && say_why_more(d, commit, &cand, floor, n))
-			goto out;
+		if (cand.nr)
+			say_why_more(d, commit, &cand, floor, n);
 		if (d->m.progress)
 			progress_phase(d->m.progress, "boot %zu", cand.nr + 1);
 		r = driver_boot_commit(d, commit, n);

@@ -222,6 +222,7 @@ int sweep_undecided(size_t *out, size_t *nr,
 	struct changepoint_result strict = CHANGEPOINT_RESULT_INIT,
 				  loose = CHANGEPOINT_RESULT_INIT;
 	struct changepoint_options lo = *opt;
+	unsigned char *beside = xcalloc(n ? n : 1, 1);
 	int ret = -1;
 
 	*nr = 0;
@@ -231,29 +232,16 @@ int sweep_undecided(size_t *out, size_t *nr,
 		goto out;
 	for (size_t i = 0; i < loose.nr; i++) {
 		const struct changepoint *cp = &loose.points[i];
-		size_t beside[2] = {cp->before, cp->index};
-
-		if (has_step(&strict, cp->index))
-			continue;
-		for (size_t k = 0; k < 2; k++) {
-			size_t c = beside[k], j;
-			if (series[c].n >= cap)
-				continue;
-			for (j = 0; j < *nr && out[j] != c; j++)
-				;
-			if (j == *nr)
-				out[(*nr)++] = c;
-		}
+		if (!has_step(&strict, cp->index))
+			beside[cp->before] = beside[cp->index] = 1;
 	}
-	/* Ascending: the sample's order, as it was measured. */
-	for (size_t i = 1; i < *nr; i++)
-		for (size_t j = i; j > 0 && out[j - 1] > out[j]; j--) {
-			size_t t = out[j];
-			out[j] = out[j - 1];
-			out[j - 1] = t;
-		}
+	/* Each once, ascending: the sample's order, as it was measured. */
+	for (size_t c = 0; c < n; c++)
+		if (beside[c] && series[c].n < cap)
+			out[(*nr)++] = c;
 	ret = 0;
 out:
+	free(beside);
 	changepoint_result_release(&strict);
 	changepoint_result_release(&loose);
 	return ret;

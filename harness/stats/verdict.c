@@ -374,6 +374,7 @@ static int decide(struct verdict *out, const struct verdict_input *in,
 	 */
 	fast.rate = in->steady & VERDICT_STEADY_FAST ? 0 : nm.mode_rate;
 	slow.rate = in->steady & VERDICT_STEADY_SLOW ? 0 : nm.mode_rate;
+	out->steady = in->steady;
 	fast.se = s * sqrt(1 + nc / (double)base->n);
 	slow.se = is_auto ? s * sqrt(1 + nc / (double)bad->n) : fast.se;
 	for (size_t i = 0; i < cand->n; i++)
@@ -592,8 +593,7 @@ static int boots_steady(const double *v, const struct verdict_pairs_input *in)
 	double *y = xmalloc((in->n ? in->n : 1) * sizeof(*y));
 	int still;
 
-	for (size_t i = 0; i < in->n; i++)
-		y[i] = log(v[i]);
+	noise_log(y, v, in->n);
 	still = noise_steady(y, in->n, in->machine);
 	free(y);
 	return still;
@@ -704,7 +704,8 @@ int verdict_pairs(struct verdict *out, const struct verdict_pairs_input *in)
 	 * Both levels held still over the run: no slow stretch moved a
 	 * kernel between the two boots of a pair, so no pair is a mode's.
 	 */
-	still = (pairs_steady(in) & (VERDICT_STEADY_FAST | VERDICT_STEADY_SLOW)) ==
+	out->steady = pairs_steady(in);
+	still = (out->steady & (VERDICT_STEADY_FAST | VERDICT_STEADY_SLOW)) ==
 		(VERDICT_STEADY_FAST | VERDICT_STEADY_SLOW);
 	wrong.rate = right.rate = still ? 0 : rate;
 	wrong.se = s;

@@ -124,6 +124,7 @@ struct verdict {
 	 */
 	double error;
 	int implausible;  /* the last boot fits neither level */
+	unsigned steady;  /* levels it took as held still: enum verdict_steady */
 	char reason[360]; /* one line for people, no trailing newline */
 };
 
