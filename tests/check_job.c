@@ -1063,6 +1063,8 @@ static const struct {
 				"null_blk's (bus nullb)" },
 	{ "memory-backed-type", "topology.disks[0].memory_backed: expected "
 				"true or false" },
+	{ "topology-description", "topology.description: expected a string" },
+	{ "preset-description", "topology.description: expected a string" },
 	{ "executor-kind", "executor.kind: unknown executor 'pbs' (expected local, slurm)" },
 	{ "executor-sbatch-arg",
 	  "executor.sbatch_args[0]: 'exclusive' is not an sbatch option" },

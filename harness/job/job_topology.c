@@ -391,6 +391,21 @@ static int draft_add_layers(struct keypath *c, json_t *v, struct draft *d)
 	return add_each(c, v, d, add_layer);
 }
 
+/*
+ * A description is only read by people, but it is a string: a list or an
+ * object there is a job file gone wrong, and says so like any other key.
+ */
+static int topology_description_check(struct keypath *c, json_t *v)
+{
+	const char *s;
+	if (!v)
+		return 0;
+	size_t old = kp_push(c, "description");
+	int ret = kp_str(c, v, &s);
+	kp_pop(c, old);
+	return ret;
+}
+
 static const char *const topo_keys[] = {"name", "description", "disks",
 					"layers", NULL};
 
@@ -404,7 +419,8 @@ static int draft_parse(struct keypath *c, json_t *v, const char *default_name,
 	memset(d, 0, sizeof(*d));
 	if (!json_is_object(v))
 		return kp_fail(c, "expected a preset name or an object");
-	if (kp_check_keys(c, v, topo_keys))
+	if (kp_check_keys(c, v, topo_keys) ||
+	    topology_description_check(c, json_object_get(v, "description")))
 		return -1;
 	name = json_object_get(v, "name");
 	if (name) {
@@ -483,8 +499,11 @@ static int draft_override(struct keypath *c, json_t *v, struct draft *d)
 	json_object_foreach(v, key, val) {
 		size_t old = kp_push(c, key);
 		int ret = 0;
-		if (!strcmp(key, "preset") || !strcmp(key, "description")) {
-			/* handled by the caller / comments */
+		if (!strcmp(key, "preset")) {
+			/* handled by the caller */
+		} else if (!strcmp(key, "description")) {
+			const char *s;
+			ret = kp_str(c, val, &s);
 		} else if (!strcmp(key, "name")) {
 			const char *s;
 			ret = kp_str(c, val, &s);
