@@ -6,6 +6,7 @@
  * code runs under `iobisect bisect` with the real operations.
  */
 #include "driver.h"
+#include "driver_job.h"
 #include "job_keys.h"
 #include "stats.h"
 #include "util.h"
@@ -1072,6 +1073,50 @@ START_TEST(boots_at_the_limit_on_the_virtual_clock)
 }
 END_TEST
 
+/*
+ * An inconclusive run on the virtual clock whose disks wait on QEMU's
+ * time names the way out, and the key that takes a preset there; not an
+ * answer, not the wall clock, not disks whose waits are the guest's.
+ */
+START_TEST(host_waits_note_names_the_way_out)
+{
+	static const char *const disks[] = {
+		"{\"bus\": \"virtio\", \"backing\": \"null\", "
+		"\"size_mb\": 64, \"latency_ns\": 200000}",
+		"{\"bus\": \"nullb\", \"size_mb\": 64, "
+		"\"latency_ns\": 200000}",
+		"{\"bus\": \"virtio\", \"backing\": \"null\", "
+		"\"size_mb\": 64, \"latency_ns\": 0}",
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(disks); i++) {
+		struct job job;
+		char *text = xstrfmt(
+			"{\"name\": \"x\", \"repo\": \"/r\", \"good\": "
+			"\"a\", \"bad\": \"b\", \"topology\": {\"disks\": "
+			"[%s]}, \"workload\": {\"engine\": \"rawread\"}}",
+			disks[i]);
+		ck_assert_int_eq(job_parse(&job, text, "x.json"), 0);
+		char *note = driver_job_host_waits_note(&job, 1, CLOCK_VIRTUAL);
+		if (i == 0) {
+			ck_assert_ptr_nonnull(note);
+			ck_assert_ptr_nonnull(strstr(
+				note, "\"disks\": {\"bus\": \"nullb\"}"));
+		} else {
+			ck_assert_ptr_null(note);
+		}
+		free(note);
+		if (i == 0) {
+			ck_assert_ptr_null(
+				driver_job_host_waits_note(&job, 0, CLOCK_VIRTUAL));
+			ck_assert_ptr_null(
+				driver_job_host_waits_note(&job, 1, CLOCK_WALL));
+		}
+		job_release(&job);
+		free(text);
+	}
+}
+END_TEST
+
 static Suite *driver_suite(void)
 {
 	Suite *s = suite_create("driver");
@@ -1099,6 +1144,7 @@ static Suite *driver_suite(void)
 	tcase_add_test(tc, faster_finds_the_improvement);
 	tcase_add_test(tc, test_one_commit);
 	tcase_add_test(tc, test_on_a_machine_with_modes);
+	tcase_add_test(tc, host_waits_note_names_the_way_out);
 	suite_add_tcase(s, tc);
 	return s;
 }

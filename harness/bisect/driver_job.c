@@ -273,26 +273,30 @@ static int answer_on_wall(struct bisect_job *b)
  * slow one of the re-planted readahead regression 3-8% from boot to boot,
  * its level moving for minutes, the fast one 0.0%; one run in five of it
  * ended inconclusive, 2026-12-06), and the note says what takes the host
- * out. NULL when that is not the case.
+ * out, with the one key a preset needs for it. NULL when that is not the
+ * case.
  */
-static char *host_waits_note(const struct bisect_job *b)
+char *driver_job_host_waits_note(const struct job *job, int inconclusive,
+				 enum clock_kind clock)
 {
-	if (b->st.status != STATE_INCONCLUSIVE ||
-	    b->ctx.machine.clock.kind != CLOCK_VIRTUAL ||
-	    !job_waits_on_host(b->job))
+	if (!inconclusive || clock != CLOCK_VIRTUAL ||
+	    !job_waits_on_host(job))
 		return NULL;
 	return xstrdup("the disks' waits are the host's time on the virtual "
 		       "clock, and a kernel that waits spreads with its load: "
-		       "on bus nullb (the guest's null_blk) the latency is "
-		       "guest time and keeps its effect; a virtio disk "
-		       "without latency (\"latency_ns\": 0) keeps only the "
-		       "instructions a request costs (docs/clocks.md)");
+		       "on bus nullb (the guest's null_blk; on a preset "
+		       "\"disks\": {\"bus\": \"nullb\"}) the latency is "
+		       "guest time and keeps its effect above the driver; a "
+		       "virtio disk without latency (\"latency_ns\": 0) keeps "
+		       "only the instructions a request costs (docs/clocks.md)");
 }
 
 static void make_report(struct bisect_job *b, struct bisect_report *rep)
 {
 	const struct bisect_state *st = &b->st;
-	char *hint = host_waits_note(b);
+	char *hint = driver_job_host_waits_note(
+		b->job, st->status == STATE_INCONCLUSIVE,
+		b->ctx.machine.clock.kind);
 
 	rep->job = xstrdup(b->job->name);
 	rep->status = st->status;

@@ -12,6 +12,7 @@
 #include "driver.h"
 #include "job.h"
 #include "bisect_report.h"
+#include "clock.h"
 
 struct executor;
 
@@ -49,5 +50,14 @@ enum driver_status
 driver_job_test(struct job *job, const char *build_repo, const char *good,
 		const char *bad, const char *commit, struct progress *progress,
 		struct driver_result *res, enum bisect_mark *mark);
+
+/*
+ * What an inconclusive run on the virtual clock says when its disks wait
+ * on the host's time: which disk takes the host out. NULL otherwise (an
+ * answer, the wall clock, disks whose waits are the guest's); the caller
+ * frees it.
+ */
+char *driver_job_host_waits_note(const struct job *job, int inconclusive,
+				 enum clock_kind clock);
 
 #endif
