@@ -172,6 +172,41 @@ START_TEST(test_command_line_is_no_oops)
 }
 END_TEST
 
+/*
+ * A guest out of memory says so, and names the memory-backed nullb disks
+ * that hold what was written there; any other panic gets no such line.
+ */
+START_TEST(test_memory_hint)
+{
+	static const char oom[] =
+		"[   26.6] Kernel panic - not syncing: System is deadlocked "
+		"on memory\n";
+	struct machine_spec m = {.memory_mb = 256};
+	struct disk_spec disks[2] = {
+		{.name = "d0", .bus = BUS_NULLB, .size_mb = 2048,
+		 .memory_backed = 1},
+		{.name = "d1", .bus = BUS_VIRTIO, .size_mb = 64},
+	};
+	struct topology t = {.name = "t", .disks = disks, .nr_disks = 2};
+	char *hint = vm_memory_hint(oom, &m, &t);
+
+	ck_assert_ptr_nonnull(hint);
+	ck_assert_msg(strstr(hint, "machine.memory_mb 256") &&
+			      strstr(hint, "up to their 2048 MiB"),
+		      "%s", hint);
+	free(hint);
+	disks[0].memory_backed = 0;
+	hint = vm_memory_hint("Out of memory: Killed process 1 (init)\n", &m,
+			      &t);
+	ck_assert_ptr_nonnull(hint);
+	ck_assert_ptr_null(strstr(hint, "nullb"));
+	free(hint);
+	ck_assert_ptr_null(vm_memory_hint(
+		"Kernel panic - not syncing: VFS: Unable to mount root\n", &m,
+		&t));
+}
+END_TEST
+
 /* vm_boot against a fake QEMU. */
 
 static char dir[] = "/tmp/check_vm.XXXXXX";
@@ -581,6 +616,7 @@ int main(void)
 	TCase *tc = tcase_create("classify");
 	tcase_add_loop_test(tc, test_classify, 0, ARRAY_SIZE(cases));
 	tcase_add_test(tc, test_command_line_is_no_oops);
+	tcase_add_test(tc, test_memory_hint);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("boot");
 	tcase_add_checked_fixture(tc, vm_setup, vm_teardown);

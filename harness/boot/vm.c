@@ -142,6 +142,28 @@ static void quote_tail(struct strbuf *detail, const struct strvec *lines,
 		}
 }
 
+char *vm_memory_hint(const char *console, const struct machine_spec *m,
+		     const struct topology *t)
+{
+	uint64_t kept = 0;
+
+	if (!console || (!strstr(console, "Out of memory") &&
+			 !strstr(console, "deadlocked on memory")))
+		return NULL;
+	for (size_t i = 0; t && i < t->nr_disks; i++)
+		if (t->disks[i].bus == BUS_NULLB && t->disks[i].memory_backed)
+			kept += t->disks[i].size_mb;
+	if (!kept)
+		return xstrfmt("the guest ran out of its memory "
+			       "(machine.memory_mb %d)",
+			       m->memory_mb);
+	return xstrfmt("the guest ran out of its memory (machine.memory_mb "
+		       "%d): memory-backed nullb disks keep every byte "
+		       "written there, up to their %llu MiB; raise "
+		       "machine.memory_mb or write less",
+		       m->memory_mb, (unsigned long long)kept);
+}
+
 enum boot_status vm_classify(struct strbuf *detail, const char *console,
 			     const struct proto_report *r, int timed_out,
 			     int qemu_exit)
@@ -607,6 +629,13 @@ int vm_boot(struct boot_result *out, const struct boot_request *req)
 		out->status = vm_classify(&out->detail, console.buf,
 					  &out->report, out->timed_out,
 					  out->done_ns ? 0 : out->qemu_exit);
+		char *oom = out->status == BOOT_PANIC
+				    ? vm_memory_hint(console.buf,
+						     &req->job->machine, t)
+				    : NULL;
+		if (oom)
+			strbuf_addf(&out->detail, "\n  %s", oom);
+		free(oom);
 		if (out->status == BOOT_QEMU_ERROR) {
 			struct strbuf ql = STRBUF_INIT;
 			if (!read_file(qlog, &ql) && ql.len) {

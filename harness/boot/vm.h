@@ -58,6 +58,16 @@ void boot_result_init(struct boot_result *r);
 void boot_result_release(struct boot_result *r);
 
 /*
+ * A boot that panicked because the guest ran out of memory ("Out of
+ * memory", "deadlocked on memory" on `console`): one line to add to its
+ * detail, naming machine.memory_mb and, when topology `t` has
+ * memory-backed nullb disks, that they keep every written byte in that
+ * memory. NULL for any other console; the caller frees it. Pure.
+ */
+char *vm_memory_hint(const char *console, const struct machine_spec *m,
+		     const struct topology *t);
+
+/*
  * Boot req->kernel on topology req->topo of req->job. The run folder holds
  * initramfs.cpio, the disk images (dN.img; tmpfs disks go to /dev/shm),
  * qemu.cmdline, qemu.log (QEMU's own messages), qemu.pid while QEMU runs,
