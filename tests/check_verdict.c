@@ -261,6 +261,55 @@ START_TEST(slower_mode_boot_decides_nothing)
 }
 END_TEST
 
+/*
+ * The capped-verdict case met in a bisection of a 64 KiB cap on QEMU's
+ * disk (2026-12-06): a line that gave way to auto, the bad endpoint one
+ * boot, a wild rate of 9%. Eight boots of an unchanged commit at the
+ * baseline stay at the cap of one boot, below the bound, and the verdict
+ * names the bad endpoint as the side to boot; with a second bad boot
+ * the same eight boots decide, and nothing is thin.
+ */
+START_TEST(thin_endpoint_is_named)
+{
+	double good[] = { 102.5 * MB, 102.5 * MB };
+	double bad[] = { 77.1 * MB, 77.2 * MB };
+	double cand[8];
+	struct noise_model nm;
+	struct verdict_input in = { 0 };
+	struct verdict v;
+
+	for (size_t i = 0; i < ARRAY_SIZE(cand); i++)
+		cand[i] = 102.5 * MB * (1 + 0.001 * (double)(i % 3));
+	noise_prior(&nm, NULL);
+	nm.sigma = 0.004;
+	nm.nu = 10;
+	nm.wild = 0.09;
+	in.base = good;
+	in.n_base = 2;
+	in.bad = bad;
+	in.n_bad = 1;
+	in.cand = cand;
+	in.n_cand = 8;
+	in.noise = &nm;
+	in.error = 0.05;
+	in.threshold.kind = THRESHOLD_AUTO;
+	in.steady = VERDICT_STEADY_FAST;
+	ck_assert_int_eq(verdict_decide(&v, &in), 0);
+	ck_assert_int_eq(v.kind, VERDICT_UNDECIDED);
+	ck_assert_double_eq_tol(v.llr, -log(0.91 / 0.09), 1e-9);
+	ck_assert_int_eq(v.thin, VERDICT_THIN_BAD);
+	in.n_bad = 2;
+	ck_assert_int_eq(verdict_decide(&v, &in), 0);
+	ck_assert_int_eq(v.kind, VERDICT_GOOD);
+	ck_assert_int_eq(v.thin, VERDICT_THIN_NONE);
+	/* One boot of the commit is its own limit: nothing to blame. */
+	in.n_bad = 1;
+	in.n_cand = 1;
+	ck_assert_int_eq(verdict_decide(&v, &in), 0);
+	ck_assert_int_eq(v.thin, VERDICT_THIN_NONE);
+}
+END_TEST
+
 START_TEST(pairs_confirm_or_contradict)
 {
 	/*
@@ -730,6 +779,7 @@ static Suite *verdict_suite(void)
 	tcase_add_test(tc, faster_direction);
 	tcase_add_test(tc, invalid_input_is_an_error);
 	tcase_add_test(tc, mixture_ratio_by_hand);
+	tcase_add_test(tc, thin_endpoint_is_named);
 	tcase_add_test(tc, endpoints_fixed_threshold);
 	tcase_add_test(tc, simulation_error_rates);
 	suite_add_tcase(s, tc);

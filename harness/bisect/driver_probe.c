@@ -230,14 +230,60 @@ static void say_why_more(struct driver *d, const char *commit,
 }
 
 /*
+ * The endpoint whose few boots cap the verdict below its bound (struct
+ * verdict's thin), when another of its boots is allowed: the commit's
+ * own boots cannot decide it until that endpoint has more. NULL when
+ * none, or when the probe has made `cap` endpoint boots already (`added`).
+ */
+static const char *thin_endpoint(const struct driver *d,
+				 const struct verdict *v, unsigned added,
+				 unsigned cap)
+{
+	if (v->kind != VERDICT_UNDECIDED || added >= cap)
+		return NULL;
+	if (v->thin == VERDICT_THIN_BAD && d->bad_built && d->bad && *d->bad)
+		return d->bad;
+	if (v->thin == VERDICT_THIN_BASE)
+		return d->good;
+	return NULL;
+}
+
+/* One more boot of endpoint `who`, said with why. -1 to stop. */
+static int boot_thin_endpoint(struct driver *d, const char *commit,
+			      const char *who, const struct probe_note *n)
+{
+	const char *which = who == d->bad ? "bad" : "good";
+	struct boot_facts f = {0};
+	int r;
+
+	driver_say(d,
+		   "[bisect] %.12s: the %s endpoint's few boots cap what this "
+		   "commit's boots can say (llr %+.1f of ±%.1f): one more of "
+		   "the %s endpoint",
+		   commit, which, n->v.llr, n->v.bound, which);
+	if (d->m.progress)
+		progress_phase(d->m.progress, "%s endpoint boot", which);
+	r = measure_boot(&d->m, who, &f);
+	if (r > 0)
+		driver_say(d, "warning: a boot of the %s endpoint failed: %s",
+			   which, boot_facts_text(&f));
+	boot_facts_release(&f);
+	return r < 0 ? -1 : 0;
+}
+
+/*
  * A perf probe of a built commit: boot, judge, and boot again while
- * undecided, up to `cap` boots, the baseline refreshed beside it.
+ * undecided, up to `cap` boots, the baseline refreshed beside it; when
+ * an endpoint's few boots are what holds the verdict back, that
+ * endpoint boots instead.
  */
 static int probe_perf(struct driver *d, const char *commit, double error,
 		      unsigned cap, struct probe_note *n)
 {
 	struct sample_set cand = SAMPLE_SET_INIT;
 	unsigned tries = 0, floor = d->job->runs_min > 1 ? d->job->runs_min : 1;
+	unsigned endpoint_boots = 0;
+	const char *thin;
 	int ret = -1, r;
 
 	for (;;) {
@@ -254,6 +300,14 @@ static int probe_perf(struct driver *d, const char *commit, double error,
 						     ? PROBE_SLOW
 						     : PROBE_FAST;
 				break;
+			}
+			thin = r ? NULL
+				 : thin_endpoint(d, &n->v, endpoint_boots, cap);
+			if (thin) {
+				if (boot_thin_endpoint(d, commit, thin, n))
+					goto out;
+				endpoint_boots++;
+				continue;
 			}
 		}
 		if (cand.nr >= cap) {

@@ -79,6 +79,19 @@ enum verdict_steady {
 	VERDICT_STEADY_SLOW = 1 << 1,
 };
 
+/*
+ * The endpoint whose few boots cap what a commit's boots can say (one
+ * boot may be wild, so n boots of the thinnest side are worth at most n
+ * times a wild boot's odds): while that cap is below the bound, more
+ * boots of the commit cannot decide it, and one more of that endpoint
+ * can.
+ */
+enum verdict_thin {
+	VERDICT_THIN_NONE,
+	VERDICT_THIN_BASE, /* the good endpoint (the baseline) */
+	VERDICT_THIN_BAD,  /* the bad endpoint, whose level auto tests */
+};
+
 struct verdict_input {
 	const double *base; /* good endpoint, one value per boot, bytes/s */
 	size_t n_base;
@@ -125,6 +138,7 @@ struct verdict {
 	double error;
 	int implausible;  /* the last boot fits neither level */
 	unsigned steady;  /* levels it took as held still: enum verdict_steady */
+	enum verdict_thin thin; /* whose boots to add when undecided */
 	char reason[360]; /* one line for people, no trailing newline */
 };
 
