@@ -235,17 +235,20 @@ static void say_why_more(struct driver *d, const char *commit,
  * own boots cannot decide it until that endpoint has more. NULL when
  * none, or when the probe has made `cap` endpoint boots already (`added`).
  */
-static const char *thin_endpoint(const struct driver *d,
+static const char *thin_endpoint(const struct driver *d, const char *commit,
 				 const struct verdict *v, unsigned added,
 				 unsigned cap)
 {
+	const char *who = NULL;
+
 	if (v->kind != VERDICT_UNDECIDED || added >= cap)
 		return NULL;
 	if (v->thin == VERDICT_THIN_BAD && d->bad_built && d->bad && *d->bad)
-		return d->bad;
-	if (v->thin == VERDICT_THIN_BASE)
-		return d->good;
-	return NULL;
+		who = d->bad;
+	else if (v->thin == VERDICT_THIN_BASE)
+		who = d->good;
+	/* An endpoint's own probe boots itself anyway. */
+	return who && strcmp(who, commit) ? who : NULL;
 }
 
 /* One more boot of endpoint `who`, said with why. -1 to stop. */
@@ -302,7 +305,8 @@ static int probe_perf(struct driver *d, const char *commit, double error,
 				break;
 			}
 			thin = r ? NULL
-				 : thin_endpoint(d, &n->v, endpoint_boots, cap);
+				 : thin_endpoint(d, commit, &n->v,
+						 endpoint_boots, cap);
 			if (thin) {
 				if (boot_thin_endpoint(d, commit, thin, n))
 					goto out;
