@@ -383,15 +383,6 @@ static int decide(struct verdict *out, const struct verdict_input *in,
 					 : base->n);
 	out->llr = cap_evidence(llr, thin, h);
 	out->error = posterior_error(out->llr);
-	/*
-	 * Capped below the bound by an endpoint's boots, not the commit's:
-	 * a commit's eight boots at the baseline against one bad boot, at a
-	 * wild rate of 9%, stayed at -2.3 of 2.9 and were skipped.
-	 */
-	if (fabs(llr) > fabs(out->llr) && fabs(out->llr) < out->bound &&
-	    thin < cand->n)
-		out->thin = is_auto && bad->n <= base->n ? VERDICT_THIN_BAD
-							: VERDICT_THIN_BASE;
 
 	/*
 	 * The newest boot, alone: far from both sides, in either mode? Not
@@ -410,6 +401,18 @@ static int decide(struct verdict *out, const struct verdict_input *in,
 			   d_slow / p1 > VERDICT_IMPLAUSIBLE_Z &&
 			   !(verdict_beyond_modes(d_fast, &nm) &&
 			     d_slow < d_fast);
+	/*
+	 * Held back by an endpoint's boots more than by the commit's: a
+	 * level of fewer boots than the commit's caps what they can say
+	 * (eight boots at the baseline against one bad boot, at a wild rate
+	 * of 9%, stayed at -2.3 of 2.9 and were skipped) and may be off
+	 * (a bad boot in a dip of the host's load, -30% where the slow
+	 * kernels read -23.5%, left each of them fitting neither level).
+	 */
+	if ((fabs(out->llr) < out->bound || out->implausible) &&
+	    thin < cand->n)
+		out->thin = is_auto && bad->n <= base->n ? VERDICT_THIN_BAD
+							: VERDICT_THIN_BASE;
 
 	fmt_fixed(head, sizeof(head),
 		  "good %.1f MB/s (%.1f%%, %zu boots), %s %.1f MB/s (%.1f%%, "
