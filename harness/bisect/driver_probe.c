@@ -259,11 +259,18 @@ static int boot_thin_endpoint(struct driver *d, const char *commit,
 	struct boot_facts f = {0};
 	int r;
 
-	driver_say(d,
-		   "[bisect] %.12s: the %s endpoint's few boots cap what this "
-		   "commit's boots can say (llr %+.1f of ±%.1f): one more of "
-		   "the %s endpoint",
-		   commit, which, n->v.llr, n->v.bound, which);
+	if (n->v.implausible)
+		driver_say(d,
+			   "[bisect] %.12s: its last boot fits neither level, "
+			   "and the %s endpoint's level stands on fewer boots "
+			   "than this commit's: one more of the %s endpoint",
+			   commit, which, which);
+	else
+		driver_say(d,
+			   "[bisect] %.12s: the %s endpoint's few boots cap "
+			   "what this commit's boots can say (llr %+.1f of "
+			   "±%.1f): one more of the %s endpoint",
+			   commit, which, n->v.llr, n->v.bound, which);
 	if (d->m.progress)
 		progress_phase(d->m.progress, "%s endpoint boot", which);
 	r = measure_boot(&d->m, who, &f);
