@@ -275,7 +275,12 @@ START_TEST(thin_endpoint_is_named)
 	double bad[] = { 77.1 * MB, 77.2 * MB };
 	double cand[8];
 	struct noise_model nm;
-	struct verdict_input in = { 0 };
+	struct verdict_input in = {
+		.base = good, .n_base = 2, .bad = bad, .n_bad = 1,
+		.cand = cand, .n_cand = 8, .noise = &nm, .error = 0.05,
+		.threshold.kind = THRESHOLD_AUTO,
+		.steady = VERDICT_STEADY_FAST,
+	};
 	struct verdict v;
 
 	for (size_t i = 0; i < ARRAY_SIZE(cand); i++)
@@ -284,16 +289,6 @@ START_TEST(thin_endpoint_is_named)
 	nm.sigma = 0.004;
 	nm.nu = 10;
 	nm.wild = 0.09;
-	in.base = good;
-	in.n_base = 2;
-	in.bad = bad;
-	in.n_bad = 1;
-	in.cand = cand;
-	in.n_cand = 8;
-	in.noise = &nm;
-	in.error = 0.05;
-	in.threshold.kind = THRESHOLD_AUTO;
-	in.steady = VERDICT_STEADY_FAST;
 	ck_assert_int_eq(verdict_decide(&v, &in), 0);
 	ck_assert_int_eq(v.kind, VERDICT_UNDECIDED);
 	ck_assert_double_eq_tol(v.llr, -log(0.91 / 0.09), 1e-9);

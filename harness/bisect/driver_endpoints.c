@@ -119,77 +119,33 @@ static int drop_undecided(struct driver *d, const struct sample_set *g,
 }
 
 /*
- * From here on the steps seek the endpoints' own drop (threshold auto),
- * said with both figures: `how` the drop stands to the job's `line`. The
- * job the caller gave is left as it was.
+ * Apart by the job's line, but by less than twice it (in log ratio): on
+ * the virtual clock a kernel that waits on QEMU's device moves across
+ * such a line with the host's load (a 64 KiB cap's slow kernels read -23%
+ * to -30% under "25%": its bad endpoint -30% on one boot, its culprit
+ * -23% and called fast, no answer, and the list left the culprit out).
  */
-static void judge_by_own_drop(struct driver *d, struct driver_result *res,
-			      const struct verdict *apart, const char *how,
-			      const char *line, const char *unit)
+static int drop_near_line(const struct threshold *t, const struct verdict *sep)
 {
-	driver_say(d,
-		   "[bisect] the endpoints differ by %+.1f%% (%.1f against "
-		   "%.1f %s), %s the job's %s line: the virtual clock shows "
-		   "effects of other sizes than the wall clock and hardware "
-		   "do (docs/clocks.md), so the bisection seeks the "
-		   "endpoints' own drop (threshold auto)",
-		   apart->pct_change, apart->cand_median / 1e6,
-		   apart->base_median / 1e6, unit, how, line);
-	free(res->note);
-	res->note = xstrfmt("the job's %s line gave way: the endpoints "
-			    "differ by %+.1f%% in %s, and the bisection "
-			    "sought the commit that made that drop "
-			    "(threshold auto)",
-			    line, apart->pct_change, unit);
-	d->job_as_judged = *d->job;
-	d->job_as_judged.threshold.kind = THRESHOLD_AUTO;
-	d->job = d->m.job = &d->job_as_judged;
-	d->sep = *apart;
-	res->sep = *apart;
+	double line_drop;
+
+	return sep->base_median > 0 && sep->cand_median > 0 &&
+	       !threshold_drop(&line_drop, t, sep->base_median, 0) &&
+	       log(sep->cand_median / sep->base_median) > 2 * line_drop;
 }
 
 /*
- * Apart by the job's line on the virtual clock, but by less than twice
- * it (in log ratio): there a kernel that waits on QEMU's device moves
- * with the host's load across the line (a 64 KiB cap's slow kernel read
- * -23% to -30% under a "25%" line, its endpoint -30% and its culprit
- * -23%, called fast: no answer, and the list left the culprit out), and
- * the line was drawn from sizes this clock does not show. The steps seek
- * the endpoints' own drop instead. 0 when the line stands.
- */
-static int line_near_drop(struct driver *d, struct driver_result *res)
-{
-	const struct threshold *t = &d->job->threshold;
-	struct strbuf unit = STRBUF_INIT;
-	double line_drop, own;
-	char *line;
-
-	if (t->kind == THRESHOLD_AUTO || d->job->faster ||
-	    !measure_virtual(&d->m) || !(d->sep.base_median > 0) ||
-	    !(d->sep.cand_median > 0) ||
-	    threshold_drop(&line_drop, t, d->sep.base_median, 0))
-		return 0;
-	own = log(d->sep.cand_median / d->sep.base_median);
-	if (own <= 2 * line_drop)
-		return 0;
-	measure_unit(&d->m, &unit);
-	line = line_text(t);
-	judge_by_own_drop(d, res, &d->sep, "near", line, unit.buf);
-	free(line);
-	strbuf_release(&unit);
-	return 1;
-}
-
-/*
- * The endpoints are not apart by the job's line: are they apart at all?
- * The same boots under "auto" (the bad endpoint's own level is slow).
- * Under the virtual clock a size is not what a person saw: it shrinks
- * what the wall clock shows 3-60x (docs/clocks.md; a 64 KiB request cap
- * -80% on TCG's wall clock, -27% on the virtual one), so a line drawn
- * from what was seen on hardware would stop a bisection that can find
- * the commit. There the run bisects for the endpoints' own drop and says
- * so; on the wall clock the line stands, and the message says what to
- * change. 1 when the run goes on under auto, 0 when not, -1 to stop.
+ * Does the job's line give way to the endpoints' own drop? When the
+ * endpoints are not apart by it: are they apart at all (the same boots
+ * under "auto", the bad endpoint's own level slow)? Under the virtual
+ * clock a size is not what a person saw: it shrinks what the wall clock
+ * shows 3-60x (docs/clocks.md; a 64 KiB request cap -80% on TCG's wall
+ * clock, -27% on the virtual one), so a line drawn from what was seen on
+ * hardware would stop a bisection that can find the commit, and one just
+ * crossed judges the steps by the host's load (drop_near_line). There
+ * the run bisects for the endpoints' own drop and says so; on the wall
+ * clock the line stands, and the message says what to change. 1 when the
+ * run goes on under auto, 0 when not, -1 to stop.
  */
 static int line_gives_way(struct driver *d, struct driver_result *res,
 			  const struct sample_set *g,
@@ -203,14 +159,39 @@ static int line_gives_way(struct driver *d, struct driver_result *res,
 
 	if (t->kind == THRESHOLD_AUTO || d->job->faster)
 		return 0;
-	if (endpoints_apart(d, g, b, &apart))
+	if (d->separated) {
+		if (!measure_virtual(&d->m) || !drop_near_line(t, &d->sep))
+			return 0;
+		apart = d->sep;
+	} else if (endpoints_apart(d, g, b, &apart)) {
 		return -1;
+	}
 	if (apart.kind == VERDICT_GOOD) /* no drop at all */
 		return 0;
 	virtual = measure_unit(&d->m, &unit);
 	line = line_text(t);
 	if (virtual && apart.kind == VERDICT_BAD) {
-		judge_by_own_drop(d, res, &apart, "less than", line, unit.buf);
+		driver_say(d,
+			   "[bisect] the endpoints differ by %+.1f%% (%.1f "
+			   "against %.1f %s), %s the job's %s line: the "
+			   "virtual clock shows effects of other sizes than "
+			   "the wall clock and hardware do (docs/clocks.md), "
+			   "so the bisection seeks the endpoints' own drop "
+			   "(threshold auto)",
+			   apart.pct_change, apart.cand_median / 1e6,
+			   apart.base_median / 1e6, unit.buf,
+			   d->separated ? "near" : "less than", line);
+		free(res->note);
+		res->note = xstrfmt("the job's %s line gave way: the "
+				    "endpoints differ by %+.1f%% in %s, and "
+				    "the bisection sought the commit that "
+				    "made that drop (threshold auto)",
+				    line, apart.pct_change, unit.buf);
+		d->job_as_judged = *d->job;
+		d->job_as_judged.threshold.kind = THRESHOLD_AUTO;
+		d->job = d->m.job = &d->job_as_judged;
+		d->sep = apart;
+		res->sep = apart;
 		ret = 1;
 	} else {
 		driver_set_message(
@@ -393,8 +374,8 @@ driver_endpoints_perf(struct driver *d, struct driver_result *res, int need_bad)
 				want_good ? "good" : "bad",
 				driver_failure_text(n));
 	}
-	/* Not apart by the line: apart at all, and does the line give way? */
-	r = need_bad && !d->separated ? line_gives_way(d, res, &g, &b) : 0;
+	/* Apart at all, or only near the line: does the line give way? */
+	r = need_bad ? line_gives_way(d, res, &g, &b) : 0;
 	if (r < 0) {
 		ret = driver_stopped(d);
 		goto out;
@@ -402,8 +383,6 @@ driver_endpoints_perf(struct driver *d, struct driver_result *res, int need_bad)
 	if (r > 0) {
 		d->separated = 1;
 		bn.v = d->sep;
-	} else if (need_bad && d->separated) {
-		line_near_drop(d, res);
 	}
 	gn.outcome = bn.outcome = PROBE_FAST; /* measured */
 	driver_note_figures(&gn, &g);

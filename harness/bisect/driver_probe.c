@@ -256,7 +256,7 @@ static int boot_thin_endpoint(struct driver *d, const char *commit,
 			      const char *who, const struct probe_note *n)
 {
 	const char *which = who == d->bad ? "bad" : "good";
-	struct boot_facts f = {0};
+	struct probe_note en = {0};
 	int r;
 
 	if (n->v.implausible)
@@ -273,11 +273,11 @@ static int boot_thin_endpoint(struct driver *d, const char *commit,
 			   commit, which, n->v.llr, n->v.bound, which);
 	if (d->m.progress)
 		progress_phase(d->m.progress, "%s endpoint boot", which);
-	r = measure_boot(&d->m, who, &f);
+	r = driver_boot_commit(d, who, &en);
 	if (r > 0)
 		driver_say(d, "warning: a boot of the %s endpoint failed: %s",
-			   which, boot_facts_text(&f));
-	boot_facts_release(&f);
+			   which, driver_failure_text(&en));
+	driver_note_release(&en);
 	return r < 0 ? -1 : 0;
 }
 
