@@ -54,7 +54,7 @@ GUEST       := $(O)/iobisect-guest
 # The QEMU plugin that counts the guest kernel's instructions (profiles).
 PLUGIN      := $(O)/iobisect-tbcount.so
 
-.PHONY: all deps test unit integration asan format demo clean fuzz seeds \
+.PHONY: all deps test unit unit-pattern integration asan format demo clean fuzz seeds \
 	install uninstall man FORCE
 all: iobisect $(GUEST) $(PLUGIN)
 
@@ -166,15 +166,25 @@ unit: $(CHECK_BIN) $(O)/iobisect
 integration: all
 	@tests/run-integration.sh
 
-# The whole suite, as CI runs it: unit tests, the same under ASan/UBSan/LSan,
+# The whole suite, as CI runs it: unit tests, the same with a patterned
+# stack, the same under ASan/UBSan/LSan,
 # each fuzz target for FUZZ_SECONDS, then the real-kernel integration tests.
 test: deps
 	$(MAKE) all
 	$(MAKE) unit
+	$(MAKE) unit-pattern
 	$(MAKE) asan
 	$(MAKE) fuzz
 	FUZZ_SECONDS=$${FUZZ_SECONDS:-20} scripts/fuzz.sh
 	$(MAKE) integration
+
+# The unit suite again with every automatic variable filled with a pattern
+# (0xfe bytes in GCC 12), not whatever the stack held: a field an *_init
+# leaves out reads as garbage and fails a test, where a stack of zeros
+# passes it by luck (executor_init left kind_given out, and CI's stack
+# held zero where a user's did not).
+unit-pattern:
+	$(MAKE) O=build-pattern CFLAGS="-O2 -g -ftrivial-auto-var-init=pattern" unit
 
 # LeakSanitizer is part of -fsanitize=address on x86_64 Linux; it is named
 # here so nothing in the environment turns it off. Check forks each test and
@@ -224,7 +234,7 @@ format:
 	clang-format -i harness/*/*.c harness/*/*.h workloads/*.c workloads/*.h tests/*.c
 
 clean:
-	rm -rf $(O) build-asan build-fuzz iobisect
+	rm -rf $(O) build-asan build-pattern build-fuzz iobisect
 
 # The man pages and the bash completion, written again from the program's
 # tables; a unit check (check_manpage) fails until they are.

@@ -21,6 +21,7 @@
 
 void executor_init(struct executor *x)
 {
+	memset(x, 0, sizeof(*x));
 	x->kind = EXECUTOR_LOCAL;
 	x->probes = 1;
 	slurm_opts_init(&x->slurm);
