@@ -3,7 +3,9 @@
 # bisect's own when it exists, else a synthetic one written in the store's
 # layout), `iobisect report --html --json`, then headless Chromium takes a
 # screenshot and dumps the DOM, which must hold one plot per topology x
-# point x metric and the culprit marker. IOBISECT overrides the binary.
+# point x metric x clock (a bisection's answer adds pairs timed on the
+# wall clock beside its virtual-clock boots) and the culprit marker.
+# IOBISECT overrides the binary.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 bin=${IOBISECT:-./iobisect}
@@ -31,7 +33,8 @@ echo "50-report-html: results $results, culprit $culprit"
 
 "$bin" report "$results" --html "$out/report.html" --json "$out/report.json"
 
-# The expected plots: one per distinct topology/point/metric in the store.
+# The expected plots: one per distinct topology/point/metric/clock in the
+# store, as the report draws them (a clock without a name is the wall's).
 expected=$(python3 - "$results" <<'PY'
 import json, os, sys
 keys = set()
@@ -41,9 +44,12 @@ for d, _, files in os.walk(sys.argv[1]):
             doc = json.load(open(os.path.join(d, f)))
             if not doc.get("complete"):
                 continue
+            m = doc.get("machine") or {}
+            clock = m.get("clock", "wall")
+            shift = m.get("icount_shift", 0) if clock == "virtual" else 0
             for k, v in doc.items():
                 if isinstance(v, dict) and "bw_bytes" in v and v.get("verified"):
-                    keys.add((doc["topology"], doc["point"], k))
+                    keys.add((doc["topology"], doc["point"], k, clock, shift))
 print(len(keys))
 PY
 )
@@ -67,7 +73,7 @@ python3 - "$out/dom.html" "$expected" "$culprit" "$counters" <<'PY'
 import re, sys
 dom, expected, culprit = open(sys.argv[1]).read(), int(sys.argv[2]), sys.argv[3]
 has_counters = sys.argv[4] == "1"
-plots = re.findall(r'<svg class="plot"[^>]*data-topology="([^"]*)"[^>]*data-point="([^"]*)"[^>]*data-metric="([^"]*)"', dom)
+plots = re.findall(r'<svg class="plot"[^>]*data-topology="([^"]*)"[^>]*data-point="([^"]*)"[^>]*data-metric="([^"]*)"[^>]*data-clock="([^"]*)"', dom)
 assert len(plots) == expected, f"{len(plots)} plots, expected {expected}"
 assert len(set(plots)) == len(plots), "a series is plotted twice"
 marks = re.findall(r'class="culprit[^"]*" data-commit="([0-9a-f]+)"', dom)
