@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# A bisection killed with SIGKILL during a build, then during a boot, and
-# run again reaches the same culprit, reaps what the killed runs left, and
+# A bisection killed with SIGKILL during a build, then during a boot, then
+# during a boot of the answer's pairs (culprit against parent), and run
+# again reaches the same culprit, reaps what the killed runs left, and
 # measures nothing twice: every sample document stored before a kill is
 # still there, unchanged, and a commit already judged gets no new boot.
 # Uses the iobisect-demo-resume branch (trees no other test builds) with a
@@ -56,23 +57,28 @@ has_child() { # PID WORD
 	return 1
 }
 
-# start, wait until a child of the given kind runs, SIGKILL the harness.
-kill_during() { # WORD TIMEOUT_S
+# start, wait until the run has printed LINE (when given) and a child of
+# the given kind runs, SIGKILL the harness.
+runs=0
+kill_during() { # WORD TIMEOUT_S [LINE]
+	runs=$((runs + 1))
+	local err=$tmp/err.$runs
 	# The binary itself, not the iob function: $! must be iobisect.
-	"$IOB_ROOT/iobisect" bisect "$tmp/job.json" --results "$tmp/results" >>"$tmp/out" 2>>"$tmp/err" &
+	"$IOB_ROOT/iobisect" bisect "$tmp/job.json" --results "$tmp/results" >>"$tmp/out" 2>"$err" &
 	pid=$!
 	local t=0
-	until has_child "$pid" "$1"; do
-		kill -0 "$pid" 2>/dev/null || { tail "$tmp/err" >&2; fail "bisect ended before a '$1' ran"; }
+	until { [ -z "${3:-}" ] || grep -qF -- "$3" "$err"; } && has_child "$pid" "$1"; do
+		kill -0 "$pid" 2>/dev/null || { tail "$err" >&2; fail "bisect ended before a '$1' ran${3:+ after '$3'}"; }
 		sleep 0.2
 		t=$((t + 1))
-		[ $t -lt $(($2 * 5)) ] || fail "no '$1' within $2 s"
+		[ $t -lt $(($2 * 5)) ] || fail "no '$1'${3:+ after '$3'} within $2 s"
 	done
 	sleep 2
 	kill -9 "$pid"
 	wait "$pid" 2>/dev/null || true
 	pid=
-	echo "killed during $1"
+	cat "$err" >>"$tmp/err"
+	echo "killed during $1${3:+ after '$3'}"
 }
 
 snapshot() { # the sample documents and their checksums
@@ -81,6 +87,11 @@ snapshot() { # the sample documents and their checksums
 
 kill_during make 900
 kill_during qemu-system 900
+# The answer's pairs boot the culprit and its parent back to back: a run
+# killed there keeps the steps it judged and the pairs it stored, and
+# the resumed run takes their images from the build cache (it used to
+# stop: "<commit> was not built in this run").
+kill_during qemu-system 1800 '[bisect] confirm: testing'
 snapshot >"$tmp/before"
 iob bisect "$tmp/job.json" --results "$tmp/results" --log >"$tmp/log.before" || true
 # The commits judged before the last kill (endpoints excluded).
