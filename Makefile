@@ -156,12 +156,13 @@ deps:
 
 # The layers' order, the Check suites, then the table of hostile inputs
 # against the program, then two harnesses booting a stand-in QEMU on one
-# results folder.
+# results folder, then harnesses killed while a stand-in QEMU runs.
 unit: $(CHECK_BIN) $(O)/iobisect
 	@scripts/check-layers.sh $(HARNESS_DIRS)
 	@scripts/run-unit.sh $(CHECK_BIN)
 	@tests/hostile.sh $(O)/iobisect
 	@tests/concurrent-boots.sh $(O)/iobisect
+	@tests/killed-harness.sh $(O)/iobisect
 
 integration: all
 	@tests/run-integration.sh

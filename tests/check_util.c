@@ -474,6 +474,66 @@ START_TEST(run_timeout_kills_whole_group)
 }
 END_TEST
 
+/*
+ * A harness killed by SIGKILL runs no handler: what its child started
+ * (make's compilers, what a QEMU wrapper script runs) dies with it all
+ * the same. The harness here is a fork of the test.
+ */
+START_TEST(run_group_dies_with_harness)
+{
+	char *pidf = xstrfmt("%s/grandchild.pid", tmpdir);
+	char *script = xstrfmt("sleep 30 & echo $! > %s; wait", pidf);
+	const char *argv[] = { "sh", "-c", script, NULL };
+	struct strbuf sb = STRBUF_INIT;
+	pid_t harness = fork();
+
+	ck_assert(harness >= 0);
+	if (harness == 0) {
+		struct run_opts o = RUN_OPTS_INIT;
+		o.argv = argv;
+		if (run_start(&o) < 0)
+			_exit(1);
+		for (int i = 0; i < 250 && !file_exists(pidf); i++)
+			usleep(20000);
+		usleep(50000);
+		raise(SIGKILL);
+	}
+	waitpid(harness, NULL, 0);
+	ck_assert_int_eq(read_file(pidf, &sb), 0);
+	long pid = atol(sb.buf);
+	ck_assert(pid > 1);
+	for (int i = 0; i < 100 && process_alive(pid); i++)
+		usleep(20000);
+	ck_assert_msg(!process_alive(pid), "grandchild %ld still alive", pid);
+	strbuf_release(&sb);
+	free(script);
+	free(pidf);
+}
+END_TEST
+
+/* The keeper of a child's group is reaped with it: no zombie is left. */
+START_TEST(run_leaves_no_zombie)
+{
+	const char *argv[] = { "sh", "-c", "sleep 0.05", NULL };
+	struct run_opts o = RUN_OPTS_INIT;
+	int code = 0;
+	o.argv = argv;
+
+	ck_assert_int_eq(run_command(&o), 0);
+	pid_t pid = run_start(&o);
+	ck_assert(pid > 0);
+	while (!run_poll(pid, &code))
+		usleep(10000);
+	ck_assert_int_eq(code, 0);
+	pid = run_start(&o);
+	ck_assert(pid > 0);
+	run_kill(pid);
+	errno = 0;
+	ck_assert_int_eq(waitpid(-1, NULL, WNOHANG), -1);
+	ck_assert_int_eq(errno, ECHILD);
+}
+END_TEST
+
 START_TEST(run_missing_program)
 {
 	const char *argv[] = { "no-such-program-iobisect", NULL };
@@ -705,6 +765,8 @@ int main(void)
 	tcase_add_test(tc, hash_is_git_blob_id);
 	tcase_add_test(tc, run_captures_exit_and_output);
 	tcase_add_test(tc, run_timeout_kills_whole_group);
+	tcase_add_test(tc, run_group_dies_with_harness);
+	tcase_add_test(tc, run_leaves_no_zombie);
 	tcase_add_test(tc, run_missing_program);
 	tcase_add_test(tc, reap_stale_kills_its_own_only);
 	tcase_add_test(tc, safe_text_and_utf8);

@@ -568,25 +568,17 @@ int vm_boot(struct boot_result *out, const struct boot_request *req)
 		(uint64_t)(job->machine.timeout_s > 0 ? job->machine.timeout_s
 						      : 300) *
 		1000000000ull;
-	int status = 0, interrupted = 0;
+	int interrupted = 0;
 	struct console_watch cw = {-1, STRBUF_INIT, 0};
 	cw.fd = open(out->console_log, O_RDONLY | O_CLOEXEC);
 	for (;;) {
-		pid_t w = waitpid(pid, &status, WNOHANG);
+		/* Reaped, with what QEMU left in its group and its keeper. */
+		int ended = run_poll(pid, &out->qemu_exit);
 		drain(fd, &out->report);
 		note_times(out, t0);
 		console_watch(&cw, t0);
-		if (w == pid) {
-			out->qemu_exit = WIFEXITED(status) ? WEXITSTATUS(status)
-							   : RUN_SIGNALED;
-			/* Anything QEMU left in its group goes with it. */
-			kill(-pid, SIGKILL);
+		if (ended)
 			break;
-		}
-		if (w < 0 && errno != EINTR) {
-			out->qemu_exit = RUN_SIGNALED;
-			break;
-		}
 		uint64_t el = now_ns() - t0;
 		if (!vcpus_placed)
 			vcpus_placed = place_vcpus(&plan, pid, vcpus, el,
@@ -612,6 +604,12 @@ int vm_boot(struct boot_result *out, const struct boot_request *req)
 		out->qemu_exit = out->timed_out ? RUN_TIMEOUT : RUN_SIGNALED;
 		break;
 	}
+	/*
+	 * The harness's own signal handler may have killed QEMU before this
+	 * loop saw the signal: that boot was interrupted, not a QEMU failure.
+	 */
+	if (out->qemu_exit == RUN_SIGNALED && run_interrupted())
+		interrupted = 1;
 	out->total_ns = now_ns() - t0;
 	if (cw.fd >= 0)
 		close(cw.fd);

@@ -25,27 +25,52 @@ static volatile pid_t children[MAX_CHILDREN];
 static int claims[MAX_CLAIMS] = { [0 ... MAX_CLAIMS - 1] = -1 };
 /* Forked harnesses (run_fork): SIGTERM, so they kill what they started. */
 static volatile sig_atomic_t gentle[MAX_CHILDREN];
+/* The keeper of each child's group (keep_group), 0 for none. */
+static pid_t keepers[MAX_CHILDREN];
 
-static void remember_as(pid_t pid, int soft)
+/*
+ * The signals that end the harness by default and that it catches to
+ * stop as an interrupt: its children's groups killed, what was measured
+ * kept. SIGQUIT too: a shell starts background jobs with it ignored, and
+ * a harness that ignores it cannot be asked to stop that way. SIGUSR1,
+ * SIGUSR2 and SIGALRM end a process at once unless caught: a harness
+ * ended by one of them would stop as no other signal stops it.
+ */
+static const int stop_signals[] = {
+	SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM,
+};
+
+static void remember_as(pid_t pid, int soft, pid_t keeper)
 {
 	for (int i = 0; i < MAX_CHILDREN; i++)
 		if (!children[i]) {
 			gentle[i] = soft;
+			keepers[i] = keeper;
 			children[i] = pid;
 			return;
 		}
+	/*
+	 * Not in the table: the group is not killed on a signal, and its
+	 * keeper, still watching, ends as a zombie nobody reaps.
+	 */
 }
 
-static void remember(pid_t pid)
-{
-	remember_as(pid, 0);
-}
-
+/*
+ * `pid` has ended, or is killed: kill what its group still holds and
+ * reap its keeper, which that kill ended.
+ */
 static void forget(pid_t pid)
 {
+	kill(-pid, SIGKILL);
 	for (int i = 0; i < MAX_CHILDREN; i++)
-		if (children[i] == pid)
+		if (children[i] == pid) {
 			children[i] = 0;
+			if (keepers[i] > 0) {
+				kill(keepers[i], SIGKILL);
+				waitpid(keepers[i], NULL, 0);
+			}
+			keepers[i] = 0;
+		}
 }
 
 static void on_signal(int sig)
@@ -62,14 +87,8 @@ void run_install_signal_handlers(void)
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	/*
-	 * SIGQUIT too: a shell starts background jobs with it ignored, and
-	 * a harness that ignores it cannot be asked to stop that way.
-	 */
-	sigaction(SIGQUIT, &sa, NULL);
+	for (size_t i = 0; i < ARRAY_SIZE(stop_signals); i++)
+		sigaction(stop_signals[i], &sa, NULL);
 }
 
 void run_sleep_ms(long ms)
@@ -126,14 +145,15 @@ char *run_find_tool(const char *tool)
 
 static char *pidfile_tag(const char *pidfile);
 
-static void child_setup(const struct run_opts *o)
+static void child_setup(const struct run_opts *o, pid_t parent)
 {
 	setpgid(0, 0);
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	signal(SIGINT, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
-	signal(SIGHUP, SIG_DFL);
-	signal(SIGQUIT, SIG_DFL);
+	/* A harness that died before the prctl sends no signal. */
+	if (getppid() != parent)
+		_exit(127);
+	for (size_t i = 0; i < ARRAY_SIZE(stop_signals); i++)
+		signal(stop_signals[i], SIG_DFL);
 	signal(SIGPIPE, SIG_DFL);
 	int in = open(o->stdin_path ? o->stdin_path : "/dev/null", O_RDONLY);
 	if (in >= 0) {
@@ -160,6 +180,51 @@ static void child_setup(const struct run_opts *o)
 		putenv(pidfile_tag(o->pidfile));
 }
 
+/*
+ * The keeper of the group of `pid`, a child started just before: a fork
+ * of the harness that joins that group and waits for the harness to end,
+ * however it ends (SIGKILL included), to kill the whole group, itself
+ * with it. PR_SET_PDEATHSIG kills the child alone; what the child starts
+ * in turn (the compilers under make, a QEMU behind a wrapper script)
+ * would run on. The keeper dies with its group whenever the harness
+ * kills that group, and forget() reaps it. Returns its pid, or 0 if
+ * none could be started (the child then has its PR_SET_PDEATHSIG alone).
+ */
+static pid_t keep_group(pid_t pid)
+{
+	pid_t parent = getpid(), keeper;
+	sigset_t all, old;
+	int sig;
+
+	/* No handler of the harness's may run in the keeper. */
+	sigfillset(&all);
+	sigprocmask(SIG_SETMASK, &all, &old);
+	keeper = fork();
+	if (keeper) {
+		sigprocmask(SIG_SETMASK, &old, NULL);
+		if (keeper < 0)
+			return 0;
+		setpgid(keeper, pid);
+		return keeper;
+	}
+	/* The harness's claims (a lock, a disk) are not the keeper's. */
+	if (close_range(0, ~0U, 0))
+		for (int fd = 0; fd < 1024; fd++)
+			close(fd);
+	/*
+	 * Forked by the harness's only thread, so the signal comes when the
+	 * harness ends; every other signal waits, blocked, for SIGKILL.
+	 */
+	if (setpgid(0, pid) || prctl(PR_SET_PDEATHSIG, SIGHUP))
+		_exit(1);
+	sigemptyset(&all);
+	sigaddset(&all, SIGHUP);
+	while (getppid() == parent)
+		sigwait(&all, &sig);
+	kill(0, SIGKILL);
+	_exit(0);
+}
+
 pid_t run_start(const struct run_opts *o)
 {
 	char *prog = run_which(o->argv[0]);
@@ -174,7 +239,7 @@ pid_t run_start(const struct run_opts *o)
 		error("pipe: %s", strerror(errno));
 		return -1;
 	}
-	pid_t pid = fork();
+	pid_t parent = getpid(), pid = fork();
 	if (pid < 0) {
 		free(prog);
 		close(fds[0]);
@@ -184,7 +249,7 @@ pid_t run_start(const struct run_opts *o)
 	}
 	if (pid == 0) {
 		close(fds[0]);
-		child_setup(o);
+		child_setup(o, parent);
 		int e = 0;
 		if (o->setup && o->setup(o->payload))
 			e = errno ? errno : EPERM;
@@ -197,6 +262,8 @@ pid_t run_start(const struct run_opts *o)
 	}
 	/* Set the group from both sides so a kill right away finds it. */
 	setpgid(pid, pid);
+	/* Kept from here: the child's setup (a chroot's mounts) included. */
+	remember_as(pid, 0, keep_group(pid));
 	close(fds[1]);
 	int e = 0;
 	ssize_t n;
@@ -206,12 +273,12 @@ pid_t run_start(const struct run_opts *o)
 	close(fds[0]);
 	if (n == (ssize_t)sizeof(e)) {
 		waitpid(pid, NULL, 0);
+		forget(pid);
 		error("cannot run '%s': %s", prog, strerror(e));
 		free(prog);
 		return -1;
 	}
 	free(prog);
-	remember(pid);
 	if (o->pidfile) {
 		/* The start time tells this child from a later holder of
 		 * its pid (run_reap_stale). */
@@ -253,9 +320,8 @@ int run_wait(pid_t pid, int timeout_ms)
 		struct timespec ts = { 0, 20 * 1000000 };
 		nanosleep(&ts, NULL);
 	}
-	forget(pid);
 	/* Anything the child left in its group goes with it. */
-	kill(-pid, SIGKILL);
+	forget(pid);
 	return decode(status);
 }
 
@@ -264,7 +330,6 @@ void run_kill(pid_t pid)
 	kill(-pid, SIGTERM);
 	for (int i = 0; i < 50; i++) {
 		if (waitpid(pid, NULL, WNOHANG) == pid) {
-			kill(-pid, SIGKILL);
 			forget(pid);
 			return;
 		}
@@ -292,8 +357,10 @@ pid_t run_fork(void)
 		 * The parent's other children are not this one's to kill: on
 		 * a signal it kills only what it started itself, then exits.
 		 */
-		for (int i = 0; i < MAX_CHILDREN; i++)
+		for (int i = 0; i < MAX_CHILDREN; i++) {
 			children[i] = 0;
+			keepers[i] = 0;
+		}
 		for (int i = 0; i < MAX_CLAIMS; i++)
 			if (claims[i] >= 0) {
 				close(claims[i]);
@@ -311,7 +378,7 @@ pid_t run_fork(void)
 		return 0;
 	}
 	setpgid(pid, pid);
-	remember_as(pid, 1);
+	remember_as(pid, 1, 0);
 	return pid;
 }
 
@@ -340,7 +407,6 @@ int run_poll(pid_t pid, int *code)
 	if (r == 0)
 		return 0;
 	forget(pid);
-	kill(-pid, SIGKILL);
 	*code = r == pid ? decode(status) : RUN_SIGNALED;
 	return 1;
 }

@@ -1,8 +1,11 @@
 /*
  * run.h: starting and reaping the programs iobisect drives (make, QEMU,
  * the compiler). Every child runs in its own process group with
- * PR_SET_PDEATHSIG, so it dies with the harness; the harness remembers the
- * groups it started and kills them on SIGINT/SIGTERM. A group's pid is
+ * PR_SET_PDEATHSIG, and beside it in that group a keeper, a fork of the
+ * harness that kills the whole group when the harness ends, however it
+ * ends: what the child starts in turn dies with the harness too. The
+ * harness remembers the groups it started and kills them on the signals
+ * it catches (run_install_signal_handlers). A group's pid is
  * written to a pid file when asked, so a resumed run can reap what a
  * SIGKILLed one left behind.
  */
@@ -71,19 +74,20 @@ pid_t run_fork(void);
 void run_claim_fd(int fd);
 void run_disclaim_fd(int fd);
 /*
- * Has `pid` ended? 1 with *code as run_wait gives it (the child reaped),
- * 0 while it runs. Never blocks.
+ * Has `pid` ended? 1 with *code as run_wait gives it (the child reaped,
+ * what its group still holds killed), 0 while it runs. Never blocks.
  */
 int run_poll(pid_t pid, int *code);
 /* SIGTERM then SIGKILL the group of `pid`, and reap it. */
 void run_kill(pid_t pid);
 
 /*
- * Install SIGINT/SIGTERM/SIGHUP/SIGQUIT handlers that kill every running child
- * group and set a flag the long loops poll. Safe to call more than once.
+ * Install SIGINT/SIGTERM/SIGHUP/SIGQUIT/SIGUSR1/SIGUSR2/SIGALRM handlers
+ * that kill every running child group and set a flag the long loops poll.
+ * Safe to call more than once.
  */
 void run_install_signal_handlers(void);
-/* Nonzero after SIGINT/SIGTERM/SIGHUP/SIGQUIT: stop at the next safe point. */
+/* Nonzero after one of those signals: stop at the next safe point. */
 int run_interrupted(void);
 /* Wait `ms` (a backoff, a poll), cut short by SIGINT or SIGTERM. */
 void run_sleep_ms(long ms);
