@@ -390,6 +390,19 @@ check bad "'iobisect-.1' is not a page" -- help --man iobisect-.1
 check bad "'iobisect-run.1x' is not a page" -- help --man iobisect-run.1x
 check bad '^usage: iobisect version' -- version --frobnicate
 check ok '' -- help --man iobisect-run.1
+# The completion made from a data folder holding presets named as shell
+# code, or with a quote, runs none and still offers the others.
+mkdir -p evil/qemu evil/kconfigs
+cp "$root"/qemu/*.json evil/qemu/
+touch 'evil/qemu/$(touch pwned).json' 'evil/qemu/`touch pwned`.json' \
+	'evil/qemu/a"b.json' "evil/qemu/a'b.json" 'evil/qemu/a b.json'
+presets=$(cd "$root/qemu" && printf '%s\n' *.json | sed 's/\.json$//' | sort | paste -sd' ')
+complete_topology() {
+	bash --norc -c 'source "$1" && COMP_WORDS=(iobisect run --topology "") &&
+		COMP_CWORD=3 && _iobisect && echo "${COMPREPLY[*]}"' _ "$L/out"
+}
+IOBISECT_DATA=$S/evil check ok '' after='[ "$(complete_topology 2>&1)" = "$presets" ] && [ ! -e pwned ]' -- help --completion
+rm -rf evil pwned
 check ok '' -- help run
 check ok '' -- --version
 check bad '^usage: ' -- run
