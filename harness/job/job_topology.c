@@ -494,6 +494,7 @@ void job_presets(struct strvec *out)
 static int preset_load(struct keypath *c, const char *name, struct draft *d)
 {
 	struct strbuf text = STRBUF_INIT;
+	const char *data = job_data_dir();
 	char *path;
 	json_t *root;
 	json_error_t jerr;
@@ -501,7 +502,13 @@ static int preset_load(struct keypath *c, const char *name, struct draft *d)
 
 	if (!preset_name_ok(name))
 		return kp_fail(c, "unknown preset '%s'", name);
-	path = xstrfmt("%s/qemu/%s.json", job_data_dir(), name);
+	if (!data) {
+		char *why = job_data_looked();
+		kp_fail(c, "unknown preset '%s': %s", name, why);
+		free(why);
+		return -1;
+	}
+	path = xstrfmt("%s/qemu/%s.json", data, name);
 	if (!file_exists(path)) {
 		kp_fail(c, "unknown preset '%s' (no '%s')", name, path);
 		free(path);
