@@ -59,12 +59,17 @@ PLUGIN      := $(O)/iobisect-tbcount.so
 all: iobisect $(GUEST) $(PLUGIN)
 
 # Each is rewritten only when its text changes, so a build with the same
-# folders and the same commit recompiles nothing.
+# folders and the same commit recompiles nothing. The build tree (this
+# source folder and the build folder, absolute) is written in too: a
+# program run from it, or copied out of it, finds its parts there, never
+# in the folder it happens to run in (install_dirs.h).
 $(GEN)/install_config.h: FORCE
 	@mkdir -p $(dir $@)
 	@printf '%s\n' '#define IOBISECT_BINDIR "$(bindir)"' \
 		'#define IOBISECT_PKGDATADIR "$(datadir)/iobisect"' \
-		'#define IOBISECT_PKGLIBEXECDIR "$(libexecdir)/iobisect"' >$@.tmp
+		'#define IOBISECT_PKGLIBEXECDIR "$(libexecdir)/iobisect"' \
+		'#define IOBISECT_SRCDIR "$(CURDIR)"' \
+		'#define IOBISECT_BUILDDIR "$(abspath $(O))"' >$@.tmp
 	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
 $(O)/harness/util/install_dirs.o: $(GEN)/install_config.h
 

@@ -10,6 +10,7 @@
 #include "vcpus.h"
 #include "clock.h"
 #include "initramfs.h"
+#include "install_dirs.h"
 #include "job.h"
 #include "job_datadir.h"
 #include "job_keys.h"
@@ -983,8 +984,51 @@ START_TEST(data_dir_from_environment)
 	setenv("IOBISECT_DATA", "/opt/iob", 1);
 	ck_assert_str_eq(job_data_dir(), "/opt/iob");
 	unsetenv("IOBISECT_DATA");
-	/* The test binary's folder holds no qemu/ and kconfigs/. */
-	ck_assert_str_eq(job_data_dir(), ".");
+	/*
+	 * The test binary (build/tests/) is in its build tree: the data is
+	 * that tree's source folder, by its absolute path, never the
+	 * working folder (the test runs in the source folder: "." would
+	 * hold the data too).
+	 */
+	const char *dir = job_data_dir();
+	ck_assert_ptr_nonnull(dir);
+	ck_assert_msg(dir[0] == '/', "data folder '%s' is not absolute", dir);
+	char *preset = xstrfmt("%s/qemu/virtio.json", dir);
+	ck_assert(file_exists(preset));
+	free(preset);
+}
+END_TEST
+
+/*
+ * Where no folder holds the data, there is none (never "."), and the
+ * line that says so names each folder looked in.
+ */
+START_TEST(data_dir_none_names_where_it_looked)
+{
+	struct strvec dirs = STRVEC_INIT;
+	strvec_push(&dirs, "/nonexistent/usr/share/iobisect");
+	strvec_push(&dirs, "/nonexistent/src");
+	ck_assert_ptr_null(job_data_pick(&dirs));
+	strvec_push(&dirs, srcdir);
+	ck_assert_str_eq(job_data_pick(&dirs), srcdir);
+	strvec_clear(&dirs);
+
+	unsetenv("IOBISECT_DATA");
+	char *looked = job_data_looked();
+	struct strvec cands = STRVEC_INIT;
+	install_dir_candidates(INSTALL_DATA, &cands);
+	ck_assert(cands.nr >= 3);
+	for (size_t i = 0; i < cands.nr; i++) {
+		ck_assert_msg(cands.v[i][0] == '/', "'%s' is relative",
+			      cands.v[i]);
+		char *q = xstrfmt("'%s'", cands.v[i]);
+		ck_assert_msg(strstr(looked, q), "'%s' does not name %s",
+			      looked, q);
+		free(q);
+	}
+	ck_assert_msg(strstr(looked, "IOBISECT_DATA"), "%s", looked);
+	free(looked);
+	strvec_clear(&cands);
 }
 END_TEST
 
@@ -1447,6 +1491,7 @@ static Suite *job_suite(void)
 	tcase_add_test(tc, nullb_memory_backed_keeps_data);
 	tcase_add_test(tc, kernel_versions);
 	tcase_add_test(tc, data_dir_from_environment);
+	tcase_add_test(tc, data_dir_none_names_where_it_looked);
 	tcase_add_test(tc, host_key_rules_are_the_shared_lists);
 	tcase_add_test(tc, fio_jobs_carry_the_job_file_and_the_build);
 	tcase_add_test(tc, loop_on_a_new_file_takes_its_size);

@@ -390,6 +390,19 @@ check bad "'iobisect-.1' is not a page" -- help --man iobisect-.1
 check bad "'iobisect-run.1x' is not a page" -- help --man iobisect-run.1x
 check bad '^usage: iobisect version' -- version --frobnicate
 check ok '' -- help --man iobisect-run.1
+# The completion made from a data folder holding presets named as shell
+# code, or with a quote, runs none and still offers the others.
+mkdir -p evil/qemu evil/kconfigs
+cp "$root"/qemu/*.json evil/qemu/
+touch 'evil/qemu/$(touch pwned).json' 'evil/qemu/`touch pwned`.json' \
+	'evil/qemu/a"b.json' "evil/qemu/a'b.json" 'evil/qemu/a b.json'
+presets=$(cd "$root/qemu" && printf '%s\n' *.json | sed 's/\.json$//' | sort | paste -sd' ')
+complete_topology() {
+	bash --norc -c 'source "$1" && COMP_WORDS=(iobisect run --topology "") &&
+		COMP_CWORD=3 && _iobisect && echo "${COMPREPLY[*]}"' _ "$L/out"
+}
+IOBISECT_DATA=$S/evil check ok '' after='[ "$(complete_topology 2>&1)" = "$presets" ] && [ ! -e pwned ]' -- help --completion
+rm -rf evil pwned
 check ok '' -- help run
 check ok '' -- --version
 check bad '^usage: ' -- run
@@ -444,6 +457,24 @@ check bad "^error: --timeout: '0' is not a positive number" -- run "${K[@]}" --t
 check bad "not valid JSON: maximum parsing depth" -- run jobs/nested.json --kernel k
 # machine.qemu is a program, never shell text, and a hung one gives way.
 check bad "cannot run 'touch pwned; false'" after='[ ! -e pwned ]' -- run "${K[@]}" --set 'machine.qemu=touch pwned; false'
+# A copied binary takes nothing from the folder it runs in: no guest or
+# QEMU plugin from ./build/, no preset from ./qemu/ (the planted plugin
+# would leave planted-ran when QEMU loads it; with no compiler, or no
+# QEMU, the guest and the preset still tell). Copied into the folder,
+# and staged as an install without its libexec/ and share/.
+mkdir -p build qemu kconfigs stage/usr/bin
+printf 'planted\n' >build/iobisect-guest
+printf '{"planted": ' >qemu/virtio.json
+printf '#include <stdio.h>\n__attribute__((constructor)) static void f(void)\n{ fclose(fopen("%s/planted-ran", "w")); }\n' "$S" >plant.c
+cc -shared -fPIC -o build/iobisect-tbcount.so plant.c 2>/dev/null ||
+	printf 'planted\n' >build/iobisect-tbcount.so
+cp "$bin" iobisect
+cp "$bin" stage/usr/bin/iobisect
+for copy in "$S/iobisect" "$S/stage/usr/bin/iobisect"; do
+	bin=$copy IOBISECT_DATA= check ok '' after='[ ! -e planted-ran ] && ! grep -qE "$S/build|^data +(\.|$S)$" "$L/out"' -- version
+	bin=$copy IOBISECT_DATA= check bad "cannot create 'k/" secs=8 -- run "${K[@]}" --results k --set "machine.qemu=$S/hang.sh"
+done
+rm -rf build qemu kconfigs stage iobisect plant.c planted-ran
 # A signal while QEMU is asked its version is an interruption (130), not
 # a missing QEMU; the probe's file goes where $TMPDIR says.
 check 130 "interrupted while asking '.*hang.sh' its version" secs=5 sig=TERM -- run "${K[@]}" --set "machine.qemu=$S/hang.sh"

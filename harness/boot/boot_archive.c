@@ -51,8 +51,11 @@ int boot_archive_write(const char *out_path, const char *spec,
 	if (!guest) {
 		guest = found = initramfs_find_guest();
 		if (!guest) {
-			error("cannot find the guest program 'iobisect-guest' "
-			      "(run make, or set IOBISECT_GUEST)");
+			char *looked = initramfs_guest_looked();
+			error("cannot find the guest program 'iobisect-guest': "
+			      "%s",
+			      looked);
+			free(looked);
 			goto out;
 		}
 	}

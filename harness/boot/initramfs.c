@@ -357,3 +357,8 @@ char *initramfs_find_guest(void)
 {
 	return install_find_part("IOBISECT_GUEST", "iobisect-guest");
 }
+
+char *initramfs_guest_looked(void)
+{
+	return install_part_looked("IOBISECT_GUEST");
+}

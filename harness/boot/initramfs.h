@@ -70,11 +70,13 @@ void initramfs_tools_for_spec(struct strvec *tools, const char *spec);
 
 
 /*
- * The guest program: $IOBISECT_GUEST, else iobisect-guest in build/ beside
- * the iobisect binary (or in the same folder), else where make install put
- * it (install_dirs.h: <bindir>/../libexec/iobisect), else
- * build/iobisect-guest under the current folder. NULL when none exists; caller frees.
+ * The guest program: $IOBISECT_GUEST, else iobisect-guest in the first of
+ * the parts' folders holding it (install_dirs.h: the build tree's for a
+ * binary in it, <bindir>/../libexec/iobisect, the configured folder, the
+ * build tree's), never the working folder. NULL when none exists; caller
+ * frees. initramfs_guest_looked says where it looked, for an error line.
  */
 char *initramfs_find_guest(void);
+char *initramfs_guest_looked(void);
 
 #endif

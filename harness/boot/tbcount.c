@@ -184,8 +184,11 @@ int tbcount_available(const char *qemu, char **plugin, char **why)
 		s_why = NULL;
 		s_plugin = tbcount_find_plugin();
 		if (!s_plugin) {
-			s_why = xstrdup("iobisect's QEMU plugin (" PROFILE_PLUGIN_NAME
-					") is not built or installed");
+			char *looked = install_part_looked("IOBISECT_PLUGIN");
+			s_why = xstrfmt("iobisect's QEMU plugin (" PROFILE_PLUGIN_NAME
+					") is not built or installed: %s",
+					looked);
+			free(looked);
 			known = 0;
 		} else {
 			int r = tbcount_probe(s_qemu, s_plugin, &s_why);

@@ -33,8 +33,9 @@ int tbcount_parse(struct tbcount *out, const char *text, size_t len,
 		  const char *what);
 
 /*
- * The plugin: $IOBISECT_PLUGIN, else iobisect-tbcount.so in build/
- * beside the program, else where `make install` put it. NULL when none
+ * The plugin: $IOBISECT_PLUGIN, else iobisect-tbcount.so in the first of
+ * the parts' folders holding it (install_dirs.h), never the working
+ * folder: QEMU runs the code of the plugin it loads. NULL when none
  * exists; caller frees.
  */
 char *tbcount_find_plugin(void);

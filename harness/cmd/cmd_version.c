@@ -44,6 +44,7 @@ int cmd_version(int argc, char **argv)
 {
 	const struct opt opts[] = {OPT_END()};
 	struct strbuf id = STRBUF_INIT;
+	const char *data = job_data_dir();
 	char *guest, *qemu, *qv = NULL;
 
 	if (opt_parse(opts, argc, argv, NULL)) {
@@ -52,14 +53,21 @@ int cmd_version(int argc, char **argv)
 	}
 	printf("iobisect %s (git %s)\n", version_release(), version_describe());
 	guest = initramfs_find_guest();
-	if (!guest)
-		printf("guest    not found (run make, or set "
-		       "IOBISECT_GUEST)\n");
-	else if (build_id_of_file(guest, &id))
+	if (!guest) {
+		char *looked = initramfs_guest_looked();
+		printf("guest    none: %s\n", looked);
+		free(looked);
+	} else if (build_id_of_file(guest, &id))
 		printf("guest    %s (no build id)\n", guest);
 	else
 		printf("guest    %s (build id %s)\n", guest, id.buf);
-	printf("data     %s\n", job_data_dir());
+	if (data) {
+		printf("data     %s\n", data);
+	} else {
+		char *looked = job_data_looked();
+		printf("data     none: %s\n", looked);
+		free(looked);
+	}
 	/* The machine.qemu a job names may differ: this is the default's. */
 	qemu = path_lookup("qemu-system-x86_64");
 	/* A QEMU that cannot say its version is shown without one. */

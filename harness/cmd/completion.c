@@ -2,15 +2,17 @@
  * completion.c: the bash completion script, from the tables
  * (completion.h). Static words, so completing costs no run of the
  * program; the presets are the data folder's when it was made, which
- * is the installed one's (both come from the same qemu/ folder).
+ * is the installed one's (both come from the same qemu/ folder). Every
+ * word is quoted for bash, and a preset is listed only by a name a job
+ * may give (job_presets): a file named as shell code never runs.
  */
 #include "completion.h"
 #include "commands.h"
-#include "job_datadir.h"
+#include "job.h"
 #include "job_keys.h"
 #include "util.h"
 
-#include <dirent.h>
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,6 +25,41 @@ static int takes_path(const char *argh)
 		if (!strcmp(argh, paths[i]))
 			return 1;
 	return 0;
+}
+
+/*
+ * One word as the script's bash reads it twice: compgen -W expands each
+ * word of its list (variables, $(...), quotes), and a case pattern
+ * matches * and [. Every character but the plainest is escaped, so a
+ * word is offered as it is, never run or split.
+ */
+static void add_escaped(struct strbuf *out, const char *w)
+{
+	for (; *w; w++) {
+		if (!isalnum((unsigned char)*w) && !strchr("-_.=,/+:@%", *w))
+			strbuf_addch(out, '\\');
+		strbuf_addch(out, *w);
+	}
+}
+
+/* A word on a list for compgen -W: escaped, after a blank. */
+static void add_word(struct strbuf *list, const char *w)
+{
+	if (list->len)
+		strbuf_addch(list, ' ');
+	add_escaped(list, w);
+}
+
+/* `list` as one single-quoted word of the script: nothing in it expands. */
+static void add_quoted(struct strbuf *out, const char *list)
+{
+	strbuf_addch(out, '\'');
+	for (; *list; list++)
+		if (*list == '\'')
+			strbuf_addstr(out, "'\\''");
+		else
+			strbuf_addch(out, *list);
+	strbuf_addch(out, '\'');
 }
 
 struct command_words {
@@ -40,47 +77,51 @@ static void command_words(const char *cmd, const char *synopsis,
 	for (const struct opt *o = opts; o->type != OPTION_END; o++) {
 		if (o->type == OPTION_ARG || !o->help)
 			continue;
-		strbuf_addf(w->opts, "%s%s", w->opts->len ? " " : "", o->name);
+		add_word(w->opts, o->name);
 		if (takes_path(o->argh) && strvec_index(w->paths, o->name) < 0)
 			strvec_push(w->paths, o->name);
 	}
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* The presets: qemu/NAME.json in the data folder, sorted. */
+/* The presets the data folder holds (job_presets: only safe names). */
 static void presets(struct strbuf *out)
 {
-	char *dir = xstrfmt("%s/qemu", job_data_dir());
 	struct strvec names = STRVEC_INIT;
-	DIR *d = opendir(dir);
-	struct dirent *e;
 
-	while (d && (e = readdir(d))) {
-		size_t n = strlen(e->d_name);
-		if (e->d_name[0] != '.' && n > 5 &&
-		    !strcmp(e->d_name + n - 5, ".json"))
-			strvec_pushf(&names, "%.*s", (int)(n - 5), e->d_name);
-	}
-	if (d)
-		closedir(d);
-	qsort(names.v, names.nr, sizeof(*names.v), cmp_str);
+	job_presets(&names);
 	for (size_t i = 0; i < names.nr; i++)
-		strbuf_addf(out, "%s%s", i ? " " : "", names.v[i]);
+		add_word(out, names.v[i]);
 	strvec_clear(&names);
-	free(dir);
 }
 
 /* The keys --set takes: every key that holds a value, as "key=". */
 static void set_keys(struct strbuf *out)
 {
 	for (const struct job_key *k = job_keys; k->key; k++)
-		if (k->type != JK_SECTION)
-			strbuf_addf(out, "%s%s=", out->len ? " " : "", k->key);
+		if (k->type != JK_SECTION) {
+			char *w = xstrfmt("%s=", k->key);
+			add_word(out, w);
+			free(w);
+		}
 }
+
+/* The commands' names. */
+static void command_names(struct strbuf *out)
+{
+	for (const struct command *c = commands; c->name; c++)
+		add_word(out, c->name);
+}
+
+/* `words=<list>`, the list quoted, as each branch sets it. */
+static void set_words(struct strbuf *out, const char *indent,
+		      const struct strbuf *list)
+{
+	strbuf_addf(out, "%swords=", indent);
+	add_quoted(out, list->buf);
+}
+
+static const char reply[] =
+	"\t\tCOMPREPLY=($(compgen -W \"$words\" -- \"$cur\"))\n";
 
 int completion_bash(struct strbuf *out)
 {
@@ -97,27 +138,24 @@ int completion_bash(struct strbuf *out)
 		"_iobisect()\n{\n"
 		"\tlocal cur=${COMP_WORDS[COMP_CWORD]} "
 		"prev=${COMP_WORDS[COMP_CWORD-1]} words=\n"
-		"\tif [ \"$COMP_CWORD\" -eq 1 ]; then\n"
-		"\t\twords=\"");
-	for (const struct command *c = commands; c->name; c++)
-		strbuf_addf(out, "%s ", c->name);
-	strbuf_addstr(out,
-		      "help --version\"\n"
-		      "\t\tCOMPREPLY=($(compgen -W \"$words\" -- \"$cur\"))\n"
-		      "\t\treturn\n\tfi\n"
-		      "\tcase $prev in\n\t--set)\n\t\twords=\"");
+		"\tif [ \"$COMP_CWORD\" -eq 1 ]; then\n");
+	command_names(&words);
+	add_word(&words, "help");
+	add_word(&words, "--version");
+	set_words(out, "\t\t", &words);
+	strbuf_addf(out, "\n%s\t\treturn\n\tfi\n\tcase $prev in\n\t--set)\n",
+		    reply);
+	strbuf_reset(&words);
 	set_keys(&words);
-	strbuf_addf(out, "%s\"\n", words.buf);
-	strbuf_addstr(out,
-		      "\t\tcompopt -o nospace 2>/dev/null\n"
-		      "\t\tCOMPREPLY=($(compgen -W \"$words\" -- \"$cur\"))\n"
-		      "\t\treturn\n\t\t;;\n\t--topology)\n\t\twords=\"");
+	set_words(out, "\t\t", &words);
+	strbuf_addf(out,
+		    "\n\t\tcompopt -o nospace 2>/dev/null\n%s"
+		    "\t\treturn\n\t\t;;\n\t--topology)\n",
+		    reply);
 	strbuf_reset(&words);
 	presets(&words);
-	strbuf_addf(out, "%s\"\n", words.buf);
-	strbuf_addstr(out,
-		      "\t\tCOMPREPLY=($(compgen -W \"$words\" -- \"$cur\"))\n"
-		      "\t\treturn\n\t\t;;\n");
+	set_words(out, "\t\t", &words);
+	strbuf_addf(out, "\n%s\t\treturn\n\t\t;;\n", reply);
 
 	/* Each command's options; the options taking a path, any command's. */
 	strbuf_reset(&words);
@@ -128,30 +166,34 @@ int completion_bash(struct strbuf *out)
 			ret = -1;
 			goto out;
 		}
-		strbuf_addf(&words, "\t%s) words=\"%s\" ;;\n", c->name,
-			    opts.buf);
+		strbuf_addch(&words, '\t');
+		add_escaped(&words, c->name);
+		set_words(&words, ") ", &opts);
+		strbuf_addstr(&words, " ;;\n");
 	}
-	for (size_t i = 0; i < paths.nr; i++)
-		strbuf_addf(out, "%s%s", i ? "|" : "\t", paths.v[i]);
+	for (size_t i = 0; i < paths.nr; i++) {
+		strbuf_addstr(out, i ? "|" : "\t");
+		add_escaped(out, paths.v[i]);
+	}
 	if (paths.nr)
 		strbuf_addstr(out,
 			      ")\n\t\tCOMPREPLY=($(compgen -f -- \"$cur\"))\n"
 			      "\t\treturn\n\t\t;;\n");
 	strbuf_addstr(out, "\tesac\n\tcase ${COMP_WORDS[1]} in\n");
 	strbuf_addstr(out, words.buf);
-	strbuf_addstr(out, "\thelp)\n\t\twords=\"");
-	for (const struct command *c = commands; c->name; c++)
-		strbuf_addf(out, "%s ", c->name);
-	strbuf_addstr(out,
-		      "job\"\n"
-		      "\t\tCOMPREPLY=($(compgen -W \"$words\" -- \"$cur\"))\n"
-		      "\t\treturn\n\t\t;;\n\tesac\n"
-		      "\tif [[ $cur == -* ]]; then\n"
-		      "\t\tCOMPREPLY=($(compgen -W \"$words\" -- \"$cur\"))\n"
-		      "\telse\n"
-		      "\t\tCOMPREPLY=($(compgen -f -- \"$cur\"))\n"
-		      "\tfi\n}\n"
-		      "complete -F _iobisect iobisect\n");
+	strbuf_addstr(out, "\thelp)\n");
+	strbuf_reset(&words);
+	command_names(&words);
+	add_word(&words, "job");
+	set_words(out, "\t\t", &words);
+	strbuf_addf(out,
+		    "\n%s\t\treturn\n\t\t;;\n\tesac\n"
+		    "\tif [[ $cur == -* ]]; then\n%s"
+		    "\telse\n"
+		    "\t\tCOMPREPLY=($(compgen -f -- \"$cur\"))\n"
+		    "\tfi\n}\n"
+		    "complete -F _iobisect iobisect\n",
+		    reply, reply);
 out:
 	strbuf_release(&words);
 	strbuf_release(&opts);

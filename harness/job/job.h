@@ -101,6 +101,12 @@ int job_check_needs_bad(const struct job *job, const char *bad);
  */
 void job_build_request(struct build_request *req, const struct job *job,
 		       const char *repo, const char *rev);
+/*
+ * The presets of the data folder (qemu/NAME.json, job_datadir.h), sorted,
+ * pushed on `out`: only names a job may give (letters, digits, '_', '-'),
+ * so a file named as shell code is never offered. None without a folder.
+ */
+void job_presets(struct strvec *out);
 /* repo, good and bad are optional in a job (run needs none): bisect checks. */
 int job_check_bisect(const struct job *job);
 /* Limits on what the lists of a job may expand to. */

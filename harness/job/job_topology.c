@@ -9,6 +9,8 @@
 #include "job_datadir.h"
 #include "matrix.h"
 
+#include <dirent.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char *const md_levels[] = {PROTO_MD_LEVELS, NULL};
@@ -450,17 +452,63 @@ static int draft_parse(struct keypath *c, json_t *v, const char *default_name,
 	return ret;
 }
 
+/*
+ * The one rule for a preset's name, loaded or listed: a word that is
+ * safe in a path, a spec and a shell's completion (letters, digits, '_'
+ * and '-'; no '.', so none names a folder or a hidden file).
+ */
+static int preset_name_ok(const char *name)
+{
+	return job_valid_name(name, 64) && !strchr(name, '.');
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+void job_presets(struct strvec *out)
+{
+	const char *data = job_data_dir();
+	char *dir = data ? xstrfmt("%s/qemu", data) : NULL;
+	DIR *d = dir ? opendir(dir) : NULL;
+	struct dirent *e;
+	size_t first = out->nr;
+
+	while (d && (e = readdir(d))) {
+		size_t n = strlen(e->d_name);
+		char *name;
+		if (n <= 5 || strcmp(e->d_name + n - 5, ".json"))
+			continue;
+		name = xstrndup(e->d_name, n - 5);
+		if (preset_name_ok(name))
+			strvec_push(out, name);
+		free(name);
+	}
+	if (d)
+		closedir(d);
+	qsort(out->v + first, out->nr - first, sizeof(*out->v), cmp_str);
+	free(dir);
+}
+
 static int preset_load(struct keypath *c, const char *name, struct draft *d)
 {
 	struct strbuf text = STRBUF_INIT;
+	const char *data = job_data_dir();
 	char *path;
 	json_t *root;
 	json_error_t jerr;
 	int ret = -1;
 
-	if (!job_valid_name(name, 64) || strchr(name, '.'))
+	if (!preset_name_ok(name))
 		return kp_fail(c, "unknown preset '%s'", name);
-	path = xstrfmt("%s/qemu/%s.json", job_data_dir(), name);
+	if (!data) {
+		char *why = job_data_looked();
+		kp_fail(c, "unknown preset '%s': %s", name, why);
+		free(why);
+		return -1;
+	}
+	path = xstrfmt("%s/qemu/%s.json", data, name);
 	if (!file_exists(path)) {
 		kp_fail(c, "unknown preset '%s' (no '%s')", name, path);
 		free(path);

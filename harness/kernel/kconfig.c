@@ -42,11 +42,18 @@ void kconfig_select_fragments(const struct kconfig_spec *spec, unsigned kver,
 
 char *kconfig_fragment_path(const char *name)
 {
+	const char *data = job_data_dir();
 	char *path;
-	if (strchr(name, '/'))
+	if (strchr(name, '/')) {
 		path = xstrdup(name);
-	else
-		path = xstrfmt("%s/kconfigs/%s.config", job_data_dir(), name);
+	} else if (!data) {
+		char *why = job_data_looked();
+		error("unknown kconfig fragment '%s': %s", name, why);
+		free(why);
+		return NULL;
+	} else {
+		path = xstrfmt("%s/kconfigs/%s.config", data, name);
+	}
 	if (!file_exists(path)) {
 		free(path);
 		error("unknown kconfig fragment '%s'", name);

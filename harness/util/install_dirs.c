@@ -1,7 +1,8 @@
 /*
  * install_dirs.c: where iobisect's parts are, found from the running
- * binary (install_dirs.h). The configured folders come from the build
- * (install_config.h, written by the Makefile from its install variables).
+ * binary (install_dirs.h). The configured folders and the build tree
+ * come from the build (install_config.h, written by the Makefile from
+ * its install variables and its own folders).
  */
 #include "install_dirs.h"
 #include "install_config.h"
@@ -72,61 +73,110 @@ char *install_relpath(const char *from, const char *to)
 	return strbuf_detach(&out);
 }
 
-char *install_dir_path(enum install_dir which)
+/* Is `self` (a folder, links resolved) in the build tree of this build? */
+static int in_build_tree(const char *self)
+{
+	char *src = realpath(IOBISECT_SRCDIR, NULL);
+	char *obj = realpath(IOBISECT_BUILDDIR, NULL);
+	size_t n = obj ? strlen(obj) : 0;
+	int in =
+		(src && !strcmp(self, src)) ||
+		(obj && !strncmp(self, obj, n) && (!self[n] || self[n] == '/'));
+	free(src);
+	free(obj);
+	return in;
+}
+
+static void push_once(struct strvec *out, char *dir)
+{
+	if (strvec_index(out, dir) < 0)
+		strvec_push(out, dir);
+	free(dir);
+}
+
+/*
+ * The build tree's folder for `which`: the source folder holds the data;
+ * the build folder the parts, and the tree's default build/ too (an
+ * O=build-asan build has no guest of its own).
+ */
+static void build_tree_dirs(enum install_dir which, struct strvec *out)
+{
+	if (which == INSTALL_DATA) {
+		push_once(out, xstrdup(IOBISECT_SRCDIR));
+		return;
+	}
+	push_once(out, xstrdup(IOBISECT_BUILDDIR));
+	push_once(out, xstrfmt("%s/build", IOBISECT_SRCDIR));
+}
+
+void install_dir_candidates(enum install_dir which, struct strvec *out)
 {
 	const char *self = install_self_dir();
 	const char *to = which == INSTALL_DATA ? IOBISECT_PKGDATADIR
 					       : IOBISECT_PKGLIBEXECDIR;
-	char *rel, *path;
+	int in_tree = self && in_build_tree(self);
 
-	if (!self)
-		return xstrdup(to);
-	rel = install_relpath(IOBISECT_BINDIR, to);
-	path = xstrfmt("%s/%s", self, rel);
-	free(rel);
+	if (in_tree)
+		build_tree_dirs(which, out);
+	if (self) {
+		char *rel = install_relpath(IOBISECT_BINDIR, to);
+		push_once(out, xstrfmt("%s/%s", self, rel));
+		free(rel);
+	}
 	/*
 	 * The binary reached through a symlinked folder (/bin on a merged
 	 * /usr) is not in bindir by its real path: the configured folder
-	 * itself is then the one to try.
+	 * itself is then the one.
 	 */
-	if (access(path, F_OK)) {
-		free(path);
-		path = xstrdup(to);
-	}
-	return path;
+	push_once(out, xstrdup(to));
+	/* A program copied out of its tree, while the tree is there. */
+	if (!in_tree)
+		build_tree_dirs(which, out);
+}
+
+void install_dirs_list(const struct strvec *dirs, struct strbuf *out)
+{
+	for (size_t i = 0; i < dirs->nr; i++)
+		strbuf_addf(out, "%s'%s'",
+			    !i		       ? ""
+			    : i + 1 < dirs->nr ? ", "
+					       : " or ",
+			    dirs->v[i]);
 }
 
 char *install_find_part(const char *env, const char *name)
 {
 	const char *given = getenv(env);
-	const char *dir = install_self_dir();
-	char *installed;
+	struct strvec dirs = STRVEC_INIT;
+	char *found = NULL;
 
 	if (given && *given)
 		return file_exists(given) ? xstrdup(given) : NULL;
-	if (dir) {
-		/* ./iobisect beside build/, or a test binary in build/tests/ */
-		const char *rel[] = {"build/", "", "../"};
-		for (size_t i = 0; i < ARRAY_SIZE(rel); i++) {
-			char *cand = xstrfmt("%s/%s%s", dir, rel[i], name);
-			if (file_exists(cand))
-				return cand;
-			free(cand);
-		}
-	}
-	/* Where make install (or the package) put it, beside the binary's. */
-	installed = install_dir_path(INSTALL_LIBEXEC);
-	if (installed) {
-		char *cand = xstrfmt("%s/%s", installed, name);
-		free(installed);
+	install_dir_candidates(INSTALL_LIBEXEC, &dirs);
+	for (size_t i = 0; !found && i < dirs.nr; i++) {
+		char *cand = xstrfmt("%s/%s", dirs.v[i], name);
 		if (file_exists(cand))
-			return cand;
-		free(cand);
+			found = cand;
+		else
+			free(cand);
 	}
-	{
-		char *cand = xstrfmt("build/%s", name);
-		char *found = file_exists(cand) ? absolute_path(cand) : NULL;
-		free(cand);
-		return found;
-	}
+	strvec_clear(&dirs);
+	return found;
+}
+
+char *install_part_looked(const char *env)
+{
+	const char *given = getenv(env);
+	struct strvec dirs = STRVEC_INIT;
+	struct strbuf out = STRBUF_INIT;
+
+	if (given && *given)
+		return xstrfmt("%s names '%s', which does not exist", env,
+			       given);
+	install_dir_candidates(INSTALL_LIBEXEC, &dirs);
+	strbuf_addstr(&out, "not in ");
+	install_dirs_list(&dirs, &out);
+	strbuf_addf(&out, " (run make, or set %s to its path)", env);
+	strvec_clear(&dirs);
+	return strbuf_detach(&out);
 }

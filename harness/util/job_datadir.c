@@ -21,23 +21,43 @@ static int has_data(const char *dir)
 	return ok;
 }
 
+const char *job_data_pick(const struct strvec *dirs)
+{
+	for (size_t i = 0; i < dirs->nr; i++)
+		if (has_data(dirs->v[i]))
+			return dirs->v[i];
+	return NULL;
+}
+
+/* The candidates, found once: the binary does not move while it runs. */
+static const struct strvec *candidates(void)
+{
+	static struct strvec dirs = STRVEC_INIT;
+	static int looked;
+	if (!looked) {
+		install_dir_candidates(INSTALL_DATA, &dirs);
+		looked = 1;
+	}
+	return &dirs;
+}
+
 const char *job_data_dir(void)
 {
-	static char *found;
-	static int looked;
 	const char *env = getenv("IOBISECT_DATA");
 	if (env && *env)
 		return env;
-	if (!looked) {
-		/* The build folder first: a checkout keeps its data there. */
-		const char *self = install_self_dir();
-		char *installed = install_dir_path(INSTALL_DATA);
-		looked = 1;
-		if (self && has_data(self))
-			found = xstrdup(self);
-		else if (installed && has_data(installed))
-			found = xstrdup(installed);
-		free(installed);
-	}
-	return found ? found : ".";
+	return job_data_pick(candidates());
+}
+
+char *job_data_looked(void)
+{
+	const char *env = getenv("IOBISECT_DATA");
+	struct strbuf out = STRBUF_INIT;
+
+	if (env && *env)
+		return xstrfmt("IOBISECT_DATA names '%s'", env);
+	strbuf_addstr(&out, "no qemu/ and kconfigs/ in ");
+	install_dirs_list(candidates(), &out);
+	strbuf_addstr(&out, "; set IOBISECT_DATA to the folder holding them");
+	return strbuf_detach(&out);
 }
