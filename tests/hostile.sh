@@ -95,6 +95,28 @@ for f in glob.glob(sys.argv[1] + "/*/*/*/boot-*-sample-*.json"):
     json.dump(d, open(f, "w"))
 PY
 xss_names=('<script>alert(1)</script>' '"><img src=x onerror=alert(2)>' '<b onclick=alert(3)>')
+# Names a terminal must show as text: a sample's point, a profile's
+# function and label (profile.json as a hand or a bug wrote it).
+store esc-names
+python3 - results/esc-names <<'PY'
+import glob, json, sys
+for f in glob.glob(sys.argv[1] + "/*/*/*/boot-*-sample-*.json"):
+    d = json.load(open(f))
+    d["point"] = "\x1b]0;owned\x07" + d["point"]
+    json.dump(d, open(f, "w"))
+PY
+for c in aaaaaaaaaaaa bbbbbbbbbbbb; do
+	mkdir -p "results/prof/${c}0000000000000000000000000000"
+	python3 - "results/prof/${c}0000000000000000000000000000/profile.json" "$c" <<'PY'
+import json, sys
+json.dump({"type": "profile_v1", "label": sys.argv[2] + "\x1b[2J\x9b",
+           "kernel_insns": 110, "io_bytes": 1000000, "requests": 10,
+           "samples": 3, "windows": 3,
+           "functions": [{"name": "evil\x1b]0;owned\x07", "insns": 100},
+                         {"name": "plain", "insns": 10}]},
+          open(sys.argv[1], "w"))
+PY
+done
 # Job files whose names would name the results root or its parent.
 for f in ..json ...json; do
 	printf '{"topology": "virtio", "workload": "rawread", "repo": "/nonexistent", "good": "a", "bad": "b"}' >"jobs/$f"
@@ -194,6 +216,18 @@ full=/dev/full
 mknod out/full c 1 7 2>/dev/null && full=out/full
 printf '#!/bin/sh\nexec sleep 60\n' >hang.sh
 chmod +x hang.sh
+# A stand-in QEMU (a qemu-system-x86_64 in a folder, for PATH) whose
+# answers to --version and to the plugin probe hold terminal escapes and
+# invalid UTF-8. The plugin itself is never run: any file will do.
+esc=$'\x1b'
+mkdir -p evilq
+cat >evilq/qemu-system-x86_64 <<'SH'
+#!/bin/sh
+case "$1" in --version) printf 'QEMU emulator version 7.2.0 \033]0;owned\007\n'; exit 0 ;; esac
+printf 'iobisect-tbcount: \033[2Jrefused \377\n'
+exit 1
+SH
+chmod +x evilq/qemu-system-x86_64
 
 # Upload endpoints: one that accepts and never answers, one that answers
 # 400 with terminal escapes; a spool holding one document for the first,
@@ -448,6 +482,9 @@ check bad "cannot run 'touch pwned; false'" after='[ ! -e pwned ]' -- run "${K[@
 # a missing QEMU; the probe's file goes where $TMPDIR says.
 check 130 "interrupted while asking '.*hang.sh' its version" secs=5 sig=TERM -- run "${K[@]}" --set "machine.qemu=$S/hang.sh"
 check 130 "interrupted while asking '.*hang.sh' its version" secs=5 sig=INT -- run "${K[@]}" --set "machine.qemu=$S/hang.sh"
+# QEMU's answers (its version, why it will not load the plugin) are
+# printed escaped, as error lines are.
+PATH=$S/evilq:$PATH IOBISECT_PLUGIN=$S/k check ok '' after='! grep -qa "$esc" "$L/out" && grep -q "plugin   none: .*x1b\[2Jrefused .xff" "$L/out"' -- version
 TMPDIR=$S/no-such-tmp check bad "cannot make a temporary file in '.*no-such-tmp'" -- run "${K[@]}"
 for job in "$root"/tests/jobs/bad/*.json; do
 	check bad "^error: .*$(basename "$job"): " -- run "$job" --kernel k
@@ -509,6 +546,9 @@ check bad "no results for 'a'" -- compare a "$culprit" --results $R
 check bad "holds [0-9]+ jobs" -- compare "$good" "$culprit" --results results
 check bad '^usage: ' -- compare "$good"
 check bad "no results for 'a\\\\x1b\[31m\\\\x0aerror: x'" -- compare $'a\x1b[31m\nerror: x' "$culprit" --results $R
+# Names from sample documents and from profile.json reach stdout escaped.
+check ok '' after='! grep -qa "$esc" "$L/out" && grep -q "x1b]0;owned" "$L/out"' -- compare "$good" "$culprit" --results results/esc-names
+check ok '' after='! grep -qa "$esc" "$L/out" && grep -q "evil.x1b]0;owned.x07" "$L/out"' -- compare aaaaaaaaaaaa bbbbbbbbbbbb --results results/prof
 
 # ---------------------------------------------------------------- names
 # A job named by its file name stays inside the results root.

@@ -633,8 +633,12 @@ void scan_compare(const struct scan_series *ser, size_t a, size_t b,
 
 void scan_series_name(const struct scan_series *ser, struct strbuf *out)
 {
-	strbuf_addf(out, "%s/%s %s %s", ser->topology, ser->engine, ser->point,
-		    ser->metric);
+	/* The names are the sample documents': escaped, as errors are. */
+	struct strbuf raw = STRBUF_INIT;
+	strbuf_addf(&raw, "%s/%s %s %s", ser->topology, ser->engine,
+		    ser->point, ser->metric);
+	strbuf_addsafe(out, raw.buf, raw.len);
+	strbuf_release(&raw);
 }
 
 void scan_series_unit(const struct scan_series *ser, struct strbuf *out)
