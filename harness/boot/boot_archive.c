@@ -50,6 +50,14 @@ int boot_archive_write(const char *out_path, const char *spec,
 
 	if (!guest) {
 		guest = found = initramfs_find_guest();
+		/* The variable, when set, is the only place looked at. */
+		const char *env = getenv("IOBISECT_GUEST");
+		if (!guest && env && *env) {
+			error("IOBISECT_GUEST names '%s', which does not "
+			      "exist",
+			      env);
+			goto out;
+		}
 		if (!guest) {
 			error("cannot find the guest program 'iobisect-guest' "
 			      "(run make, or set IOBISECT_GUEST)");

@@ -195,7 +195,16 @@ int tbcount_available(const char *qemu, char **plugin, char **why)
 		s_qemu = xstrdup(qemu ? qemu : DEFAULT_QEMU);
 		s_why = NULL;
 		s_plugin = tbcount_find_plugin();
-		if (!s_plugin) {
+		/* The variable, when set, is the only place looked at. */
+		const char *env = getenv("IOBISECT_PLUGIN");
+		if (!s_plugin && env && *env) {
+			char *raw = xstrfmt("IOBISECT_PLUGIN names '%s', "
+					    "which does not exist",
+					    env);
+			s_why = xstrdup_safe(raw);
+			free(raw);
+			known = 0;
+		} else if (!s_plugin) {
 			s_why = xstrdup("iobisect's QEMU plugin (" PROFILE_PLUGIN_NAME
 					") is not built or installed");
 			known = 0;

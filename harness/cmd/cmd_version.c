@@ -52,13 +52,21 @@ int cmd_version(int argc, char **argv)
 	}
 	printf("iobisect %s (git %s)\n", version_release(), version_describe());
 	guest = initramfs_find_guest();
-	if (!guest)
+	const char *guest_env = getenv("IOBISECT_GUEST");
+	if (!guest && guest_env && *guest_env) {
+		char *shown = xstrdup_safe(guest_env);
+		printf("guest    not found (IOBISECT_GUEST names '%s', which "
+		       "does not exist)\n",
+		       shown);
+		free(shown);
+	} else if (!guest) {
 		printf("guest    not found (run make, or set "
 		       "IOBISECT_GUEST)\n");
-	else if (build_id_of_file(guest, &id))
+	} else if (build_id_of_file(guest, &id)) {
 		printf("guest    %s (no build id)\n", guest);
-	else
+	} else {
 		printf("guest    %s (build id %s)\n", guest, id.buf);
+	}
 	printf("data     %s\n", job_data_dir());
 	/* The machine.qemu a job names may differ: this is the default's. */
 	qemu = path_lookup("qemu-system-x86_64");
