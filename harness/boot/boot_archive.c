@@ -53,8 +53,8 @@ int boot_archive_write(const char *out_path, const char *spec,
 		/* The variable, when set, is the only place looked at. */
 		const char *env = getenv("IOBISECT_GUEST");
 		if (!guest && env && *env) {
-			error("IOBISECT_GUEST names '%s', which does not "
-			      "exist",
+			error("cannot find the guest program 'iobisect-guest': "
+			      "IOBISECT_GUEST names '%s', which does not exist",
 			      env);
 			goto out;
 		}
