@@ -368,6 +368,9 @@ START_TEST(test_boot_archive_without_guest_fails)
 	ck_assert_int_eq(boot_archive_write(path, "version 1\n", NULL, NULL, 0), -1);
 	error_capture(NULL);
 	ck_assert_ptr_nonnull(strstr(err.buf, "iobisect-guest"));
+	/* The variable that was looked at alone, and what it names. */
+	ck_assert_ptr_nonnull(strstr(err.buf, "IOBISECT_GUEST names "
+					      "'/nonexistent/guest'"));
 	ck_assert(!file_exists(path));
 	strbuf_release(&err);
 	free(path);

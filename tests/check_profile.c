@@ -314,6 +314,59 @@ START_TEST(diff_refuses_a_profile_without_bytes)
 }
 END_TEST
 
+/* No byte of `s` works a terminal: no control, no invalid UTF-8. */
+static void assert_terminal_safe(const char *s)
+{
+	for (const char *l = s; *l;) {
+		size_t n = strcspn(l, "\n");
+		char *line = xstrndup(l, n);
+		l += n + (l[n] != 0);
+		ck_assert_msg(utf8_valid(line), "invalid UTF-8 in '%s'", line);
+		for (const unsigned char *c = (const unsigned char *)line; *c; c++)
+			ck_assert_msg(*c >= 0x20 && *c != 0x7f,
+				      "control byte %#x in a line", *c);
+		free(line);
+	}
+}
+
+/*
+ * Names from a System.map and labels from a profile.json reach the
+ * terminal and report.txt as text: escapes and invalid UTF-8 as \xNN.
+ */
+START_TEST(tables_escape_names_and_labels)
+{
+	static const char map[] = "ffffffff81000000 T evil\x1b]0;owned\x07\n"
+				  "ffffffff81001000 T bad\xff\xc0utf8\n"
+				  "ffffffff81002000 T _etext\n";
+	struct ksyms k = KSYMS_INIT;
+	struct profile a, b;
+	struct profile_diff d;
+	ck_assert_int_eq(ksyms_parse(&k, map, strlen(map), "map"), 0);
+	const char *names[] = {k.syms[0].name, k.syms[1].name};
+	const uint64_t ai[] = {100, 10}, bi[] = {300, 20};
+	fill(&a, "par\x1b[2Jent", 1, names, ai, 2, 0);
+	fill(&b, "\x9b" "31m\xfe", 1, names, bi, 2, 0);
+
+	struct strbuf sb = STRBUF_INIT;
+	profile_render(&a, 10, &sb);
+	assert_terminal_safe(sb.buf);
+	ck_assert_ptr_nonnull(strstr(sb.buf, "evil\\x1b]0;owned\\x07"));
+	ck_assert_ptr_nonnull(strstr(sb.buf, "bad\\xff\\xc0utf8"));
+	ck_assert_ptr_nonnull(strstr(sb.buf, "profile of par\\x1b[2Jent"));
+	strbuf_reset(&sb);
+	ck_assert_int_eq(profile_diff(&d, &a, &b), 0);
+	profile_diff_render(&d, a.label, b.label, 10, "  ", &sb);
+	assert_terminal_safe(sb.buf);
+	ck_assert_ptr_nonnull(strstr(sb.buf, "evil\\x1b]0;owned\\x07"));
+	ck_assert_ptr_nonnull(strstr(sb.buf, "\\xfe"));
+	strbuf_release(&sb);
+	profile_diff_release(&d);
+	profile_release(&a);
+	profile_release(&b);
+	ksyms_release(&k);
+}
+END_TEST
+
 static Suite *profile_suite(void)
 {
 	Suite *s = suite_create("profile");
@@ -329,6 +382,7 @@ static Suite *profile_suite(void)
 	tcase_add_test(tc, compute_refuses_counts_without_a_window);
 	tcase_add_test(tc, diff_orders_by_change_per_mb_and_adds_up);
 	tcase_add_test(tc, diff_refuses_a_profile_without_bytes);
+	tcase_add_test(tc, tables_escape_names_and_labels);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -235,6 +235,29 @@ START_TEST(report_keeps_block_counters_when_well_formed)
 }
 END_TEST
 
+/*
+ * A sample's point and metric names are the guest's: they reach `run`'s
+ * lines, its table and report.txt escaped, as its error messages do.
+ */
+START_TEST(report_escapes_the_guests_names)
+{
+	static const char payload[] =
+		"{\"type\":\"sample\",\"point\":\"bs\\u001b[31m\\u0007\","
+		"\"index\":0,\"warmup\":false,\"metric\":\"re\\u009bad\\n\","
+		"\"io_bytes\":1,\"runtime_ns\":1,\"bw_bytes\":1,\"usr_ns\":1,"
+		"\"sys_ns\":1,\"cpu_pct\":1,\"verified\":true}";
+	struct proto_report r;
+	char *f = frame(0, payload);
+	proto_report_init(&r);
+	ck_assert_int_eq(proto_report_feed(&r, f, strlen(f)), 1);
+	ck_assert_uint_eq(r.nr_samples, 1);
+	ck_assert_str_eq(r.samples[0].point, "bs\\x1b[31m\\x07");
+	ck_assert_str_eq(r.samples[0].metric, "re\\xc2\\x9bad\\x0a");
+	proto_report_release(&r);
+	free(f);
+}
+END_TEST
+
 /* Kernel noise on the port between (and in front of) frames is ignored. */
 START_TEST(report_ignores_noise)
 {
@@ -473,6 +496,7 @@ static Suite *proto_suite(void)
 	tcase_add_test(tc, report_bounds_a_runaway_line);
 	tcase_add_test(tc, report_refuses_samples_the_spec_did_not_ask_for);
 	tcase_add_test(tc, report_keeps_block_counters_when_well_formed);
+	tcase_add_test(tc, report_escapes_the_guests_names);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -7,6 +7,7 @@
  */
 #include "clock.h"
 #include "job.h"
+#include "profile.h"
 #include "proto.h"
 #include "run.h"
 #include "rundir.h"
@@ -610,6 +611,58 @@ START_TEST(test_run_folder_link_is_refused)
 }
 END_TEST
 
+/*
+ * A profiled boot whose QEMU never loaded the plugin ends OK without
+ * counts: the error says so and names the plugin, not a bare
+ * "cannot open".
+ */
+START_TEST(test_profile_without_counts_says_so)
+{
+	struct job job;
+	struct profile p = PROFILE_INIT;
+	const char *frames_[] = {hello, sample_ok, done1, NULL};
+	static const char map[] = "ffffffff81000000 T _stext\n";
+	char *map_path = xstrfmt("%s/System.map", dir);
+	char *run = xstrfmt("%s/run", dir);
+	char *counts = xstrfmt("%s/profile.counts", dir);
+	struct strbuf err = STRBUF_INIT, *prev;
+
+	fake(plain_console, frames_, "0", "0");
+	load_job(&job, 20, null_disk);
+	ck_assert_int_eq(write_file_atomic(map_path, map, strlen(map)), 0);
+	setenv("IOBISECT_GUEST", guest, 1);
+	struct profile_request req = {.job = &job,
+				      .topo = 0,
+				      .image = kernel,
+				      .label = "abc",
+				      .run_dir = run,
+				      .plugin = "/x/iobisect-tbcount.so",
+				      .counts = counts};
+	prev = error_capture(&err);
+	ck_assert_int_eq(profile_boot(&p, &req), -1);
+	error_capture(prev);
+	unsetenv("IOBISECT_GUEST");
+	ck_assert_msg(strstr(err.buf, "plugin wrote no counts") &&
+			      strstr(err.buf, "/x/iobisect-tbcount.so"),
+		      "%s", err.buf);
+	/* A --map that names nothing is not "no System.map beside". */
+	strbuf_reset(&err);
+	req.map = "/nonexistent/System.map";
+	prev = error_capture(&err);
+	ck_assert_int_eq(profile_boot(&p, &req), -1);
+	error_capture(prev);
+	ck_assert_msg(strstr(err.buf, "System.map given for") &&
+			      !strstr(err.buf, "beside"),
+		      "%s", err.buf);
+	strbuf_release(&err);
+	profile_release(&p);
+	job_release(&job);
+	free(counts);
+	free(run);
+	free(map_path);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("vm");
@@ -629,6 +682,7 @@ int main(void)
 	tcase_add_test(tc, test_qemu_failure_keeps_its_message);
 	tcase_add_test(tc, test_missing_host_disk_is_setup_error);
 	tcase_add_test(tc, test_run_folder_link_is_refused);
+	tcase_add_test(tc, test_profile_without_counts_says_so);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

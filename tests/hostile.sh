@@ -95,6 +95,31 @@ for f in glob.glob(sys.argv[1] + "/*/*/*/boot-*-sample-*.json"):
     json.dump(d, open(f, "w"))
 PY
 xss_names=('<script>alert(1)</script>' '"><img src=x onerror=alert(2)>' '<b onclick=alert(3)>')
+# Names a terminal must show as text: a sample's point, a profile's
+# function and label (profile.json as a hand or a bug wrote it).
+store esc-names
+python3 - results/esc-names <<'PY'
+import glob, json, sys
+for f in glob.glob(sys.argv[1] + "/*/*/*/boot-*-sample-*.json"):
+    d = json.load(open(f))
+    d["point"] = "\x1b]0;owned\x07" + d["point"]
+    json.dump(d, open(f, "w"))
+PY
+for c in aaaaaaaaaaaa bbbbbbbbbbbb; do
+	mkdir -p "results/prof/${c}0000000000000000000000000000"
+	python3 - "results/prof/${c}0000000000000000000000000000/profile.json" "$c" <<'PY'
+import json, sys
+json.dump({"type": "profile_v1", "label": sys.argv[2] + "\x1b[2J\x9b",
+           "kernel_insns": 110, "io_bytes": 1000000, "requests": 10,
+           "samples": 3, "windows": 3,
+           "functions": [{"name": "evil\x1b]0;owned\x07", "insns": 100},
+                         {"name": "plain", "insns": 10}]},
+          open(sys.argv[1], "w"))
+PY
+done
+# A results root of one job.
+mkdir -p one
+cp -r results/synth one/synth
 # Job files whose names would name the results root or its parent.
 for f in ..json ...json; do
 	printf '{"topology": "virtio", "workload": "rawread", "repo": "/nonexistent", "good": "a", "bad": "b"}' >"jobs/$f"
@@ -194,6 +219,29 @@ full=/dev/full
 mknod out/full c 1 7 2>/dev/null && full=out/full
 printf '#!/bin/sh\nexec sleep 60\n' >hang.sh
 chmod +x hang.sh
+# Stand-in QEMUs (each qemu-system-x86_64 in a folder, for PATH): one
+# whose answers to --version and to the plugin probe hold terminal
+# escapes and invalid UTF-8, and one that loads the plugin but boots
+# nothing. The plugin itself is never run: any file will do.
+esc=$'\x1b'
+mkdir -p evilq okq
+cat >evilq/qemu-system-x86_64 <<'SH'
+#!/bin/sh
+case "$1" in --version) printf 'QEMU emulator version 7.2.0 \033]0;owned\007\n'; exit 0 ;; esac
+printf 'iobisect-tbcount: \033[2Jrefused \377\n'
+exit 1
+SH
+cat >okq/qemu-system-x86_64 <<'SH'
+#!/bin/sh
+case "$1" in --version) echo 'QEMU emulator version 7.2.0'; exit 0 ;; esac
+echo 'iobisect-tbcount: loads, plugin api 2'
+exit 1
+SH
+chmod +x evilq/qemu-system-x86_64 okq/qemu-system-x86_64
+printf '{"topology": "virtio", "workload": "rawread", "machine": {"qemu": "%s"}}' \
+	"$S/okq/qemu-system-x86_64" >jobs/prof.json
+mkdir -p kernels/a-folder-named-at-length
+cp k kernels/a-folder-named-at-length/bzImage
 
 # Upload endpoints: one that accepts and never answers, one that answers
 # 400 with terminal escapes; a spool holding one document for the first,
@@ -437,6 +485,8 @@ check bad "^error: --workload: .* is not valid UTF-8" -- run --kernel k --topolo
 check bad "^error: --results: .* is not valid UTF-8" -- run "${K[@]}" --results $'r\xff'
 check bad "^error: --set: .* is not valid UTF-8" -- run "${K[@]}" --set $'\xed\xa0\x80=1'
 check bad "unknown key 'frob'" -- run "${K[@]}" --set frob=1
+# A whole number past JSON's integers is out of the key's range, by name.
+check bad "runs.min: 9223372036854775808 is out of range \(1\.\.100\)" -- run "${K[@]}" --set runs.min=9223372036854775808
 # A value's newline or escape stays inside the one error line.
 check bad "threshold: 'a\\\\x0aerror: forged\\\\x1b\[2J' is not a threshold" -- run "${K[@]}" --set $'threshold=a\nerror: forged\x1b[2J'
 check bad "override 'workload.bs_kb=\[1,2,3': not valid JSON" -- run --kernel k --topology virtio --workload 'rawread,bs_kb=[1,2,3'
@@ -479,6 +529,14 @@ rm -rf build qemu kconfigs stage iobisect plant.c planted-ran
 # a missing QEMU; the probe's file goes where $TMPDIR says.
 check 130 "interrupted while asking '.*hang.sh' its version" secs=5 sig=TERM -- run "${K[@]}" --set "machine.qemu=$S/hang.sh"
 check 130 "interrupted while asking '.*hang.sh' its version" secs=5 sig=INT -- run "${K[@]}" --set "machine.qemu=$S/hang.sh"
+# QEMU's answers (its version, why it will not load the plugin) are
+# printed escaped, as error lines are.
+PATH=$S/evilq:$PATH IOBISECT_PLUGIN=$S/k check ok '' after='! grep -qa "$esc" "$L/out" && grep -q "plugin   none: .*x1b\[2Jrefused .xff" "$L/out"' -- version
+# A variable that names a missing part says so by name.
+IOBISECT_PLUGIN=$S/no-plugin check bad "cannot profile: IOBISECT_PLUGIN names '.*no-plugin', which does not exist" may=cache -- profile jobs/prof.json --kernel k
+IOBISECT_GUEST=$S/no-guest check bad "IOBISECT_GUEST names '.*no-guest', which does not exist" may=cache may=out/ng -- run jobs/prof.json --kernel k --results out/ng
+# A kernel by its whole path; a --map that names nothing is not "beside".
+IOBISECT_PLUGIN=$S/k check bad "the System.map given for '.*bzImage' \('.*no-map'\) does not exist" may=cache may=out/pm after='grep -q "^profile: kernels/a-folder-named-at-length/bzImage, one boot" "$L/err"' -- profile jobs/prof.json --kernel kernels/a-folder-named-at-length/bzImage --map no-map --results out/pm
 TMPDIR=$S/no-such-tmp check bad "cannot make a temporary file in '.*no-such-tmp'" -- run "${K[@]}"
 for job in "$root"/tests/jobs/bad/*.json; do
 	check bad "^error: .*$(basename "$job"): " -- run "$job" --kernel k
@@ -540,6 +598,13 @@ check bad "no results for 'a'" -- compare a "$culprit" --results $R
 check bad "holds [0-9]+ jobs" -- compare "$good" "$culprit" --results results
 check bad '^usage: ' -- compare "$good"
 check bad "no results for 'a\\\\x1b\[31m\\\\x0aerror: x'" -- compare $'a\x1b[31m\nerror: x' "$culprit" --results $R
+# Names from sample documents and from profile.json reach stdout escaped.
+check ok '' after='! grep -qa "$esc" "$L/out" && grep -q "x1b]0;owned" "$L/out"' -- compare "$good" "$culprit" --results results/esc-names
+check ok '' after='! grep -qa "$esc" "$L/out" && grep -q "evil.x1b]0;owned.x07" "$L/out"' -- compare aaaaaaaaaaaa bbbbbbbbbbbb --results results/prof
+# A job named is that job or none, even when the folder has one.
+check bad "no job 'no-such-job' under 'one' \(its job is 'synth'\)" -- compare "$good" "$culprit" --results one --job no-such-job
+check bad "no job 'no-such-job' in '$R'" -- compare "$good" "$culprit" --results $R --job no-such-job
+check ok '' -- compare "$good" "$culprit" --results $R --job synth
 
 # ---------------------------------------------------------------- names
 # A job named by its file name stays inside the results root.

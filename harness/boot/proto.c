@@ -201,8 +201,9 @@ static int sample_parse(json_t *o, struct proto_sample *s)
 	    get_u64(o, "bw_bytes", &s->bw_bytes) ||
 	    get_u64(o, "usr_ns", &s->usr_ns) || get_u64(o, "sys_ns", &s->sys_ns))
 		return -1;
-	s->point = xstrdup(point);
-	s->metric = xstrdup(metric);
+	/* The guest's names reach terminals and report.txt: escaped. */
+	s->point = xstrdup_safe(point);
+	s->metric = xstrdup_safe(metric);
 	s->index = (int)json_integer_value(idx);
 	s->warmup = json_is_true(warm);
 	s->verified = json_is_true(ver);

@@ -164,8 +164,9 @@ int qemu_version(const char *qemu, char **out_line)
 	prev = error_capture(&quiet);
 	rc = run_command(&o);
 	if (!rc && !read_file_max(path, &out, 65536) && out.len) {
+		/* Its first line, shown and stored: escaped. */
 		out.buf[strcspn(out.buf, "\n")] = '\0';
-		v = xstrdup(out.buf);
+		v = xstrdup_safe(out.buf);
 	}
 	error_capture(prev);
 	unlink(path);

@@ -75,7 +75,7 @@ int qemu_job_clock(struct clock *out, const struct job *job);
 
 /*
  * The QEMU version line ("QEMU emulator version 7.2.22 ...") into *out
- * (caller frees): 0; 1 when `qemu` did not run or said nothing (the
+ * (caller frees), escaped as error lines are (it is printed): 0; 1 when `qemu` did not run or said nothing (the
  * caller names it); -1 after error() when the probe itself could not be
  * made (no temporary file in $TMPDIR) or a signal stopped it.
  */

@@ -124,7 +124,10 @@ int tbcount_probe(const char *qemu, const char *plugin, char **why)
 	*why = NULL;
 	/* QEMU's option syntax has no escape for a comma in a file name. */
 	if (strchr(plugin, ',')) {
-		*why = xstrfmt("the plugin's path '%s' holds a comma", plugin);
+		char *raw = xstrfmt("the plugin's path '%s' holds a comma",
+				    plugin);
+		*why = xstrdup_safe(raw);
+		free(raw);
 		return 0;
 	}
 	if (!tmp || tmp[0] != '/')
@@ -162,6 +165,15 @@ int tbcount_probe(const char *qemu, const char *plugin, char **why)
 		*why = rc == RUN_SPAWN ? xstrfmt("'%s' did not run", argv[0])
 				       : reason_of(out.buf);
 		ret = 0;
+	}
+	/*
+	 * The reason is QEMU's words or a path from a job: it is printed,
+	 * and put in report.txt, so it is escaped as error lines are.
+	 */
+	if (*why) {
+		char *raw = *why;
+		*why = xstrdup_safe(raw);
+		free(raw);
 	}
 	strbuf_release(&out);
 	strbuf_release(&quiet);

@@ -43,8 +43,9 @@ char *tbcount_find_plugin(void);
 /*
  * Does `qemu` load `plugin`? 1 yes; 0 no, with one line saying why in
  * *why (caller frees): QEMU built without plugins, a plugin API this
- * plugin does not know, a path QEMU's options cannot carry; -1 after
- * error() when QEMU could not be asked.
+ * plugin does not know, a path QEMU's options cannot carry (escaped,
+ * as error lines are: it is printed); -1 after error() when QEMU could
+ * not be asked.
  */
 int tbcount_probe(const char *qemu, const char *plugin, char **why);
 

@@ -129,9 +129,13 @@ int cmd_profile(int argc, char **argv)
 	if (probe_ctx_init(&ctx, &job, job.repo, NULL))
 		goto out;
 	ctx_ok = 1;
-	/* A line for a log: the build (a map wanted) may take minutes. */
-	fprintf(stderr, "profile: %.12s, one boot with %s\n",
-		a.rev ? id : a.kernel, plugin);
+	/*
+	 * A line for a log: the build (a map wanted) may take minutes. A
+	 * commit by its short id, an image by its whole path.
+	 */
+	char *shown = a.rev ? xstrfmt("%.12s", id) : xstrdup_safe(a.kernel);
+	fprintf(stderr, "profile: %s, one boot with %s\n", shown, plugin);
+	free(shown);
 	int rc = a.rev ? profile_commit(&p, &ctx, id, plugin)
 		       : profile_image(&p, &ctx, &a, plugin);
 	if (rc) {

@@ -57,10 +57,11 @@ int cmd_version(int argc, char **argv)
 		char *looked = initramfs_guest_looked();
 		printf("guest    none: %s\n", looked);
 		free(looked);
-	} else if (build_id_of_file(guest, &id))
+	} else if (build_id_of_file(guest, &id)) {
 		printf("guest    %s (no build id)\n", guest);
-	else
+	} else {
 		printf("guest    %s (build id %s)\n", guest, id.buf);
+	}
 	if (data) {
 		printf("data     %s\n", data);
 	} else {

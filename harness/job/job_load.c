@@ -29,6 +29,13 @@ int job_load(struct job *job, const char *path)
 	return job_load_overrides(job, path, NULL);
 }
 
+/* "-12345": an optional minus, then digits only. */
+static int whole_number(const char *s)
+{
+	s += *s == '-';
+	return *s && strspn(s, "0123456789") == strlen(s);
+}
+
 /* Set root.a.b = value, making objects on the way (strings become presets). */
 static int set_dotted(json_t *root, const char *spec, const char *origin)
 {
@@ -57,6 +64,12 @@ static int set_dotted(json_t *root, const char *spec, const char *origin)
 	if (!value && (eq[1] == '[' || eq[1] == '{'))
 		return error("%s: override '%s': not valid JSON: %s", origin,
 			     spec, jerr.text);
+	/*
+	 * A whole number too big for JSON's integers (2^63 and past) is
+	 * still a number, which the key's range then refuses by name.
+	 */
+	if (!value && whole_number(eq + 1))
+		value = json_real(strtod(eq + 1, NULL));
 	if (!value)
 		value = json_string(eq + 1);
 	char *path = xstrndup(spec, eq - spec);

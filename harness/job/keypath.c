@@ -6,6 +6,7 @@
 #include "proto/frame.h"
 
 #include <ctype.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -110,6 +111,15 @@ int kp_check_keys(struct keypath *c, json_t *obj, const char *const *allowed)
 int kp_int(struct keypath *c, json_t *v, long long min, long long max,
 	   long long *out)
 {
+	/*
+	 * A whole number past what JSON's integers hold (2^63) arrives as
+	 * a real: it is a number out of range, not a number of another kind.
+	 */
+	double r = json_real_value(v);
+	if (json_is_real(v) && isfinite(r) && r == trunc(r) &&
+	    (r < (double)min || r > (double)max))
+		return kp_fail(c, "%.0f is out of range (%lld..%lld)", r, min,
+			       max);
 	if (!json_is_integer(v))
 		return kp_fail(c, "expected %s",
 			       min >= 1	  ? "a positive integer"

@@ -26,9 +26,14 @@ int profile_boot(struct profile *out, const struct profile_request *req)
 
 	boot_result_init(&br);
 	if (!file_exists(map)) {
-		error("no System.map beside '%s' ('%s'): a profile names "
-		      "functions from it",
-		      req->image, map);
+		if (req->map)
+			error("the System.map given for '%s' ('%s') does not "
+			      "exist: a profile names functions from it",
+			      req->image, map);
+		else
+			error("no System.map beside '%s' ('%s'): a profile "
+			      "names functions from it",
+			      req->image, map);
 		goto out;
 	}
 	if (read_file(map, &text) ||
@@ -58,6 +63,13 @@ int profile_boot(struct profile *out, const struct profile_request *req)
 		goto out;
 	}
 	strbuf_reset(&text);
+	/* The plugin writes its counts as QEMU exits: none, none counted. */
+	if (!file_exists(req->counts)) {
+		error("the QEMU plugin wrote no counts for the profiled boot "
+		      "of %.12s ('%s' is missing): did QEMU load '%s'?",
+		      req->label, req->counts, req->plugin);
+		goto out;
+	}
 	if (read_file(req->counts, &text) ||
 	    tbcount_parse(&tc, text.buf, text.len, req->counts))
 		goto out;

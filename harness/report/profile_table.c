@@ -26,15 +26,35 @@ static void add_count(struct strbuf *out, double v, int width)
 	strbuf_addf(out, "%*s", width, buf);
 }
 
+/*
+ * Names and labels come from a System.map or a profile.json, and the
+ * table goes to a terminal and report.txt: escaped as error lines are.
+ */
+static void add_name(struct strbuf *out, const char *s)
+{
+	strbuf_addsafe(out, s, strlen(s));
+}
+
+/* `s` escaped, then padded on the left to `width`, as %*s would. */
+static void add_label(struct strbuf *out, const char *s, int width)
+{
+	struct strbuf safe = STRBUF_INIT;
+	add_name(&safe, s);
+	strbuf_addf(out, "%*s", width, safe.buf);
+	strbuf_release(&safe);
+}
+
 void profile_render(const struct profile *p, size_t max_rows,
 		    struct strbuf *out)
 {
 	double mb = (double)p->io_bytes / 1e6;
+	strbuf_addstr(out, "profile of ");
+	add_name(out, p->label ? p->label : "?");
 	strbuf_addf(out,
-		    "profile of %s: %s\n"
+		    ": %s\n"
 		    "%u sample(s), %.1f MB moved, %llu disk request(s); kernel "
 		    "%llu instructions, user space %llu\n",
-		    p->label ? p->label : "?", PROFILE_UNIT_NOTE, p->samples,
+		    PROFILE_UNIT_NOTE, p->samples,
 		    mb, (unsigned long long)p->requests,
 		    (unsigned long long)p->kernel_insns,
 		    (unsigned long long)p->user_insns);
@@ -55,11 +75,12 @@ void profile_render(const struct profile *p, size_t max_rows,
 			add_count(out, profile_per_request(p, n), 10);
 		else
 			strbuf_addf(out, "%10s", "-");
-		strbuf_addf(out, " %6.2f%%  %s\n",
+		strbuf_addf(out, " %6.2f%%  ",
 			    p->kernel_insns ? 100.0 * (double)n /
 						      (double)p->kernel_insns
-					    : 0,
-			    p->fns[i].name);
+					    : 0);
+		add_name(out, p->fns[i].name);
+		strbuf_addch(out, '\n');
 	}
 	if (p->unknown_insns)
 		strbuf_addf(out, "%10s %10s %6.2f%%  %s\n", "", "",
@@ -79,7 +100,9 @@ static void render_row(struct strbuf *out, const char *indent,
 	else
 		strbuf_addf(out, " %+8.1f%% ", r->change_pct);
 	add_count(out, r->b, 12);
-	strbuf_addf(out, "  %s\n", r->name);
+	strbuf_addstr(out, "  ");
+	add_name(out, r->name);
+	strbuf_addch(out, '\n');
 }
 
 void profile_diff_render(const struct profile_diff *d, const char *a_label,
@@ -88,9 +111,12 @@ void profile_diff_render(const struct profile_diff *d, const char *a_label,
 {
 	strbuf_addf(out, "%skernel instructions per MB moved, %s\n", indent,
 		    PROFILE_UNIT_NOTE);
-	strbuf_addf(out, "%s%12s %9s %12s  function (by the change in "
-			 "instructions per MB)\n",
-		    indent, a_label, "%change", b_label);
+	strbuf_addstr(out, indent);
+	add_label(out, a_label, 12);
+	strbuf_addf(out, " %9s ", "%change");
+	add_label(out, b_label, 12);
+	strbuf_addstr(out, "  function (by the change in instructions per "
+			   "MB)\n");
 	render_row(out, indent, &d->total);
 	for (size_t i = 0; i < d->nr && i < max_rows; i++)
 		render_row(out, indent, &d->rows[i]);

@@ -367,8 +367,9 @@ static void render_cell(struct strbuf *out, const struct block_counters_row *r,
 {
 	struct strbuf v = STRBUF_INIT;
 	const char *text = head ? r->b_text : r->a_text;
+	/* Words and device names are the guest's: escaped, as errors are. */
 	if (text)
-		strbuf_addstr(&v, text);
+		strbuf_addsafe(&v, text, strlen(text));
 	else
 		block_counters_format_value(&v, head ? r->b : r->a, r->unit);
 	strbuf_addf(out, "%14s", v.buf);
@@ -401,6 +402,8 @@ void block_counters_render(const struct block_counters_table *t, size_t max_rows
 		else
 			strbuf_addf(out, " %+8.1f%% ", r->change_pct);
 		render_cell(out, r, 1);
-		strbuf_addf(out, "  %s: %s\n", r->dev, r->label);
+		strbuf_addstr(out, "  ");
+		strbuf_addsafe(out, r->dev, strlen(r->dev));
+		strbuf_addf(out, ": %s\n", r->label);
 	}
 }

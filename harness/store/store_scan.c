@@ -379,6 +379,22 @@ int scan_load(struct scan *out, const char *dir, const char *job)
 	return scan_load_flags(out, dir, job, 0);
 }
 
+/* Is the job folder `dir` the job `job`: its last name, as given or real? */
+static int is_job_named(const char *dir, const char *job)
+{
+	size_t n = strlen(dir), m = strlen(job);
+	while (n > 1 && dir[n - 1] == '/')
+		n--;
+	if (n >= m && !strncmp(dir + n - m, job, m) &&
+	    (n == m || dir[n - m - 1] == '/'))
+		return 1;
+	char *real = realpath(dir, NULL);
+	const char *slash = real ? strrchr(real, '/') : NULL;
+	int same = slash && !strcmp(slash + 1, job);
+	free(real);
+	return same;
+}
+
 int scan_load_flags(struct scan *out, const char *dir, const char *job,
 		    unsigned flags)
 {
@@ -407,6 +423,14 @@ int scan_load_flags(struct scan *out, const char *dir, const char *job,
 		if (file_exists(state) || looks_like_job(dir))
 			out->dir = xstrdup(dir);
 		free(state);
+		/* A job folder named, but another job asked for. */
+		if (out->dir && job && !is_job_named(dir, job)) {
+			free(out->dir);
+			out->dir = NULL;
+			return error("no job '%s' in '%s', the folder of "
+				     "another job",
+				     job, dir);
+		}
 	}
 	if (!out->dir) {
 		/* A results root: find its jobs. */
@@ -420,12 +444,15 @@ int scan_load_flags(struct scan *out, const char *dir, const char *job,
 		}
 		if (d)
 			closedir(d);
-		if (jobs.nr == 1)
+		/* A job asked for by name is that job or none. */
+		if (jobs.nr == 1 && !job)
 			out->dir = xstrfmt("%s/%s", dir, jobs.v[0]);
 		else if (!jobs.nr)
 			error("no results under '%s'", dir);
 		else if (job)
-			error("no job '%s' under '%s'", job, dir);
+			error("no job '%s' under '%s' (%s '%s'%s)", job, dir,
+			      jobs.nr == 1 ? "its job is" : "its jobs are",
+			      jobs.v[0], jobs.nr > 1 ? "..." : "");
 		else
 			error("'%s' holds %zu jobs ('%s', '%s'...): name one "
 			      "with --job", dir, jobs.nr, jobs.v[0], jobs.v[1]);
@@ -633,8 +660,12 @@ void scan_compare(const struct scan_series *ser, size_t a, size_t b,
 
 void scan_series_name(const struct scan_series *ser, struct strbuf *out)
 {
-	strbuf_addf(out, "%s/%s %s %s", ser->topology, ser->engine, ser->point,
-		    ser->metric);
+	/* The names are the sample documents': escaped, as errors are. */
+	struct strbuf raw = STRBUF_INIT;
+	strbuf_addf(&raw, "%s/%s %s %s", ser->topology, ser->engine,
+		    ser->point, ser->metric);
+	strbuf_addsafe(out, raw.buf, raw.len);
+	strbuf_release(&raw);
 }
 
 void scan_series_unit(const struct scan_series *ser, struct strbuf *out)

@@ -98,7 +98,7 @@ struct scan_compare {
 void scan_compare(const struct scan_series *ser, size_t a, size_t b,
 		  struct scan_compare *out);
 
-/* "virtio/rawread bs_kb=2048 read" for people. */
+/* "virtio/rawread bs_kb=2048 read" for people, escaped (strbuf_addsafe). */
 void scan_series_name(const struct scan_series *ser, struct strbuf *out);
 /* Its figures' unit: "MB/s" or "MB/s in virtual time (icount, shift 3)". */
 void scan_series_unit(const struct scan_series *ser, struct strbuf *out);

@@ -170,9 +170,13 @@ char *install_part_looked(const char *env)
 	struct strvec dirs = STRVEC_INIT;
 	struct strbuf out = STRBUF_INIT;
 
-	if (given && *given)
-		return xstrfmt("%s names '%s', which does not exist", env,
-			       given);
+	if (given && *given) {
+		char *raw = xstrfmt("%s names '%s', which does not exist",
+				    env, given);
+		char *safe = xstrdup_safe(raw);
+		free(raw);
+		return safe;
+	}
 	install_dir_candidates(INSTALL_LIBEXEC, &dirs);
 	strbuf_addstr(&out, "not in ");
 	install_dirs_list(&dirs, &out);
