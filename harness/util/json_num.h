@@ -2,7 +2,8 @@
  * json_num.h: a figure as JSON. JSON has no NaN nor infinity, so a figure
  * that was not measured (NAN) or has no finite value is null; every
  * document the harness writes (summary.json, the bisect state, table.json,
- * the HTML page's data) says so the same way.
+ * the HTML page's data) says so the same way. And a value's kind in
+ * words, for the messages that refuse one.
  */
 #ifndef IOBISECT_JSON_NUM_H
 #define IOBISECT_JSON_NUM_H
@@ -11,5 +12,8 @@
 
 /* A new reference: a real, or null when `v` is not finite. */
 json_t *json_num(double v);
+
+/* "an integer", "a string", ... ("missing" for NULL). */
+const char *json_kind(const json_t *v);
 
 #endif
