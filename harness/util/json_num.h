@@ -9,6 +9,13 @@
 #define IOBISECT_JSON_NUM_H
 
 #include <jansson.h>
+#include <stdint.h>
+
+/*
+ * The largest count a document can keep: jansson's integers are int64,
+ * so 2^63 would be written as a negative number.
+ */
+#define JSON_COUNT_MAX ((uint64_t)INT64_MAX)
 
 /* A new reference: a real, or null when `v` is not finite. */
 json_t *json_num(double v);
