@@ -100,6 +100,22 @@ static int doc_check(json_t *doc, struct strbuf *why)
 	return 0;
 }
 
+/*
+ * A document refused once is said once per process: evidence is loaded
+ * again after every boot, and a bisection printed the same 27 warnings
+ * after each of its 17 boots.
+ */
+static int said_before(const char *path)
+{
+	static struct strvec said = STRVEC_INIT;
+
+	for (size_t i = 0; i < said.nr; i++)
+		if (!strcmp(said.v[i], path))
+			return 1;
+	strvec_push(&said, path);
+	return 0;
+}
+
 json_t *results_doc_read(const char *path)
 {
 	struct strbuf text = STRBUF_INIT, why = STRBUF_INIT;
@@ -111,19 +127,23 @@ json_t *results_doc_read(const char *path)
 	error_capture(prev);
 	if (rc) {
 		/* One line per bad document: the read's own message. */
-		warning("ignoring a sample document: %s", why.buf);
+		if (!said_before(path))
+			warning("ignoring a sample document: %s", why.buf);
 		goto out;
 	}
 	doc = json_loadb(text.buf, text.len, 0, &jerr);
-	if (!doc)
-		warning("ignoring '%s': %s (line %d)", path, jerr.text,
-			jerr.line);
-	else if (!json_is_object(doc)) {
-		warning("ignoring '%s': not a JSON object", path);
+	if (!doc) {
+		if (!said_before(path))
+			warning("ignoring '%s': %s (line %d)", path,
+				jerr.text, jerr.line);
+	} else if (!json_is_object(doc)) {
+		if (!said_before(path))
+			warning("ignoring '%s': not a JSON object", path);
 		json_decref(doc);
 		doc = NULL;
 	} else if (doc_check(doc, &why)) {
-		warning("ignoring '%s': %s", path, why.buf);
+		if (!said_before(path))
+			warning("ignoring '%s': %s", path, why.buf);
 		json_decref(doc);
 		doc = NULL;
 	}
