@@ -15,6 +15,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* A map as the kernel writes it, with data and aliases mixed in. */
 static const char map_text[] =
@@ -48,7 +49,8 @@ START_TEST(parse_keeps_text_one_name_per_address)
 	ck_assert_str_eq(k.syms[0].name, "_stext");
 	/* The global name wins over the local one at one address. */
 	ck_assert_str_eq(k.syms[1].name, "global_alias");
-	ck_assert_uint_eq(k.end, 0xffffffff81005000ull);
+	/* The text ends just before _etext. */
+	ck_assert_uint_eq(k.last, 0xffffffff81004fffull);
 	ksyms_release(&k);
 }
 END_TEST
@@ -367,6 +369,188 @@ START_TEST(tables_escape_names_and_labels)
 }
 END_TEST
 
+/*
+ * A symbol at the top of the address space: its end is not one past it
+ * (that was 0, and every count went to "[outside System.map]").
+ */
+START_TEST(symbol_at_the_top_address_keeps_the_counts)
+{
+	struct ksyms k = KSYMS_INIT;
+	const char *t = "ffffffff81000000 T first\n"
+			"ffffffff81001000 T second\n"
+			"ffffffffffffffff T top\n";
+	const struct addr_count c[] = {
+		{ 0xffffffff81000010ull, 10 },
+		{ 0xffffffff81001010ull, 20 },
+		{ 0xffffffffffffffffull, 3 },
+	};
+	struct func_count *f;
+	size_t nr;
+	uint64_t unknown;
+
+	ck_assert_int_eq(ksyms_parse(&k, t, strlen(t), "map"), 0);
+	ck_assert_uint_eq(k.last, UINT64_MAX);
+	ck_assert_str_eq(ksyms_lookup(&k, 0xffffffff81000010ull)->name,
+			 "first");
+	ck_assert_str_eq(ksyms_lookup(&k, UINT64_MAX)->name, "top");
+	ksyms_fold(&k, c, ARRAY_SIZE(c), &f, &nr, &unknown);
+	ck_assert_uint_eq(unknown, 0);
+	ck_assert_uint_eq(nr, 3);
+	ck_assert_str_eq(f[0].name, "second");
+	free(f);
+	ksyms_release(&k);
+}
+END_TEST
+
+/* Counts folded into one function, or outside the map, saturate. */
+START_TEST(fold_saturates_rather_than_wraps)
+{
+	struct ksyms k = parsed();
+	const struct addr_count c[] = {
+		{ 0xffffffff81003000ull, UINT64_MAX - 1 },
+		{ 0xffffffff81003100ull, 5 },
+		{ 0xffffffffa0000000ull, UINT64_MAX },
+		{ 0xffffffffa0001000ull, 1 },
+	};
+	struct func_count *f;
+	size_t nr;
+	uint64_t unknown;
+
+	ksyms_fold(&k, c, ARRAY_SIZE(c), &f, &nr, &unknown);
+	ck_assert_uint_eq(nr, 1);
+	ck_assert_uint_eq(f[0].insns, UINT64_MAX);
+	ck_assert_uint_eq(unknown, UINT64_MAX);
+	free(f);
+	ksyms_release(&k);
+}
+END_TEST
+
+/*
+ * The plugin's counts past what profile.json keeps (2^63-1), one by one
+ * or added up, are refused naming the file and the line: the sum wrapped
+ * (a total of 2^64-2 printed as 45812984.49G).
+ */
+static const char *const huge_counts[] = {
+	"iobisect-tbcount 1\nwindows 1\nuser 0\n"
+	"ffffffff81000000 9223372036854775808\n",
+	"iobisect-tbcount 1\nwindows 1\nuser 0\n"
+	"ffffffff81000000 9223372036854775807\n"
+	"ffffffff81001000 9223372036854775807\n",
+	"iobisect-tbcount 1\nwindows 1\nuser 0\n"
+	"ffffffff81000000 18446744073709551615\nffffffff81001000 1\n",
+	"iobisect-tbcount 1\nwindows 1\nuser 9223372036854775808\n",
+};
+
+START_TEST(tbcount_refuses_counts_past_what_json_keeps)
+{
+	struct tbcount t = TBCOUNT_INIT;
+	struct strbuf msg = STRBUF_INIT;
+	struct strbuf *prev = error_capture(&msg);
+	const char *text = huge_counts[_i];
+	ck_assert_int_eq(tbcount_parse(&t, text, strlen(text), "c.txt"), -1);
+	error_capture(prev);
+	ck_assert_msg(strstr(msg.buf, "'c.txt' line ") &&
+			      strstr(msg.buf, "2^63-1"),
+		      "%s", msg.buf);
+	strbuf_release(&msg);
+	tbcount_release(&t);
+}
+END_TEST
+
+/*
+ * A count past 2^63-1 is never written as a negative number: saving
+ * refuses it, naming the file and the key, and the JSON caps it.
+ */
+START_TEST(save_refuses_a_count_json_cannot_keep)
+{
+	struct profile p;
+	const char *n[] = { "f" };
+	const uint64_t i[] = { 1 };
+	char dir[] = "/tmp/check_profile.XXXXXX";
+	struct strbuf msg = STRBUF_INIT;
+
+	fill(&p, "x", 1, n, i, 1, 0);
+	p.kernel_insns = (uint64_t)1 << 63;
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	char *path = xstrfmt("%s/profile.json", dir);
+	struct strbuf *prev = error_capture(&msg);
+	ck_assert_int_eq(profile_save(&p, path), -1);
+	error_capture(prev);
+	ck_assert_msg(strstr(msg.buf, path) &&
+			      strstr(msg.buf, "kernel_insns is "
+					      "9223372036854775808"),
+		      "%s", msg.buf);
+	ck_assert(!file_exists(path));
+	json_t *j = profile_to_json(&p);
+	ck_assert_int_eq(json_integer_value(json_object_get(j, "kernel_insns")),
+			 INT64_MAX);
+	json_decref(j);
+
+	/* A function's count too. */
+	p.kernel_insns = 1;
+	p.fns[0].insns = UINT64_MAX;
+	strbuf_reset(&msg);
+	prev = error_capture(&msg);
+	ck_assert_int_eq(profile_save(&p, path), -1);
+	error_capture(prev);
+	ck_assert_msg(strstr(msg.buf, "functions[0].insns"), "%s", msg.buf);
+	rmdir(dir);
+	free(path);
+	strbuf_release(&msg);
+	profile_release(&p);
+}
+END_TEST
+
+/*
+ * A profile.json whose counts are no counts is refused, naming the file
+ * and the key: a string or negative insns read as 0 without a word.
+ */
+static const struct {
+	const char *from, *to, *why;
+} bad_json[] = {
+	{ "\"insns\": 7", "\"insns\": \"7\"",
+	  "functions[0].insns is a string, not a count" },
+	{ "\"insns\": 7", "\"insns\": -7",
+	  "functions[0].insns is -7, not a count" },
+	{ "\"insns\": 7", "\"insns\": 7.5",
+	  "functions[0].insns is a real number, not a count" },
+	{ "\"insns\": 7", "\"insns_x\": 7", "functions[0].insns is missing" },
+	{ "\"kernel_insns\": 7", "\"kernel_insns\": -1",
+	  "kernel_insns is -1, not a count" },
+	{ "\"windows\": 1", "\"windows\": 4294967296",
+	  "windows is 4294967296, not a count" },
+};
+
+START_TEST(load_refuses_counts_that_are_no_counts)
+{
+	struct profile p = PROFILE_INIT;
+	struct strbuf msg = STRBUF_INIT;
+	const char *text = "{\"type\": \"profile_v1\", \"label\": \"x\", "
+			   "\"kernel_insns\": 7, \"windows\": 1, "
+			   "\"functions\": [{\"name\": \"f\", \"insns\": 7}]}";
+	const char *at = strstr(text, bad_json[_i].from);
+	ck_assert_ptr_nonnull(at);
+	char *spoiled = xstrfmt("%.*s%s%s", (int)(at - text), text,
+				bad_json[_i].to,
+				at + strlen(bad_json[_i].from));
+	json_t *good = json_loads(text, 0, NULL), *bad = json_loads(spoiled, 0, NULL);
+	ck_assert_ptr_nonnull(bad);
+	ck_assert_int_eq(profile_from_json(&p, good, "good.json"), 0);
+	ck_assert_uint_eq(p.fns[0].insns, 7);
+	struct strbuf *prev = error_capture(&msg);
+	ck_assert_int_eq(profile_from_json(&p, bad, "p/profile.json"), -1);
+	error_capture(prev);
+	ck_assert_msg(strstr(msg.buf, "'p/profile.json'") &&
+			      strstr(msg.buf, bad_json[_i].why),
+		      "%s", msg.buf);
+	json_decref(good);
+	json_decref(bad);
+	free(spoiled);
+	strbuf_release(&msg);
+	profile_release(&p);
+}
+END_TEST
+
 static Suite *profile_suite(void)
 {
 	Suite *s = suite_create("profile");
@@ -383,6 +567,13 @@ static Suite *profile_suite(void)
 	tcase_add_test(tc, diff_orders_by_change_per_mb_and_adds_up);
 	tcase_add_test(tc, diff_refuses_a_profile_without_bytes);
 	tcase_add_test(tc, tables_escape_names_and_labels);
+	tcase_add_test(tc, symbol_at_the_top_address_keeps_the_counts);
+	tcase_add_test(tc, fold_saturates_rather_than_wraps);
+	tcase_add_loop_test(tc, tbcount_refuses_counts_past_what_json_keeps, 0,
+			    ARRAY_SIZE(huge_counts));
+	tcase_add_test(tc, save_refuses_a_count_json_cannot_keep);
+	tcase_add_loop_test(tc, load_refuses_counts_that_are_no_counts, 0,
+			    ARRAY_SIZE(bad_json));
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -55,10 +55,10 @@ static char *sample(int index, int warmup, unsigned long bw)
 {
 	return xstrfmt("{\"type\":\"sample\",\"point\":\"bs_kb=128\","
 		       "\"index\":%d,\"warmup\":%s,\"metric\":\"read\","
-		       "\"io_bytes\":268435456,\"runtime_ns\":2000000000,"
+		       "\"io_bytes\":%lu,\"runtime_ns\":2000000000,"
 		       "\"bw_bytes\":%lu,\"usr_ns\":1000,\"sys_ns\":900000000,"
 		       "\"cpu_pct\":45.5,\"verified\":true}",
-		       index, warmup ? "true" : "false", bw);
+		       index, warmup ? "true" : "false", 2 * bw, bw);
 }
 
 /* A whole good boot: hello, topology, point, warmup + 3 samples, done. */
@@ -190,7 +190,7 @@ START_TEST(report_from_a_good_stream_fed_byte_by_byte)
 	ck_assert_str_eq(x->point, "bs_kb=128");
 	ck_assert_str_eq(x->metric, "read");
 	ck_assert_uint_eq(x->bw_bytes, 130000002ul);
-	ck_assert_uint_eq(x->io_bytes, 268435456ul);
+	ck_assert_uint_eq(x->io_bytes, 2 * x->bw_bytes);
 	ck_assert_uint_eq(x->runtime_ns, 2000000000ul);
 	ck_assert_uint_eq(x->sys_ns, 900000000ul);
 	ck_assert(x->cpu_pct > 45.4 && x->cpu_pct < 45.6);
@@ -480,6 +480,187 @@ START_TEST(report_refuses_samples_the_spec_did_not_ask_for)
 }
 END_TEST
 
+/*
+ * A sample the store would refuse (results_doc_read) is refused as the
+ * frame is read, by the same rule, with its reason, said once however
+ * many come: `run` took cpu_pct -1 and bw_bytes 2^63-1 as "ok", and a
+ * bisection then booted 17 times to throw each away.
+ */
+static const struct {
+	const char *from, *to, *why;
+} spoiled[] = {
+	{ "\"cpu_pct\":45.5", "\"cpu_pct\":-1",
+	  "cpu_pct is -1, not a percentage" },
+	{ "\"cpu_pct\":45.5", "\"cpu_pct\":1e300", "not a percentage" },
+	{ "\"cpu_pct\":45.5", "\"cpu_pct\":\"45\"",
+	  "cpu_pct is a string, not a percentage" },
+	{ "\"bw_bytes\":130000000", "\"bw_bytes\":9223372036854775807",
+	  "bw_bytes is 9223372036854775807, not a byte rate" },
+	{ "\"bw_bytes\":130000000", "\"bw_bytes\":-1",
+	  "bw_bytes is -1, not a byte rate" },
+	{ "\"bw_bytes\":130000000", "\"bw_bytes\":1300000000",
+	  "bw_bytes is 1300000000, but io_bytes 260000000 in runtime_ns "
+	  "2000000000 make 130000000" },
+	{ "\"io_bytes\":260000000", "\"io_bytes\":-1",
+	  "io_bytes is -1, not a count" },
+	{ "\"sys_ns\":900000000", "\"sys_ns\":1.5",
+	  "sys_ns is a real number, not a count" },
+	{ "\"verified\":true", "\"verified\":\"yes\"",
+	  "verified is a string, not true or false" },
+	{ "\"metric\":\"read\"", "\"metric\":\"machine\"",
+	  "metric 'machine', not read, write, rewrite or trim" },
+};
+
+static char *spoil(const char *text, const char *from, const char *to)
+{
+	const char *at = strstr(text, from);
+	ck_assert_msg(at, "'%s' not in '%s'", from, text);
+	return xstrfmt("%.*s%s%s", (int)(at - text), text, to,
+		       at + strlen(from));
+}
+
+START_TEST(report_refuses_a_sample_the_store_would)
+{
+	struct proto_report r;
+	struct strbuf in = STRBUF_INIT;
+	const struct proto_error *e;
+	unsigned seq = 0;
+	char *f;
+
+	f = frame(seq++, hello);
+	strbuf_addstr(&in, f);
+	free(f);
+	/* Sample 0 as it should be; 1 and 2 spoiled. */
+	for (int i = 0; i < 3; i++) {
+		char *good = sample(i, 0, 130000000ul);
+		char *s = i ? spoil(good, spoiled[_i].from, spoiled[_i].to)
+			    : xstrdup(good);
+		f = frame(seq++, s);
+		strbuf_addstr(&in, f);
+		free(f);
+		free(s);
+		free(good);
+	}
+	f = frame(seq++, "{\"type\":\"done\",\"samples\":3}");
+	strbuf_addstr(&in, f);
+	free(f);
+	proto_report_init(&r);
+	proto_report_feed(&r, in.buf, in.len);
+	proto_report_finish(&r);
+	/* Frames are not lost: the good sample stays, done is read. */
+	ck_assert_msg(!r.broken, "%s: %s", spoiled[_i].to,
+		      r.rejects.nr ? r.rejects.v[0] : "");
+	ck_assert(r.done);
+	ck_assert_uint_eq(r.nr_samples, 1);
+	/* Two refused, one error with the reason. */
+	ck_assert_uint_eq(r.nr_errors, 1);
+	e = report_error(&r, "samples");
+	ck_assert_ptr_nonnull(e);
+	ck_assert_msg(strstr(e->message, spoiled[_i].why), "%s", e->message);
+	ck_assert(!proto_report_complete(&r));
+	proto_report_release(&r);
+	strbuf_release(&in);
+}
+END_TEST
+
+/* hello, then each payload, then done counting `n` samples. */
+static void feed_stream(struct proto_report *r, const char *const *payloads,
+			size_t nr, unsigned n)
+{
+	struct strbuf in = STRBUF_INIT;
+	unsigned seq = 0;
+	char *f = frame(seq++, hello), *d;
+
+	strbuf_addstr(&in, f);
+	free(f);
+	for (size_t i = 0; i < nr; i++) {
+		f = frame(seq++, payloads[i]);
+		strbuf_addstr(&in, f);
+		free(f);
+	}
+	d = xstrfmt("{\"type\":\"done\",\"samples\":%u}", n);
+	f = frame(seq, d);
+	strbuf_addstr(&in, f);
+	free(f);
+	free(d);
+	proto_report_feed(r, in.buf, in.len);
+	proto_report_finish(r);
+	strbuf_release(&in);
+}
+
+/*
+ * Points the spec does not hold: their samples are refused, naming the
+ * point, since no document can be filed for them (the store dropped them
+ * without a word while `run` said "ok").
+ */
+START_TEST(report_refuses_a_point_the_spec_does_not_hold)
+{
+	struct proto_report r;
+	char *good = sample(0, 0, 130000000ul);
+	char *other = spoil(good, "bs_kb=128", "bs_kb=4");
+	const char *p[] = { good, other };
+
+	proto_report_init(&r);
+	strvec_push(&r.expect_ids, "bs_kb=128");
+	feed_stream(&r, p, 2, 2);
+	ck_assert(!r.broken);
+	ck_assert_uint_eq(r.nr_samples, 1);
+	ck_assert_str_eq(r.samples[0].point, "bs_kb=128");
+	ck_assert_uint_eq(r.nr_errors, 1);
+	ck_assert_msg(strstr(r.errors[0].message,
+			     "point 'bs_kb=4', which the spec does not hold"),
+		      "%s", r.errors[0].message);
+	ck_assert(!proto_report_complete(&r));
+	proto_report_release(&r);
+	free(good);
+	free(other);
+}
+END_TEST
+
+/*
+ * A boot that measured nothing is no evidence: no sample at all, or none
+ * of a point the spec holds, or only warmups.
+ */
+START_TEST(report_without_a_sample_is_incomplete)
+{
+	struct proto_report r;
+	char *warm = sample(0, 1, 130000000ul), *good = sample(0, 0, 1000ul);
+	const char *p[] = { warm, good };
+
+	proto_report_init(&r);
+	feed_stream(&r, p, 0, 0);
+	ck_assert(r.done && !r.nr_errors && !r.broken);
+	ck_assert_ptr_nonnull(proto_report_unmeasured(&r));
+	ck_assert_str_eq(proto_report_unmeasured(&r), "");
+	ck_assert(!proto_report_complete(&r));
+	proto_report_release(&r);
+
+	proto_report_init(&r);
+	feed_stream(&r, p, 1, 1);
+	ck_assert_str_eq(proto_report_unmeasured(&r), "");
+	ck_assert(!proto_report_complete(&r));
+	proto_report_release(&r);
+
+	/* bs_kb=128 measured; bs_kb=4 did not. */
+	proto_report_init(&r);
+	strvec_push(&r.expect_ids, "bs_kb=128");
+	strvec_push(&r.expect_ids, "bs_kb=4");
+	feed_stream(&r, p, 2, 2);
+	ck_assert_str_eq(proto_report_unmeasured(&r), "bs_kb=4");
+	ck_assert(!proto_report_complete(&r));
+	proto_report_release(&r);
+
+	proto_report_init(&r);
+	strvec_push(&r.expect_ids, "bs_kb=128");
+	feed_stream(&r, p, 2, 2);
+	ck_assert_ptr_null(proto_report_unmeasured(&r));
+	ck_assert(proto_report_complete(&r));
+	proto_report_release(&r);
+	free(warm);
+	free(good);
+}
+END_TEST
+
 static Suite *proto_suite(void)
 {
 	Suite *s = suite_create("proto");
@@ -495,6 +676,10 @@ static Suite *proto_suite(void)
 	tcase_add_test(tc, report_keeps_errors_and_refuses_incomplete_samples);
 	tcase_add_test(tc, report_bounds_a_runaway_line);
 	tcase_add_test(tc, report_refuses_samples_the_spec_did_not_ask_for);
+	tcase_add_loop_test(tc, report_refuses_a_sample_the_store_would, 0,
+			    sizeof(spoiled) / sizeof(*spoiled));
+	tcase_add_test(tc, report_refuses_a_point_the_spec_does_not_hold);
+	tcase_add_test(tc, report_without_a_sample_is_incomplete);
 	tcase_add_test(tc, report_keeps_block_counters_when_well_formed);
 	tcase_add_test(tc, report_escapes_the_guests_names);
 	suite_add_tcase(s, tc);

@@ -32,18 +32,25 @@ static void add_frame(struct strbuf *sb, unsigned seq, const char *json)
 static const char *hello = "{\"type\":\"hello\",\"kernel\":\"6.1.0\","
 			   "\"boot\":1}";
 static const char *sample_ok =
-	"{\"type\":\"sample\",\"point\":\"p\",\"index\":0,\"warmup\":false,"
+	"{\"type\":\"sample\",\"point\":\"default\",\"index\":0,\"warmup\":false,"
 	"\"metric\":\"read\",\"io_bytes\":1000000,\"runtime_ns\":1000000,"
 	"\"bw_bytes\":1000000000,\"usr_ns\":1,\"sys_ns\":1,\"cpu_pct\":50.0,"
 	"\"verified\":true}";
 static const char *sample_bad =
-	"{\"type\":\"sample\",\"point\":\"p\",\"index\":0,\"warmup\":false,"
+	"{\"type\":\"sample\",\"point\":\"default\",\"index\":0,\"warmup\":false,"
 	"\"metric\":\"read\",\"io_bytes\":1000000,\"runtime_ns\":1000000,"
 	"\"bw_bytes\":1000000000,\"usr_ns\":1,\"sys_ns\":1,\"cpu_pct\":50.0,"
 	"\"verified\":false}";
 static const char *error_md = "{\"type\":\"error\",\"stage\":\"md\","
 			      "\"message\":\"RUN_ARRAY: Invalid argument\"}";
 static const char *done1 = "{\"type\":\"done\",\"samples\":1}";
+static const char *done0 = "{\"type\":\"done\",\"samples\":0}";
+/* A sample of a point the job's spec does not hold. */
+static const char *sample_stranger =
+	"{\"type\":\"sample\",\"point\":\"p\",\"index\":0,\"warmup\":false,"
+	"\"metric\":\"read\",\"io_bytes\":1000000,\"runtime_ns\":1000000,"
+	"\"bw_bytes\":1000000000,\"usr_ns\":1,\"sys_ns\":1,\"cpu_pct\":50.0,"
+	"\"verified\":true}";
 
 /* Frames from a list of payloads (NULL-terminated). */
 static void frames(struct strbuf *sb, const char *const *payloads)
@@ -97,6 +104,9 @@ static const struct classify_case cases[] = {
 	 "failed verification"},
 	{"no done", plain_console, 0, 0, BOOT_WORKLOAD_ERROR,
 	 "without saying done"},
+	/* `run` called it "ok" and exited 0; a bisection booted 17 times. */
+	{"no sample at all", plain_console, 0, 0, BOOT_WORKLOAD_ERROR,
+	 "the guest sent no sample"},
 };
 
 /* The frames of each case, by index (arrays of pointers cannot be static
@@ -109,6 +119,7 @@ static void case_payloads(size_t i, const char **p)
 	const char *err[] = {hello, error_md, done1, NULL};
 	const char *bad[] = {hello, sample_bad, done1, NULL};
 	const char *nodone[] = {hello, sample_ok, NULL};
+	const char *nosample[] = {hello, done0, NULL};
 	const char **pick;
 	switch (i) {
 	case 0:
@@ -126,6 +137,9 @@ static void case_payloads(size_t i, const char **p)
 		break;
 	case 10:
 		pick = nodone;
+		break;
+	case 11:
+		pick = nosample;
 		break;
 	default:
 		pick = none;
@@ -478,6 +492,40 @@ START_TEST(test_frames_of_another_boot_refused)
 }
 END_TEST
 
+/*
+ * A boot whose guest measured a point the spec does not hold, and none it
+ * does, is the workload's error, saying why: `run` said "ok", and the
+ * store kept nothing a bisection could use.
+ */
+START_TEST(test_sample_of_another_point_is_workload_error)
+{
+	struct job job;
+	struct boot_result br;
+	const char *p[] = {hello, sample_stranger, done1, NULL};
+	fake(plain_console, p, "0", "0");
+	load_job(&job, 20, null_disk);
+	char *run = xstrfmt("%s/run", dir);
+	struct boot_request req = {.job = &job,
+				   .topo = 0,
+				   .kernel = kernel,
+				   .run_dir = run,
+				   .label = "abc",
+				   .boot_id = 1,
+				   .guest = guest};
+	boot_result_init(&br);
+	ck_assert_int_eq(vm_boot(&br, &req), 0);
+	ck_assert_msg(br.status == BOOT_WORKLOAD_ERROR, "%s: %s",
+		      boot_status_name(br.status), br.detail.buf);
+	ck_assert_msg(strstr(br.detail.buf, "point 'p', which the spec does "
+					    "not hold"),
+		      "%s", br.detail.buf);
+	ck_assert(!proto_report_complete(&br.report));
+	boot_result_release(&br);
+	job_release(&job);
+	free(run);
+}
+END_TEST
+
 START_TEST(test_images_made_and_removed)
 {
 	struct job job;
@@ -679,6 +727,7 @@ int main(void)
 	tcase_add_test(tc, test_panic_without_reboot_is_cut_short);
 	tcase_add_test(tc, test_images_made_and_removed);
 	tcase_add_test(tc, test_frames_of_another_boot_refused);
+	tcase_add_test(tc, test_sample_of_another_point_is_workload_error);
 	tcase_add_test(tc, test_qemu_failure_keeps_its_message);
 	tcase_add_test(tc, test_missing_host_disk_is_setup_error);
 	tcase_add_test(tc, test_run_folder_link_is_refused);

@@ -6,6 +6,7 @@
  * one could have been the error that made the rest meaningless.
  */
 #include "proto.h"
+#include "sample_check.h"
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -133,6 +134,7 @@ void proto_report_release(struct proto_report *r)
 {
 	strbuf_release(&r->partial);
 	strvec_clear(&r->rejects);
+	strvec_clear(&r->expect_ids);
 	json_decref(r->hello);
 	json_decref(r->topology);
 	json_decref(r->points);
@@ -183,31 +185,45 @@ static const char *get_string(json_t *o, const char *key)
 	return json_is_string(v) ? json_string_value(v) : NULL;
 }
 
-/* A sample frame with every key of the protocol, or -1. */
-static int sample_parse(json_t *o, struct proto_sample *s)
+/* The figures every sample frame carries (sample_check.h's rule). */
+static const char *const figures[] = { "io_bytes", "runtime_ns", "bw_bytes",
+				       "usr_ns",   "sys_ns",     "cpu_pct",
+				       "verified" };
+
+/*
+ * A sample frame into `s`: -1 when it lacks a key of the protocol (the
+ * stream breaks, as for any malformed payload), 1 with the reason in `why`
+ * when a figure breaks the rule the store keeps (`s` is then empty), 0
+ * when taken.
+ */
+static int sample_parse(json_t *o, struct proto_sample *s, struct strbuf *why)
 {
 	const char *point = get_string(o, "point"),
 		   *metric = get_string(o, "metric");
 	json_t *warm = json_object_get(o, "warmup"),
-	       *ver = json_object_get(o, "verified"),
-	       *cpu = json_object_get(o, "cpu_pct"),
 	       *idx = json_object_get(o, "index"), *block;
 	memset(s, 0, sizeof(*s));
 	if (!point || !metric || !json_is_boolean(warm) ||
-	    !json_is_boolean(ver) || !json_is_number(cpu) ||
 	    !json_is_integer(idx) || json_integer_value(idx) < 0 ||
-	    json_integer_value(idx) > 1000000 || get_u64(o, "io_bytes", &s->io_bytes) ||
-	    get_u64(o, "runtime_ns", &s->runtime_ns) ||
-	    get_u64(o, "bw_bytes", &s->bw_bytes) ||
-	    get_u64(o, "usr_ns", &s->usr_ns) || get_u64(o, "sys_ns", &s->sys_ns))
+	    json_integer_value(idx) > 1000000)
 		return -1;
+	for (size_t i = 0; i < ARRAY_SIZE(figures); i++)
+		if (!json_object_get(o, figures[i]))
+			return -1;
+	if (sample_figures_check(o, why))
+		return 1;
+	get_u64(o, "io_bytes", &s->io_bytes);
+	get_u64(o, "runtime_ns", &s->runtime_ns);
+	get_u64(o, "bw_bytes", &s->bw_bytes);
+	get_u64(o, "usr_ns", &s->usr_ns);
+	get_u64(o, "sys_ns", &s->sys_ns);
 	/* The guest's names reach terminals and report.txt: escaped. */
 	s->point = xstrdup_safe(point);
 	s->metric = xstrdup_safe(metric);
 	s->index = (int)json_integer_value(idx);
 	s->warmup = json_is_true(warm);
-	s->verified = json_is_true(ver);
-	s->cpu_pct = json_number_value(cpu);
+	s->verified = json_is_true(json_object_get(o, "verified"));
+	s->cpu_pct = json_number_value(json_object_get(o, "cpu_pct"));
 	/*
 	 * The counters explain a sample, they are not it: a guest that sends
 	 * none (older) or a malformed object keeps the sample without them.
@@ -222,46 +238,109 @@ static int sample_parse(json_t *o, struct proto_sample *s)
 	return 0;
 }
 
+static void sample_release(struct proto_sample *s)
+{
+	free(s->point);
+	free(s->metric);
+	json_decref(s->block);
+	json_decref(s->fio);
+	memset(s, 0, sizeof(*s));
+}
+
 /*
- * A sample the spec did not ask for: the first says so as the guest's
- * error; each is dropped (freed here), never stored.
+ * A sample refused: the first says why as the guest's error (stage
+ * "samples"), in the guest's words escaped; the rest are counted. `text`
+ * is taken.
  */
-static int sample_over(struct proto_report *r, struct proto_sample *s)
+static void sample_refuse(struct proto_report *r, char *text)
+{
+	r->nr_refused++;
+	if (!r->samples_said) {
+		ALLOC_GROW(r->errors, r->nr_errors + 1, r->alloc_errors);
+		r->errors[r->nr_errors].stage = xstrdup("samples");
+		r->errors[r->nr_errors++].message = xstrdup_safe(text);
+		r->samples_said = 1;
+	}
+	free(text);
+}
+
+/* Why the store could not keep sample `s`, or NULL (the caller frees). */
+static char *sample_unknown(const struct proto_report *r,
+			    const struct proto_sample *s)
+{
+	int known = !r->expect_ids.nr;
+
+	for (size_t i = 0; i < r->expect_ids.nr && !known; i++)
+		known = !strcmp(r->expect_ids.v[i], s->point);
+	if (!known)
+		return xstrfmt("a sample of point '%s', which the spec does "
+			       "not hold",
+			       s->point);
+	if (!sample_metric_known(s->metric))
+		return xstrfmt("point '%s' sent metric '%s', not read, write, "
+			       "rewrite or trim",
+			       s->point, s->metric);
+	return NULL;
+}
+
+/* A sample the spec did not ask for, or NULL (the caller frees). */
+static char *sample_over(const struct proto_report *r,
+			 const struct proto_sample *s)
 {
 	unsigned bound = s->warmup ? r->expect_warmups : r->expect_samples;
 	size_t most = (size_t)r->expect_points *
 		      (r->expect_samples + r->expect_warmups) *
 		      PROTO_METRICS_MAX;
-	char *msg = NULL;
 
-	if (r->expect_samples && (unsigned)s->index >= bound) {
-		/* The point's name is the guest's: escaped. */
-		char *text = xstrfmt("point '%s' sent %s %d, but the spec "
-				     "asked for %u",
-				     s->point, s->warmup ? "warmup" : "sample",
-				     s->index, bound);
-		msg = xstrdup_safe(text);
-		free(text);
-	} else if (r->expect_points && r->nr_samples >= most) {
-		msg = xstrfmt("more than %zu samples, but the spec's %u "
-			      "points make at most that",
-			      most, r->expect_points);
+	if (r->expect_samples && (unsigned)s->index >= bound)
+		return xstrfmt("point '%s' sent %s %d, but the spec asked "
+			       "for %u",
+			       s->point, s->warmup ? "warmup" : "sample",
+			       s->index, bound);
+	if (r->expect_points && r->nr_samples >= most)
+		return xstrfmt("more than %zu samples, but the spec's %u "
+			       "points make at most that",
+			       most, r->expect_points);
+	return NULL;
+}
+
+/*
+ * One sample frame: -1 when it breaks the protocol; otherwise taken, or
+ * refused (sample_refuse) when the store could not keep it or the spec
+ * did not ask for it. A flood of bad samples is one error, not one line
+ * each.
+ */
+static int sample_accept(struct proto_report *r, json_t *o)
+{
+	struct strbuf why = STRBUF_INIT;
+	struct proto_sample s;
+	char *text;
+	int rc = sample_parse(o, &s, &why);
+
+	if (rc < 0) {
+		strbuf_release(&why);
+		return -1;
 	}
-	if (!msg)
+	if (rc > 0) {
+		json_t *idx = json_object_get(o, "index");
+		text = xstrfmt("point '%s' %s %s %lld: %s",
+			       get_string(o, "point"), get_string(o, "metric"),
+			       json_is_true(json_object_get(o, "warmup"))
+				       ? "warmup"
+				       : "sample",
+			       (long long)json_integer_value(idx), why.buf);
+	} else if (!(text = sample_unknown(r, &s))) {
+		text = sample_over(r, &s);
+	}
+	strbuf_release(&why);
+	if (text) {
+		sample_refuse(r, text);
+		sample_release(&s);
 		return 0;
-	if (!r->over_said) {
-		ALLOC_GROW(r->errors, r->nr_errors + 1, r->alloc_errors);
-		r->errors[r->nr_errors].stage = xstrdup("samples");
-		r->errors[r->nr_errors++].message = msg;
-		r->over_said = 1;
-	} else {
-		free(msg);
 	}
-	free(s->point);
-	free(s->metric);
-	json_decref(s->block);
-	json_decref(s->fio);
-	return 1;
+	ALLOC_GROW(r->samples, r->nr_samples + 1, r->alloc_samples);
+	r->samples[r->nr_samples++] = s;
+	return 0;
 }
 
 /* Take in one checked frame; -1 when its payload breaks the protocol. */
@@ -295,13 +374,7 @@ static int accept(struct proto_report *r, struct proto_frame *f)
 			return -1;
 		json_array_append(r->points, o);
 	} else if (!strcmp(type, "sample")) {
-		struct proto_sample s;
-		if (sample_parse(o, &s))
-			return -1;
-		if (sample_over(r, &s))
-			return 0;
-		ALLOC_GROW(r->samples, r->nr_samples + 1, r->alloc_samples);
-		r->samples[r->nr_samples++] = s;
+		return sample_accept(r, o);
 	} else if (!strcmp(type, "error")) {
 		const char *stage = get_string(o, "stage"),
 			   *msg = get_string(o, "message");
@@ -415,6 +488,23 @@ void proto_report_finish(struct proto_report *r)
 	}
 }
 
+const char *proto_report_unmeasured(const struct proto_report *r)
+{
+	for (size_t i = 0; i < r->expect_ids.nr; i++) {
+		size_t k = 0;
+		while (k < r->nr_samples &&
+		       (r->samples[k].warmup ||
+			strcmp(r->samples[k].point, r->expect_ids.v[i])))
+			k++;
+		if (k == r->nr_samples)
+			return r->expect_ids.v[i];
+	}
+	for (size_t k = 0; k < r->nr_samples; k++)
+		if (!r->samples[k].warmup)
+			return NULL;
+	return "";
+}
+
 int proto_report_complete(const struct proto_report *r)
 {
 	size_t measured = 0;
@@ -422,6 +512,7 @@ int proto_report_complete(const struct proto_report *r)
 		measured += !r->samples[i].warmup;
 	/* done's count may or may not include warmups; either must match. */
 	return r->done && !r->broken && !r->nr_errors && r->hello &&
+	       !proto_report_unmeasured(r) &&
 	       ((size_t)r->done_samples == r->nr_samples ||
 		(size_t)r->done_samples == measured);
 }

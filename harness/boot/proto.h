@@ -110,7 +110,16 @@ struct proto_report {
 	 * dropped. A flood of 20,000 samples for 3 is no evidence.
 	 */
 	unsigned expect_samples, expect_warmups, expect_points;
-	int over_said; /* that error is said */
+	/*
+	 * The spec's point ids (empty: any). A sample of another point, of
+	 * a metric no document can hold, or with a figure the store would
+	 * refuse (sample_check.h) is the guest's error in the same way:
+	 * said once, with the reason, and dropped, so `run` never calls a
+	 * boot "ok" whose samples a bisection could not use.
+	 */
+	struct strvec expect_ids;
+	int samples_said; /* the samples' error is said */
+	unsigned nr_refused; /* samples dropped so */
 };
 
 /* Readings one sample may carry (read, write, ...: workloads/engine.c). */
@@ -132,8 +141,17 @@ int proto_report_feed(struct proto_report *r, const char *data, size_t len);
 void proto_report_finish(struct proto_report *r);
 
 /*
+ * What a boot did not measure: the first of the spec's points
+ * (expect_ids) that sent no sample past its warmups, or "" when none was
+ * expected by name and no such sample came at all; NULL when nothing is
+ * missing. A boot that measured nothing is no evidence.
+ */
+const char *proto_report_unmeasured(const struct proto_report *r);
+
+/*
  * A boot whose report can be used as evidence: `done` arrived, its count
- * matches the samples received, nothing was lost, and no error frame came.
+ * matches the samples received, nothing was lost, no error frame came,
+ * and nothing is unmeasured.
  */
 int proto_report_complete(const struct proto_report *r);
 

@@ -5,6 +5,7 @@
 #include "tbcount.h"
 #include "proto/profile.h"
 #include "install_dirs.h"
+#include "json_num.h"
 #include "run.h"
 
 #include <errno.h>
@@ -69,11 +70,21 @@ int tbcount_parse(struct tbcount *out, const char *text, size_t len,
 		} else if (sp - p == 4 && !memcmp(p, "user", 4)) {
 			if (parse_u64(sp + 1, e, 10, &out->user_insns))
 				goto bad;
+			if (out->user_insns > JSON_COUNT_MAX)
+				goto big;
 			seen_user = 1;
 		} else {
 			if (parse_u64(p, sp, 16, &a) ||
 			    parse_u64(sp + 1, e, 10, &b) || !(a >> 63))
 				goto bad;
+			/*
+			 * Counts and their sum stay what profile.json can
+			 * keep: the sum wrapped, and 2^63 was saved as a
+			 * negative number. Centuries of TCG make 2^63.
+			 */
+			if (b > JSON_COUNT_MAX ||
+			    out->kernel_insns > JSON_COUNT_MAX - b)
+				goto big;
 			ALLOC_GROW(out->counts, out->nr + 1, out->alloc);
 			out->counts[out->nr++] = (struct addr_count){a, b};
 			out->kernel_insns += b;
@@ -88,6 +99,11 @@ int tbcount_parse(struct tbcount *out, const char *text, size_t len,
 bad:
 	tbcount_release(out);
 	return error("'%s' line %zu: not a count", what, line);
+big:
+	tbcount_release(out);
+	return error("'%s' line %zu: the counts pass 2^63-1 instructions, "
+		     "more than any boot runs",
+		     what, line);
 }
 
 char *tbcount_find_plugin(void)

@@ -249,6 +249,15 @@ enum boot_status vm_classify(struct strbuf *detail, const char *console,
 			    r->nr_samples);
 		goto out;
 	}
+	const char *unmeasured = proto_report_unmeasured(r);
+	if (unmeasured) {
+		if (*unmeasured)
+			strbuf_addf(detail, "point '%s' sent no sample",
+				    unmeasured);
+		else
+			strbuf_addstr(detail, "the guest sent no sample");
+		goto out;
+	}
 	if (!proto_report_complete(r)) {
 		strbuf_addf(detail, "done counts %ld sample(s), %zu arrived",
 			    r->done_samples, r->nr_samples);
@@ -506,8 +515,13 @@ int vm_boot(struct boot_result *out, const struct boot_request *req)
 	out->report.expect_samples = (unsigned)job->samples;
 	out->report.expect_warmups = (unsigned)job->warmup;
 	out->report.expect_points = 0;
+	strvec_clear(&out->report.expect_ids);
 	for (size_t i = 0; i < job->nr_points; i++)
-		out->report.expect_points += job->points[i].topo == req->topo;
+		if (job->points[i].topo == req->topo) {
+			out->report.expect_points++;
+			strvec_push(&out->report.expect_ids,
+				    job->points[i].id);
+		}
 
 	if (guest_spec_render(job, req->topo, req->label, req->boot_id, &spec) ||
 	    vm_initramfs(initrd, &spec, req) ||

@@ -75,6 +75,7 @@ int ksyms_parse(struct ksyms *out, const char *text, size_t len,
 	struct parsed *v = NULL;
 	size_t nr = 0, alloc = 0, line = 0;
 	uint64_t etext = 0;
+	int have_etext = 0;
 	const char *p = text, *end = text + len;
 
 	while (p < end) {
@@ -87,8 +88,10 @@ int ksyms_parse(struct ksyms *out, const char *text, size_t len,
 		size_t nlen;
 		line++;
 		if (!parse_line(p, e, &addr, &type, &name, &nlen)) {
-			if (nlen == 6 && !memcmp(name, "_etext", 6))
+			if (nlen == 6 && !memcmp(name, "_etext", 6)) {
 				etext = addr;
+				have_etext = 1;
+			}
 			/*
 			 * __pfx_ symbols (6.2 on) name the padding before a
 			 * function, which never runs: its function is next.
@@ -120,13 +123,18 @@ int ksyms_parse(struct ksyms *out, const char *text, size_t len,
 	}
 	free(v);
 	uint64_t last = out->syms[out->nr - 1].addr;
-	out->end = etext && etext >= last ? etext : last + 1;
+	/* _etext is a text symbol too: the text ends just before it. */
+	out->last = last;
+	if (have_etext && etext > last)
+		out->last = etext - 1;
+	else if (have_etext && etext == last && last)
+		out->last = last - 1;
 	return 0;
 }
 
 const struct ksym *ksyms_lookup(const struct ksyms *k, uint64_t addr)
 {
-	if (!k->nr || addr < k->syms[0].addr || addr >= k->end)
+	if (!k->nr || addr < k->syms[0].addr || addr > k->last)
 		return NULL;
 	size_t lo = 0, hi = k->nr;
 	/* The last symbol at or below addr. */
@@ -160,9 +168,10 @@ void ksyms_fold(const struct ksyms *k, const struct addr_count *counts,
 	for (size_t i = 0; i < nr; i++) {
 		const struct ksym *s = ksyms_lookup(k, counts[i].addr);
 		if (s)
-			per[s - k->syms] += counts[i].insns;
+			per[s - k->syms] =
+				u64_add_sat(per[s - k->syms], counts[i].insns);
 		else
-			*unknown += counts[i].insns;
+			*unknown = u64_add_sat(*unknown, counts[i].insns);
 	}
 	for (size_t i = 0; i < k->nr; i++)
 		n += per[i] != 0;

@@ -16,11 +16,17 @@ struct ksym {
 	char *name;
 };
 
-/* Text symbols by address, one per address; `end` closes the last. */
+/* Text symbols by address, one per address; `last` closes the last. */
 struct ksyms {
 	struct ksym *syms;
 	size_t nr, alloc;
-	uint64_t end; /* _etext when the map has it, else the last symbol's */
+	/*
+	 * The text's last address, inclusive: _etext's less one when the
+	 * map has it past the last symbol, else the last symbol's own. Not
+	 * one past it: a symbol at ffffffffffffffff has no address after
+	 * it, and an end of 0 put every count outside the map.
+	 */
+	uint64_t last;
 };
 #define KSYMS_INIT { NULL, 0, 0, 0 }
 void ksyms_release(struct ksyms *k);
@@ -55,6 +61,7 @@ struct func_count {
  * array) gets one entry per function with instructions, most first
  * (ties by name), *nr_out their number, and *unknown the instructions
  * at addresses outside the map's text (modules, BPF, trampolines).
+ * Sums saturate at UINT64_MAX rather than wrap.
  */
 void ksyms_fold(const struct ksyms *k, const struct addr_count *counts,
 		size_t nr, struct func_count **out, size_t *nr_out,

@@ -123,10 +123,10 @@ void results_commit_abbrev(const char *commit, char out[13]);
 /*
  * Read a stored sample document for loading: a regular file of at most
  * RESULTS_DOC_MAX bytes holding a JSON object whose keys have the types
- * results_store_boot() writes (each metric's bw_bytes an integer from 0
- * to 1 PB/s, verified a boolean...). Returns it, or NULL after a warning
- * that names the file and what is wrong with it; such a document is never
- * evidence.
+ * results_store_boot() writes (each metric's figures by the rule a sample
+ * frame is read by, sample_check.h). Returns it, or NULL after a warning
+ * that names the file and what is wrong with it, said once per process
+ * however often it is read; such a document is never evidence.
  */
 json_t *results_doc_read(const char *path);
 

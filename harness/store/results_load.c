@@ -6,8 +6,10 @@
  * build key, spec hash and machine, and only as part of its boot's median.
  */
 #include "results.h"
+#include "json_num.h"
 #include "metric.h"
 #include "results_priv.h"
+#include "sample_check.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -22,24 +24,6 @@ void sample_set_release(struct sample_set *s)
 	free(s->boots);
 	memset(s, 0, sizeof(*s));
 }
-
-static const char *json_kind(json_t *v)
-{
-	switch (json_typeof(v)) {
-	case JSON_OBJECT: return "an object";
-	case JSON_ARRAY: return "a list";
-	case JSON_STRING: return "a string";
-	case JSON_INTEGER: return "an integer";
-	case JSON_REAL: return "a real number";
-	case JSON_TRUE:
-	case JSON_FALSE: return "a boolean";
-	case JSON_NULL: return "null";
-	}
-	return "?";
-}
-
-/* A byte rate past 1 PB/s is not a measurement of a QEMU disk. */
-#define RESULTS_MAX_BW 1000000000000000LL
 
 /* Keys that are objects without being metrics. */
 static int not_a_metric(const char *key)
@@ -58,8 +42,6 @@ static int doc_check(json_t *doc, struct strbuf *why)
 	static const char *const strings[] = { "job", "commit", "build_key",
 					       "spec_hash", "topology",
 					       "engine", "point", "started" };
-	static const char *const counts[] = { "io_bytes", "runtime_ns",
-					      "usr_ns", "sys_ns" };
 	const char *key;
 	json_t *v;
 
@@ -91,9 +73,8 @@ static int doc_check(json_t *doc, struct strbuf *why)
 		return -1;
 	}
 	json_object_foreach(doc, key, v) {
-		int named = !strcmp(key, "read") || !strcmp(key, "write") ||
-			    !strcmp(key, "rewrite") || !strcmp(key, "trim");
-		json_t *bw, *x;
+		int named = sample_metric_known(key);
+		json_t *bw;
 		if (named && !json_is_object(v)) {
 			strbuf_addf(why, "'%s' is %s, not a metric object", key,
 				    json_kind(v));
@@ -101,41 +82,37 @@ static int doc_check(json_t *doc, struct strbuf *why)
 		}
 		if (!json_is_object(v) || not_a_metric(key))
 			continue;
+		/* The rule a sample frame was read by (sample_check.h). */
 		bw = json_object_get(v, "bw_bytes");
 		if (!json_is_integer(bw)) {
 			strbuf_addf(why, "%s.bw_bytes is %s, not an integer",
-				    key, bw ? json_kind(bw) : "missing");
+				    key, json_kind(bw));
 			return -1;
 		}
-		if (json_integer_value(bw) < 0 ||
-		    json_integer_value(bw) > RESULTS_MAX_BW) {
-			strbuf_addf(why, "%s.bw_bytes is %lld, not a byte rate",
-				    key, (long long)json_integer_value(bw));
+		struct strbuf sub = STRBUF_INIT;
+		int bad = sample_figures_check(v, &sub);
+		if (bad)
+			strbuf_addf(why, "%s.%s", key, sub.buf);
+		strbuf_release(&sub);
+		if (bad)
 			return -1;
-		}
-		x = json_object_get(v, "verified");
-		if (x && !json_is_boolean(x)) {
-			strbuf_addf(why, "%s.verified is %s, not true or false",
-				    key, json_kind(x));
-			return -1;
-		}
-		x = json_object_get(v, "cpu_pct");
-		if (x && (!json_is_number(x) ||
-			  !isfinite(json_number_value(x)) ||
-			  json_number_value(x) < 0)) {
-			strbuf_addf(why, "%s.cpu_pct is not a percentage", key);
-			return -1;
-		}
-		for (size_t i = 0; i < ARRAY_SIZE(counts); i++) {
-			x = json_object_get(v, counts[i]);
-			if (x && (!json_is_integer(x) ||
-				  json_integer_value(x) < 0)) {
-				strbuf_addf(why, "%s.%s is not a count", key,
-					    counts[i]);
-				return -1;
-			}
-		}
 	}
+	return 0;
+}
+
+/*
+ * A document refused once is said once per process: evidence is loaded
+ * again after every boot, and a bisection printed the same 27 warnings
+ * after each of its 17 boots.
+ */
+static int said_before(const char *path)
+{
+	static struct strvec said = STRVEC_INIT;
+
+	for (size_t i = 0; i < said.nr; i++)
+		if (!strcmp(said.v[i], path))
+			return 1;
+	strvec_push(&said, path);
 	return 0;
 }
 
@@ -150,19 +127,23 @@ json_t *results_doc_read(const char *path)
 	error_capture(prev);
 	if (rc) {
 		/* One line per bad document: the read's own message. */
-		warning("ignoring a sample document: %s", why.buf);
+		if (!said_before(path))
+			warning("ignoring a sample document: %s", why.buf);
 		goto out;
 	}
 	doc = json_loadb(text.buf, text.len, 0, &jerr);
-	if (!doc)
-		warning("ignoring '%s': %s (line %d)", path, jerr.text,
-			jerr.line);
-	else if (!json_is_object(doc)) {
-		warning("ignoring '%s': not a JSON object", path);
+	if (!doc) {
+		if (!said_before(path))
+			warning("ignoring '%s': %s (line %d)", path,
+				jerr.text, jerr.line);
+	} else if (!json_is_object(doc)) {
+		if (!said_before(path))
+			warning("ignoring '%s': not a JSON object", path);
 		json_decref(doc);
 		doc = NULL;
 	} else if (doc_check(doc, &why)) {
-		warning("ignoring '%s': %s", path, why.buf);
+		if (!said_before(path))
+			warning("ignoring '%s': %s", path, why.buf);
 		json_decref(doc);
 		doc = NULL;
 	}

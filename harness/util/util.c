@@ -401,6 +401,11 @@ uint64_t fnv1a(uint64_t h, const char *s, size_t len)
 	return h;
 }
 
+uint64_t u64_add_sat(uint64_t a, uint64_t b)
+{
+	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
 void hash_hex(const void *data, size_t len, char out[41])
 {
 	git_oid oid;

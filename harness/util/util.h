@@ -215,6 +215,9 @@ const char *host_name(void);
 #define FNV1A_INIT 1469598103934665603ull
 uint64_t fnv1a(uint64_t h, const char *s, size_t len);
 
+/* a + b, or UINT64_MAX when that does not fit: a count saturates, never wraps. */
+uint64_t u64_add_sat(uint64_t a, uint64_t b);
+
 /* Hex SHA-1 (40 chars + NUL) of a buffer, through libgit2's hasher. */
 void hash_hex(const void *data, size_t len, char out[41]);
 
