@@ -233,6 +233,21 @@ full=/dev/full
 mknod out/full c 1 7 2>/dev/null && full=out/full
 printf '#!/bin/sh\nexec sleep 60\n' >hang.sh
 chmod +x hang.sh
+# A stand-in QEMU whose guest says hello and done, and sends no sample.
+cat >nosample-qemu <<'PY'
+#!/usr/bin/env python3
+import json, sys, zlib
+if sys.argv[1:2] == ["--version"]:
+    print("QEMU emulator version 7.2.0")
+    sys.exit(0)
+port = [a.split("path=", 1)[1] for a in sys.argv if a.startswith("file,id=result,")]
+with open(port[0], "w") as f:
+    for seq, p in enumerate(({"type": "hello", "kernel": "6.1.0", "boot": 1},
+                             {"type": "done", "samples": 0})):
+        b = json.dumps(p)
+        f.write("@IOB1 %d %d %08x %s\n" % (seq, len(b), zlib.crc32(b.encode()), b))
+PY
+chmod +x nosample-qemu
 
 # Upload endpoints: one that accepts and never answers, one that answers
 # 400 with terminal escapes; a spool holding one document for the first,
@@ -483,6 +498,8 @@ check bad "^error: --timeout: '0' is not a positive number" -- run "${K[@]}" --t
 check bad "not valid JSON: maximum parsing depth" -- run jobs/nested.json --kernel k
 # machine.qemu is a program, never shell text, and a hung one gives way.
 check bad "cannot run 'touch pwned; false'" after='[ ! -e pwned ]' -- run "${K[@]}" --set 'machine.qemu=touch pwned; false'
+# Boots that all say ok and send no sample measured nothing: a failure.
+IOBISECT_GUEST=$S/k check 1 "no usable sample from img-" may=out/ns may=cache -- run "${K[@]}" --results out/ns --boots 1 --set "machine.qemu=$S/nosample-qemu"
 # A signal while QEMU is asked its version is an interruption (130), not
 # a missing QEMU; the probe's file goes where $TMPDIR says.
 check 130 "interrupted while asking '.*hang.sh' its version" secs=5 sig=TERM -- run "${K[@]}" --set "machine.qemu=$S/hang.sh"
@@ -593,8 +610,10 @@ mkdir -p out/lk4/lk
 mkfifo out/lk4/lk/.lock
 check bad "'out/lk4/lk/.lock' is a FIFO" secs=5 -- bisect jobs/lk.json --results out/lk4
 # A bisection's state is read only from its folder: a state that is a
-# link is refused before anything runs. A build bisection of three
-# commits, images from a folder (no build, no boot).
+# link is refused before anything runs. One whose previous copy is a link
+# cannot be saved, and the run that stops there was aborted by it, not
+# interrupted. A build bisection of three commits, images from a folder
+# (no build, no boot): the middle one's step is the second save.
 git init -q tree3
 for m in one two three; do
 	git -C tree3 -c user.email=h@h -c user.name=h commit -q --allow-empty -m $m
@@ -605,10 +624,12 @@ for c in $(git -C tree3 rev-parse HEAD~2 HEAD~1); do
 done
 printf '{"topology": "virtio", "workload": "rawread", "repo": "%s", "good": "HEAD~2", "bad": "HEAD", "bisect_type": "build", "prebuilt": {"folder": "%s"}}' \
 	"$S/tree3" "$S/images" >jobs/bt.json
-mkdir -p out/lst/bt
+mkdir -p out/lst/bt out/pv/bt
 cp secret/state.json secret/bt-state.json
 ln -s "$S/secret/bt-state.json" out/lst/bt/bisect-state.json
+ln -s "$S/victim" out/pv/bt/bisect-state.json.prev
 check bad "not reading '.*out/lst/bt/bisect-state.json': it is a symbolic link" may=out/lst may=cache -- bisect jobs/bt.json --results out/lst
+check bad "not writing '.*out/pv/bt/bisect-state.json.prev': it is a symbolic link" may=out/pv may=cache after='grep -q "^bt: aborted" "$L/out" && grep -q "keep me" victim' -- bisect jobs/bt.json --results out/pv
 
 check bad "has no top Makefile" may=out/neg may=cache after='grep -q "boots, 0 samples, [0-9]" out/neg/notkernel/report.txt' -- bisect jobs/notkernel.json --results out/neg
 # A finished bisection run again prints its stored answer and rewrites
@@ -684,6 +705,22 @@ else
 	failed+=("$n")
 	echo "hostile: FAIL #$n report $R --html - | closed reader: exit $rc"
 fi
+
+# What a command prints must reach its reader: a full disk under a man
+# page or the completion (`make man`) is one error line and exit 1.
+for args in "help job" "help --completion" "help --man" "help --man iobisect-run.1" "help run" "version"; do
+	n=$((n + 1))
+	(cd "$S" && exec "$bin" $args) >"$full" 2>"$L/err"
+	rc=$?
+	if [ "$rc" = 1 ] && [ "$(grep -c '^error: ' "$L/err")" = 1 ] &&
+		grep -q 'cannot write to the standard output: No space left' "$L/err"; then
+		ok=$((ok + 1))
+	else
+		failed+=("$n")
+		echo "hostile: FAIL #$n $args >$full: exit $rc"
+		sed 's/^/    /' "$L/err" | head -5 | cat -v
+	fi
+done
 
 echo "hostile: $n inputs, $ok as expected, ${#failed[@]} not"
 [ ${#failed[@]} -eq 0 ]
