@@ -75,6 +75,45 @@ store corrupt-both; echo '{"version": 1, "probes": [' >results/corrupt-both/bise
 echo '{"version": 1, "marks": 7}' >results/corrupt-both/bisect-state.json.prev
 store fifo-state; rm results/fifo-state/bisect-state.json
 mkfifo results/fifo-state/bisect-state.json
+# The other files of a job folder, each a link to a file outside, a
+# FIFO, or past its kind's cap (store_file.h): a profile and a table
+# whose names must not reach a page, and the states.
+mkdir -p secret
+python3 - secret <<'PY'
+import json, sys
+d = sys.argv[1]
+prof = {"type": "profile_v1", "unit": "insns", "label": "HOSTILE-LABEL",
+        "kernel_insns": 10**6, "user_insns": 10, "unknown_insns": 0,
+        "io_bytes": 10**6, "requests": 10, "runtime_ns": 1000, "windows": 1,
+        "samples": 1, "wall_s": 1.0,
+        "functions": [{"name": "HOSTILE_SECRET_FN", "insns": 9 * 10**5},
+                      {"name": "other", "insns": 10**5}]}
+table = {"title": "t", "row_keys": ["topology"], "column_key": "bs_kb",
+         "columns": ["HOSTILE-SECRET-COLUMN"],
+         "rows": [{"topology": "virtio", "cells": [{"mbps": 1.0}]}]}
+json.dump(prof, open(d + "/profile.json", "w"))
+json.dump(table, open(d + "/table.json", "w"))
+# Valid documents past the caps: 16 MiB for a profile, 4 MiB for a table.
+for name, doc, mib in (("big-profile.json", prof, 17), ("big-table.json", table, 5)):
+    with open(d + "/" + name, "w") as f:
+        json.dump(doc, f)
+        f.write(" " * (mib << 20))
+PY
+for kind in profile table; do
+	store "link-$kind"
+	for c in "results/link-$kind"/*/; do ln -s "$S/secret/$kind.json" "$c$kind.json"; done
+	store "fifo-$kind"
+	for c in "results/fifo-$kind"/*/; do mkfifo "$c$kind.json"; done
+	store "big-$kind"
+	for c in "results/big-$kind"/*/; do cp "secret/big-$kind.json" "$c$kind.json"; done
+done
+store link-state; mv results/link-state/bisect-state.json secret/state.json
+ln -s "$S/secret/state.json" results/link-state/bisect-state.json
+store fifo-sweep; rm results/fifo-sweep/bisect-state.json
+mkfifo results/fifo-sweep/sweep-state.json
+store link-sweep; rm results/link-sweep/bisect-state.json
+echo '{"commits": []}' >secret/sweep-state.json
+ln -s "$S/secret/sweep-state.json" results/link-sweep/sweep-state.json
 store bad-mark
 python3 - results/bad-mark/bisect-state.json <<'PY'
 import json, sys
@@ -242,6 +281,21 @@ printf '{"topology": "virtio", "workload": "rawread", "machine": {"qemu": "%s"}}
 	"$S/okq/qemu-system-x86_64" >jobs/prof.json
 mkdir -p kernels/a-folder-named-at-length
 cp k kernels/a-folder-named-at-length/bzImage
+# A stand-in QEMU whose guest says hello and done, and sends no sample.
+cat >nosample-qemu <<'PY'
+#!/usr/bin/env python3
+import json, sys, zlib
+if sys.argv[1:2] == ["--version"]:
+    print("QEMU emulator version 7.2.0")
+    sys.exit(0)
+port = [a.split("path=", 1)[1] for a in sys.argv if a.startswith("file,id=result,")]
+with open(port[0], "w") as f:
+    for seq, p in enumerate(({"type": "hello", "kernel": "6.1.0", "boot": 1},
+                             {"type": "done", "samples": 0})):
+        b = json.dumps(p)
+        f.write("@IOB1 %d %d %08x %s\n" % (seq, len(b), zlib.crc32(b.encode()), b))
+PY
+chmod +x nosample-qemu
 
 # Upload endpoints: one that accepts and never answers, one that answers
 # 400 with terminal escapes; a spool holding one document for the first,
@@ -525,6 +579,8 @@ for copy in "$S/iobisect" "$S/stage/usr/bin/iobisect"; do
 	bin=$copy IOBISECT_DATA= check bad "cannot create 'k/" secs=8 -- run "${K[@]}" --results k --set "machine.qemu=$S/hang.sh"
 done
 rm -rf build qemu kconfigs stage iobisect plant.c planted-ran
+# Boots that all say ok and send no sample measured nothing: a failure.
+IOBISECT_GUEST=$S/k check 1 "no usable sample from img-" may=out/ns may=cache -- run "${K[@]}" --results out/ns --boots 1 --set "machine.qemu=$S/nosample-qemu"
 # A signal while QEMU is asked its version is an interruption (130), not
 # a missing QEMU; the probe's file goes where $TMPDIR says.
 check 130 "interrupted while asking '.*hang.sh' its version" secs=5 sig=TERM -- run "${K[@]}" --set "machine.qemu=$S/hang.sh"
@@ -569,6 +625,19 @@ done
 check bad "bisect-state.json' is corrupt .*there is no previous copy" -- report results/corrupt-state --html out/x.html
 check bad "bisect-state.json' is corrupt .*previous copy '.*bisect-state.json.prev' is spoiled too" -- report results/corrupt-both --html out/x.html
 check bad "bisect-state.json' is a FIFO" -- report results/fifo-state --html out/x.html
+check bad "not reading '.*link-state/bisect-state.json': it is a symbolic link" -- report results/link-state --html out/x.html
+check bad "sweep-state.json' is a FIFO" secs=5 -- report results/fifo-sweep --html out/x.html
+check bad "not reading '.*sweep-state.json': it is a symbolic link" -- report results/link-sweep --html out/x.html
+# A profile or a table that cannot be read is left out of the page, said
+# once each; what a link points to never reaches it.
+for kind in profile table; do
+	check ok "warning: ignoring a $kind: not reading '.*$kind.json': it is a symbolic link" may=out/x.html after='! grep -q HOSTILE out/x.html' -- report results/link-$kind --html out/x.html
+	check ok "warning: ignoring a $kind: '.*$kind.json' is a FIFO" secs=5 may=out/x.html -- report results/fifo-$kind --html out/x.html
+	rm -f out/x.html
+done
+check ok "warning: ignoring a profile: '.*profile.json' is larger than 16 MiB" may=out/x.html -- report results/big-profile --html out/x.html
+check ok "warning: ignoring a table: '.*table.json' is larger than 4 MiB" may=out/x.html -- report results/big-table --html out/x.html
+rm -f out/x.html
 check bad "mark of f{40}: not a commit of the bisection" -- report results/bad-mark --html out/x.html
 # Hostile names are shown as text: a parser finds nothing that runs.
 check ok '' may=out/xss.html after='python3 "$root/tests/html-check.py" out/xss.html "${xss_names[@]}"' -- report results/xss --html out/xss.html
@@ -591,6 +660,10 @@ check ok "warning: .*bad-mark.*going on without it" -- compare "$good" "$culprit
 check ok "ignoring .*: read.bw_bytes is -5, not a byte rate" -- compare "$good" "$culprit" --results results/neg-bw
 check ok "ignoring .*: read.bw_bytes is a string" -- compare "$good" "$culprit" --results results/str-bw
 check ok "ignoring a sample document: .* is a FIFO" secs=5 -- compare "$good" "$culprit" --results results/fifo-doc
+check bad "not reading '.*profile.json': it is a symbolic link" after='! grep -q HOSTILE "$L/out"' -- compare "$good" "$culprit" --results results/link-profile
+check bad "'.*profile.json' is a FIFO" secs=5 -- compare "$good" "$culprit" --results results/fifo-profile
+check bad "'.*profile.json' is larger than 16 MiB" -- compare "$good" "$culprit" --results results/big-profile
+check ok "warning: .*sweep-state.json' is a FIFO.*going on without it" secs=5 -- compare "$good" "$culprit" --results results/fifo-sweep
 check bad "no results for '${culprit}zzzz'" -- compare "$good" "${culprit}zzzz" --results $R
 check bad "'../..' is not the name of a job" -- report $R --job ../.. --html out/x.html
 check bad "no results for 'ffffffff'" -- compare ffffffff "$culprit" --results $R
@@ -632,6 +705,27 @@ check bad "not writing through '.*out/lk3/lk': it is a symbolic link" after='[ -
 mkdir -p out/lk4/lk
 mkfifo out/lk4/lk/.lock
 check bad "'out/lk4/lk/.lock' is a FIFO" secs=5 -- bisect jobs/lk.json --results out/lk4
+# A bisection's state is read only from its folder: a state that is a
+# link is refused before anything runs. One whose previous copy is a link
+# cannot be saved, and the run that stops there was aborted by it, not
+# interrupted. A build bisection of three commits, images from a folder
+# (no build, no boot): the middle one's step is the second save.
+git init -q tree3
+for m in one two three; do
+	git -C tree3 -c user.email=h@h -c user.name=h commit -q --allow-empty -m $m
+done
+for c in $(git -C tree3 rev-parse HEAD~2 HEAD~1); do
+	mkdir -p "images/$c"
+	python3 -c 'import sys; d = bytearray(1024); d[0x202:0x206] = b"HdrS"; sys.stdout.buffer.write(d)' >"images/$c/bzImage"
+done
+printf '{"topology": "virtio", "workload": "rawread", "repo": "%s", "good": "HEAD~2", "bad": "HEAD", "bisect_type": "build", "prebuilt": {"folder": "%s"}}' \
+	"$S/tree3" "$S/images" >jobs/bt.json
+mkdir -p out/lst/bt out/pv/bt
+cp secret/state.json secret/bt-state.json
+ln -s "$S/secret/bt-state.json" out/lst/bt/bisect-state.json
+ln -s "$S/victim" out/pv/bt/bisect-state.json.prev
+check bad "not reading '.*out/lst/bt/bisect-state.json': it is a symbolic link" may=out/lst may=cache -- bisect jobs/bt.json --results out/lst
+check bad "not writing '.*out/pv/bt/bisect-state.json.prev': it is a symbolic link" may=out/pv may=cache after='grep -q "^bt: aborted" "$L/out" && grep -q "keep me" victim' -- bisect jobs/bt.json --results out/pv
 
 check bad "has no top Makefile" may=out/neg may=cache after='grep -q "boots, 0 samples, [0-9]" out/neg/notkernel/report.txt' -- bisect jobs/notkernel.json --results out/neg
 # A finished bisection run again prints its stored answer and rewrites
@@ -707,6 +801,22 @@ else
 	failed+=("$n")
 	echo "hostile: FAIL #$n report $R --html - | closed reader: exit $rc"
 fi
+
+# What a command prints must reach its reader: a full disk under a man
+# page or the completion (`make man`) is one error line and exit 1.
+for args in "help job" "help --completion" "help --man" "help --man iobisect-run.1" "help run" "version"; do
+	n=$((n + 1))
+	(cd "$S" && exec "$bin" $args) >"$full" 2>"$L/err"
+	rc=$?
+	if [ "$rc" = 1 ] && [ "$(grep -c '^error: ' "$L/err")" = 1 ] &&
+		grep -q 'cannot write to the standard output: No space left' "$L/err"; then
+		ok=$((ok + 1))
+	else
+		failed+=("$n")
+		echo "hostile: FAIL #$n $args >$full: exit $rc"
+		sed 's/^/    /' "$L/err" | head -5 | cat -v
+	fi
+done
 
 echo "hostile: $n inputs, $ok as expected, ${#failed[@]} not"
 [ ${#failed[@]} -eq 0 ]

@@ -291,7 +291,8 @@ char *driver_job_host_waits_note(const struct job *job, int inconclusive,
 		       "only the instructions a request costs (docs/clocks.md)");
 }
 
-static void make_report(struct bisect_job *b, struct bisect_report *rep)
+static void make_report(struct bisect_job *b, enum driver_status ret,
+			struct bisect_report *rep)
 {
 	const struct bisect_state *st = &b->st;
 	char *hint = driver_job_host_waits_note(
@@ -299,10 +300,17 @@ static void make_report(struct bisect_job *b, struct bisect_report *rep)
 		b->ctx.machine.clock.kind);
 
 	rep->job = xstrdup(b->job->name);
-	rep->status = st->status;
+	/*
+	 * An interrupted run makes no report: one aborted while its state
+	 * still says running was stopped by an error (a state that would
+	 * not be saved), and says it, not "interrupted".
+	 */
+	rep->status = ret == DRIVER_ABORT && st->status == STATE_RUNNING
+			      ? STATE_ABORTED
+			      : st->status;
 	if (b->res.message)
 		rep->message = xstrdup(b->res.message);
-	else if (st->status == STATE_ABORTED && error_last())
+	else if (rep->status == STATE_ABORTED && error_last())
 		/* The error that stopped it, as it was printed. */
 		rep->message = xstrdup(error_last());
 	if (b->res.note && hint)
@@ -408,7 +416,7 @@ enum driver_status driver_job_bisect(struct job *job,
 		ret = DRIVER_INTERRUPTED;
 	if (ret != DRIVER_INTERRUPTED) {
 		progress_clear(o->progress);
-		make_report(&b, rep);
+		make_report(&b, ret, rep);
 	}
 out:
 	bisect_job_release(&b);

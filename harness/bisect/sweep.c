@@ -4,6 +4,7 @@
  * bisection, and the derived bisection job.
  */
 #include "sweep.h"
+#include "store_file.h"
 
 #include <errno.h>
 #include <fnmatch.h>
@@ -173,8 +174,8 @@ int sweep_state_load(struct sweep_state *s, const char *dir)
 	char *path = xstrfmt("%s/sweep-state.json", dir);
 	int ret = 1;
 
-	if (file_exists(path))
-		ret = read_file(path, &text) ||
+	if (store_file_exists(path))
+		ret = store_file_read(path, &text, STORE_STATE_MAX) ||
 				      sweep_state_parse(s, text.buf, path)
 			      ? -1
 			      : 0;

@@ -6,8 +6,9 @@
  * (`iobisect run --help`) is made from the option table in
  * cmd_run_args.c.
  *
- * Exit: 0 when every boot was ok, 1 when a build or a boot failed, 128 on
- * bad input (one line naming it), 130 when interrupted.
+ * Exit: 0 when every boot was ok, 1 when a build or a boot failed or no
+ * boot gave a usable sample, 128 on bad input (one line naming it), 130
+ * when interrupted.
  */
 #include "cmd.h"
 #include "cmd_options.h"
@@ -427,6 +428,16 @@ int cmd_run(int argc, char **argv)
 		results_machine_release(&m);
 	}
 	print_summary(&sum, &job, &clock);
+	/*
+	 * Boots that all said ok yet gave no sample to use measured
+	 * nothing: a failure, not a result (a failed boot says its own).
+	 */
+	if (!sum.nr && !failed && !setup_failed && !run_interrupted()) {
+		error("no usable sample from %s: the guest sent none that "
+		      "was verified and not a warmup",
+		      k.commit);
+		failed = 1;
+	}
 	char *dir = results_commit_dir(job.results, job.name, k.commit);
 	if (sum.nr)
 		print_table(&sum, &job, dir);

@@ -35,7 +35,8 @@ const struct command commands[] = {
 	  "Boots one kernel (the job's, a prebuilt image, or a commit built) "
 	  "on each of the job's topologies and prints MB/s per sample and a "
 	  "summary; without a job file, --topology and --workload make one.",
-	  "0 every boot ok\n1 a build or boot failed\n" },
+	  "0 every boot ok\n1 a build or boot failed, or no boot gave a "
+	  "usable sample\n" },
 	{ "build", cmd_build, "build one commit's kernel image (cached)",
 	  "Builds a bzImage from a repository and a revision with the Kconfig "
 	  "fragments, or serves it from the cache of images by build key, and "

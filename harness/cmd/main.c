@@ -13,6 +13,22 @@
 #include <stdio.h>
 #include <string.h>
 
+/*
+ * What a command printed reached its reader: a full disk (/dev/full, or
+ * `make man` writing a page) is a failure, said once, for every command.
+ * A command that failed has said why already.
+ */
+static int stdout_written(int rc)
+{
+	errno = 0;
+	if ((fflush(stdout) || ferror(stdout)) && !rc) {
+		error("cannot write to the standard output: %s",
+		      errno ? strerror(errno) : "a write failed");
+		rc = 1;
+	}
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	const struct command *cmd;
@@ -26,7 +42,7 @@ int main(int argc, char **argv)
 		argv[1] = "help";
 	/* Not in the table: it reads the table (and the commands' own). */
 	if (!strcmp(argv[1], "help"))
-		return cmd_help(argc - 1, argv + 1);
+		return stdout_written(cmd_help(argc - 1, argv + 1));
 	git_libgit2_init();
 	run_install_signal_handlers();
 	/*
@@ -44,12 +60,7 @@ int main(int argc, char **argv)
 		 */
 		if (rc == EXIT_ABORT && run_interrupted())
 			rc = EXIT_INTERRUPTED;
-		if ((fflush(stdout) || ferror(stdout)) && !rc) {
-			error("cannot write to the standard output: %s",
-			      strerror(errno));
-			rc = 1;
-		}
-		return rc;
+		return stdout_written(rc);
 	}
 	/* One line naming it; the whole list is one 'iobisect help' away. */
 	error("'%s' is not a command (see 'iobisect help')", argv[1]);

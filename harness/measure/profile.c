@@ -6,6 +6,7 @@
 #include "profile.h"
 #include "json_num.h"
 #include "results.h"
+#include "store_file.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -217,7 +218,7 @@ char *profile_find(const char *job_dir, const char *rev)
 		    strncmp(e->d_name, rev, n < m ? n : m) || (n < m && n < 7))
 			continue;
 		char *path = xstrfmt("%s/%s/profile.json", job_dir, e->d_name);
-		if (!file_exists(path)) {
+		if (!store_file_exists(path)) {
 			free(path);
 			continue;
 		}
@@ -285,12 +286,12 @@ int profile_save(const struct profile *p, const char *path)
 
 int profile_load(struct profile *out, const char *path)
 {
-	json_error_t je;
-	if (!file_exists(path))
+	if (!store_file_exists(path))
 		return 1;
-	json_t *doc = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
+	json_t *doc = store_json_read(path, STORE_PROFILE_MAX,
+				      JSON_REJECT_DUPLICATES);
 	if (!doc)
-		return error("cannot read '%s': %s", path, je.text);
+		return -1;
 	int rc = profile_from_json(out, doc, path);
 	json_decref(doc);
 	return rc;

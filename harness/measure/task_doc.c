@@ -4,6 +4,7 @@
  * shared folder other hosts write.
  */
 #include "task_doc.h"
+#include "store_file.h"
 
 #include <jansson.h>
 #include <math.h>
@@ -12,6 +13,11 @@
 #include <unistd.h>
 
 #define TASK_DOC_VERSION 1
+/*
+ * A document holds a commit's boots, about 100 bytes each, and one error
+ * line: 1 MiB is thousands of boots, far past any probe's.
+ */
+#define TASK_DOC_MAX ((size_t)1 << 20)
 
 void task_doc_init(struct task_doc *t)
 {
@@ -92,9 +98,9 @@ int task_doc_read(struct task_doc *t, const char *path)
 	int ok = 0, cached = 0, version = 0, ret = -1;
 	size_t i;
 
-	if (!file_exists(path))
+	if (!store_file_exists(path))
 		return 1;
-	if (read_file_max(path, &sb, 1 << 20))
+	if (store_file_read(path, &sb, TASK_DOC_MAX))
 		return -1;
 	doc = json_loads(sb.buf, 0, &jerr);
 	strbuf_release(&sb);

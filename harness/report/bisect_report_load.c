@@ -7,6 +7,7 @@
  * report with less.
  */
 #include "bisect_report.h"
+#include "store_file.h"
 #include "util.h"
 
 #include <math.h>
@@ -72,10 +73,10 @@ int bisect_report_load(struct bisect_report *r, const char *dir, const char *cul
 	int ret = 1;
 	size_t i;
 
-	if (!file_exists(tpath) || !file_exists(spath))
+	if (!store_file_exists(tpath) || !store_file_exists(spath))
 		goto out;
-	if (read_file_nofollow(tpath, &text, REPORT_MAX) ||
-	    read_file_nofollow(spath, &sum, REPORT_MAX))
+	if (store_file_read(tpath, &text, REPORT_MAX) ||
+	    store_file_read(spath, &sum, REPORT_MAX))
 		goto spoiled;
 	o = json_loads(sum.buf, JSON_REJECT_DUPLICATES, NULL);
 	c = json_object_get(o, "culprit");

@@ -8,6 +8,7 @@
  */
 #include "html.h"
 #include "stats.h"
+#include "store_file.h"
 #include "version.h"
 
 #include <math.h>
@@ -374,7 +375,9 @@ static void render_tables(struct strbuf *out, const struct scan *s)
 	for (size_t i = 0; i < s->nr_commits; i++) {
 		char *path = xstrfmt("%s/%s/table.json", s->dir,
 				     s->commits[i].abbrev);
-		json_t *t = json_load_file(path, JSON_REJECT_DUPLICATES, NULL);
+		json_t *t = store_json_optional(path, STORE_TABLE_MAX,
+						JSON_REJECT_DUPLICATES,
+						"a table");
 		free(path);
 		if (json_is_array(json_object_get(t, "row_keys")) &&
 		    json_is_string(json_object_get(t, "column_key"))) {

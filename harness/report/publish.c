@@ -3,11 +3,18 @@
  */
 #include "publish.h"
 
+#include "store_file.h"
 #include "util.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/*
+ * notified.txt: a line ("<range> <culprit>", about 90 bytes) per notice
+ * a sweep sent; 1 MiB is more than ten thousand.
+ */
+#define NOTIFIED_MAX ((size_t)1 << 20)
 
 void publish_upload(const char *url, const char *dir)
 {
@@ -27,7 +34,8 @@ static int listed(const char *path, const char *key)
 	struct strvec lines = STRVEC_INIT;
 	int found;
 
-	if (!file_exists(path) || read_file(path, &sb))
+	if (!store_file_exists(path) ||
+	    store_file_read(path, &sb, NOTIFIED_MAX))
 		return 0;
 	strvec_split(&lines, sb.buf, '\n');
 	found = strvec_index(&lines, key) >= 0;
@@ -53,10 +61,14 @@ int publish_notice(const char *url, const struct upload_notice *n,
 	free(shown);
 	if (seen_key && path) {
 		struct strbuf sb = STRBUF_INIT;
-		if (file_exists(path))
-			read_file(path, &sb);
+		/* A ledger that does not read is kept, not written over. */
+		ret = store_file_exists(path) &&
+			      store_file_read(path, &sb, NOTIFIED_MAX)
+			      ? -1
+			      : 0;
 		strbuf_addf(&sb, "%s\n", seen_key);
-		ret = write_file_atomic(path, sb.buf, sb.len);
+		if (!ret)
+			ret = write_file_atomic(path, sb.buf, sb.len);
 		strbuf_release(&sb);
 	}
 out:

@@ -6,6 +6,7 @@
 #include "upload.h"
 #include "results.h"
 #include "run.h"
+#include "store_file.h"
 #include "util.h"
 
 #include <dirent.h>
@@ -495,7 +496,7 @@ static int upload_doc_read(const char *path, struct strbuf *out)
 	}
 	struct strbuf why = STRBUF_INIT;
 	struct strbuf *prev = error_capture(&why);
-	int rc = read_file_nofollow(path, out, RESULTS_DOC_MAX);
+	int rc = store_file_read(path, out, RESULTS_DOC_MAX);
 	error_capture(prev);
 	if (rc)
 		warning("not sending a document: %s", why.buf);

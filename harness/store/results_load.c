@@ -10,6 +10,7 @@
 #include "metric.h"
 #include "results_priv.h"
 #include "sample_check.h"
+#include "store_file.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -122,7 +123,7 @@ json_t *results_doc_read(const char *path)
 	struct strbuf *prev = error_capture(&why);
 	json_error_t jerr;
 	json_t *doc = NULL;
-	int rc = read_file_nofollow(path, &text, RESULTS_DOC_MAX);
+	int rc = store_file_read(path, &text, RESULTS_DOC_MAX);
 
 	error_capture(prev);
 	if (rc) {

@@ -6,6 +6,7 @@
 #include "state.h"
 #include "results.h"
 #include "run.h"
+#include "store_file.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -30,7 +31,7 @@ static int prev_loads(const char *prev)
 	int ok = 0;
 
 	was = error_capture(&quiet);
-	if (!read_file(prev, &sb) &&
+	if (!store_file_read(prev, &sb, STORE_STATE_MAX) &&
 	    (root = json_loadb(sb.buf, sb.len, 0, NULL))) {
 		state_init(&s);
 		ok = !state_from_json(&s, root, prev);
@@ -47,9 +48,9 @@ static int prev_loads(const char *prev)
 static const char *prev_note(struct strbuf *sb, const char *path)
 {
 	char *prev = xstrfmt("%s.prev", path);
-	if (file_exists(prev) && prev_loads(prev))
+	if (store_file_exists(prev) && prev_loads(prev))
 		strbuf_addf(sb, "the previous state is in '%s'", prev);
-	else if (file_exists(prev))
+	else if (store_file_exists(prev))
 		strbuf_addf(sb, "its previous copy '%s' is spoiled too: move "
 				"both away to start over",
 			    prev);
@@ -70,9 +71,9 @@ int state_load(struct bisect_state *s, const char *path)
 	int ret;
 
 	state_init(s);
-	if (!file_exists(path))
+	if (!store_file_exists(path))
 		return 1;
-	if (read_file(path, &sb))
+	if (store_file_read(path, &sb, STORE_STATE_MAX))
 		return -1;
 	root = json_loadb(sb.buf, sb.len, 0, &jerr);
 	strbuf_release(&sb);
@@ -124,10 +125,10 @@ int state_save(struct bisect_state *s, const char *path)
 	 * The copy of the last good state is itself written atomically, so
 	 * a crash at any point leaves at least one readable state.
 	 */
-	if (file_exists(path)) {
+	if (store_file_exists(path)) {
 		struct strbuf old = STRBUF_INIT;
 		prev = xstrfmt("%s.prev", path);
-		ret = read_file(path, &old);
+		ret = store_file_read(path, &old, STORE_STATE_MAX);
 		if (!ret)
 			ret = write_file_atomic(prev, old.buf, old.len);
 		strbuf_release(&old);

@@ -5,6 +5,7 @@
  */
 #include "state_lock.h"
 #include "run.h"
+#include "store_file.h"
 #include "util.h"
 
 #include <errno.h>
@@ -25,7 +26,7 @@ static void lock_owner(const char *path, long *holder, struct strbuf *host)
 
 	*holder = 0;
 	strbuf_reset(host);
-	if (read_file_nofollow(path, &sb, 4096))
+	if (store_file_read(path, &sb, 4096))
 		return;
 	strbuf_trim(&sb);
 	char *sp = strchr(sb.buf, ' ');

@@ -10,6 +10,7 @@
 #include "results.h"
 #include "run.h"
 #include "stats.h"
+#include "store_file.h"
 #include "store_scan_priv.h"
 #include "str_index.h"
 
@@ -562,9 +563,9 @@ int scan_load_flags(struct scan *out, const char *dir, const char *job,
 	for (size_t i = 0; i < out->nr_commits; i++) {
 		char *path = xstrfmt("%s/%s/profile.json", out->dir,
 				     out->commits[i].abbrev);
-		if (file_exists(path))
-			out->commits[i].profile = json_load_file(
-				path, JSON_REJECT_DUPLICATES, NULL);
+		out->commits[i].profile = store_json_optional(
+			path, STORE_PROFILE_MAX, JSON_REJECT_DUPLICATES,
+			"a profile");
 		free(path);
 	}
 	ret = 0;

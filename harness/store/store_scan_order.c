@@ -6,6 +6,7 @@
  * knows its folders, by abbreviation.
  */
 #include "store_scan_priv.h"
+#include "store_file.h"
 #include "str_index.h"
 
 #include <jansson.h>
@@ -104,7 +105,6 @@ int scan_order_commits(struct scan *s, unsigned flags)
 {
 	struct placer pos;
 	char *path;
-	struct strbuf text = STRBUF_INIT;
 
 	/* Timestamps first, so anything not named below keeps that order. */
 	if (s->nr_commits)
@@ -114,7 +114,7 @@ int scan_order_commits(struct scan *s, unsigned flags)
 	placer_init(&pos, s);
 
 	path = xstrfmt("%s/bisect-state.json", s->dir);
-	if (file_exists(path)) {
+	if (store_file_exists(path)) {
 		struct strbuf why = STRBUF_INIT, *prev = NULL;
 		int rc;
 		if (flags & SCAN_STATE_OPTIONAL)
@@ -153,11 +153,26 @@ int scan_order_commits(struct scan *s, unsigned flags)
 	free(path);
 sweep:
 	path = xstrfmt("%s/sweep-state.json", s->dir);
-	if (file_exists(path) && !read_file(path, &text)) {
-		json_error_t jerr;
-		json_t *root = json_loads(text.buf, 0, &jerr), *c;
-		json_t *list = json_object_get(root, "commits");
+	if (store_file_exists(path)) {
+		/* Refused as the bisect state is: a warning when optional. */
+		struct strbuf why = STRBUF_INIT, *prev = NULL;
+		json_t *root, *list, *c;
 		size_t i;
+		if (flags & SCAN_STATE_OPTIONAL)
+			prev = error_capture(&why);
+		root = store_json_read(path, STORE_STATE_MAX, 0);
+		if (flags & SCAN_STATE_OPTIONAL) {
+			error_capture(prev);
+			if (!root)
+				warning("%s; going on without it", why.buf);
+		}
+		strbuf_release(&why);
+		if (!root && !(flags & SCAN_STATE_OPTIONAL)) {
+			free(path);
+			placer_apply(&pos);
+			return -1;
+		}
+		list = json_object_get(root, "commits");
 		json_array_foreach(list, i, c) {
 			const char *id = json_is_string(c) ?
 						 json_string_value(c) :
@@ -173,7 +188,6 @@ sweep:
 			s->order = "sweep-state";
 		json_decref(root);
 	}
-	strbuf_release(&text);
 	free(path);
 	placer_apply(&pos);
 	return 0;
