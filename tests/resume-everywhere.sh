@@ -118,6 +118,9 @@ PY
 count_boots() { # RESULTS COMMIT
 	ls "$1/resume/${2:0:12}"/*/boot-*.json 2>/dev/null | wc -l
 }
+wall_boots() { # RESULTS: boots of the answer's pairs on the wall clock
+	grep -l '"clock": "wall"' "$1"/resume/*/*/boot-*.json 2>/dev/null | wc -l
+}
 snapshot() { # the sample documents and their checksums
 	[ -d "$1" ] || return 0
 	(cd "$1" && find . -name 'boot-*-sample-*.json' -print0 |
@@ -127,7 +130,7 @@ snapshot() { # the sample documents and their checksums
 # resume WHAT RESULTS TAG: what the stopped run left, then the same
 # command to the end, checked.
 resume() {
-	local what=$1 res=$2 tag=$3 rc=0 got ok=1 c
+	local what=$1 res=$2 tag=$3 rc=0 got ok=1 c now
 	local -A had=()
 	stops=$((stops + 1))
 	snapshot "$res" >"$tag.before"
@@ -146,13 +149,19 @@ resume() {
 	fi
 	for c in "${!had[@]}"; do
 		case $c in "$good" | "$culprit" | "$parent") continue ;; esac
-		local now
 		now=$(count_boots "$res" "$c")
 		if [ "$now" -ne "${had[$c]}" ]; then
 			fail "$what: ${c:0:12}, judged before the stop, booted again (${had[$c]} -> $now boots)"
 			ok=0
 		fi
 	done
+	# The wall-clock pairs (runs.wall_pairs, 3) are taken once: a stop
+	# within them may leave half a pair, booted again.
+	now=$(wall_boots "$res")
+	if [ "$now" -gt 7 ]; then
+		fail "$what: $now boots on the wall clock, where the answer's 3 pairs take 6"
+		ok=0
+	fi
 	if [ $ok -eq 1 ]; then
 		same=$((same + 1))
 	else
@@ -181,6 +190,19 @@ for ((k = 1; k <= lines; k++)); do
 	wait "$pid" 2>/dev/null
 	pid=
 	resume "kill -9 at line $k ($(sed -n "${k}p" "k$k.err" | cut -c1-60))" "k$k" "k$k"
+done
+
+# --- SIGKILL within the answer's pairs on the wall clock, which print
+# no line: after each of their boots
+for j in 1 2 5; do
+	start "w$j" "w$j"
+	while [ "$(wall_boots "w$j")" -lt $j ] && kill -0 "$pid" 2>/dev/null; do
+		sleep 0.01
+	done
+	kill -KILL "$pid" 2>/dev/null
+	wait "$pid" 2>/dev/null
+	pid=
+	resume "kill -9 after $j boots of the wall-clock pairs" "w$j" "w$j"
 done
 
 # --- SIGINT and SIGTERM at a few lines: the run stops with its state
