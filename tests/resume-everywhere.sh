@@ -11,6 +11,8 @@
 # progress lines (stderr). Then, each in a fresh results folder:
 #   - for every progress line k: run until line k shows, SIGKILL, and run
 #     the same command again to the end;
+#   - SIGKILL within the answer's pairs on the wall clock (which print no
+#     line), after their 1st, 2nd and 5th boot;
 #   - SIGINT and SIGTERM at a few lines, then the same;
 #   - a full disk: the results folder on a tmpfs too small for the whole
 #     run (several sizes), then room made and the same command again.
@@ -18,8 +20,10 @@
 # document stored before the stop unchanged, and give no new boot to a
 # commit judged before it (a mark in the state), but where the run adds
 # boots by design: the good endpoint (the baseline refreshed beside a
-# probe), the culprit and its parent (the answer's pairs, and its pairs
-# on the wall clock). The closing line:
+# probe), the culprit and its parent (the answer's pairs: a stop within
+# them, or after them before the answer is saved, takes them again). The
+# pairs on the wall clock are taken once: at most half a pair again. The
+# closing line:
 #
 #   resume-everywhere: N stops, N resumed to the same answer, N not
 set -u
