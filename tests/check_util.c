@@ -9,8 +9,11 @@
 #include "util.h"
 
 #include <check.h>
+#include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <fcntl.h>
@@ -19,6 +22,7 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 static char tmpdir[] = "/tmp/check_util.XXXXXX";
@@ -125,6 +129,69 @@ START_TEST(atomic_write_replaces_whole)
 	ck_assert_int_eq(files, 1);
 	strbuf_release(&sb);
 	free(path);
+}
+END_TEST
+
+/*
+ * fsync, noted: which folders were made durable, by path. A power cut
+ * keeps what was fsynced; a file renamed into a folder whose own name
+ * was never synced into its parent may vanish with the folder, while
+ * the state naming it (synced) survives.
+ */
+static struct strvec synced = STRVEC_INIT;
+static int note_syncs;
+
+int fsync(int fd)
+{
+	char link[64], path[PATH_MAX];
+	ssize_t n;
+
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	n = readlink(link, path, sizeof(path) - 1);
+	if (note_syncs && n > 0) {
+		path[n] = '\0';
+		strvec_push(&synced, path);
+	}
+	return (int)syscall(SYS_fsync, fd);
+}
+
+START_TEST(made_folders_are_durable_before_what_they_hold)
+{
+	char *root = xstrfmt("%s/results", tmpdir);
+	char *deep = xstrfmt("%s/job/c0ffee/virtio-rawread", root);
+	char *deeper = xstrfmt("%s/a/b", tmpdir);
+	char *file = xstrfmt("%s/boot-1.json", deep);
+	/* Each folder made, named in its parent on the disk. */
+	const char *parents[] = {"", "/results", "/results/job",
+				 "/results/job/c0ffee"};
+	char *real = realpath(tmpdir, NULL);
+
+	ck_assert_int_eq(mkdir_p(root, 0755), 0);
+	strvec_clear(&synced);
+	note_syncs = 1;
+	ck_assert_int_eq(mkdir_below(root, deep, 0755), 0);
+	ck_assert_int_eq(write_file_atomic(file, "{}", 2), 0);
+	ck_assert_int_eq(mkdir_p(deeper, 0755), 0);
+	note_syncs = 0;
+	for (size_t i = 1; i < ARRAY_SIZE(parents); i++) {
+		char *want = xstrfmt("%s%s", real, parents[i]);
+		ck_assert_msg(strvec_index(&synced, want) >= 0,
+			      "'%s' was not synced after a folder was made in it",
+			      want);
+		free(want);
+	}
+	/* mkdir_p's too: tmpdir got "a", and "a" got "b". */
+	char *a = xstrfmt("%s/a", real);
+	ck_assert_msg(strvec_index(&synced, real) >= 0 &&
+			      strvec_index(&synced, a) >= 0,
+		      "mkdir_p left a made folder's name unsynced");
+	free(a);
+	strvec_clear(&synced);
+	free(real);
+	free(root);
+	free(deep);
+	free(deeper);
+	free(file);
 }
 END_TEST
 
@@ -757,6 +824,7 @@ int main(void)
 	tcase_add_test(tc, atomic_write_reports_unwritable);
 	tcase_add_test(tc, atomic_write_never_follows_a_planted_link);
 	tcase_add_test(tc, mkdir_below_refuses_a_linked_folder);
+	tcase_add_test(tc, made_folders_are_durable_before_what_they_hold);
 	tcase_add_test(tc, open_nofollow_refuses_links_and_fifos);
 	tcase_add_test(tc, read_file_refuses_what_is_not_a_file);
 	tcase_add_test(tc, read_file_max_caps_the_size);

@@ -241,7 +241,7 @@ static void culprit_rows(struct bisect_job *b, struct bisect_report *rep,
  * An answer the virtual clock found, booted on the wall clock too
  * (wall_pairs.h), so the report can give the size TCG shows there. Only
  * for a confirmed answer of a local run. 0, or -1 when interrupted (the
- * answer is stored: asked again, the run measures these pairs again).
+ * answer is stored: asked again, the run boots the pairs still missing).
  */
 static int answer_on_wall(struct bisect_job *b)
 {

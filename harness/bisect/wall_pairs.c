@@ -56,8 +56,15 @@ int wall_pairs_run(struct probe_ctx *ctx, struct job *job,
 	 * each pair. Boots that keep failing leave the figures the others
 	 * gave.
 	 */
-	r = measure_pairs_take(&m, culprit, &p, (size_t)job->wall_pairs,
-			       &fail);
+	/*
+	 * Boots on the wall clock of these two are this measurement's
+	 * alone: a run stopped within it keeps its pairs, and the run that
+	 * resumes boots only the pairs still missing.
+	 */
+	r = measure_pairs_stored(&m, culprit, &p, 0, (size_t)job->wall_pairs);
+	if (!r)
+		r = measure_pairs_take(&m, culprit, &p,
+				       (size_t)job->wall_pairs, &fail);
 	if (r >= 0) {
 		out->parent = median_of(&m, parent);
 		out->culprit = median_of(&m, culprit);

@@ -493,6 +493,32 @@ static int next_pair(struct measure *m, const char *commit,
 	}
 }
 
+int measure_pairs_stored(struct measure *m, const char *commit,
+			 struct measure_pairs *p, size_t from, size_t n)
+{
+	struct stats_rng rng = STATS_RNG_INIT(seed_of(commit, p->parent));
+	struct sample_set ps = SAMPLE_SET_INIT, cs = SAMPLE_SET_INIT;
+	int ret = -1;
+
+	if (measure_load(m, p->parent, &ps) || measure_load(m, commit, &cs))
+		goto out;
+	/* The order take_pair draws for a first pair, from the same seed. */
+	if (!p->n)
+		p->last_order = stats_rng_uniform(&rng) < 0.5;
+	while (p->n < n && p->parent_from + p->n < ps.nr && from + p->n < cs.nr) {
+		ALLOC_GROW(p->pv, p->n + 1, p->alloc_p);
+		ALLOC_GROW(p->cv, p->n + 1, p->alloc_c);
+		p->pv[p->n] = ps.values[p->parent_from + p->n];
+		p->cv[p->n] = cs.values[from + p->n];
+		p->n++;
+	}
+	ret = 0;
+out:
+	sample_set_release(&ps);
+	sample_set_release(&cs);
+	return ret;
+}
+
 int measure_pairs_take(struct measure *m, const char *commit,
 		       struct measure_pairs *p, size_t n,
 		       struct boot_facts *fail)

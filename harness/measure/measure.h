@@ -228,6 +228,15 @@ struct measure_pairs {
 };
 void measure_pairs_release(struct measure_pairs *p);
 /*
+ * The pairs already stored, at most `n`: p->parent's boots after
+ * p->parent_from beside `commit`'s after `from`, the k-th of each the
+ * k-th pair, in the alternation measure_pairs_take would go on with. A
+ * run stopped within its pairs and resumed takes only the pairs it
+ * lacks. 0, or -1 to stop.
+ */
+int measure_pairs_stored(struct measure *m, const char *commit,
+			 struct measure_pairs *p, size_t from, size_t n);
+/*
  * Boot pairs of p->parent and `commit` in the same alternation, without a
  * verdict, until there are `n`: a measurement beside an answer (its size
  * on another clock, wall_pairs.h). 0, 1 when boots kept failing (*fail

@@ -362,15 +362,17 @@ static int ops_build(void *payload, const char *commit,
 	return 0;
 }
 
-/* The image built for `commit` in this run (ops_build came first). */
+/*
+ * The image of `commit`, and its build key, whoever asks first. A
+ * resumed bisection reads the boots of commits an earlier run judged
+ * (the levels, the noise) and boots the answer's pairs, none of which
+ * this run built: the build cache or the prebuilt source has them, and
+ * probe_build finds them there (a cache hit) as it would for a build.
+ */
 static const struct probe_image *image_of(struct probe_ctx *ctx,
 					  const char *commit)
 {
-	for (size_t i = 0; i < ctx->nr_images; i++)
-		if (!strcmp(ctx->images[i].commit, commit))
-			return &ctx->images[i];
-	error("%.12s was not built in this run", commit);
-	return NULL;
+	return probe_build(ctx, commit);
 }
 
 static int ops_boot(void *payload, const char *commit, struct boot_facts *out)

@@ -18,6 +18,31 @@
 #include <time.h>
 #include <unistd.h>
 
+static void fsync_parent(const char *path)
+{
+	char *copy = xstrdup(path);
+	int dfd = open(dirname(copy), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd >= 0) {
+		fsync(dfd);
+		close(dfd);
+	}
+	free(copy);
+}
+
+/*
+ * mkdir, and a folder it made named durably in its parent: a file
+ * renamed into the folder and synced (write_file_atomic) is only as
+ * durable as the folder's name. Without this a power cut could keep a
+ * bisect state naming boots whose new commit folder was lost.
+ */
+static int make_dir(const char *path, mode_t mode)
+{
+	if (mkdir(path, mode))
+		return -1;
+	fsync_parent(path);
+	return 0;
+}
+
 int mkdir_p(const char *path, mode_t mode)
 {
 	char *p = xstrdup(path);
@@ -25,7 +50,7 @@ int mkdir_p(const char *path, mode_t mode)
 		if (*c != '/')
 			continue;
 		*c = '\0';
-		if (mkdir(p, mode) && errno != EEXIST) {
+		if (make_dir(p, mode) && errno != EEXIST) {
 			int e = errno;
 			*c = '/';
 			free(p);
@@ -35,7 +60,7 @@ int mkdir_p(const char *path, mode_t mode)
 		*c = '/';
 	}
 	int rc = 0;
-	if (mkdir(p, mode) && errno != EEXIST)
+	if (make_dir(p, mode) && errno != EEXIST)
 		rc = error("cannot create '%s': %s", path, strerror(errno));
 	free(p);
 	return rc;
@@ -172,17 +197,6 @@ static int write_all(int fd, const void *data, size_t len)
 	return 0;
 }
 
-static void fsync_parent(const char *path)
-{
-	char *copy = xstrdup(path);
-	int dfd = open(dirname(copy), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (dfd >= 0) {
-		fsync(dfd);
-		close(dfd);
-	}
-	free(copy);
-}
-
 /*
  * A link where iobisect writes is someone else's plan for the write: it
  * is named and refused, never followed. 0 when `path` is no link (or not
@@ -294,7 +308,7 @@ int mkdir_below(const char *root, const char *path, mode_t mode)
 		c += strcspn(c, "/");
 		char save = *c;
 		*c = '\0';
-		if (mkdir(p, mode) && errno != EEXIST)
+		if (make_dir(p, mode) && errno != EEXIST)
 			ret = error("cannot create '%s': %s", p,
 				    strerror(errno));
 		else if (lstat(p, &st))

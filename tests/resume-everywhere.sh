@@ -1,0 +1,251 @@
+#!/usr/bin/env bash
+# resume-everywhere.sh [IOBISECT]: a bisection stopped at any moment
+# resumes with the same command to the same answer, booting nothing it
+# already has evidence for. Needs no kernel and no QEMU: a stand-in QEMU
+# (tests/standin-qemu.py) answers every boot at once with the figure its
+# fake image names, and the job's "prebuilt" folder holds an image per
+# commit of a small repository made here (14 commits; the 10th and its
+# descendants slow), so nothing is built.
+#
+# The bisection is run once to the end, to learn its answer and its
+# progress lines (stderr). Then, each in a fresh results folder:
+#   - for every progress line k: run until line k shows, SIGKILL, and run
+#     the same command again to the end;
+#   - SIGKILL within the answer's pairs on the wall clock (which print no
+#     line), after their 1st, 2nd and 5th boot;
+#   - SIGINT and SIGTERM at a few lines, then the same;
+#   - a full disk: the results folder on a tmpfs too small for the whole
+#     run (several sizes), then room made and the same command again.
+# Each resumed run must exit 0 naming the same commit, keep every sample
+# document stored before the stop unchanged, and give no new boot to a
+# commit judged before it (a mark in the state), but where the run adds
+# boots by design: the good endpoint (the baseline refreshed beside a
+# probe), the culprit and its parent (the answer's pairs: a stop within
+# them, or after them before the answer is saved, takes them again). The
+# pairs on the wall clock are taken once: at most half a pair again. The
+# closing line:
+#
+#   resume-everywhere: N stops, N resumed to the same answer, N not
+set -u
+root=$(cd "$(dirname "$0")/.." && pwd)
+bin=$(realpath "${1:-$root/iobisect}")
+[ -x "$bin" ] || { echo "resume-everywhere: '$bin' is not built" >&2; exit 1; }
+py=$(command -v /usr/bin/python3 || command -v python3) ||
+	{ echo "resume-everywhere: SKIP: no python3 for the stand-in QEMU"; exit 0; }
+S=$(mktemp -d /tmp/resume-everywhere.XXXXXX)
+mounted=
+pid=
+cleanup() {
+	[ -n "$pid" ] && kill -KILL "$pid" 2>/dev/null
+	wait 2>/dev/null
+	[ -n "$mounted" ] && umount "$mounted" 2>/dev/null
+	rm -rf "$S"
+}
+trap cleanup EXIT
+export HOME=$S/home XDG_CACHE_HOME=$S/cache IOBISECT_DATA=$root LC_ALL=C
+export GIT_AUTHOR_NAME=test GIT_AUTHOR_EMAIL=test@iobisect.invalid
+export GIT_COMMITTER_NAME=test GIT_COMMITTER_EMAIL=test@iobisect.invalid
+mkdir -p "$HOME"
+cd "$S" || exit 1
+t0=$(date +%s)
+
+# The range: 14 commits, the 10th the culprit; an image per commit.
+git init -q repo
+for i in $(seq 1 14); do
+	echo "$i" >repo/f
+	git -C repo add f
+	git -C repo commit -qm "commit $i"
+done
+mkdir images
+n=0
+for c in $(git -C repo rev-list --reverse HEAD); do
+	n=$((n + 1))
+	bw=100000000
+	[ $n -ge 10 ] && bw=70000000
+	"$py" "$root/tests/standin-qemu.py" --make-image $bw "images/${c:0:12}.bzImage"
+done
+good=$(git -C repo rev-list --reverse HEAD | head -1)
+bad=$(git -C repo rev-parse HEAD)
+culprit=$(git -C repo rev-list --reverse HEAD | sed -n 10p)
+parent=$(git -C repo rev-parse "$culprit~1")
+# The stand-in under QEMU's name, run by this python (no shell between).
+sed "1s|.*|#!$py|" "$root/tests/standin-qemu.py" >qemu-system-x86_64
+chmod +x qemu-system-x86_64
+printf 'not a guest: the stand-in runs none\n' >guest
+export IOBISECT_GUEST=$S/guest
+# The virtual clock (TCG), so the run's levels and the answer's pairs on
+# the wall clock are taken as on a real TCG host; no profile (the
+# stand-in has no plugins); one sample a boot.
+cat >job.json <<EOF
+{"name": "resume", "repo": "$S/repo", "good": "$good", "bad": "$bad",
+ "machine": {"cpus": 1, "accel": "tcg", "clock": "virtual",
+             "qemu": "$S/qemu-system-x86_64", "timeout_s": 30,
+             "profile": false},
+ "topology": "virtio",
+ "workload": {"engine": "rawread", "target": "d0", "bs_kb": 4, "size_mb": 16},
+ "runs": {"max": 4, "samples": 1, "warmup": 0},
+ "metric": "read", "threshold": "auto",
+ "prebuilt": {"folder": "$S/images", "name": ["{short}.bzImage"]}}
+EOF
+
+stops=0 same=0 bad_runs=0
+fail() { echo "resume-everywhere: FAIL: $*"; }
+answer_of() { sed -n 's/^  commit   \([0-9a-f]*\)$/\1/p' "$1"; }
+
+# start RESULTS TAG: the bisection in the background ($pid), its output
+# in TAG.out and TAG.err.
+start() {
+	: >"$2.out"
+	: >"$2.err"
+	"$bin" bisect job.json --results "$1" >"$2.out" 2>"$2.err" &
+	pid=$!
+}
+# wait_line FILE K: until FILE has K lines, or the run ended (1).
+wait_line() {
+	while [ "$(wc -l <"$1")" -lt "$2" ]; do
+		kill -0 "$pid" 2>/dev/null || return 1
+		sleep 0.01
+	done
+	return 0
+}
+# What the state says was judged: the commits with a mark.
+judged() {
+	"$py" - "$1/resume/bisect-state.json" <<'PY' 2>/dev/null
+import json, sys
+try:
+    st = json.load(open(sys.argv[1]))
+except (OSError, ValueError):
+    sys.exit(0)
+print("\n".join(sorted({m["commit"] for m in st.get("marks", [])})))
+PY
+}
+count_boots() { # RESULTS COMMIT
+	ls "$1/resume/${2:0:12}"/*/boot-*.json 2>/dev/null | wc -l
+}
+wall_boots() { # RESULTS: boots of the answer's pairs on the wall clock
+	grep -l '"clock": "wall"' "$1"/resume/*/*/boot-*.json 2>/dev/null | wc -l
+}
+snapshot() { # the sample documents and their checksums
+	[ -d "$1" ] || return 0
+	(cd "$1" && find . -name 'boot-*-sample-*.json' -print0 |
+		xargs -0 -r sha1sum | LC_ALL=C sort)
+}
+
+# resume WHAT RESULTS TAG: what the stopped run left, then the same
+# command to the end, checked.
+resume() {
+	local what=$1 res=$2 tag=$3 rc=0 got ok=1 c now
+	local -A had=()
+	stops=$((stops + 1))
+	snapshot "$res" >"$tag.before"
+	for c in $(judged "$res"); do had[$c]=$(count_boots "$res" "$c"); done
+	"$bin" bisect job.json --results "$res" >"$tag.out2" 2>"$tag.err2" || rc=$?
+	got=$(answer_of "$tag.out2")
+	if [ $rc -ne 0 ] || [ "$got" != "$answer" ]; then
+		fail "$what: the resumed run exited $rc naming '${got:-nothing}'," \
+			"not $answer: $(grep -m1 '^error' "$tag.err2")"
+		ok=0
+	fi
+	snapshot "$res" >"$tag.after"
+	if [ -n "$(LC_ALL=C comm -23 "$tag.before" "$tag.after")" ]; then
+		fail "$what: sample documents stored before the stop changed or vanished"
+		ok=0
+	fi
+	for c in "${!had[@]}"; do
+		case $c in "$good" | "$culprit" | "$parent") continue ;; esac
+		now=$(count_boots "$res" "$c")
+		if [ "$now" -ne "${had[$c]}" ]; then
+			fail "$what: ${c:0:12}, judged before the stop, booted again (${had[$c]} -> $now boots)"
+			ok=0
+		fi
+	done
+	# The wall-clock pairs (runs.wall_pairs, 3) are taken once: a stop
+	# within them may leave half a pair, booted again.
+	now=$(wall_boots "$res")
+	if [ "$now" -gt 7 ]; then
+		fail "$what: $now boots on the wall clock, where the answer's 3 pairs take 6"
+		ok=0
+	fi
+	if [ $ok -eq 1 ]; then
+		same=$((same + 1))
+	else
+		bad_runs=$((bad_runs + 1))
+	fi
+}
+
+# --- the run to the end: its answer and its lines
+rc=0
+"$bin" bisect job.json --results ref >ref.out 2>ref.err || rc=$?
+answer=$(answer_of ref.out)
+lines=$(wc -l <ref.err)
+if [ $rc -ne 0 ] || [ "$answer" != "$culprit" ]; then
+	echo "resume-everywhere: FAIL: the whole run exited $rc naming '${answer:-nothing}', not $culprit"
+	tail -5 ref.err
+	exit 1
+fi
+echo "resume-everywhere: the whole run: ${answer:0:12} in $lines progress lines, $(ls ref/resume/*/*/boot-*.json | wc -l) boots"
+
+# --- SIGKILL at each progress line
+for ((k = 1; k <= lines; k++)); do
+	start "k$k" "k$k"
+	if wait_line "k$k.err" "$k"; then
+		kill -KILL "$pid" 2>/dev/null
+	fi
+	wait "$pid" 2>/dev/null
+	pid=
+	resume "kill -9 at line $k ($(sed -n "${k}p" "k$k.err" | cut -c1-60))" "k$k" "k$k"
+done
+
+# --- SIGKILL within the answer's pairs on the wall clock, which print
+# no line: after each of their boots
+for j in 1 2 5; do
+	start "w$j" "w$j"
+	while [ "$(wall_boots "w$j")" -lt $j ] && kill -0 "$pid" 2>/dev/null; do
+		sleep 0.01
+	done
+	kill -KILL "$pid" 2>/dev/null
+	wait "$pid" 2>/dev/null
+	pid=
+	resume "kill -9 after $j boots of the wall-clock pairs" "w$j" "w$j"
+done
+
+# --- SIGINT and SIGTERM at a few lines: the run stops with its state
+for sig in INT TERM; do
+	for k in $((lines / 2)) $((lines - 3)); do
+		tag=$sig$k
+		start "$tag" "$tag"
+		wait_line "$tag.err" "$k" && kill -"$sig" "$pid" 2>/dev/null
+		rc=0
+		wait "$pid" 2>/dev/null || rc=$?
+		pid=
+		# Interrupted (130), or done before the signal came (0).
+		[ $rc -eq 130 ] || [ $rc -eq 0 ] ||
+			fail "SIG$sig at line $k: exited $rc, not 130: $(grep -m1 '^error' "$tag.err")"
+		resume "SIG$sig at line $k" "$tag" "$tag"
+	done
+done
+
+# --- a full disk: the results folder on a tmpfs too small for the run
+mkdir full
+if mount -t tmpfs -o size=64m tmpfs full 2>/dev/null; then
+	mounted=$S/full
+	"$bin" bisect job.json --results full/ref >full.out 2>full.err
+	used=$(df -k --output=used full | tail -1)
+	rm -rf full/ref
+	for pct in 15 40 65; do
+		tag=full$pct
+		mount -o remount,size=$((used * pct / 100 + 4))k full
+		rc=0
+		"$bin" bisect job.json --results "full/$tag" >"$tag.out" 2>"$tag.err" || rc=$?
+		[ $rc -ne 0 ] || echo "resume-everywhere: note: the run fitted in $pct% of the disk it needs"
+		mount -o remount,size=64m full
+		resume "a full disk at $pct% (exit $rc: $(grep -m1 '^error' "$tag.err" | cut -c1-70))" "full/$tag" "$tag"
+		rm -rf "full/$tag"
+	done
+	umount full && mounted=
+else
+	echo "resume-everywhere: SKIP: a full disk (cannot mount a tmpfs here)"
+fi
+
+echo "resume-everywhere: $stops stops, $same resumed to the same answer, $bad_runs not ($(($(date +%s) - t0)) s)"
+[ "$bad_runs" -eq 0 ]
