@@ -236,15 +236,16 @@ START_TEST(report_keeps_block_counters_when_well_formed)
 END_TEST
 
 /*
- * A sample's point and metric names are the guest's: they reach `run`'s
- * lines, its table and report.txt escaped, as its error messages do.
+ * A sample's point name is the guest's: it reaches `run`'s lines, its
+ * table and report.txt escaped, as its error messages do (a metric is
+ * one of the names the rule of a sample holds: sample_check.h).
  */
 START_TEST(report_escapes_the_guests_names)
 {
 	static const char payload[] =
 		"{\"type\":\"sample\",\"point\":\"bs\\u001b[31m\\u0007\","
-		"\"index\":0,\"warmup\":false,\"metric\":\"re\\u009bad\\n\","
-		"\"io_bytes\":1,\"runtime_ns\":1,\"bw_bytes\":1,\"usr_ns\":1,"
+		"\"index\":0,\"warmup\":false,\"metric\":\"read\","
+		"\"io_bytes\":1000,\"runtime_ns\":1000000000,\"bw_bytes\":1000,\"usr_ns\":1,"
 		"\"sys_ns\":1,\"cpu_pct\":1,\"verified\":true}";
 	struct proto_report r;
 	char *f = frame(0, payload);
@@ -252,7 +253,6 @@ START_TEST(report_escapes_the_guests_names)
 	ck_assert_int_eq(proto_report_feed(&r, f, strlen(f)), 1);
 	ck_assert_uint_eq(r.nr_samples, 1);
 	ck_assert_str_eq(r.samples[0].point, "bs\\x1b[31m\\x07");
-	ck_assert_str_eq(r.samples[0].metric, "re\\xc2\\x9bad\\x0a");
 	proto_report_release(&r);
 	free(f);
 }
