@@ -795,6 +795,82 @@ START_TEST(resume_replays_marks)
 }
 END_TEST
 
+/*
+ * A run stopped within the answer's pairs, after each of their boots,
+ * resumes on the pairs the state keeps (struct state_confirm): the same
+ * answer, the pairs stored before the stop the first of its pairs, and
+ * no boot of the culprit or its parent but its pairs' and the first half
+ * of a pair the stop cut (no pair: taken again whole, which draws the
+ * fake's noise in another order, so the pairs after it differ). A pair
+ * booted whose record the stop kept from the state is found in the
+ * store: the run then boots exactly as the whole run did.
+ */
+START_TEST(stop_within_the_pairs_keeps_them)
+{
+	struct fake f;
+	struct run r;
+	unsigned total, before, pairs, cp_steps;
+
+	fake_init(&f, 12, 7, 12, 4);
+	job_init(&r.job);
+	run_start(&r, &f);
+	ck_assert_int_eq(run_bisect(&r, &f), DRIVER_CULPRIT);
+	total = f.boots;
+	ck_assert_uint_eq(r.st.confirm.nr_parents, 1);
+	pairs = (unsigned)r.st.confirm.parents[0].nr_pairs;
+	before = total - 2 * pairs;
+	cp_steps = (unsigned)(f.nr[7] + f.nr[6]) - 2 * pairs;
+	printf("stop within the pairs: %u boots, %u of them in %u pairs\n",
+	       total, 2 * pairs, pairs);
+	ck_assert_uint_ge(pairs, 2);
+	run_end(&r, &f);
+	for (unsigned j = 1; j <= 2 * pairs; j++) {
+		int unsaved = j == 2 * pairs;
+		unsigned at = unsaved ? 2 : j, kept;
+		struct state_pair had[64];
+		const struct state_confirm_parent *c;
+
+		fake_init(&f, 12, 7, 12, 4);
+		f.abort_after = (int)(before + at);
+		job_init(&r.job);
+		run_start(&r, &f);
+		ck_assert_msg(run_bisect(&r, &f) == DRIVER_ABORT,
+			      "stopped after %u of the pairs' boots: %u boots",
+			      at, f.boots);
+		ck_assert_uint_eq(f.boots, before + at);
+		c = &r.st.confirm.parents[0];
+		ck_assert_uint_eq(c->nr_pairs, at / 2);
+		kept = (unsigned)c->nr_pairs;
+		for (unsigned i = 0; i < kept; i++)
+			had[i] = c->pairs[i];
+		/* Stopped after a pair's boot, before its record was kept. */
+		if (unsaved)
+			r.st.confirm.parents[0].nr_pairs--;
+		driver_result_release(&r.res);
+		driver_release(&r.d);
+		f.abort_after = 0;
+		r.st.status = STATE_RUNNING;
+		ck_assert_int_eq(run_bisect(&r, &f), DRIVER_CULPRIT);
+		ck_assert_str_eq(r.res.culprit, id_at(&f, 7));
+		c = &r.st.confirm.parents[0];
+		ck_assert_uint_ge(c->nr_pairs, kept);
+		for (unsigned i = 0; i < kept; i++) {
+			ck_assert_uint_eq(c->pairs[i].parent, had[i].parent);
+			ck_assert_uint_eq(c->pairs[i].culprit, had[i].culprit);
+		}
+		ck_assert_msg(f.nr[7] + f.nr[6] ==
+				      cp_steps + 2 * c->nr_pairs + at % 2,
+			      "stopped after %u of the pairs' boots%s: %zu "
+			      "boots of the two for %zu pairs",
+			      at, unsaved ? " (unsaved)" : "",
+			      f.nr[7] + f.nr[6], c->nr_pairs);
+		if (at % 2 == 0)
+			ck_assert_uint_eq(f.boots, total);
+		run_end(&r, &f);
+	}
+}
+END_TEST
+
 START_TEST(faster_finds_the_improvement)
 {
 	struct fake f;
@@ -1178,6 +1254,7 @@ static Suite *driver_suite(void)
 	tcase_add_test(tc, machine_with_modes_names_no_wrong_commit);
 	tcase_add_test(tc, exit_codes);
 	tcase_add_test(tc, resume_replays_marks);
+	tcase_add_test(tc, stop_within_the_pairs_keeps_them);
 	tcase_add_test(tc, faster_finds_the_improvement);
 	tcase_add_test(tc, test_one_commit);
 	tcase_add_test(tc, test_on_a_machine_with_modes);

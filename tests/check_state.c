@@ -3,6 +3,7 @@
  * back is what the killed run wrote, a corrupt file is refused by name and
  * left in place with its previous copy, a second run is kept out by the
  * lock (which a forked build does not keep), and the log reads like `git bisect log`.
+ * The answer's pairs under way come back as they were kept.
  */
 #include "run.h"
 #include "state.h"
@@ -140,6 +141,57 @@ START_TEST(json_round_trip_keeps_every_probe_and_mark)
 }
 END_TEST
 
+/*
+ * The answer's pairs under way come back as they were kept, so a resumed
+ * run boots only those missing; a state without them (older ones) reads
+ * back none, and the run takes them anew.
+ */
+START_TEST(confirm_round_trip_keeps_the_pairs_under_way)
+{
+	struct bisect_state s, back;
+	struct state_confirm_parent *p;
+	json_t *j;
+
+	fill(&s);
+	strcpy(s.confirm.culprit, ID_A);
+	s.confirm.culprit_from = 3;
+	p = state_confirm_add_parent(&s.confirm, ID_B, 2);
+	state_confirm_add_pair(p, 2, 4); /* the culprit's 4th: a half pair */
+	state_confirm_add_pair(p, 3, 5);
+	/* A merge's second parent, outside the range, its pairs not begun. */
+	state_confirm_add_parent(&s.confirm,
+				 "cccccccccccccccccccccccccccccccccccccccc", 7);
+	j = state_to_json(&s);
+	ck_assert_int_eq(state_from_json(&back, j, "test"), 0);
+	json_decref(j);
+	ck_assert_str_eq(back.confirm.culprit, ID_A);
+	ck_assert_uint_eq(back.confirm.culprit_from, 3);
+	ck_assert_uint_eq(back.confirm.nr_parents, 2);
+	ck_assert_str_eq(back.confirm.parents[0].parent, ID_B);
+	ck_assert_uint_eq(back.confirm.parents[0].parent_from, 2);
+	ck_assert_uint_eq(back.confirm.parents[0].nr_pairs, 2);
+	ck_assert_uint_eq(back.confirm.parents[0].pairs[0].parent, 2);
+	ck_assert_uint_eq(back.confirm.parents[0].pairs[0].culprit, 4);
+	ck_assert_uint_eq(back.confirm.parents[0].pairs[1].parent, 3);
+	ck_assert_uint_eq(back.confirm.parents[0].pairs[1].culprit, 5);
+	ck_assert_str_eq(back.confirm.parents[1].parent,
+			 "cccccccccccccccccccccccccccccccccccccccc");
+	ck_assert_uint_eq(back.confirm.parents[1].parent_from, 7);
+	ck_assert_uint_eq(back.confirm.parents[1].nr_pairs, 0);
+	state_release(&back);
+	/* None under way: no key, and none read back. */
+	state_confirm_clear(&s.confirm);
+	j = state_to_json(&s);
+	ck_assert_ptr_null(json_object_get(j, "confirm"));
+	ck_assert_int_eq(state_from_json(&back, j, "test"), 0);
+	json_decref(j);
+	ck_assert_str_eq(back.confirm.culprit, "");
+	ck_assert_uint_eq(back.confirm.nr_parents, 0);
+	state_release(&back);
+	state_release(&s);
+}
+END_TEST
+
 START_TEST(save_keeps_previous_copy_and_load_reads_last)
 {
 	struct bisect_state s, back;
@@ -216,6 +268,28 @@ static const char *const corrupt[] = {
 	"\",\"bad\":\"" ID_BAD
 	"\",\"merge_base\":\"\",\"status\":\"running\",\"culprit\":\"\","
 	"\"candidates\":[],\"probes\":[],\"marks\":[],\"doubt_from\":3}",
+	/* The answer's pairs under way: a pair that is not two places, */
+	"{\"version\":1,\"job_hash\":\"h\",\"good\":\"" ID_GOOD
+	"\",\"bad\":\"" ID_BAD
+	"\",\"merge_base\":\"\",\"status\":\"running\",\"culprit\":\"\","
+	"\"candidates\":[\"" ID_BAD "\",\"" ID_A "\"],\"probes\":[],"
+	"\"marks\":[],\"confirm\":{\"culprit\":\"" ID_A "\","
+	"\"culprit_from\":1,\"parents\":[{\"parent\":\"" ID_B "\","
+	"\"parent_from\":1,\"pairs\":[[1,-2]]}]}}",
+	/* a count of boots that is not one, */
+	"{\"version\":1,\"job_hash\":\"h\",\"good\":\"" ID_GOOD
+	"\",\"bad\":\"" ID_BAD
+	"\",\"merge_base\":\"\",\"status\":\"running\",\"culprit\":\"\","
+	"\"candidates\":[\"" ID_BAD "\",\"" ID_A "\"],\"probes\":[],"
+	"\"marks\":[],\"confirm\":{\"culprit\":\"" ID_A "\","
+	"\"culprit_from\":4294967296,\"parents\":[]}}",
+	/* a culprit that is not a commit of the bisection. */
+	"{\"version\":1,\"job_hash\":\"h\",\"good\":\"" ID_GOOD
+	"\",\"bad\":\"" ID_BAD
+	"\",\"merge_base\":\"\",\"status\":\"running\",\"culprit\":\"\","
+	"\"candidates\":[\"" ID_BAD "\",\"" ID_A "\"],\"probes\":[],"
+	"\"marks\":[],\"confirm\":{\"culprit\":\"" ID_B "\","
+	"\"culprit_from\":1,\"parents\":[]}}",
 	/* A mark by someone other than the pairs. */
 	"{\"version\":1,\"job_hash\":\"h\",\"good\":\"" ID_GOOD
 	"\",\"bad\":\"" ID_BAD
@@ -528,6 +602,7 @@ static Suite *state_suite(void)
 
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, json_round_trip_keeps_every_probe_and_mark);
+	tcase_add_test(tc, confirm_round_trip_keeps_the_pairs_under_way);
 	tcase_add_test(tc, save_keeps_previous_copy_and_load_reads_last);
 	tcase_add_loop_test(tc, corrupt_file_is_refused_by_name_and_kept, 0,
 			    ARRAY_SIZE(corrupt));

@@ -11,6 +11,9 @@
 # progress lines (stderr). Then, each in a fresh results folder:
 #   - for every progress line k: run until line k shows, SIGKILL, and run
 #     the same command again to the end;
+#   - SIGKILL within the answer's pairs (which print no line of their
+#     own), after their 1st boot (half a pair) and their 2nd (a pair
+#     before its verdict's line);
 #   - SIGKILL within the answer's pairs on the wall clock (which print no
 #     line), after their 1st, 2nd and 5th boot;
 #   - SIGINT and SIGTERM at a few lines, then the same;
@@ -18,12 +21,15 @@
 #     run (several sizes), then room made and the same command again.
 # Each resumed run must exit 0 naming the same commit, keep every sample
 # document stored before the stop unchanged, and give no new boot to a
-# commit judged before it (a mark in the state), but where the run adds
-# boots by design: the good endpoint (the baseline refreshed beside a
-# probe), the culprit and its parent (the answer's pairs: a stop within
-# them, or after them before the answer is saved, takes them again). The
-# pairs on the wall clock are taken once: at most half a pair again. The
-# closing line:
+# commit judged before it (a mark in the state), but the good endpoint
+# (the baseline refreshed beside a probe, by design). The culprit and its
+# parent, judged before their pairs, get the answer's pairs still missing
+# and no more: together no more boots than the whole run gave them, but
+# one (the first half of a pair the stop cut, which is no pair: the pair
+# is taken again whole). A stop within the answer's pairs, or after them
+# before the answer is saved, keeps the pairs stored (the state's
+# "confirm"). The pairs on the wall clock are taken once too: at most
+# half a pair again. The closing line:
 #
 #   resume-everywhere: N stops, N resumed to the same answer, N not
 set -u
@@ -125,6 +131,10 @@ count_boots() { # RESULTS COMMIT
 wall_boots() { # RESULTS: boots of the answer's pairs on the wall clock
 	grep -l '"clock": "wall"' "$1"/resume/*/*/boot-*.json 2>/dev/null | wc -l
 }
+answer_boots() { # RESULTS: the culprit's and its parent's, not on the wall clock
+	grep -L '"clock": "wall"' "$1/resume/${culprit:0:12}"/*/boot-*.json \
+		"$1/resume/${parent:0:12}"/*/boot-*.json 2>/dev/null | wc -l
+}
 snapshot() { # the sample documents and their checksums
 	[ -d "$1" ] || return 0
 	(cd "$1" && find . -name 'boot-*-sample-*.json' -print0 |
@@ -159,6 +169,13 @@ resume() {
 			ok=0
 		fi
 	done
+	# The culprit and its parent: the boots the whole run gave them, but
+	# the first half of a pair the stop cut.
+	now=$(answer_boots "$res")
+	if [ "$now" -gt $((ref_answer + 1)) ]; then
+		fail "$what: the culprit and its parent booted $now times (not on the wall clock), where the whole run took $ref_answer: the answer's pairs were taken again"
+		ok=0
+	fi
 	# The wall-clock pairs (runs.wall_pairs, 3) are taken once: a stop
 	# within them may leave half a pair, booted again.
 	now=$(wall_boots "$res")
@@ -183,6 +200,7 @@ if [ $rc -ne 0 ] || [ "$answer" != "$culprit" ]; then
 	tail -5 ref.err
 	exit 1
 fi
+ref_answer=$(answer_boots ref)
 echo "resume-everywhere: the whole run: ${answer:0:12} in $lines progress lines, $(ls ref/resume/*/*/boot-*.json | wc -l) boots"
 
 # --- SIGKILL at each progress line
@@ -194,6 +212,26 @@ for ((k = 1; k <= lines; k++)); do
 	wait "$pid" 2>/dev/null
 	pid=
 	resume "kill -9 at line $k ($(sed -n "${k}p" "k$k.err" | cut -c1-60))" "k$k" "k$k"
+done
+
+# --- SIGKILL within the answer's pairs, which print no line of their
+# own: after their first boot (half a pair) and their second (the pair
+# whole, before the line of its verdict), counted from the line that
+# begins them
+for j in 1 2; do
+	tag=a$j
+	start "$tag" "$tag"
+	while ! grep -q '^\[bisect\] confirm: ' "$tag.err" && kill -0 "$pid" 2>/dev/null; do
+		sleep 0.01
+	done
+	before=$(answer_boots "$tag")
+	while [ "$(answer_boots "$tag")" -lt $((before + j)) ] && kill -0 "$pid" 2>/dev/null; do
+		sleep 0.01
+	done
+	kill -KILL "$pid" 2>/dev/null
+	wait "$pid" 2>/dev/null
+	pid=
+	resume "kill -9 after $j boots of the answer's pairs" "$tag" "$tag"
 done
 
 # --- SIGKILL within the answer's pairs on the wall clock, which print

@@ -135,6 +135,110 @@ static void record_pairs(struct driver *d, const char *commit,
 	sample_set_release(&s);
 }
 
+/* Parent k's pairs as the record keeps them, the last one included. */
+static void keep_pairs(struct driver *d, size_t k,
+		       const struct measure_pairs *p)
+{
+	struct state_confirm_parent *c = &d->st->confirm.parents[k];
+
+	c->nr_pairs = 0;
+	for (size_t i = 0; i < p->n; i++)
+		state_confirm_add_pair(c, (unsigned)p->p_at[i],
+				       (unsigned)p->c_at[i]);
+}
+
+/* The record is of this confirmation: its culprit and its parents. */
+static int record_is_of(const struct state_confirm *c, const char *culprit,
+			const struct measure_pairs *pairs, size_t nr)
+{
+	if (strcmp(c->culprit, culprit) || c->nr_parents != nr)
+		return 0;
+	for (size_t k = 0; k < nr; k++)
+		if (strcmp(c->parents[k].parent, pairs[k].parent))
+			return 0;
+	return 1;
+}
+
+/*
+ * The confirmation's record in the state (struct state_confirm). A
+ * stopped run's of this culprit and these parents is resumed: the boots
+ * before its pairs as it counted them, its pairs read again, and a pair
+ * taken after its last save (measure_pairs_reread). Otherwise a new one
+ * from the boots stored now, saved before the first pair, so that pair
+ * is found again however soon the run stops. 0, or -1 to stop.
+ */
+static int resume_record(struct driver *d, const char *culprit,
+			 struct measure_pairs *pairs, size_t nr,
+			 size_t *culprit_from)
+{
+	struct state_confirm *c = &d->st->confirm;
+	size_t from;
+
+	if (!record_is_of(c, culprit, pairs, nr)) {
+		state_confirm_clear(c);
+		memcpy(c->culprit, culprit, 41);
+		c->culprit_from = (unsigned)*culprit_from;
+		for (size_t k = 0; k < nr; k++)
+			state_confirm_add_parent(
+				c, pairs[k].parent,
+				(unsigned)pairs[k].parent_from);
+		return driver_save(d) ? -1 : 0;
+	}
+	*culprit_from = from = c->culprit_from;
+	for (size_t k = 0; k < nr; k++) {
+		const struct state_confirm_parent *cp = &c->parents[k];
+		pairs[k].parent_from = cp->parent_from;
+		for (size_t i = 0; i < cp->nr_pairs; i++) {
+			measure_pairs_push(&pairs[k], NAN, NAN,
+					   cp->pairs[i].parent,
+					   cp->pairs[i].culprit);
+			if ((size_t)cp->pairs[i].culprit + 1 > from)
+				from = (size_t)cp->pairs[i].culprit + 1;
+		}
+	}
+	/*
+	 * The culprit's boots after every pair recorded are the parent's
+	 * whose pairs were under way: one parent's pairs end before the
+	 * next one's begin, so only that parent has boots of its own after
+	 * its record's.
+	 */
+	for (size_t k = 0; k < nr; k++) {
+		struct measure_pairs *p = &pairs[k];
+		if (measure_pairs_reread(&d->m, culprit, p, from))
+			return -1;
+		if (p->n && p->c_at[p->n - 1] + 1 > from)
+			from = p->c_at[p->n - 1] + 1;
+		keep_pairs(d, k, p);
+	}
+	return 0;
+}
+
+/*
+ * Parent k's pairs (measure_pairs_run) one at a time, each kept in the
+ * state before the next is booted: a run stopped anywhere in them loses
+ * at most the pair under way. 0, 1 when boots kept failing, -1 to stop.
+ */
+static int take_pairs(struct driver *d, const char *culprit, size_t k,
+		      struct measure_pairs *p, struct verdict_pairs_input *in,
+		      size_t cap, struct boot_facts *fail)
+{
+	for (;;) {
+		size_t had = p->n;
+		int r = measure_pairs_run(&d->m, culprit, p, in,
+					  p->n < cap ? p->n + 1 : cap, fail);
+
+		if (r)
+			return r;
+		if (p->n > had) {
+			keep_pairs(d, k, p);
+			if (driver_save(d))
+				return -1;
+		}
+		if (p->decided || p->n >= cap)
+			return 0;
+	}
+}
+
 /*
  * Confirm the culprit at `node` against each parent, pair by pair, until
  * the pairs alone reach the job's confidence (each parent at most twice
@@ -186,6 +290,8 @@ int driver_confirm(struct driver *d, size_t node, struct driver_result *res,
 			goto out;
 		pairs[k].parent_from = s.nr;
 	}
+	if (d->st && resume_record(d, culprit, pairs, nr, &culprit_from))
+		goto out;
 	if (d->m.progress) {
 		subject = driver_subject(d, culprit);
 		progress_commit(d->m.progress, "confirm", 0, 0, culprit, subject);
@@ -208,7 +314,9 @@ int driver_confirm(struct driver *d, size_t node, struct driver_result *res,
 	for (size_t k = 0; k < nr; k++) {
 		struct measure_pairs *p = &pairs[k];
 		struct boot_facts fail = {0};
-		int r = measure_pairs_run(&d->m, culprit, p, &in, cap, &fail);
+		int r = d->st ? take_pairs(d, culprit, k, p, &in, cap, &fail)
+			      : measure_pairs_run(&d->m, culprit, p, &in, cap,
+						  &fail);
 
 		if (r > 0)
 			driver_set_message(res,
@@ -255,6 +363,9 @@ int driver_confirm(struct driver *d, size_t node, struct driver_result *res,
 			record_pairs(d, id, &p->v, mark);
 			res->reopened++;
 			*reopen = 1;
+			/* Its pairs are done with: the range is open again. */
+			if (d->st)
+				state_confirm_clear(&d->st->confirm);
 			break;
 		}
 		/*

@@ -107,6 +107,13 @@ static int start(struct bisect_job *b, const char *hash)
 		memcpy(b->st.answered, b->st.culprit, 41);
 		b->st.answered_confidence = b->st.confidence;
 	}
+	/*
+	 * Its pairs were judged to the end: asked again, an answer below the
+	 * confidence takes pairs of its own, as it always did. Only a
+	 * stopped run's pairs are resumed (driver_confirm.c).
+	 */
+	if (b->st.status == STATE_DONE || b->st.status == STATE_INCONCLUSIVE)
+		state_confirm_clear(&b->st.confirm);
 	b->st.status = STATE_RUNNING;
 	b->st.culprit[0] = '\0';
 	strvec_clear(&b->st.suspects);

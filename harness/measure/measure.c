@@ -418,12 +418,27 @@ static uint64_t seed_of(const char *a, const char *b)
 	return fnv1a(fnv1a(FNV1A_INIT, a, SIZE_MAX), b, SIZE_MAX);
 }
 
+void measure_pairs_push(struct measure_pairs *p, double pv, double cv,
+			size_t p_at, size_t c_at)
+{
+	ALLOC_GROW(p->pv, p->n + 1, p->alloc_p);
+	ALLOC_GROW(p->cv, p->n + 1, p->alloc_c);
+	ALLOC_GROW(p->p_at, p->n + 1, p->alloc_p_at);
+	ALLOC_GROW(p->c_at, p->n + 1, p->alloc_c_at);
+	p->pv[p->n] = pv;
+	p->cv[p->n] = cv;
+	p->p_at[p->n] = p_at;
+	p->c_at[p->n] = c_at;
+	p->n++;
+}
+
 /*
- * One boot of `commit` for a pair: 0 with *value its figure, 1 when it
- * failed or stored nothing usable (f says how), -1 to stop.
+ * One boot of `commit` for a pair: 0 with *value its figure and *at its
+ * place among the commit's boots, 1 when it failed or stored nothing
+ * usable (f says how), -1 to stop.
  */
 static int pair_boot(struct measure *m, const char *commit, double *value,
-		     struct boot_facts *f)
+		     size_t *at, struct boot_facts *f)
 {
 	struct sample_set s = SAMPLE_SET_INIT;
 	size_t had;
@@ -433,10 +448,12 @@ static int pair_boot(struct measure *m, const char *commit, double *value,
 		return -1;
 	had = s.nr;
 	r = measure_boot(m, commit, f);
-	if (!r && !measure_load(m, commit, &s) && s.nr > had)
+	if (!r && !measure_load(m, commit, &s) && s.nr > had) {
 		*value = s.values[s.nr - 1];
-	else if (!r)
+		*at = s.nr - 1;
+	} else if (!r) {
 		r = 1;
+	}
 	sample_set_release(&s);
 	return r;
 }
@@ -447,6 +464,7 @@ static int take_pair(struct measure *m, const char *culprit,
 		     struct boot_facts *f)
 {
 	double pv = 0, cv = 0;
+	size_t p_at = 0, c_at = 0;
 	int parent_first, r;
 
 	parent_first = p->n ? p->last_order : stats_rng_uniform(rng) < 0.5;
@@ -458,15 +476,12 @@ static int take_pair(struct measure *m, const char *culprit,
 				       p->n + 1, is_parent ? "parent" : "culprit",
 				       is_parent ? p->parent : culprit);
 		r = pair_boot(m, is_parent ? p->parent : culprit,
-			      is_parent ? &pv : &cv, f);
+			      is_parent ? &pv : &cv, is_parent ? &p_at : &c_at,
+			      f);
 		if (r)
 			return r;
 	}
-	ALLOC_GROW(p->pv, p->n + 1, p->alloc_p);
-	ALLOC_GROW(p->cv, p->n + 1, p->alloc_c);
-	p->pv[p->n] = pv;
-	p->cv[p->n] = cv;
-	p->n++;
+	measure_pairs_push(p, pv, cv, p_at, c_at);
 	return 0;
 }
 
@@ -505,13 +520,56 @@ int measure_pairs_stored(struct measure *m, const char *commit,
 	/* The order take_pair draws for a first pair, from the same seed. */
 	if (!p->n)
 		p->last_order = stats_rng_uniform(&rng) < 0.5;
-	while (p->n < n && p->parent_from + p->n < ps.nr && from + p->n < cs.nr) {
-		ALLOC_GROW(p->pv, p->n + 1, p->alloc_p);
-		ALLOC_GROW(p->cv, p->n + 1, p->alloc_c);
-		p->pv[p->n] = ps.values[p->parent_from + p->n];
-		p->cv[p->n] = cs.values[from + p->n];
-		p->n++;
+	while (p->n < n && p->parent_from + p->n < ps.nr && from + p->n < cs.nr)
+		measure_pairs_push(p, ps.values[p->parent_from + p->n],
+				   cs.values[from + p->n],
+				   p->parent_from + p->n, from + p->n);
+	ret = 0;
+out:
+	sample_set_release(&ps);
+	sample_set_release(&cs);
+	return ret;
+}
+
+int measure_pairs_reread(struct measure *m, const char *commit,
+			 struct measure_pairs *p, size_t from)
+{
+	struct stats_rng rng = STATS_RNG_INIT(seed_of(commit, p->parent));
+	struct sample_set ps = SAMPLE_SET_INIT, cs = SAMPLE_SET_INIT;
+	size_t n = p->n, p_next = p->parent_from, c_next = from;
+	int ret = -1;
+
+	if (measure_load(m, p->parent, &ps) || measure_load(m, commit, &cs))
+		goto out;
+	/* The order take_pair draws for a first pair, from the same seed. */
+	p->last_order = stats_rng_uniform(&rng) < 0.5;
+	p->n = 0;
+	for (size_t k = 0; k < n; k++) {
+		size_t pa = p->p_at[k], ca = p->c_at[k];
+		if (pa >= ps.nr || ca >= cs.nr)
+			continue;
+		measure_pairs_push(p, ps.values[pa], cs.values[ca], pa, ca);
+		p_next = pa + 1 > p_next ? pa + 1 : p_next;
+		c_next = ca + 1 > c_next ? ca + 1 : c_next;
 	}
+	/*
+	 * After the last pair recorded, boots of the pair under way when the
+	 * run stopped. One of each is that pair whole: the second of a
+	 * pair is booted only after the first stored its figure, so a lone
+	 * second boot cannot be there, and a first whose second failed would
+	 * make two of its commit. A lone boot is half a pair and stays out
+	 * of the pairs, its partner not booted again to complete it: a pair
+	 * is read as one ratio because both boots had the machine's speed of
+	 * the same minute, and a partner booted after the stop (minutes or
+	 * hours later, on a host under other load) would put that change
+	 * into the ratio. The pair is taken again whole; the lone boot stays
+	 * the commit's evidence, as every stored boot is. More boots there
+	 * (failed halves, a record not saved) cannot be told apart: none of
+	 * them is a pair.
+	 */
+	if (ps.nr == p_next + 1 && cs.nr == c_next + 1)
+		measure_pairs_push(p, ps.values[p_next], cs.values[c_next],
+				   p_next, c_next);
 	ret = 0;
 out:
 	sample_set_release(&ps);
@@ -538,27 +596,35 @@ int measure_pairs_run(struct measure *m, const char *commit,
 	struct stats_rng rng = STATS_RNG_INIT(seed_of(commit, p->parent));
 	struct noise_model nm;
 
-	while (!p->decided && p->n < cap) {
-		int r = next_pair(m, commit, p, &rng, fail);
+	for (;;) {
+		int r;
 
+		if (p->n && p->judged != p->n) {
+			measure_noise(m, &nm);
+			in->noise = &nm;
+			in->parent = p->pv;
+			in->culprit = p->cv;
+			in->n = p->n;
+			r = verdict_pairs(&p->v, in);
+			in->noise = NULL;
+			if (r)
+				return -1;
+			p->judged = p->n;
+			p->decided = p->v.kind != VERDICT_UNDECIDED;
+		}
+		if (p->decided || p->n >= cap)
+			return 0;
+		r = next_pair(m, commit, p, &rng, fail);
 		if (r)
 			return r;
-		measure_noise(m, &nm);
-		in->noise = &nm;
-		in->parent = p->pv;
-		in->culprit = p->cv;
-		in->n = p->n;
-		if (verdict_pairs(&p->v, in))
-			return -1;
-		in->noise = NULL;
-		p->decided = p->v.kind != VERDICT_UNDECIDED;
 	}
-	return 0;
 }
 
 void measure_pairs_release(struct measure_pairs *p)
 {
 	free(p->pv);
 	free(p->cv);
+	free(p->p_at);
+	free(p->c_at);
 	memset(p, 0, sizeof(*p));
 }

@@ -219,14 +219,20 @@ int measure_judge(struct measure *m, const char *commit, const char *bad,
 struct measure_pairs {
 	const char *parent;
 	double *pv, *cv; /* pair k: the parent's boot, the commit's boot */
-	size_t n, alloc_p, alloc_c;
+	/* pair k: each boot's place among its commit's boots (measure_load) */
+	size_t *p_at, *c_at;
+	size_t n, alloc_p, alloc_c, alloc_p_at, alloc_c_at;
 	size_t parent_from; /* the parent's boots before its pairs */
 	unsigned failed;    /* pairs dropped for a failed boot */
 	int last_order;	    /* the pairs boot the parent first */
 	struct verdict v;
 	int decided;
+	size_t judged; /* the pairs p->v was given on */
 };
 void measure_pairs_release(struct measure_pairs *p);
+/* One pair more: its two figures and its boots' places. */
+void measure_pairs_push(struct measure_pairs *p, double pv, double cv,
+			size_t p_at, size_t c_at);
 /*
  * The pairs already stored, at most `n`: p->parent's boots after
  * p->parent_from beside `commit`'s after `from`, the k-th of each the
@@ -236,6 +242,17 @@ void measure_pairs_release(struct measure_pairs *p);
  */
 int measure_pairs_stored(struct measure *m, const char *commit,
 			 struct measure_pairs *p, size_t from, size_t n);
+/*
+ * The pairs a record names, read again: p's pairs as the caller pushed
+ * them from its record (their places; their figures are read here); a
+ * pair whose boots the store no longer holds is dropped. Then the boots of the two stored
+ * after the record's last pair (after p->parent_from and `from` when it
+ * has none) become a pair when they are one boot of each: a pair taken
+ * whose record was not kept yet. Anything else there is no pair (see
+ * measure.c). 0, or -1 to stop.
+ */
+int measure_pairs_reread(struct measure *m, const char *commit,
+			 struct measure_pairs *p, size_t from);
 /*
  * Boot pairs of p->parent and `commit` in the same alternation, without a
  * verdict, until there are `n`: a measurement beside an answer (its size
@@ -248,8 +265,9 @@ int measure_pairs_take(struct measure *m, const char *commit,
 /*
  * Boot pairs of p->parent and `commit`, alternating, until
  * verdict_pairs (`in`: the drop and the errors) decides or there are `cap`
- * pairs; p->v holds the last verdict. 0, 1 when boots kept failing
- * (*fail says how), -1 to stop.
+ * pairs; p->v holds the last verdict. Pairs p already holds (stored
+ * ones, read again) are judged before any is booted. 0, 1 when boots
+ * kept failing (*fail says how), -1 to stop.
  */
 int measure_pairs_run(struct measure *m, const char *commit,
 		      struct measure_pairs *p, struct verdict_pairs_input *in,

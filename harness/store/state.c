@@ -47,6 +47,7 @@ void state_release(struct bisect_state *s)
 	free(s->probes);
 	free(s->marks);
 	strvec_clear(&s->suspects);
+	state_confirm_clear(&s->confirm);
 	free(s->started);
 	free(s->updated);
 	free(s->unit);
@@ -83,6 +84,37 @@ void state_add_mark(struct bisect_state *s, const char *commit,
 	s->marks[s->nr_marks].mark = mark;
 	s->marks[s->nr_marks].by_pairs = 0;
 	s->nr_marks++;
+}
+
+void state_confirm_clear(struct state_confirm *c)
+{
+	for (size_t i = 0; i < c->nr_parents; i++)
+		free(c->parents[i].pairs);
+	free(c->parents);
+	memset(c, 0, sizeof(*c));
+}
+
+struct state_confirm_parent *state_confirm_add_parent(struct state_confirm *c,
+						      const char *parent,
+						      unsigned parent_from)
+{
+	struct state_confirm_parent *p;
+
+	ALLOC_GROW(c->parents, c->nr_parents + 1, c->alloc_parents);
+	p = &c->parents[c->nr_parents++];
+	memset(p, 0, sizeof(*p));
+	copy_id(p->parent, parent);
+	p->parent_from = parent_from;
+	return p;
+}
+
+void state_confirm_add_pair(struct state_confirm_parent *p, unsigned parent,
+			    unsigned culprit)
+{
+	ALLOC_GROW(p->pairs, p->nr_pairs + 1, p->alloc_pairs);
+	p->pairs[p->nr_pairs].parent = parent;
+	p->pairs[p->nr_pairs].culprit = culprit;
+	p->nr_pairs++;
 }
 
 const struct state_probe *state_find_probe(const struct bisect_state *s,

@@ -81,6 +81,36 @@ struct state_mark {
 	int by_pairs;
 };
 
+/*
+ * One of the answer's pairs: each boot by its place among its commit's
+ * boots (0 the first stored, in the order the store loads them).
+ */
+struct state_pair {
+	unsigned parent, culprit;
+};
+
+/* The answer's pairs with one parent of the culprit. */
+struct state_confirm_parent {
+	char parent[41];
+	unsigned parent_from; /* the parent's boots before its pairs */
+	struct state_pair *pairs;
+	size_t nr_pairs, alloc_pairs;
+};
+
+/*
+ * The answer's pairs being taken (driver_confirm.c), kept after each
+ * pair, so a run stopped within them, or after them before its answer is
+ * saved, resumes on them and boots only the pairs missing. The file says
+ * "confirm"; a state without it (older ones, none under way) takes the
+ * pairs anew.
+ */
+struct state_confirm {
+	char culprit[41];      /* "": none under way */
+	unsigned culprit_from; /* the culprit's boots before its pairs */
+	struct state_confirm_parent *parents;
+	size_t nr_parents, alloc_parents;
+};
+
 enum state_status {
 	STATE_RUNNING,
 	STATE_DONE,          /* culprit found */
@@ -110,6 +140,7 @@ struct bisect_state {
 	char culprit[41];       /* STATE_DONE */
 	struct strvec suspects; /* STATE_INCONCLUSIVE: the possible culprits */
 	double confidence;      /* STATE_DONE: the pairs' (driver_confirm.c) */
+	struct state_confirm confirm;
 	/*
 	 * Not saved: the answer a finished run gave, kept when the run is
 	 * asked again, so its pairs are not taken twice.
@@ -132,6 +163,15 @@ struct state_probe *state_add_probe(struct bisect_state *s,
 				    const char *commit, enum probe_role role);
 void state_add_mark(struct bisect_state *s, const char *commit,
 		    enum bisect_mark mark);
+
+/* No confirmation under way: the record emptied. */
+void state_confirm_clear(struct state_confirm *c);
+/* A parent's record appended (its pairs none yet), returned for filling. */
+struct state_confirm_parent *
+state_confirm_add_parent(struct state_confirm *c, const char *parent,
+			 unsigned parent_from);
+void state_confirm_add_pair(struct state_confirm_parent *p, unsigned parent,
+			    unsigned culprit);
 
 /* The last probe of `commit`, or NULL. */
 const struct state_probe *state_find_probe(const struct bisect_state *s,

@@ -7,6 +7,7 @@
 #include "json_num.h"
 
 #include <jansson.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,6 +54,32 @@ static json_t *strvec_json(const struct strvec *sv)
 	for (size_t i = 0; i < sv->nr; i++)
 		json_array_append_new(a, json_string(sv->v[i]));
 	return a;
+}
+
+/* The answer's pairs under way (state.h): none, no key. */
+static json_t *confirm_json(const struct state_confirm *c)
+{
+	json_t *o = json_object(), *parents = json_array();
+
+	json_object_set_new(o, "culprit", json_string(c->culprit));
+	json_object_set_new(o, "culprit_from", json_integer(c->culprit_from));
+	for (size_t i = 0; i < c->nr_parents; i++) {
+		const struct state_confirm_parent *p = &c->parents[i];
+		json_t *po = json_object(), *pairs = json_array();
+		json_object_set_new(po, "parent", json_string(p->parent));
+		json_object_set_new(po, "parent_from",
+				    json_integer(p->parent_from));
+		for (size_t k = 0; k < p->nr_pairs; k++)
+			json_array_append_new(
+				pairs,
+				json_pack("[II]",
+					  (json_int_t)p->pairs[k].parent,
+					  (json_int_t)p->pairs[k].culprit));
+		json_object_set_new(po, "pairs", pairs);
+		json_array_append_new(parents, po);
+	}
+	json_object_set_new(o, "parents", parents);
+	return o;
 }
 
 json_t *state_to_json(const struct bisect_state *s)
@@ -143,6 +170,8 @@ json_t *state_to_json(const struct bisect_state *s)
 	json_object_set_new(root, "culprit", json_string(s->culprit));
 	json_object_set_new(root, "suspects", strvec_json(&s->suspects));
 	json_object_set_new(root, "confidence", json_num(s->confidence));
+	if (s->confirm.culprit[0])
+		json_object_set_new(root, "confirm", confirm_json(&s->confirm));
 	run_counts_to_json(root, &s->counts);
 	json_object_set_new(root, "seconds", json_num(s->seconds));
 	set_str(root, "started", s->started);
@@ -334,6 +363,71 @@ static int probe_from_json(struct bisect_state *s, const json_t *o,
 	return get_outcome(o, id, p, origin);
 }
 
+/* A count of boots, or a boot's place among its commit's: -1 when not. */
+static int count_of(const json_t *v, unsigned *out)
+{
+	if (!json_is_integer(v) || json_integer_value(v) < 0 ||
+	    json_integer_value(v) > UINT_MAX)
+		return -1;
+	*out = (unsigned)json_integer_value(v);
+	return 0;
+}
+
+/*
+ * "confirm": the answer's pairs under way. Its culprit is a commit of
+ * the range (check_marks); its parents any commits (outside ones too).
+ */
+static int confirm_from_json(struct state_confirm *c, const json_t *o,
+			     const char *origin)
+{
+	json_t *a, *v, *pairs, *pair;
+	size_t i, k;
+
+	if (!json_is_object(o))
+		return error("%s: 'confirm' is not an object", origin);
+	if (get_id(o, "culprit", c->culprit, 0, origin))
+		return -1;
+	if (count_of(json_object_get(o, "culprit_from"), &c->culprit_from))
+		return error("%s: 'confirm': 'culprit_from' is not a count of "
+			     "boots",
+			     origin);
+	a = json_object_get(o, "parents");
+	if (!json_is_array(a))
+		return error("%s: 'confirm': 'parents' is not a list", origin);
+	json_array_foreach(a, i, v) {
+		char id[41];
+		unsigned from;
+		struct state_confirm_parent *p;
+		if (!json_is_object(v))
+			return error("%s: 'confirm': a parent is not an object",
+				     origin);
+		if (get_id(v, "parent", id, 0, origin))
+			return -1;
+		if (count_of(json_object_get(v, "parent_from"), &from))
+			return error("%s: 'confirm': parent %s: 'parent_from' "
+				     "is not a count of boots",
+				     origin, id);
+		p = state_confirm_add_parent(c, id, from);
+		pairs = json_object_get(v, "pairs");
+		if (!json_is_array(pairs))
+			return error("%s: 'confirm': parent %s: 'pairs' is not "
+				     "a list",
+				     origin, id);
+		json_array_foreach(pairs, k, pair) {
+			unsigned pa, ca;
+			if (!json_is_array(pair) ||
+			    json_array_size(pair) != 2 ||
+			    count_of(json_array_get(pair, 0), &pa) ||
+			    count_of(json_array_get(pair, 1), &ca))
+				return error("%s: 'confirm': parent %s: a pair "
+					     "is not two boots' places",
+					     origin, id);
+			state_confirm_add_pair(p, pa, ca);
+		}
+	}
+	return 0;
+}
+
 static int cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
@@ -366,6 +460,15 @@ static int check_marks(const struct bisect_state *s, const char *origin)
 		ret = error("%s: mark of %s: not a commit of the bisection "
 			    "%.12s..%.12s",
 			    origin, id, s->good, s->bad);
+	}
+	if (!ret && *s->confirm.culprit) {
+		const char *key = s->confirm.culprit;
+		if (!bsearch(&key, ids, s->candidates.nr, sizeof(*ids),
+			     cmp_str))
+			ret = error("%s: 'confirm': culprit %s is not a commit "
+				    "of the bisection %.12s..%.12s",
+				    origin, s->confirm.culprit, s->good,
+				    s->bad);
 	}
 	if (!ret && s->status == STATE_DONE && *s->culprit) {
 		const char *key = s->culprit;
@@ -462,6 +565,10 @@ int state_from_json(struct bisect_state *s, const json_t *root,
 		}
 		s->marks[s->nr_marks - 1].by_pairs = by != NULL;
 	}
+	/* Older states, and ones with no pairs under way, have none. */
+	v = json_object_get(root, "confirm");
+	if (v && confirm_from_json(&s->confirm, v, origin))
+		goto out;
 	if (check_marks(s, origin))
 		goto out;
 	v = json_object_get(root, "doubt_from");
