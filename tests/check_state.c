@@ -10,10 +10,13 @@
 #include "util.h"
 
 #include <check.h>
+#include <fcntl.h>
 #include <math.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static char tmpdir[] = "/tmp/check_state.XXXXXX";
@@ -559,6 +562,49 @@ START_TEST(lock_of_another_host_holds_across_hosts)
 END_TEST
 
 /*
+ * A run killed with SIGKILL leaves its flock to a child caught between
+ * fork and exec until that child dies too, a moment later: the same
+ * command run again at once waits for it, where it said "in use by" the
+ * dead run (resume-everywhere saw it at one kill of 29).
+ */
+START_TEST(lock_of_a_dead_run_waits_for_its_dying_child)
+{
+	struct state_lock a = STATE_LOCK_INIT;
+	char *dir = xstrfmt("%s/results/killed", tmpdir);
+	char *lock = xstrfmt("%s/.lock", dir);
+	char host[256] = "", *dead;
+	int ready[2];
+	char c;
+
+	gethostname(host, sizeof(host) - 1);
+	ck_assert_int_eq(mkdir_p(dir, 0755), 0);
+	dead = xstrfmt("2147483646 %s\n", host);
+	ck_assert_int_eq(write_file_atomic(lock, dead, strlen(dead)), 0);
+	ck_assert_int_eq(pipe(ready), 0);
+	pid_t child = fork();
+	ck_assert_int_ge(child, 0);
+	if (!child) {
+		int fd = open(lock, O_RDWR);
+		if (fd < 0 || flock(fd, LOCK_EX))
+			_exit(1);
+		if (write(ready[1], "x", 1) != 1)
+			_exit(1);
+		usleep(300 * 1000);
+		_exit(0);
+	}
+	close(ready[1]);
+	ck_assert_int_eq(read(ready[0], &c, 1), 1);
+	close(ready[0]);
+	ck_assert_int_eq(state_lock(&a, tmpdir, dir), 0);
+	state_unlock(&a);
+	ck_assert_int_eq(waitpid(child, NULL, 0), child);
+	free(dead);
+	free(lock);
+	free(dir);
+}
+END_TEST
+
+/*
  * A .lock that is a link to a file outside had that file truncated and
  * "pid host" written into it; a dangling one made a file outside. Both
  * are refused by name, and nothing outside changes.
@@ -611,6 +657,7 @@ static Suite *state_suite(void)
 	tcase_add_test(tc, second_run_is_locked_out_with_the_holders_pid_and_host);
 	tcase_add_test(tc, forked_child_does_not_keep_the_lock);
 	tcase_add_test(tc, lock_of_another_host_holds_across_hosts);
+	tcase_add_test(tc, lock_of_a_dead_run_waits_for_its_dying_child);
 	tcase_add_test(tc, lock_through_a_link_is_refused);
 	tcase_add_test(tc, log_reads_like_git_bisect_log);
 	tcase_add_test(tc, inconclusive_log_lists_the_suspects);

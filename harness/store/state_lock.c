@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,6 +64,38 @@ static int held_elsewhere(const char *path, const char *dir, const char *me)
 	return held;
 }
 
+/*
+ * flock(LOCK_EX | LOCK_NB), but when the run the lock file names is a
+ * process of this host that is gone, wait a little: a run killed with
+ * SIGKILL leaves its flock to whatever shares the open file until that
+ * ends too, a child caught between fork and exec, which dies with it a
+ * moment later. Run again at once, the same command must resume, not
+ * be refused in that moment. 0 with the lock, -1 with errno.
+ */
+static int flock_or_wait_for_the_dead(int fd, const char *path)
+{
+	struct strbuf host = STRBUF_INIT;
+	long holder;
+	int r;
+
+	for (int tries = 0;; tries++) {
+		r = flock(fd, LOCK_EX | LOCK_NB);
+		if (!r || errno != EWOULDBLOCK || tries == 100)
+			break;
+		lock_owner(path, &holder, &host);
+		if (holder <= 0 || strcmp(host.buf, host_name()) ||
+		    !kill((pid_t)holder, 0) || errno != ESRCH) {
+			errno = EWOULDBLOCK;
+			break;
+		}
+		run_sleep_ms(50);
+	}
+	int e = errno;
+	strbuf_release(&host);
+	errno = e;
+	return r;
+}
+
 int state_lock(struct state_lock *l, const char *root, const char *dir)
 {
 	struct strbuf path = STRBUF_INIT, pid = STRBUF_INIT;
@@ -75,7 +108,7 @@ int state_lock(struct state_lock *l, const char *root, const char *dir)
 	fd = open_nofollow(path.buf, O_RDWR | O_CREAT, 0666);
 	if (fd < 0)
 		goto out;
-	if (flock(fd, LOCK_EX | LOCK_NB)) {
+	if (flock_or_wait_for_the_dead(fd, path.buf)) {
 		long holder = 0;
 		const char *host = NULL;
 		if (errno != EWOULDBLOCK) {
