@@ -8,8 +8,9 @@
 #  - a task cancelled with scancel mid-sweep is sent again, and the sweep
 #    gets all its boots;
 #  - iobisect stopped with SIGTERM mid-sweep leaves no Slurm job behind;
-#  - multisection: the demo bisection with --probes 2 and 3 names the same
-#    culprit in fewer rounds than steps.
+#  - multisection: the demo bisection with --probes 2 (and 3 with
+#    IOBISECT_LONG=1: bench/long-repeats.sh) names the same culprit in
+#    fewer rounds than steps.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -101,7 +102,7 @@ for _ in $(seq 1 20); do [ "$(ours_active)" -eq 0 ] && break; sleep 0.5; done
 
 # --- multisection: k commits at once per round
 demo_job demo "$tmp/demo.json"
-for k in 2 3; do
+for k in 2 ${IOBISECT_LONG:+3}; do
 	rc=0
 	iob bisect "$tmp/demo.json" --results "$tmp/m$k" --executor slurm --probes $k \
 		>"$tmp/m$k.out" 2>"$tmp/m$k.err" || rc=$?
