@@ -18,12 +18,12 @@ if ! command -v chromium >/dev/null; then
 fi
 
 # A bisect run that finished leaves results/<job>/bisect-state.json.
-results=
+results= synthetic=0
 for s in results/*/bisect-state.json; do
 	[ -f "$s" ] && grep -q '"status": *"done"' "$s" && results=$(dirname "$s") && break
 done
 if [ -z "$results" ]; then
-	results=$out/results/synth
+	results=$out/results/synth synthetic=1
 	rm -rf "$out/results"
 	culprit=$(python3 tests/fixture/synth-results.py "$out/results" synth)
 else
@@ -69,16 +69,23 @@ timeout 120 chromium "${flags[@]}" --user-data-dir="$out/profile" \
 rm -rf "$out/profile"
 
 [ -s "$out/report.png" ] || { echo "no screenshot" >&2; exit 1; }
-python3 - "$out/dom.html" "$expected" "$culprit" "$counters" <<'PY'
+python3 - "$out/dom.html" "$expected" "$culprit" "$counters" "$synthetic" <<'PY'
 import re, sys
 dom, expected, culprit = open(sys.argv[1]).read(), int(sys.argv[2]), sys.argv[3]
 has_counters = sys.argv[4] == "1"
+synthetic = sys.argv[5] == "1"
 plots = re.findall(r'<svg class="plot"[^>]*data-topology="([^"]*)"[^>]*data-point="([^"]*)"[^>]*data-metric="([^"]*)"[^>]*data-clock="([^"]*)"', dom)
 assert len(plots) == expected, f"{len(plots)} plots, expected {expected}"
 assert len(set(plots)) == len(plots), "a series is plotted twice"
 marks = re.findall(r'class="culprit[^"]*" data-commit="([0-9a-f]+)"', dom)
 assert marks and all(m == culprit for m in marks), f"culprit marks {marks}"
-assert re.search(r'<g class="changepoint" data-commit="%s"' % culprit, dom), "no change point at the culprit"
+# A step the detector finds is the culprit's. The synthetic store has the
+# boots to find it; a bisection's own may not (the demo's 8 boots in all,
+# 4 on each side, cannot make a step significant at alpha 0.01: a 4-4
+# split of 8 values is one of 70 orders).
+steps = re.findall(r'<g class="changepoint" data-commit="([0-9a-f]+)"', dom)
+assert all(c == culprit for c in steps), f"change points at {steps}, not the culprit"
+assert steps or not synthetic, "no change point at the culprit"
 assert "<script" not in dom.lower(), "the page holds a script"
 # The block layer's counters, culprit against its parent, where the store
 # has them: the largest change first, the settings last.
