@@ -281,21 +281,9 @@ printf '{"topology": "virtio", "workload": "rawread", "machine": {"qemu": "%s"}}
 	"$S/okq/qemu-system-x86_64" >jobs/prof.json
 mkdir -p kernels/a-folder-named-at-length
 cp k kernels/a-folder-named-at-length/bzImage
-# A stand-in QEMU whose guest says hello and done, and sends no sample.
-cat >nosample-qemu <<'PY'
-#!/usr/bin/env python3
-import json, sys, zlib
-if sys.argv[1:2] == ["--version"]:
-    print("QEMU emulator version 7.2.0")
-    sys.exit(0)
-port = [a.split("path=", 1)[1] for a in sys.argv if a.startswith("file,id=result,")]
-with open(port[0], "w") as f:
-    for seq, p in enumerate(({"type": "hello", "kernel": "6.1.0", "boot": 1},
-                             {"type": "done", "samples": 0})):
-        b = json.dumps(p)
-        f.write("@IOB1 %d %d %08x %s\n" % (seq, len(b), zlib.crc32(b.encode()), b))
-PY
-chmod +x nosample-qemu
+# A stand-in QEMU's image whose guest says hello and done, and sends no
+# sample.
+python3 "$root/tests/standin-qemu.py" --make-image 0 nosample.img
 
 # Upload endpoints: one that accepts and never answers, one that answers
 # 400 with terminal escapes; a spool holding one document for the first,
@@ -581,7 +569,7 @@ done
 rm -rf build qemu kconfigs stage iobisect plant.c planted-ran
 # A boot whose guest sends no sample measured nothing: the boot is a
 # workload error that says so, and the run a failure.
-IOBISECT_GUEST=$S/k check 1 '' may=out/ns may=cache after='grep -q "point .default. sent no sample" "$L/out"' -- run "${K[@]}" --results out/ns --boots 1 --set "machine.qemu=$S/nosample-qemu"
+IOBISECT_GUEST=$S/k check 1 '' may=out/ns may=cache after='grep -q "point .default. sent no sample" "$L/out"' -- run --kernel nosample.img --topology virtio --workload rawread --results out/ns --boots 1 --set "machine.qemu=$root/tests/standin-qemu.py"
 # A signal while QEMU is asked its version is an interruption (130), not
 # a missing QEMU; the probe's file goes where $TMPDIR says.
 check 130 "interrupted while asking '.*hang.sh' its version" secs=5 sig=TERM -- run "${K[@]}" --set "machine.qemu=$S/hang.sh"
