@@ -9,10 +9,7 @@
 #
 #   concurrent-boots: N checks, N as expected, N not
 set -u
-root=$(cd "$(dirname "$0")/.." && pwd)
-bin=$(realpath "${1:-$root/iobisect}")
-[ -x "$bin" ] || { echo "concurrent-boots: '$bin' is not built" >&2; exit 1; }
-S=$(mktemp -d /tmp/concurrent-boots.XXXXXX)
+. "$(dirname "$0")/standin-lib.sh" concurrent-boots "${1:-}"
 pids=()
 cleanup() {
 	for p in "${pids[@]}"; do kill -KILL "$p" 2>/dev/null; done
@@ -20,22 +17,9 @@ cleanup() {
 	rm -rf "$S"
 }
 trap cleanup EXIT
-export HOME=$S/home XDG_CACHE_HOME=$S/cache IOBISECT_DATA=$root LC_ALL=C
-mkdir -p "$HOME"
-cd "$S" || exit 1
-n=0 bad=0
-check() { # check WHAT TEST...
-	local what=$1
-	shift
-	n=$((n + 1))
-	if ! "$@"; then
-		bad=$((bad + 1))
-		echo "concurrent-boots: FAIL: $what"
-	fi
-}
 alive() { kill -0 "$1" 2>/dev/null; }
 # Gone, or killed and not yet reaped by this shell.
-dead() { ! alive "$1" || [ "$(awk '{ sub(/.*\) /, ""); print $1 }' /proc/$1/stat)" = Z ]; }
+dead() { ! alive "$1" || zombie "$1"; }
 
 printf 'not a kernel, but a regular file\n' >k
 # Nothing boots: a stand-in guest program is as good as the real one.

@@ -10,10 +10,7 @@
 #
 #   killed-harness: N checks, N as expected, N not
 set -u
-root=$(cd "$(dirname "$0")/.." && pwd)
-bin=$(realpath "${1:-$root/iobisect}")
-[ -x "$bin" ] || { echo "killed-harness: '$bin' is not built" >&2; exit 1; }
-S=$(mktemp -d /tmp/killed-harness.XXXXXX)
+. "$(dirname "$0")/standin-lib.sh" killed-harness "${1:-}"
 groups=()
 cleanup() {
 	for g in "${groups[@]}"; do kill -KILL -- "-$g" 2>/dev/null; done
@@ -21,27 +18,13 @@ cleanup() {
 	[ -n "${KEEP:-}" ] || rm -rf "$S"
 }
 trap cleanup EXIT
-export HOME=$S/home XDG_CACHE_HOME=$S/cache IOBISECT_DATA=$root LC_ALL=C
-mkdir -p "$HOME"
-cd "$S" || exit 1
-n=0 bad=0
-check() { # check WHAT TEST...
-	local what=$1
-	shift
-	n=$((n + 1))
-	if ! "$@"; then
-		bad=$((bad + 1))
-		echo "killed-harness: FAIL: $what"
-	fi
-}
 # Nothing of process group $1 runs (a zombie has ended), within 2 s.
 group_gone() {
 	local p left
 	for ((i = 0; i < 40; i++)); do
 		left=
 		for p in $(pgrep -g "$1"); do
-			[ "$(awk '{ sub(/.*\) /, ""); print $1 }' /proc/$p/stat 2>/dev/null)" = Z ] ||
-				left="$left $p"
+			zombie "$p" || left="$left $p"
 		done
 		[ -z "$left" ] && return 0
 		sleep 0.05
