@@ -508,42 +508,55 @@ static int next_pair(struct measure *m, const char *commit,
 	}
 }
 
+/*
+ * The stored boots of both commits of `p`, and for pairs not yet begun
+ * the order take_pair draws for a first pair, from the same seed. 0, or
+ * -1 to stop (both sets released).
+ */
+static int pairs_load(struct measure *m, const char *commit,
+		      struct measure_pairs *p, struct sample_set *ps,
+		      struct sample_set *cs)
+{
+	struct stats_rng rng = STATS_RNG_INIT(seed_of(commit, p->parent));
+
+	if (measure_load(m, p->parent, ps) || measure_load(m, commit, cs)) {
+		sample_set_release(ps);
+		sample_set_release(cs);
+		return -1;
+	}
+	if (!p->n)
+		p->last_order = stats_rng_uniform(&rng) < 0.5;
+	return 0;
+}
+
 int measure_pairs_stored(struct measure *m, const char *commit,
 			 struct measure_pairs *p, size_t from, size_t n)
 {
-	struct stats_rng rng = STATS_RNG_INIT(seed_of(commit, p->parent));
 	struct sample_set ps = SAMPLE_SET_INIT, cs = SAMPLE_SET_INIT;
-	int ret = -1;
 
-	if (measure_load(m, p->parent, &ps) || measure_load(m, commit, &cs))
-		goto out;
-	/* The order take_pair draws for a first pair, from the same seed. */
-	if (!p->n)
-		p->last_order = stats_rng_uniform(&rng) < 0.5;
+	if (pairs_load(m, commit, p, &ps, &cs))
+		return -1;
 	while (p->n < n && p->parent_from + p->n < ps.nr && from + p->n < cs.nr)
 		measure_pairs_push(p, ps.values[p->parent_from + p->n],
 				   cs.values[from + p->n],
 				   p->parent_from + p->n, from + p->n);
-	ret = 0;
-out:
 	sample_set_release(&ps);
 	sample_set_release(&cs);
-	return ret;
+	return 0;
 }
 
 int measure_pairs_reread(struct measure *m, const char *commit,
 			 struct measure_pairs *p, size_t from)
 {
-	struct stats_rng rng = STATS_RNG_INIT(seed_of(commit, p->parent));
 	struct sample_set ps = SAMPLE_SET_INIT, cs = SAMPLE_SET_INIT;
 	size_t n = p->n, p_next = p->parent_from, c_next = from;
-	int ret = -1;
 
-	if (measure_load(m, p->parent, &ps) || measure_load(m, commit, &cs))
-		goto out;
-	/* The order take_pair draws for a first pair, from the same seed. */
-	p->last_order = stats_rng_uniform(&rng) < 0.5;
+	/* Pushed again from the first, in the order of a first pair. */
 	p->n = 0;
+	if (pairs_load(m, commit, p, &ps, &cs)) {
+		p->n = n;
+		return -1;
+	}
 	for (size_t k = 0; k < n; k++) {
 		size_t pa = p->p_at[k], ca = p->c_at[k];
 		if (pa >= ps.nr || ca >= cs.nr)
@@ -570,11 +583,9 @@ int measure_pairs_reread(struct measure *m, const char *commit,
 	if (ps.nr == p_next + 1 && cs.nr == c_next + 1)
 		measure_pairs_push(p, ps.values[p_next], cs.values[c_next],
 				   p_next, c_next);
-	ret = 0;
-out:
 	sample_set_release(&ps);
 	sample_set_release(&cs);
-	return ret;
+	return 0;
 }
 
 int measure_pairs_take(struct measure *m, const char *commit,
