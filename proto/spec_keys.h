@@ -24,12 +24,26 @@
 #define PROTO_RUNTIME_MS_MAX 3600000
 
 /*
- * The buses a disk can hang on: X(ENUM_SUFFIX, name). nullb is no bus of
- * QEMU's: the disk is the guest kernel's own null_blk, whose requests
- * complete on the guest's timers (and so in the guest's time).
+ * The buses a disk can hang on, a row each:
+ *   X(ENUM_SUFFIX, name, device, controller, place, cap, flags)
+ *   device      QEMU's -device for one disk; NULL: none of QEMU's;
+ *   controller  a -device every disk of the bus shares, NULL: none;
+ *   place       where a disk sits on it (enum bus_place);
+ *   cap         how QEMU caps a request at max_sectors_kb (enum bus_cap);
+ *   flags       what the bus can do (BUS_GUEST, BUS_RO, BUS_AT_ONCE).
+ * The enums and flags are the host's (harness/job/bus.h), which expands
+ * every column into its bus_info[]; the guest reads only the names. nullb
+ * is no bus of QEMU's: the disk is the guest kernel's own null_blk, whose
+ * requests complete on the guest's timers (and so in the guest's time).
  */
 #define PROTO_BUSES(X)                                                         \
-	X(VIRTIO, virtio) X(SCSI, scsi) X(NVME, nvme) X(IDE, ide) X(NULLB, nullb)
+	X(VIRTIO, virtio, "virtio-blk-pci", NULL, PLACE_ALONE, CAP_NONE,       \
+	  BUS_RO | BUS_AT_ONCE)                                                \
+	X(SCSI, scsi, "scsi-hd", "virtio-scsi-pci,id=scsi0", PLACE_SCSI_ID,    \
+	  CAP_MAX_IO_SIZE, BUS_RO | BUS_AT_ONCE)                               \
+	X(NVME, nvme, "nvme", NULL, PLACE_ALONE, CAP_MDTS, BUS_RO)             \
+	X(IDE, ide, "ide-hd", NULL, PLACE_IDE_UNIT, CAP_NONE, 0)               \
+	X(NULLB, nullb, NULL, NULL, PLACE_ALONE, CAP_NONE, BUS_GUEST)
 
 /* Choices, NULL-ended where a list is made of them. */
 #define PROTO_MD_LEVELS "0", "5"

@@ -547,7 +547,7 @@ static const struct refusal refusals[] = {
 	  .path = "/dev/sdz",
 	  .readonly = 1},
 	 {.host_blockdev = 1},
-	 "disk 'ro': an IDE disk cannot be read-only"},
+	 "disk 'ro': bus ide cannot be read-only; use virtio, scsi or nvme"},
 	{"write latency on a null disk",
 	 {.name = "w",
 	  .bus = BUS_VIRTIO,
@@ -589,6 +589,43 @@ START_TEST(test_refusals_name_the_disk)
 		      err.buf);
 	strbuf_release(&err);
 	free(j);
+}
+END_TEST
+
+/*
+ * The bus table has a row per bus, named as jobs spell it, and a device
+ * of QEMU's on every bus but the guest's own.
+ */
+START_TEST(test_bus_table_rows)
+{
+	for (size_t b = 0; b < NR_BUSES; b++) {
+		const struct bus_info *i = &bus_info[b];
+		ck_assert_str_eq(i->name, job_bus_names[b]);
+		ck_assert_msg((i->device == NULL) == bus_has(b, BUS_GUEST),
+			      "bus %s: a device iff not the guest's", i->name);
+		ck_assert_msg(!i->controller || i->device, "bus %s", i->name);
+	}
+	ck_assert_ptr_null(job_bus_names[NR_BUSES]);
+	ck_assert_int_eq(bus_has((enum disk_bus)NR_BUSES, 0), 0);
+}
+END_TEST
+
+/* A bus out of the table's range is refused, not read past its end. */
+START_TEST(test_unknown_bus_refused)
+{
+	struct disk_spec d = {.name = "u",
+			      .bus = (enum disk_bus)NR_BUSES,
+			      .backing = BACKING_NULL,
+			      .size_mb = 8};
+	struct topology t = {.name = "x", .disks = &d, .nr_disks = 1};
+	struct strbuf err = STRBUF_INIT;
+	int rc;
+	error_capture(&err);
+	free(build(&t, NULL, 0, &rc));
+	error_capture(NULL);
+	ck_assert_int_eq(rc, -1);
+	ck_assert_ptr_nonnull(strstr(err.buf, "disk 'u': unknown bus"));
+	strbuf_release(&err);
 }
 END_TEST
 
@@ -664,7 +701,7 @@ START_TEST(test_qemu_accepts_every_bus_and_backing)
 	ck_assert_int_eq(truncate(shm, 8 << 20), 0);
 	ck_assert_int_eq(write_file_atomic(hostf, "", 0), 0);
 	ck_assert_int_eq(truncate(hostf, 8 << 20), 0);
-	struct disk_spec disks[] = {
+	struct disk_spec disks[6 + NR_BUSES] = {
 		{.name = "a",
 		 .bus = BUS_VIRTIO,
 		 .backing = BACKING_IMAGE,
@@ -702,10 +739,24 @@ START_TEST(test_qemu_accepts_every_bus_and_backing)
 		 .readonly = 1,
 		 .cache = "directsync"},
 	};
-	struct qemu_disk_host hosts[] = {
+	struct qemu_disk_host hosts[6 + NR_BUSES] = {
 		{.image = img}, {.image = shm}, {0}, {.image = img2}, {0}, {0},
 	};
 	struct topology t = {.name = "all", .disks = disks, .nr_disks = 6};
+	/* And a capped null disk on every bus of the table, a new one too. */
+	char names[NR_BUSES][32];
+	for (size_t b = 0; b < NR_BUSES; b++) {
+		if (bus_has(b, BUS_GUEST))
+			continue;
+		snprintf(names[b], sizeof(names[b]), "on-%s", bus_info[b].name);
+		disks[t.nr_disks++] = (struct disk_spec){
+			.name = names[b],
+			.bus = b,
+			.backing = BACKING_NULL,
+			.size_mb = 8,
+			.max_sectors_kb = 64,
+		};
+	}
 	/* Each clock's options, the virtual one's -icount included. */
 	const struct clock clocks[] = {{CLOCK_WALL, 0}, {CLOCK_VIRTUAL, 3}};
 	struct qemu_config cfg = {
@@ -851,6 +902,8 @@ int main(void)
 	tcase_add_loop_test(tc, test_refusals_name_the_disk, 0,
 			    ARRAY_SIZE(refusals));
 	tcase_add_test(tc, test_five_ide_disks_refused);
+	tcase_add_test(tc, test_bus_table_rows);
+	tcase_add_test(tc, test_unknown_bus_refused);
 	tcase_add_loop_test(tc, test_accel_resolve, 0, ARRAY_SIZE(accels));
 	tcase_add_loop_test(tc, test_qemu_accepts_every_bus_and_backing, 0, 2);
 	tcase_add_test(tc, test_virtual_clock);

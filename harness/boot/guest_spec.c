@@ -29,7 +29,7 @@ int guest_spec_render_topology(const struct job *job, int topo, struct strbuf *o
 	t = &job->topologies[topo];
 	for (size_t i = 0; i < t->nr_disks; i++) {
 		const struct disk_spec *d = &t->disks[i];
-		if (!spec_word(d->name) || d->bus > BUS_NULLB)
+		if (!spec_word(d->name) || (unsigned)d->bus >= NR_BUSES)
 			return error("topology '%s': disk %zu cannot be "
 				     "written to the spec",
 				     t->name, i);

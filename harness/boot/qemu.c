@@ -82,7 +82,7 @@ static void nullb_params(struct strbuf *out, const struct topology *t)
 
 	for (size_t i = 0; t && i < t->nr_disks; i++) {
 		const struct disk_spec *d = &t->disks[i];
-		if (d->bus != BUS_NULLB)
+		if (!bus_has(d->bus, BUS_GUEST))
 			continue;
 		n++;
 		if (d->size_mb > mb)
@@ -351,77 +351,109 @@ static unsigned ilog2u(uint32_t v)
 	return r;
 }
 
+/*
+ * Where disk `i`, the `slot`-th of its bus, sits on the bus (bus_place):
+ * the options of its -device before the drive.
+ */
+static int add_place(struct strbuf *opt, const struct bus_info *b, size_t i,
+		     int slot, const char *label)
+{
+	switch (b->place) {
+	case PLACE_ALONE:
+		return 0;
+	case PLACE_SCSI_ID:
+		strbuf_addf(opt, "bus=scsi0.0,channel=0,scsi-id=%zu,lun=0,", i);
+		return 0;
+	case PLACE_IDE_UNIT:
+		if (slot >= 4)
+			return error("disk '%s': the pc machine has four IDE "
+				     "slots",
+				     label);
+		strbuf_addf(opt, "bus=ide.%d,unit=%d,", slot / 2, slot % 2);
+		return 0;
+	}
+	return error("disk '%s': bus %s has no place", label, b->name);
+}
+
+/* QEMU's own cap of the disk's requests (bus_cap), if it has one. */
+static int add_cap(struct strbuf *opt, const struct bus_info *b,
+		   const struct disk_spec *d, const char *label)
+{
+	if (!d->max_sectors_kb)
+		return 0;
+	switch (b->cap) {
+	case CAP_NONE:
+		return 0;
+	case CAP_MAX_IO_SIZE:
+		strbuf_addf(opt, ",max_io_size=%llu",
+			    (unsigned long long)d->max_sectors_kb << 10);
+		return 0;
+	case CAP_MDTS:
+		/* mdts=0 means "no limit", so 8 KiB is the least. */
+		if (d->max_sectors_kb < 8)
+			return error("disk '%s': %s cannot cap requests "
+				     "below 8 KiB",
+				     label, b->name);
+		strbuf_addf(opt, ",mdts=%u", ilog2u(d->max_sectors_kb / 4));
+		return 0;
+	}
+	return error("disk '%s': bus %s has no cap rule", label, b->name);
+}
+
+/* The buses that can be read-only, "virtio, scsi or nvme". */
+static void ro_buses(struct strbuf *out)
+{
+	size_t n = 0, k = 0;
+
+	for (size_t b = 0; b < NR_BUSES; b++)
+		n += bus_has(b, BUS_RO);
+	for (size_t b = 0; b < NR_BUSES; b++) {
+		if (!bus_has(b, BUS_RO))
+			continue;
+		if (k++)
+			strbuf_addstr(out, k == n ? " or " : ", ");
+		strbuf_addstr(out, bus_info[b].name);
+	}
+}
+
+/*
+ * Disk `i`'s -device, the `slot`-th of its bus, on node `top`. A bus with
+ * a controller has ioeventfd set there (qemu_argv_build), else here.
+ */
 static int add_device(struct strvec *argv, const struct disk_spec *d, size_t i,
-		      const char *top, const struct cache_mode *cm,
-		      int virtual_clock, int *ide_used)
+		      int slot, const char *top, const struct cache_mode *cm,
+		      int virtual_clock)
 {
 	struct strbuf opt = STRBUF_INIT, label = STRBUF_INIT;
 	char *serial = qemu_disk_serial(i);
+	const struct bus_info *b = &bus_info[d->bus];
 	int rc = -1;
 
 	disk_label(d, i, &label);
-	switch (d->bus) {
-	case BUS_VIRTIO:
-		strbuf_addf(&opt, "virtio-blk-pci,drive=%s,serial=%s", top,
-			    serial);
-		/*
-		 * Its queue served in the vCPU's thread, null-co finishes
-		 * the request before the guest runs on, so the guest never
-		 * idles on QEMU's time: the readahead regression's slow
-		 * kernel read 98.0 MB/s in six boots of six (0.00%, compiles
-		 * beside) where, served by the main loop, it spread 0.6%
-		 * (docs/clocks.md).
-		 */
-		if (virtual_clock && job_disk_completes_at_once(d))
-			strbuf_addstr(&opt, ",ioeventfd=off");
-		break;
-	case BUS_SCSI:
-		strbuf_addf(&opt,
-			    "scsi-hd,bus=scsi0.0,channel=0,scsi-id=%zu,lun=0,"
-			    "drive=%s,serial=%s",
-			    i, top, serial);
-		if (d->max_sectors_kb)
-			strbuf_addf(&opt, ",max_io_size=%llu",
-				    (unsigned long long)d->max_sectors_kb
-					    << 10);
-		break;
-	case BUS_NVME:
-		strbuf_addf(&opt, "nvme,drive=%s,serial=%s", top, serial);
-		if (d->max_sectors_kb) {
-			/* mdts=0 means "no limit", so 8 KiB is the least. */
-			if (d->max_sectors_kb < 8) {
-				error("disk '%s': nvme cannot cap requests "
-				      "below 8 KiB",
-				      label.buf);
-				goto out;
-			}
-			strbuf_addf(&opt, ",mdts=%u",
-				    ilog2u(d->max_sectors_kb / 4));
-		}
-		break;
-	case BUS_IDE:
-		/* The pc machine's PIIX controller: two buses, two units. */
-		if (d->readonly) {
-			/* QEMU: "Block node is read-only" for ide-hd. */
-			error("disk '%s': an IDE disk cannot be read-only; "
-			      "use virtio, scsi or nvme",
-			      label.buf);
-			goto out;
-		}
-		if (*ide_used >= 4) {
-			error("disk '%s': the pc machine has four IDE slots",
-			      label.buf);
-			goto out;
-		}
-		strbuf_addf(&opt,
-			    "ide-hd,bus=ide.%d,unit=%d,drive=%s,serial=%s",
-			    *ide_used / 2, *ide_used % 2, top, serial);
-		(*ide_used)++;
-		break;
-	default:
-		error("disk '%s': unknown bus", label.buf);
+	if (d->readonly && !(b->flags & BUS_RO)) {
+		struct strbuf can = STRBUF_INIT;
+		/* QEMU: "Block node is read-only" for ide-hd. */
+		ro_buses(&can);
+		error("disk '%s': bus %s cannot be read-only; use %s",
+		      label.buf, b->name, can.buf);
+		strbuf_release(&can);
 		goto out;
 	}
+	strbuf_addf(&opt, "%s,", b->device);
+	if (add_place(&opt, b, i, slot, label.buf))
+		goto out;
+	strbuf_addf(&opt, "drive=%s,serial=%s", top, serial);
+	if (add_cap(&opt, b, d, label.buf))
+		goto out;
+	/*
+	 * Its queue served in the vCPU's thread, null-co finishes the
+	 * request before the guest runs on, so the guest never idles on
+	 * QEMU's time: the readahead regression's slow kernel read 98.0 MB/s
+	 * in six boots of six (0.00%, compiles beside) where, served by the
+	 * main loop, it spread 0.6% (docs/clocks.md).
+	 */
+	if (!b->controller && virtual_clock && job_disk_completes_at_once(d))
+		strbuf_addstr(&opt, ",ioeventfd=off");
 	if (!cm->write_cache)
 		strbuf_addstr(&opt, ",write-cache=off");
 	push2(argv, "-device", opt.buf);
@@ -449,7 +481,7 @@ int qemu_argv_build(struct strvec *argv, const struct qemu_config *cfg)
 	const struct machine_spec *m = cfg->machine;
 	const struct topology *t = cfg->topo;
 	struct strbuf sb = STRBUF_INIT, top = STRBUF_INIT;
-	int rc = -1, ide_used = 0;
+	int rc = -1;
 
 	if (!cfg->kernel || !cfg->initrd || !cfg->console_log ||
 	    !cfg->result_log)
@@ -523,27 +555,40 @@ int qemu_argv_build(struct strvec *argv, const struct qemu_config *cfg)
 	add_serial(argv, "console", cfg->console_log);
 	add_serial(argv, "result", cfg->result_log);
 
-	/*
-	 * One virtio-scsi controller serves every SCSI disk: its queue goes
-	 * to the vCPU's thread when all of them complete at once.
-	 */
 	int virtual_clock = cfg->clock && cfg->clock->kind == CLOCK_VIRTUAL;
-	int have_scsi = 0, scsi_at_once = 1;
 	for (size_t i = 0; t && i < t->nr_disks; i++)
-		if (t->disks[i].bus == BUS_SCSI) {
-			have_scsi = 1;
-			scsi_at_once &= job_disk_completes_at_once(&t->disks[i]);
+		if ((unsigned)t->disks[i].bus >= NR_BUSES) {
+			error("disk '%s': unknown bus",
+			      disk_label(&t->disks[i], i, &sb));
+			goto out;
 		}
-	if (have_scsi)
-		push2(argv, "-device",
-		      virtual_clock && scsi_at_once
-			      ? "virtio-scsi-pci,id=scsi0,ioeventfd=off"
-			      : "virtio-scsi-pci,id=scsi0");
+	/*
+	 * One controller serves every disk of its bus (one virtio-scsi for
+	 * SCSI): its queue goes to the vCPU's thread when all of them
+	 * complete at once.
+	 */
+	for (size_t b = 0; b < NR_BUSES; b++) {
+		int used = 0, at_once = 1;
+		if (!bus_info[b].controller)
+			continue;
+		for (size_t i = 0; t && i < t->nr_disks; i++)
+			if ((size_t)t->disks[i].bus == b) {
+				used = 1;
+				at_once &= job_disk_completes_at_once(
+					&t->disks[i]);
+			}
+		if (!used)
+			continue;
+		strvec_push(argv, "-device");
+		strvec_pushf(argv, "%s%s", bus_info[b].controller,
+			     virtual_clock && at_once ? ",ioeventfd=off" : "");
+	}
 
+	int slots[NR_BUSES] = {0};
 	for (size_t i = 0; t && i < t->nr_disks; i++) {
 		const struct disk_spec *d = &t->disks[i];
 		const struct cache_mode *cm = find_cache(d);
-		if (d->bus == BUS_NULLB)
+		if (bus_has(d->bus, BUS_GUEST))
 			continue; /* the guest's: nullb_params */
 		if (!cm) {
 			error("disk '%s': unknown cache mode '%s'",
@@ -551,8 +596,8 @@ int qemu_argv_build(struct strvec *argv, const struct qemu_config *cfg)
 			goto out;
 		}
 		if (add_backing(argv, cfg, i, cm, &top) ||
-		    add_device(argv, d, i, top.buf, cm, virtual_clock,
-			       &ide_used))
+		    add_device(argv, d, i, slots[d->bus]++, top.buf, cm,
+			       virtual_clock))
 			goto out;
 	}
 	rc = 0;

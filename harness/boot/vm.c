@@ -151,7 +151,8 @@ char *vm_memory_hint(const char *console, const struct machine_spec *m,
 			 !strstr(console, "deadlocked on memory")))
 		return NULL;
 	for (size_t i = 0; t && i < t->nr_disks; i++)
-		if (t->disks[i].bus == BUS_NULLB && t->disks[i].memory_backed)
+		if (bus_has(t->disks[i].bus, BUS_GUEST) &&
+		    t->disks[i].memory_backed)
 			kept += t->disks[i].size_mb;
 	if (!kept)
 		return xstrfmt("the guest ran out of its memory "

@@ -32,8 +32,8 @@ uint32_t job_nullb_max_kb(const struct topology *t);
 
 /*
  * 1 when a request to disk `d` is done before the vCPU that asked for it
- * runs on: a virtio-blk or virtio-scsi disk on null-co with no latency and
- * no throttle, whose queue QEMU serves in the vCPU's thread (qemu.c).
+ * runs on: a disk on null-co with no latency and no throttle, on a bus
+ * whose queue QEMU serves in the vCPU's thread (BUS_AT_ONCE, qemu.c).
  */
 int job_disk_completes_at_once(const struct disk_spec *d);
 

@@ -20,7 +20,7 @@ static const char *const disk_keys[] = {
 	"size_mb",  "latency_ns", "bps_max",	    "iops_max",
 	"readonly", "cache",	  "max_sectors_kb", "write_latency_ns",
 	"memory_backed", NULL};
-#define BUS_NAME(suffix, name) #name,
+#define BUS_NAME(suffix, name, ...) #name,
 const char *const job_bus_names[] = {PROTO_BUSES(BUS_NAME) NULL};
 #undef BUS_NAME
 const char *const job_backing_names[] = {"image", "tmpfs", "null", "host",
@@ -147,7 +147,7 @@ int disk_parse(struct keypath *c, json_t *v, size_t idx, struct disk_spec *d)
 			return -1;
 	}
 	/* The guest's null_blk has nothing on the host behind it. */
-	if (d->bus == BUS_NULLB && !json_object_get(v, "backing"))
+	if (bus_has(d->bus, BUS_GUEST) && !json_object_get(v, "backing"))
 		d->backing = BACKING_NULL;
 	return 0;
 }
@@ -172,22 +172,20 @@ const char *job_disk_cache(const struct disk_spec *d)
 }
 
 /*
- * Served in the vCPU's thread (ioeventfd=off), null-co finishes the
- * request before the guest runs on; NVMe queues its work for QEMU's main
- * loop whatever is asked, and any latency or throttle is a timer in host
- * time (QEMU 7.2's null-co sleeps on its realtime clock).
+ * A bus whose queue can be served in the vCPU's thread (BUS_AT_ONCE), on
+ * null-co with no timer: any latency or throttle is a timer in host time
+ * (QEMU 7.2's null-co sleeps on its realtime clock).
  */
 int job_disk_completes_at_once(const struct disk_spec *d)
 {
-	return (d->bus == BUS_VIRTIO || d->bus == BUS_SCSI) &&
-	       d->backing == BACKING_NULL && !d->latency_ns && !d->bps_max &&
-	       !d->iops_max;
+	return bus_has(d->bus, BUS_AT_ONCE) && d->backing == BACKING_NULL &&
+	       !d->latency_ns && !d->bps_max && !d->iops_max;
 }
 
 int job_topology_waits_on_host(const struct topology *t)
 {
 	for (size_t i = 0; t && i < t->nr_disks; i++)
-		if (t->disks[i].bus != BUS_NULLB &&
+		if (!bus_has(t->disks[i].bus, BUS_GUEST) &&
 		    !job_disk_completes_at_once(&t->disks[i]))
 			return 1;
 	return 0;
@@ -208,7 +206,7 @@ int job_waits_in_guest_time(const struct job *job)
 	for (size_t t = 0; t < job->nr_topologies; t++)
 		for (size_t i = 0; i < job->topologies[t].nr_disks; i++) {
 			const struct disk_spec *d = &job->topologies[t].disks[i];
-			guest |= d->bus == BUS_NULLB && d->latency_ns;
+			guest |= bus_has(d->bus, BUS_GUEST) && d->latency_ns;
 		}
 	return guest && !job_waits_on_host(job);
 }
@@ -235,7 +233,7 @@ int disk_nullb_check(struct keypath *c, const struct disk_spec *disks,
 			       "latency_ns, max_sectors_kb and memory_backed",
 			       k->name);
 	for (size_t j = 0; &disks[j] != k; j++)
-		if (disks[j].bus == BUS_NULLB &&
+		if (bus_has(disks[j].bus, BUS_GUEST) &&
 		    (disks[j].latency_ns != k->latency_ns ||
 		     disks[j].memory_backed != k->memory_backed))
 			return kp_fail(c,
@@ -252,7 +250,7 @@ uint32_t job_nullb_max_kb(const struct topology *t)
 	uint32_t kb = JOB_NULLB_MAX_KB;
 
 	for (size_t i = 0; t && i < t->nr_disks; i++)
-		if (t->disks[i].bus == BUS_NULLB &&
+		if (bus_has(t->disks[i].bus, BUS_GUEST) &&
 		    t->disks[i].max_sectors_kb > kb)
 			kb = t->disks[i].max_sectors_kb;
 	return kb;

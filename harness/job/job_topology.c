@@ -259,9 +259,10 @@ static int draft_check(struct keypath *c, struct draft *d)
 				       "disk '%s': write_latency_ns needs "
 				       "backing image or tmpfs",
 				       k->name);
-		if (k->bus == BUS_NULLB && disk_nullb_check(c, d->disks, k))
+		if (bus_has(k->bus, BUS_GUEST) &&
+		    disk_nullb_check(c, d->disks, k))
 			return -1;
-		if (k->bus != BUS_NULLB && k->memory_backed)
+		if (!bus_has(k->bus, BUS_GUEST) && k->memory_backed)
 			return kp_fail(c,
 				       "disk '%s': memory_backed is null_blk's "
 				       "(bus nullb); a QEMU disk keeps its "

@@ -10,6 +10,7 @@
 #ifndef IOBISECT_JOB_TYPES_H
 #define IOBISECT_JOB_TYPES_H
 
+#include "bus.h"
 #include "kbuild.h"
 #include "kconfig.h"
 #include "kver.h"
@@ -21,10 +22,6 @@
 
 /* Images from elsewhere (prebuilt.h); a job holds only a pointer. */
 struct prebuilt_source;
-
-#define BUS_ENUM(suffix, name) BUS_##suffix,
-enum disk_bus { PROTO_BUSES(BUS_ENUM) };
-#undef BUS_ENUM
 
 enum disk_backing {
 	BACKING_IMAGE, /* sparse raw file in the run folder */

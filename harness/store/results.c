@@ -60,7 +60,7 @@ void results_spec_hash(const struct job *job, const struct point *pt,
 		 * before 2026-12-06, whose figures must not pool with these)
 		 * and whether it keeps the data.
 		 */
-		if (d->bus == BUS_NULLB)
+		if (bus_has(d->bus, BUS_GUEST))
 			strbuf_addf(&sb, " nullb_max_kb=%u memory_backed=%d",
 				    job_nullb_max_kb(t), d->memory_backed);
 		strbuf_addch(&sb, '\n');
