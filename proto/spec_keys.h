@@ -27,7 +27,8 @@
  * The buses a disk can hang on, a row each:
  *   X(ENUM_SUFFIX, name, device, controller, place, cap, flags)
  *   device      QEMU's -device for one disk; NULL: none of QEMU's;
- *   controller  a -device every disk of the bus shares, NULL: none;
+ *   controller  a -device every disk of the bus shares (its id: the
+ *               bus's name and 0), NULL: none;
  *   place       where a disk sits on it (enum bus_place);
  *   cap         how QEMU caps a request at max_sectors_kb (enum bus_cap);
  *   flags       what the bus can do (BUS_GUEST, BUS_RO, BUS_AT_ONCE).
@@ -39,7 +40,7 @@
 #define PROTO_BUSES(X)                                                         \
 	X(VIRTIO, virtio, "virtio-blk-pci", NULL, PLACE_ALONE, CAP_NONE,       \
 	  BUS_RO | BUS_AT_ONCE)                                                \
-	X(SCSI, scsi, "scsi-hd", "virtio-scsi-pci,id=scsi0", PLACE_SCSI_ID,    \
+	X(SCSI, scsi, "scsi-hd", "virtio-scsi-pci", PLACE_SCSI_ID,             \
 	  CAP_MAX_IO_SIZE, BUS_RO | BUS_AT_ONCE)                               \
 	X(NVME, nvme, "nvme", NULL, PLACE_ALONE, CAP_MDTS, BUS_RO)             \
 	X(IDE, ide, "ide-hd", NULL, PLACE_IDE_UNIT, CAP_NONE, 0)               \

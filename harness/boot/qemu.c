@@ -362,7 +362,8 @@ static int add_place(struct strbuf *opt, const struct bus_info *b, size_t i,
 	case PLACE_ALONE:
 		return 0;
 	case PLACE_SCSI_ID:
-		strbuf_addf(opt, "bus=scsi0.0,channel=0,scsi-id=%zu,lun=0,", i);
+		strbuf_addf(opt, "bus=%s0.0,channel=0,scsi-id=%zu,lun=0,",
+			    b->name, i);
 		return 0;
 	case PLACE_IDE_UNIT:
 		if (slot >= 4)
@@ -580,7 +581,8 @@ int qemu_argv_build(struct strvec *argv, const struct qemu_config *cfg)
 		if (!used)
 			continue;
 		strvec_push(argv, "-device");
-		strvec_pushf(argv, "%s%s", bus_info[b].controller,
+		strvec_pushf(argv, "%s,id=%s0%s", bus_info[b].controller,
+			     bus_info[b].name,
 			     virtual_clock && at_once ? ",ioeventfd=off" : "");
 	}
 

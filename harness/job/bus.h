@@ -24,7 +24,7 @@ enum { NR_BUSES = 0 PROTO_BUSES(BUS_ONE) };
 /* Where a disk sits on its bus: what its -device says besides the drive. */
 enum bus_place {
 	PLACE_ALONE,	/* a PCI function of its own, or no device at all */
-	PLACE_SCSI_ID,	/* target = the disk's index, on the controller */
+	PLACE_SCSI_ID,	/* target = the disk's index, on the bus's controller */
 	PLACE_IDE_UNIT, /* the pc machine's PIIX: two buses, two units */
 };
 
