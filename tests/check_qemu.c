@@ -547,7 +547,7 @@ static const struct refusal refusals[] = {
 	  .path = "/dev/sdz",
 	  .readonly = 1},
 	 {.host_blockdev = 1},
-	 "disk 'ro': bus ide cannot be read-only; use virtio, scsi or nvme"},
+	 "disk 'ro': bus ide cannot be read-only; use virtio, scsi"},
 	{"write latency on a null disk",
 	 {.name = "w",
 	  .bus = BUS_VIRTIO,
