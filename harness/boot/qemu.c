@@ -451,7 +451,7 @@ static int add_device(struct strvec *argv, const struct disk_spec *d, size_t i,
 	 * request before the guest runs on, so the guest never idles on
 	 * QEMU's time: the readahead regression's slow kernel read 98.0 MB/s
 	 * in six boots of six (0.00%, compiles beside) where, served by the
-	 * main loop, it spread 0.6% (docs/clocks.md).
+	 * main loop, it spread 0.6% (bench/clocks.md).
 	 */
 	if (!b->controller && virtual_clock && job_disk_completes_at_once(d))
 		strbuf_addstr(&opt, ",ioeventfd=off");

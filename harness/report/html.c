@@ -267,9 +267,11 @@ static void render_lkp(struct strbuf *out, const struct scan *s,
 		strbuf_addstr(out, "</td></tr>\n");
 	}
 	strbuf_addstr(out, "</tbody></table>\n<p class=\"note\">* the two "
-			   "commits' boots are separated (two-sided "
-			   "Mann-Whitney, p &le; 0.05). %stddev is shown above "
-			   "2% only.</p>\n");
+			   "commits' stored boots are separated (two-sided "
+			   "Mann-Whitney, p &le; 0.05): a comparison of what "
+			   "is stored, not a bisection's verdict, which is a "
+			   "sequential test. %stddev is shown above 2% "
+			   "only.</p>\n");
 }
 
 static void render_history(struct strbuf *out, const struct scan *s)

@@ -1,6 +1,8 @@
 /*
- * stats.c: location, spread, the Mann-Whitney test and effect sizes over
- * plain arrays (see stats.h). Pure: no I/O, inputs untouched.
+ * stats.c: location, spread and effect sizes over plain arrays, and the
+ * Mann-Whitney test that marks two commits' stored boots as separated
+ * (compare, the HTML page); verdicts are sequential (verdict.h). Pure: no
+ * I/O, inputs untouched.
  */
 #include "stats.h"
 #include "util.h"

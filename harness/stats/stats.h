@@ -1,10 +1,11 @@
 /*
- * stats.h: the statistics a verdict rests on, as pure functions over arrays
- * of doubles: location and spread (median, mean, standard deviation,
- * quantiles, the change in percent), the
- * Mann-Whitney U test with exact p-values for small samples, the
- * Hodges-Lehmann shift, Cliff's delta, and a small deterministic random
- * number generator for simulations. Nothing here does I/O or keeps state;
+ * stats.h: plain statistics as pure functions over arrays of doubles:
+ * location and spread (median, mean, standard deviation, quantiles, the
+ * change in percent), the Hodges-Lehmann shift and Cliff's delta a verdict
+ * reports, the Mann-Whitney U test with exact p-values for small samples
+ * (the star of two commits' comparison, store_scan.h; a verdict itself is
+ * a sequential test, verdict.h), and a small deterministic random number
+ * generator for simulations. Nothing here does I/O or keeps state;
  * inputs are never modified (functions that sort work on a copy).
  */
 #ifndef IOBISECT_STATS_H
