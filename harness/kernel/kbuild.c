@@ -11,6 +11,7 @@
  */
 #include "kbuild.h"
 #include "kmap.h"
+#include "inputs.h"
 #include "kconfig.h"
 #include "objdir_guard.h"
 #include "prebuilt.h"
@@ -228,6 +229,19 @@ static int cached_with_map(const struct build_request *req, const char *imgdir)
 	return 0;
 }
 
+/*
+ * A cached image made before its inputs were kept takes them from its
+ * build folder while that folder still holds it; else it stays without
+ * (narrow.h then bisects every commit, and says why).
+ */
+static void adopt_inputs(const char *imgdir)
+{
+	if (inputs_adopt(imgdir) < 0)
+		warning("the files the image in '%s' was built from could not "
+			"be listed",
+			imgdir);
+}
+
 static struct kconfig_spec default_spec(void)
 {
 	struct kconfig_spec s = {0};
@@ -383,6 +397,7 @@ int kbuild_image(struct build_result *out, const struct build_request *req)
 	    cached_with_map(req, imgdir)) {
 		out->cached = 1;
 		status = BUILD_OK;
+		adopt_inputs(imgdir);
 		goto out;
 	}
 	if (!(req->flags & BUILD_NO_CACHE) && cached_failure(imgdir, out)) {
@@ -419,6 +434,7 @@ int kbuild_image(struct build_result *out, const struct build_request *req)
 	    cached_with_map(req, imgdir)) {
 		out->cached = 1;
 		status = BUILD_OK;
+		adopt_inputs(imgdir);
 		goto out;
 	}
 
@@ -569,7 +585,15 @@ int kbuild_image(struct build_result *out, const struct build_request *req)
 	}
 
 	objimage = xstrfmt("%s/arch/x86/boot/bzImage", objdir);
-	/* The map first: an image in the cache is a hit, map or not. */
+	/*
+	 * The map and the inputs first: an image in the cache is a hit,
+	 * with them or not. Without its inputs a bisection only bisects
+	 * every commit, so their failure is a warning.
+	 */
+	if (inputs_keep(objdir, srcdir, imgdir))
+		warning("the files %.12s was built from are not kept: a "
+			"bisection ending at it will build every commit",
+			out->commit);
 	if (kmap_keep(objdir, imgdir) || copy_file(objimage, out->image, 0644))
 		goto out;
 	out->seconds = (double)(now_ns() - start) / 1e9;
