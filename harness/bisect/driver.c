@@ -174,16 +174,17 @@ static void guess_next(struct driver *d, size_t node)
 	strbuf_release(&quiet);
 }
 
-int driver_narrow(struct driver *d, const char *const *keys, size_t nr_keys)
+int driver_narrow(struct driver *d)
 {
 	struct strbuf why = STRBUF_INIT;
+	const char *ends[] = { d->good, d->bad };
 	int r;
 
 	if (d->narrow_done || !d->narrow || !d->range)
 		return 0;
 	d->narrow_done = 1;
-	r = d->narrow(d->narrow_arg, keys, nr_keys, d->range, &d->narrowed,
-		      &why);
+	r = d->narrow(d->narrow_arg, ends, ARRAY_SIZE(ends), d->range,
+		      &d->narrowed, &why);
 	if (r > 0) {
 		driver_say(d, "[bisect] %zu commits, each a candidate: %s",
 			   d->range->nr, why.buf);
@@ -202,21 +203,6 @@ int driver_narrow(struct driver *d, const char *const *keys, size_t nr_keys)
 	guess_next(d, SIZE_MAX);
 	driver_prefetch(d);
 	return 0;
-}
-
-/* The endpoints' build keys as the state recorded them ("" unknown). */
-static int narrow_from_state(struct driver *d)
-{
-	const char *keys[2] = { "", "" };
-
-	for (size_t i = 0; i < d->st->nr_probes; i++) {
-		const struct state_probe *p = &d->st->probes[i];
-		if (p->build_key && p->role == ROLE_GOOD)
-			keys[0] = p->build_key;
-		if (p->build_key && p->role == ROLE_BAD)
-			keys[1] = p->build_key;
-	}
-	return driver_narrow(d, keys, ARRAY_SIZE(keys));
 }
 
 /* Probe one step's commit, mark it and say so; -1 when the run stops. */
@@ -430,7 +416,7 @@ enum driver_status driver_bisect(struct driver *d, struct driver_result *res)
 	ret = d->job->bisect_type == BISECT_PERF
 		      ? driver_endpoints_perf(d, res, 1)
 		      : driver_endpoints_typed(d, res);
-	if (ret == DRIVER_CULPRIT && narrow_from_state(d))
+	if (ret == DRIVER_CULPRIT && driver_narrow(d))
 		ret = driver_stopped(d);
 	if (ret == DRIVER_CULPRIT)
 		ret = driver_merge_base(d, res);

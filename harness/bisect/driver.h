@@ -81,10 +81,11 @@ struct driver {
 	const struct commit_graph *range;
 	/*
 	 * Set by the caller: the range as the endpoints' builds narrow it
-	 * (graph_narrow), from their build keys. 0 with *out filled, 1 when
-	 * it cannot be narrowed (*why says why), -1 after error().
+	 * (graph_narrow), given the endpoints' commits once they are built.
+	 * 0 with *out filled, 1 when it cannot be narrowed (*why says why),
+	 * -1 after error().
 	 */
-	int (*narrow)(void *arg, const char *const *keys, size_t nr_keys,
+	int (*narrow)(void *arg, const char *const *commits, size_t nr,
 		      const struct commit_graph *range,
 		      struct commit_graph *out, struct strbuf *why);
 	void *narrow_arg;

@@ -284,8 +284,7 @@ driver_endpoints_perf(struct driver *d, struct driver_result *res, int need_bad)
 							      d->bad, &bn);
 				goto out;
 			}
-			const char *keys[] = { gn.key, bn.key };
-			if (driver_narrow(d, keys, ARRAY_SIZE(keys))) {
+			if (driver_narrow(d)) {
 				ret = driver_stopped(d);
 				goto out;
 			}

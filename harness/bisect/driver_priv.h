@@ -84,10 +84,10 @@ void driver_say_verdict(struct driver *d, const char *commit,
 
 /*
  * Narrow the range to the commits that can change the endpoints' kernel
- * (d->narrow, the endpoints' build keys), once a run, and hand the first
- * step to ops->prefetch. 0, or -1 to stop.
+ * (d->narrow), once a run, once both are built, and hand the first step
+ * to ops->prefetch. 0, or -1 to stop.
  */
-int driver_narrow(struct driver *d, const char *const *keys, size_t nr_keys);
+int driver_narrow(struct driver *d);
 
 /* driver_levels.c */
 

@@ -1,5 +1,6 @@
 /* narrow.c: the commits that can change the kernel (see narrow.h). */
 #include "narrow.h"
+#include "kbuild.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -40,7 +41,34 @@ int narrow_same(struct repo *r, const struct kernel_inputs *in,
 	return 0;
 }
 
-int narrow_by_inputs(void *arg, const char *const *keys, size_t nr_keys,
+/* The inputs of `commit`'s image, added to *in: 0, 1 (why), -1. */
+static int image_inputs(const struct narrow_repo *n, const char *commit,
+			struct kernel_inputs *in, struct strbuf *why)
+{
+	struct build_request req;
+	struct build_result res = BUILD_RESULT_INIT;
+	char *dir;
+	int rc;
+
+	job_build_request(&req, n->job, n->job->repo, commit);
+	req.flags |= BUILD_WANT_INPUTS | BUILD_QUIET;
+	if (kbuild_image(&res, &req)) {
+		rc = error("%s", res.message ? res.message : "build failed");
+		build_result_release(&res);
+		return rc;
+	}
+	dir = xstrndup(res.image, strrchr(res.image, '/') - res.image);
+	rc = inputs_load(in, dir);
+	if (rc > 0)
+		strbuf_addf(why, "the image of %.12s has no list of the files "
+				 "it was made from",
+			    commit);
+	free(dir);
+	build_result_release(&res);
+	return rc;
+}
+
+int narrow_by_inputs(void *arg, const char *const *commits, size_t nr,
 		     const struct commit_graph *range,
 		     struct commit_graph *out, struct strbuf *why)
 {
@@ -49,31 +77,15 @@ int narrow_by_inputs(void *arg, const char *const *keys, size_t nr_keys,
 	long *same = NULL;
 	int rc = 1;
 
-	for (size_t i = 0; i < nr_keys; i++) {
-		char *dir;
-		int r;
-
-		if (!keys[i] || !*keys[i]) {
-			strbuf_addstr(why, "an endpoint's image was not built "
-					   "here");
-			goto out;
-		}
-		dir = xstrfmt("%s/images/%s", cache_dir(), keys[i]);
-		r = inputs_load(&in, dir);
-		free(dir);
-		if (r < 0) {
-			rc = -1;
-			goto out;
-		}
-		if (r) {
-			strbuf_addf(why,
-				    "the image %.12s has no list of the files "
-				    "it was made from (built before they were "
-				    "kept)",
-				    keys[i]);
-			goto out;
-		}
+	if (n->job->prebuilt) {
+		strbuf_addstr(why, "the images are made elsewhere (prebuilt), "
+				   "with no list of the files they were made "
+				   "from");
+		goto out;
 	}
+	for (size_t i = 0; i < nr; i++)
+		if ((rc = image_inputs(n, commits[i], &in, why)))
+			goto out;
 	same = xcalloc(range->nr ? range->nr : 1, sizeof(*same));
 	if (narrow_same(n->repo, &in, range, n->good, same)) {
 		rc = -1;

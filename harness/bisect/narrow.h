@@ -12,6 +12,7 @@
 
 #include "graph.h"
 #include "inputs.h"
+#include "job.h"
 #include "repo.h"
 #include "util.h"
 
@@ -25,15 +26,17 @@ int narrow_same(struct repo *r, const struct kernel_inputs *in,
 		long *same);
 
 /*
- * driver.h's narrow operation for a repository (arg): the union of the
- * images' inputs (cache_dir()/images/<key>/inputs) decides. 1 with *why
- * when a key is unknown ("" : not built here) or its image has no list.
+ * driver.h's narrow operation for a job's repository (arg): the union of
+ * the endpoints' inputs decides, each image asked of the build cache
+ * with its inputs (BUILD_WANT_INPUTS: one cached before they were kept
+ * is built again). 1 with *why for images not built here (prebuilt).
  */
 struct narrow_repo {
+	const struct job *job;
 	struct repo *repo;
 	const char *good;
 };
-int narrow_by_inputs(void *arg, const char *const *keys, size_t nr_keys,
+int narrow_by_inputs(void *arg, const char *const *commits, size_t nr,
 		     const struct commit_graph *range,
 		     struct commit_graph *out, struct strbuf *why);
 

@@ -217,16 +217,23 @@ static int cached_failure(const char *imgdir, struct build_result *out)
 }
 
 /*
- * A cached image serves the request, unless a map is wanted and cannot
- * be had without building it again (kmap.h).
+ * A cached image serves the request, unless a map or its inputs are
+ * wanted and cannot be had without building it again (kmap.h, inputs.h).
  */
-static int cached_with_map(const struct build_request *req, const char *imgdir)
+static int cached_serves(const struct build_request *req, const char *imgdir)
 {
-	if (!(req->flags & BUILD_WANT_MAP) || kmap_adopt(imgdir) > 0)
-		return 1;
-	progress(req, "the cached image has no System.map (built before "
-		      "maps were kept): building it again");
-	return 0;
+	if ((req->flags & BUILD_WANT_MAP) && kmap_adopt(imgdir) <= 0) {
+		progress(req, "the cached image has no System.map (built "
+			      "before maps were kept): building it again");
+		return 0;
+	}
+	if ((req->flags & BUILD_WANT_INPUTS) && inputs_adopt(imgdir) <= 0) {
+		progress(req, "the cached image has no list of the files it "
+			      "was built from (built before they were kept): "
+			      "building it again");
+		return 0;
+	}
+	return 1;
 }
 
 /*
@@ -394,7 +401,7 @@ int kbuild_image(struct build_result *out, const struct build_request *req)
 	out->image = xstrfmt("%s/bzImage", imgdir);
 	out->log = xstrfmt("%s/build.log", imgdir);
 	if (!(req->flags & BUILD_NO_CACHE) && file_exists(out->image) &&
-	    cached_with_map(req, imgdir)) {
+	    cached_serves(req, imgdir)) {
 		out->cached = 1;
 		status = BUILD_OK;
 		adopt_inputs(imgdir);
@@ -431,7 +438,7 @@ int kbuild_image(struct build_result *out, const struct build_request *req)
 		goto out;
 	/* Whoever held the lock may have just built this very key. */
 	if (!(req->flags & BUILD_NO_CACHE) && file_exists(out->image) &&
-	    cached_with_map(req, imgdir)) {
+	    cached_serves(req, imgdir)) {
 		out->cached = 1;
 		status = BUILD_OK;
 		adopt_inputs(imgdir);
