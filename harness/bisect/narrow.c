@@ -53,7 +53,14 @@ static int image_inputs(const struct narrow_repo *n, const char *commit,
 	job_build_request(&req, n->job, n->job->repo, commit);
 	req.flags |= BUILD_WANT_INPUTS | BUILD_QUIET;
 	if (kbuild_image(&res, &req)) {
-		rc = error("%s", res.message ? res.message : "build failed");
+		/* A build bisection's bad end does not build: no list. */
+		if (res.status == BUILD_SETUP_ERROR) {
+			rc = error("%s", res.message ? res.message
+						     : "build set-up failed");
+		} else {
+			strbuf_addf(why, "%.12s does not build", commit);
+			rc = 1;
+		}
 		build_result_release(&res);
 		return rc;
 	}
