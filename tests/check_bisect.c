@@ -217,6 +217,67 @@ START_TEST(merge_every_culprit)
 }
 END_TEST
 
+/*
+ * A path limit's simplification: a commit the same as a parent leaves the
+ * range, its children take that parent; a merge the same as one side
+ * leaves the other side out; bad always stays.
+ */
+START_TEST(narrow_drops_the_same_and_the_side_they_hide)
+{
+	struct commit_graph g, n = { 0 };
+	/* The merge is the same as branch A (parents[0]); 3 as 4. */
+	const long same[] = { -1, 0, -1, 0, -1, -1, -1, -1 };
+
+	make_graph(&g, merge_parents, ARRAY_SIZE(merge_parents));
+	ck_assert_uint_eq(graph_narrow(&g, same, &n), 3);
+	ck_assert_str_eq(n.nodes[0].id, g.nodes[0].id);
+	ck_assert_str_eq(n.nodes[1].id, g.nodes[2].id);
+	ck_assert_str_eq(n.nodes[2].id, g.nodes[4].id);
+	ck_assert_uint_eq(n.nodes[0].nr_parents, 1);
+	ck_assert_uint_eq(n.nodes[0].parents[0], 1);
+	ck_assert_uint_eq(n.nodes[1].nr_parents, 1);
+	ck_assert_uint_eq(n.nodes[1].parents[0], 2);
+	ck_assert_uint_eq(n.nodes[2].nr_parents, 0);
+	ck_assert_int_eq(n.nodes[2].outside_parents, 1);
+	graph_release(&n);
+	graph_release(&g);
+}
+END_TEST
+
+/*
+ * Linear: the oldest the same as the good side leaves its child with an
+ * outside parent; bad the same as its parent stays, the range's top.
+ */
+START_TEST(narrow_linear_keeps_bad_and_bisects_the_rest)
+{
+	struct commit_graph g, n = { 0 };
+	const long same[] = { 0, -1, 0, -1, -1, 0 };
+	struct bisect_engine e;
+	struct bisect_result r;
+	struct fake f = { 0 };
+
+	make_linear(&g, 6);
+	ck_assert_uint_eq(graph_narrow(&g, same, &n), 4);
+	ck_assert_str_eq(n.nodes[0].id, g.nodes[0].id);
+	ck_assert_str_eq(n.nodes[1].id, g.nodes[1].id);
+	ck_assert_str_eq(n.nodes[2].id, g.nodes[3].id);
+	ck_assert_str_eq(n.nodes[3].id, g.nodes[4].id);
+	ck_assert_uint_eq(n.nodes[1].parents[0], 2);
+	ck_assert_int_eq(n.nodes[3].outside_parents, 1);
+	ck_assert_ptr_null(n.nodes[3].outside);
+	f.g = &n;
+	f.culprit = 2;
+	ck_assert_int_eq(bisect_init(&e, &n), 0);
+	ck_assert_int_eq(bisect_run(&r, &e, BISECT_PERF, fake_oracle, &f),
+			 BISECT_DONE);
+	ck_assert_uint_eq(r.culprit, 2);
+	bisect_result_release(&r);
+	bisect_release(&e);
+	graph_release(&n);
+	graph_release(&g);
+}
+END_TEST
+
 START_TEST(first_choice_halves_the_merge_graph)
 {
 	/*
@@ -639,6 +700,8 @@ int main(void)
 	tcase_add_loop_test(tc, merge_every_culprit, 0,
 			    ARRAY_SIZE(merge_parents));
 	tcase_add_test(tc, first_choice_halves_the_merge_graph);
+	tcase_add_test(tc, narrow_drops_the_same_and_the_side_they_hide);
+	tcase_add_test(tc, narrow_linear_keeps_bad_and_bisects_the_rest);
 	tcase_add_loop_test(tc, skips_near_the_culprit, 0,
 			    ARRAY_SIZE(skip_cases));
 	tcase_add_test(tc, skip_moves_away);

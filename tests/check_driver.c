@@ -61,6 +61,8 @@ struct fake {
 	struct strvec guess;
 	unsigned foreseen, builds_after_guess;
 	unsigned long long built_mask;
+	/* Bit per position: can change the kernel (fake_narrow). */
+	unsigned long long changes;
 };
 
 static int position(const struct fake *f, const char *commit)
@@ -309,6 +311,64 @@ START_TEST(next_builds_are_foreseen)
 	printf("prefetch: %u of %u builds foreseen\n", f.foreseen,
 	       f.builds_after_guess);
 	ck_assert_uint_gt(f.builds_after_guess, 3);
+	ck_assert_uint_eq(f.foreseen, f.builds_after_guess);
+	run_end(&r, &f);
+}
+END_TEST
+
+/*
+ * The endpoints' builds narrow the range: only positions in `changes`
+ * can change the kernel (each other commit is the same as its parent).
+ */
+static int fake_narrow(void *arg, const char *const *commits, size_t nr,
+		       const struct commit_graph *range,
+		       struct commit_graph *out, struct strbuf *why)
+{
+	const struct fake *f = arg;
+	long *same = xcalloc(range->nr, sizeof(*same));
+
+	(void)why;
+	/* Asked once both endpoints are built. */
+	ck_assert_uint_eq(nr, 2);
+	ck_assert_str_eq(commits[0], f->good);
+	ck_assert_str_eq(commits[1], f->g.nodes[0].id);
+	ck_assert_uint_eq(f->built_mask & (1ull | 1ull << f->n),
+			  1ull | 1ull << f->n);
+	for (size_t i = 0; i < range->nr; i++)
+		same[i] = f->changes >> (f->n - i) & 1 ? -1 : 0;
+	graph_narrow(range, same, out);
+	free(same);
+	return 0;
+}
+
+/*
+ * 24 commits, 5 of which can change the kernel: the culprit among them
+ * is named, and no other commit is built, booted or handed to prefetch,
+ * not even the culprit's own parent: it is judged against the nearest
+ * commit that can change the kernel, the same kernel as its parent's.
+ */
+START_TEST(narrowed_range_builds_only_what_can_change)
+{
+	struct fake f;
+	struct run r;
+	const int changes[] = { 3, 9, 14, 17, 21 };
+
+	fake_init(&f, 24, 14, 60, 4);
+	for (size_t i = 0; i < ARRAY_SIZE(changes); i++)
+		f.changes |= 1ull << changes[i];
+	job_init(&r.job);
+	run_start(&r, &f);
+	driver_init(&r.d, &r.job, &fake_ops, &f, &f.g, &r.st);
+	r.d.narrow = fake_narrow;
+	r.d.narrow_arg = &f;
+	ck_assert_int_eq(driver_bisect(&r.d, &r.res), DRIVER_CULPRIT);
+	ck_assert_str_eq(r.res.culprit, id_at(&f, 14));
+	ck_assert_str_eq(r.res.parents.v[0], id_at(&f, 9));
+	/* good (0), bad (24), and commits that can change the kernel. */
+	ck_assert_uint_eq(f.built_mask & ~(f.changes | 1ull | 1ull << 24), 0);
+	for (int p = 1; p < 24; p++)
+		ck_assert_msg(!f.probed[p] || f.changes >> p & 1,
+			      "position %d booted", p);
 	ck_assert_uint_eq(f.foreseen, f.builds_after_guess);
 	run_end(&r, &f);
 }
@@ -1239,6 +1299,7 @@ static Suite *driver_suite(void)
 	tcase_add_test(tc, cliff_one_boot_per_probe);
 	tcase_add_test(tc, priors_and_unit_follow_the_resolved_clock);
 	tcase_add_test(tc, next_builds_are_foreseen);
+	tcase_add_test(tc, narrowed_range_builds_only_what_can_change);
 	tcase_add_test(tc, moderate_drop_few_boots);
 	tcase_add_test(tc, no_change_is_not_separated);
 	tcase_add_test(tc, noisy_baseline_with_outliers);

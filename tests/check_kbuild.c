@@ -139,7 +139,7 @@ static char good_id[41], next_id[41], broken_id[41], halfcmd_id[41];
  * The fake kernel: a Makefile that has the version lines repo.c reads, an
  * allnoconfig that "drops" any CONFIG_BOGUS, and a bzImage that counts its
  * runs, writes one object, an image and a System.map naming the tree's
- * version.txt, or
+ * version.txt, and .cmd files naming files of the tree as Kbuild's do, or
  * fails like a compiler when the tree has a file named "broken", or like
  * make over a half-written .cmd file when it has one named "halfcmd".
  */
@@ -159,8 +159,13 @@ static char *fake_makefile(void)
 		"Error 2\"; exit 2; fi\n"
 		"\tmkdir -p $(O)/arch/x86/boot\n"
 		"\techo obj > $(O)/main.o\n"
+		"\techo 'deps_main.o := $(CURDIR)/version.txt $(CURDIR)/gone.h "
+		"$$(wildcard include/config/X) $(CURDIR)/arch' > "
+		"$(O)/.main.o.cmd\n"
 		"\techo image-$$(cat version.txt) > "
 		"$(O)/arch/x86/boot/bzImage\n"
+		"\techo 'cmd_bzImage := cp $(CURDIR)/Makefile x' > "
+		"$(O)/arch/x86/boot/.bzImage.cmd\n"
 		"\techo ffffffff81000000 T v$$(cat version.txt) > "
 		"$(O)/System.map\n",
 		runs_path);
@@ -416,6 +421,52 @@ START_TEST(test_image_keeps_its_map)
 	build_result_release(&b);
 	build_result_release(&c);
 	build_result_release(&d);
+}
+END_TEST
+
+/* The inputs file beside the cached image at `image`. */
+static char *inputs_of(const char *image)
+{
+	return xstrfmt("%.*s/inputs", (int)(strrchr(image, '/') - image),
+		       image);
+}
+
+/*
+ * Each image keeps the files of the tree its build folder's .cmd files
+ * name (a path the tree does not have and a config symbol are not
+ * among them), and the folders make went into. One cached before
+ * inputs were kept takes them from its build folder while that folder
+ * still holds its very image, and stays without once it has moved on.
+ */
+START_TEST(test_image_keeps_its_inputs)
+{
+	struct build_result a = BUILD_RESULT_INIT, b = BUILD_RESULT_INIT;
+	struct build_result c = BUILD_RESULT_INIT;
+	static const char listed[] = "Makefile\narch/x86/boot/\nversion.txt\n";
+
+	build(&a, "HEAD~2", frag_ok, NULL);
+	ck_assert_msg(a.status == BUILD_OK, "%s", a.message);
+	char *inputs = inputs_of(a.image);
+	assert_file(inputs, listed);
+
+	ck_assert_int_eq(unlink(inputs), 0);
+	build(&b, good_id, frag_ok, NULL);
+	ck_assert_int_eq(b.cached, 1);
+	assert_file(inputs, listed);
+	ck_assert_int_eq(make_runs(), 1);
+
+	build(&c, next_id, frag_ok, NULL);
+	ck_assert_int_eq(c.status, BUILD_OK);
+	ck_assert_int_eq(unlink(inputs), 0);
+	build_result_release(&b);
+	build(&b, good_id, frag_ok, NULL);
+	ck_assert_int_eq(b.cached, 1);
+	ck_assert(!file_exists(inputs));
+
+	free(inputs);
+	build_result_release(&a);
+	build_result_release(&b);
+	build_result_release(&c);
 }
 END_TEST
 
@@ -768,6 +819,7 @@ static Suite *kbuild_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_image_cached);
 	tcase_add_test(tc, test_image_keeps_its_map);
+	tcase_add_test(tc, test_image_keeps_its_inputs);
 	tcase_add_test(tc, test_image_slots);
 	tcase_add_test(tc, test_image_failures);
 	tcase_add_test(tc, test_image_environment);

@@ -15,6 +15,7 @@
  */
 #include "graph.h"
 #include "repo.h"
+#include "narrow.h"
 #include "util.h"
 
 #include <check.h>
@@ -269,6 +270,55 @@ START_TEST(test_range_with_merge)
 	const struct commit_node *c2 = &g.nodes[node(&g, ids.c2)];
 	ck_assert_uint_eq(c2->nr_parents, 0);
 	ck_assert_int_eq(c2->outside_parents, 1);
+	graph_release(&g);
+	repo_free(r);
+}
+END_TEST
+
+/*
+ * The range as the inputs narrow it, from real trees: with a.c the only
+ * input, c3 (b.c), the side branch (s.c) and the merge build c2's kernel;
+ * with b.c, c2 builds the good side's and the merge c3's, so c4 (bad)
+ * sits on c3, whose parent is now outside.
+ */
+START_TEST(test_narrow_by_inputs)
+{
+	struct repo *r = open_repo();
+	struct commit_graph g = { 0 }, n = { 0 };
+	struct kernel_inputs a = KERNEL_INPUTS_INIT, b = KERNEL_INPUTS_INIT;
+	char base[41];
+	long *same;
+
+	ck_assert_int_eq(repo_range(r, "v1.0", "master", &g, base), 0);
+	same = xcalloc(g.nr, sizeof(*same));
+	inputs_add(&a, "a.c");
+	ck_assert_int_eq(narrow_same(r, &a, &g, base, same), 0);
+	ck_assert_int_eq(same[node(&g, ids.c2)], -1);
+	ck_assert_int_eq(same[node(&g, ids.c3)], 0);
+	ck_assert_int_eq(same[node(&g, ids.s1)], 0);
+	ck_assert_int_eq(same[node(&g, ids.m)], 0);
+	ck_assert_int_eq(same[node(&g, ids.c4)], -1);
+	ck_assert_uint_eq(graph_narrow(&g, same, &n), 2);
+	ck_assert_str_eq(n.nodes[0].id, ids.c4);
+	ck_assert_str_eq(n.nodes[1].id, ids.c2);
+	ck_assert_uint_eq(n.nodes[0].parents[0], 1);
+	graph_release(&n);
+
+	inputs_add(&b, "b.c");
+	ck_assert_int_eq(narrow_same(r, &b, &g, base, same), 0);
+	ck_assert_int_eq(same[node(&g, ids.c2)], 0); /* the outside c1 */
+	ck_assert_int_eq(same[node(&g, ids.c3)], -1);
+	ck_assert_int_eq(same[node(&g, ids.m)], 0);
+	ck_assert_uint_eq(graph_narrow(&g, same, &n), 2);
+	ck_assert_str_eq(n.nodes[1].id, ids.c3);
+	ck_assert_uint_eq(n.nodes[0].parents[0], 1);
+	ck_assert_int_eq(n.nodes[1].outside_parents, 1);
+	ck_assert_str_eq(n.nodes[1].outside[0], ids.c1);
+	graph_release(&n);
+
+	inputs_release(&a);
+	inputs_release(&b);
+	free(same);
 	graph_release(&g);
 	repo_free(r);
 }
@@ -572,6 +622,7 @@ static Suite *repo_suite(void)
 	tcase_add_test(tc, test_resolve_unknown);
 	tcase_add_test(tc, test_open_not_a_repo);
 	tcase_add_test(tc, test_range_with_merge);
+	tcase_add_test(tc, test_narrow_by_inputs);
 	tcase_add_test(tc, test_range_diverged_good);
 	tcase_add_test(tc, test_range_no_common_ancestor);
 	tcase_add_test(tc, test_range_reversed);

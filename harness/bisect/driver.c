@@ -40,7 +40,7 @@ void driver_init(struct driver *d, const struct job *job,
 	memset(d, 0, sizeof(*d));
 	d->job = job;
 	measure_init(&d->m, job, ops, payload);
-	d->graph = graph;
+	d->graph = d->range = graph;
 	d->st = st;
 	/* The job's, its default applied where the job was made (job.c). */
 	d->target = job->confidence;
@@ -58,6 +58,7 @@ void driver_release(struct driver *d)
 	measure_release(&d->m);
 	bisect_release(&d->engine);
 	strvec_clear(&d->guess);
+	graph_release(&d->narrowed);
 }
 
 /*
@@ -171,6 +172,37 @@ static void guess_next(struct driver *d, size_t node)
 		d->engine.marks[node] = was;
 	error_capture(NULL);
 	strbuf_release(&quiet);
+}
+
+int driver_narrow(struct driver *d)
+{
+	struct strbuf why = STRBUF_INIT;
+	const char *ends[] = { d->good, d->bad };
+	int r;
+
+	if (d->narrow_done || !d->narrow || !d->range)
+		return 0;
+	d->narrow_done = 1;
+	r = d->narrow(d->narrow_arg, ends, ARRAY_SIZE(ends), d->range,
+		      &d->narrowed, &why);
+	if (r > 0) {
+		driver_say(d, "[bisect] %zu commits, each a candidate: %s",
+			   d->range->nr, why.buf);
+	} else if (!r) {
+		driver_say(d, "[bisect] %zu commits, %zu can change this kernel",
+			   d->range->nr, d->narrowed.nr);
+		bisect_release(&d->engine);
+		d->graph = &d->narrowed;
+		if (bisect_init(&d->engine, d->graph) || replay(d))
+			r = -1;
+	}
+	strbuf_release(&why);
+	if (r < 0)
+		return -1;
+	/* The first step is known now: built beside the endpoints' boots. */
+	guess_next(d, SIZE_MAX);
+	driver_prefetch(d);
+	return 0;
 }
 
 /* Probe one step's commit, mark it and say so; -1 when the run stops. */
@@ -367,8 +399,13 @@ enum driver_status driver_bisect(struct driver *d, struct driver_result *res)
 		goto out;
 	}
 	say_unit(d);
-	/* Beside the good endpoint's boots: bad, and the first step. */
-	guess_next(d, SIZE_MAX);
+	/*
+	 * Beside the good endpoint's boots: bad, and the first step, unless
+	 * the endpoints' builds will narrow the range first: that step may
+	 * be a commit that cannot change the kernel.
+	 */
+	if (!d->narrow)
+		guess_next(d, SIZE_MAX);
 	strvec_push(&d->guess, st->bad);
 	if (d->guess.nr > 1) {
 		/* bad first: the endpoints come before any step */
@@ -379,6 +416,8 @@ enum driver_status driver_bisect(struct driver *d, struct driver_result *res)
 	ret = d->job->bisect_type == BISECT_PERF
 		      ? driver_endpoints_perf(d, res, 1)
 		      : driver_endpoints_typed(d, res);
+	if (ret == DRIVER_CULPRIT && driver_narrow(d))
+		ret = driver_stopped(d);
 	if (ret == DRIVER_CULPRIT)
 		ret = driver_merge_base(d, res);
 	if (ret != DRIVER_CULPRIT)

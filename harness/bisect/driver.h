@@ -72,8 +72,23 @@ struct driver {
 	 * The caller sets m.progress (NULL: quiet).
 	 */
 	struct measure m;
-	/* The range, nodes[0] the bad endpoint; NULL for driver_test. */
+	/*
+	 * The range, nodes[0] the bad endpoint; NULL for driver_test. Once
+	 * the endpoints are built, the commits that can change their kernel
+	 * (`narrowed`, when `narrow` is set), and `range` keeps the whole.
+	 */
 	const struct commit_graph *graph;
+	const struct commit_graph *range;
+	/*
+	 * Set by the caller: the range as the endpoints' builds narrow it
+	 * (graph_narrow), given the endpoints' commits once they are built.
+	 * 0 with *out filled, 1 when it cannot be narrowed (*why says why),
+	 * -1 after error().
+	 */
+	int (*narrow)(void *arg, const char *const *commits, size_t nr,
+		      const struct commit_graph *range,
+		      struct commit_graph *out, struct strbuf *why);
+	void *narrow_arg;
 	/*
 	 * good, bad and merge_base set; marks and probes of an earlier run
 	 * are replayed. Updated as the run goes. NULL for driver_test:
@@ -101,6 +116,8 @@ struct driver {
 	 */
 	struct job job_as_judged;
 	struct strvec guess; /* the next probes' commits, for ops->prefetch */
+	struct commit_graph narrowed;
+	int narrow_done; /* asked once a run */
 };
 
 /*

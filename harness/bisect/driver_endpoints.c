@@ -284,6 +284,10 @@ driver_endpoints_perf(struct driver *d, struct driver_result *res, int need_bad)
 							      d->bad, &bn);
 				goto out;
 			}
+			if (driver_narrow(d)) {
+				ret = driver_stopped(d);
+				goto out;
+			}
 		}
 		if (d->bad_built && measure_load(&d->m, d->bad, &b)) {
 			ret = driver_stopped(d);

@@ -8,6 +8,7 @@
 
 #include "executor.h"
 #include "graph.h"
+#include "narrow.h"
 #include "probe.h"
 #include "progress.h"
 #include "repo.h"
@@ -34,6 +35,7 @@ struct bisect_job {
 	char *dir, *state_file;
 	struct state_lock lock;
 	struct commit_graph graph;
+	struct narrow_repo narrow;
 	struct driver d;
 	int driver_ready;
 	struct driver_result res;
@@ -407,6 +409,13 @@ enum driver_status driver_job_bisect(struct job *job,
 		driver_init(&b.d, job, &probe_ops, &b.ctx, &b.graph, &b.st);
 	}
 	b.driver_ready = 1;
+	if (job->inputs_only) {
+		b.narrow = (struct narrow_repo){ .job = job,
+						 .repo = b.repo,
+						 .good = b.st.good };
+		b.d.narrow = narrow_by_inputs;
+		b.d.narrow_arg = &b.narrow;
+	}
 	b.d.state_file = b.state_file;
 	b.d.m.progress = o->progress;
 	b.d.multi = o->exec ? o->exec->probes : 1;

@@ -80,6 +80,15 @@ void driver_record(struct driver *d, const char *commit, enum probe_role role,
 void driver_say_verdict(struct driver *d, const char *commit,
 			const struct probe_note *n, enum bisect_mark mark);
 
+/* driver.c */
+
+/*
+ * Narrow the range to the commits that can change the endpoints' kernel
+ * (d->narrow), once a run, once both are built, and hand the first step
+ * to ops->prefetch. 0, or -1 to stop.
+ */
+int driver_narrow(struct driver *d);
+
 /* driver_levels.c */
 
 /*

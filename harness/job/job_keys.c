@@ -82,6 +82,10 @@ const struct job_key job_keys[] = {
 	  .at = JOB_AT(enum bisect_type, bisect_type), .def = "perf",
 	  .choices = types, .noun = "bisect type",
 	  .help = "what makes a commit bad: slow, not building, not booting" },
+	{ .key = "inputs_only", .type = JK_BOOL, .at = JOB_AT(int, inputs_only),
+	  .def = "true", .min = 0, .max = 1,
+	  .help = "bisect only the commits that change a file the endpoints' "
+		  "kernels are built from (false: every commit)" },
 	{ .key = "results", .type = JK_PATH, .at = JOB_AT(char *, results),
 	  .def = "results",
 	  .help = "the results folder (--results DIR on the command line)" },

@@ -161,6 +161,11 @@ struct job {
 	/* The confidence a bisection's culprit must reach (0.95). */
 	double confidence;
 	enum bisect_type bisect_type;
+	/*
+	 * Only commits that change a file the endpoints' images were made
+	 * from are candidates (narrow.h); 0: every commit of the range.
+	 */
+	int inputs_only;
 	char *results; /* results root, default "results" */
 	/* How `iobisect run` lays its medians out, as the report did. */
 	struct table_spec table;

@@ -46,3 +46,105 @@ void graph_linear(struct commit_graph *g, size_t n)
 			c->outside_parents = 1;
 	}
 }
+
+/* Where a commit left out of the narrowed range stands: a kept one, or
+   a parent outside the range (its id; NULL: the good endpoint). */
+struct stand_in {
+	long node; /* -1: outside */
+	const char *outside;
+};
+
+static void add_parent(struct commit_node *c, size_t node)
+{
+	for (size_t k = 0; k < c->nr_parents; k++)
+		if (c->parents[k] == node)
+			return;
+	c->parents[c->nr_parents++] = node;
+}
+
+static void add_outside(struct commit_node *c, const char *id, size_t cap)
+{
+	for (int k = 0; k < c->outside_parents; k++)
+		if (!c->outside[k] || !id || !strcmp(c->outside[k], id))
+			return;
+	if ((size_t)c->outside_parents < cap)
+		c->outside[c->outside_parents++] = id ? xstrdup(id) : NULL;
+}
+
+size_t graph_narrow(const struct commit_graph *in, const long *same,
+		    struct commit_graph *out)
+{
+	struct stand_in *at = xcalloc(in->nr ? in->nr : 1, sizeof(*at));
+	size_t *index = xcalloc(in->nr ? in->nr : 1, sizeof(*index));
+	size_t kept = 0;
+
+	/* Parents come after their children: walk from the oldest. */
+	for (size_t i = in->nr; i-- > 0;) {
+		const struct commit_node *c = &in->nodes[i];
+		long s = i ? same[i] : -1;
+
+		if (s < 0) {
+			at[i].node = (long)i;
+		} else if ((size_t)s < c->nr_parents) {
+			at[i] = at[c->parents[s]];
+		} else {
+			at[i].node = -1;
+			at[i].outside = c->outside ? c->outside[s - c->nr_parents]
+						   : NULL;
+		}
+	}
+	/*
+	 * Kept, and still an ancestor of bad: a merge the same as its
+	 * first parent leaves its other side out, as git's simplification
+	 * does (nothing of that side reached bad's kernel).
+	 */
+	unsigned char *reach = xcalloc(in->nr ? in->nr : 1, 1);
+	reach[0] = 1;
+	for (size_t i = 0; i < in->nr; i++) {
+		if (!reach[i] || at[i].node != (long)i)
+			continue;
+		for (size_t k = 0; k < in->nodes[i].nr_parents; k++) {
+			long p = at[in->nodes[i].parents[k]].node;
+			if (p >= 0)
+				reach[p] = 1;
+		}
+	}
+	for (size_t i = 0; i < in->nr; i++) {
+		if (at[i].node == (long)i && !reach[i])
+			at[i].node = -2;
+		if (at[i].node == (long)i)
+			index[i] = kept++;
+	}
+	free(reach);
+	out->nr = kept;
+	out->nodes = xcalloc(kept ? kept : 1, sizeof(*out->nodes));
+	for (size_t i = 0; i < in->nr; i++) {
+		const struct commit_node *c = &in->nodes[i];
+		struct commit_node *n;
+		size_t cap = c->nr_parents + (size_t)c->outside_parents;
+
+		if (at[i].node != (long)i)
+			continue;
+		n = &out->nodes[index[i]];
+		memcpy(n->id, c->id, sizeof(n->id));
+		n->parents = xcalloc(cap ? cap : 1, sizeof(*n->parents));
+		n->outside = xcalloc(cap ? cap : 1, sizeof(*n->outside));
+		for (size_t k = 0; k < c->nr_parents; k++) {
+			const struct stand_in *p = &at[c->parents[k]];
+			if (p->node >= 0)
+				add_parent(n, index[p->node]);
+			else
+				add_outside(n, p->outside, cap);
+		}
+		for (int k = 0; k < c->outside_parents; k++)
+			add_outside(n, c->outside ? c->outside[k] : NULL, cap);
+		/* A graph built by hand names no outside parent. */
+		if (n->outside_parents && !n->outside[0]) {
+			free(n->outside);
+			n->outside = NULL;
+		}
+	}
+	free(at);
+	free(index);
+	return kept;
+}

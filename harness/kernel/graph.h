@@ -41,4 +41,16 @@ long graph_find(const struct commit_graph *g, const char *id);
  */
 void graph_linear(struct commit_graph *g, size_t n);
 
+/*
+ * The range as a path limit leaves it (git's history simplification): a
+ * commit the same as one of its parents where it matters is left out,
+ * and its children take that parent's place. same[i] says which parent
+ * node i is the same as: k < nr_parents for parents[k], nr_parents + j
+ * for the outside parent j, or -1 when it differs from every parent.
+ * nodes[0] (bad) always stays. Fills *out (graph_release) in the same
+ * order; returns its number of nodes.
+ */
+size_t graph_narrow(const struct commit_graph *in, const long *same,
+		    struct commit_graph *out);
+
 #endif

@@ -11,6 +11,7 @@
  */
 #include "kbuild.h"
 #include "kmap.h"
+#include "inputs.h"
 #include "kconfig.h"
 #include "objdir_guard.h"
 #include "prebuilt.h"
@@ -216,16 +217,36 @@ static int cached_failure(const char *imgdir, struct build_result *out)
 }
 
 /*
- * A cached image serves the request, unless a map is wanted and cannot
- * be had without building it again (kmap.h).
+ * A cached image serves the request, unless a map or its inputs are
+ * wanted and cannot be had without building it again (kmap.h, inputs.h).
  */
-static int cached_with_map(const struct build_request *req, const char *imgdir)
+static int cached_serves(const struct build_request *req, const char *imgdir)
 {
-	if (!(req->flags & BUILD_WANT_MAP) || kmap_adopt(imgdir) > 0)
-		return 1;
-	progress(req, "the cached image has no System.map (built before "
-		      "maps were kept): building it again");
-	return 0;
+	if ((req->flags & BUILD_WANT_MAP) && kmap_adopt(imgdir) <= 0) {
+		progress(req, "the cached image has no System.map (built "
+			      "before maps were kept): building it again");
+		return 0;
+	}
+	if ((req->flags & BUILD_WANT_INPUTS) && inputs_adopt(imgdir) <= 0) {
+		progress(req, "the cached image has no list of the files it "
+			      "was built from (built before they were kept): "
+			      "building it again");
+		return 0;
+	}
+	return 1;
+}
+
+/*
+ * A cached image made before its inputs were kept takes them from its
+ * build folder while that folder still holds it; else it stays without
+ * (narrow.h then bisects every commit, and says why).
+ */
+static void adopt_inputs(const char *imgdir)
+{
+	if (inputs_adopt(imgdir) < 0)
+		warning("the files the image in '%s' was built from could not "
+			"be listed",
+			imgdir);
 }
 
 static struct kconfig_spec default_spec(void)
@@ -380,9 +401,10 @@ int kbuild_image(struct build_result *out, const struct build_request *req)
 	out->image = xstrfmt("%s/bzImage", imgdir);
 	out->log = xstrfmt("%s/build.log", imgdir);
 	if (!(req->flags & BUILD_NO_CACHE) && file_exists(out->image) &&
-	    cached_with_map(req, imgdir)) {
+	    cached_serves(req, imgdir)) {
 		out->cached = 1;
 		status = BUILD_OK;
+		adopt_inputs(imgdir);
 		goto out;
 	}
 	if (!(req->flags & BUILD_NO_CACHE) && cached_failure(imgdir, out)) {
@@ -416,9 +438,10 @@ int kbuild_image(struct build_result *out, const struct build_request *req)
 		goto out;
 	/* Whoever held the lock may have just built this very key. */
 	if (!(req->flags & BUILD_NO_CACHE) && file_exists(out->image) &&
-	    cached_with_map(req, imgdir)) {
+	    cached_serves(req, imgdir)) {
 		out->cached = 1;
 		status = BUILD_OK;
+		adopt_inputs(imgdir);
 		goto out;
 	}
 
@@ -569,7 +592,15 @@ int kbuild_image(struct build_result *out, const struct build_request *req)
 	}
 
 	objimage = xstrfmt("%s/arch/x86/boot/bzImage", objdir);
-	/* The map first: an image in the cache is a hit, map or not. */
+	/*
+	 * The map and the inputs first: an image in the cache is a hit,
+	 * with them or not. Without its inputs a bisection only bisects
+	 * every commit, so their failure is a warning.
+	 */
+	if (inputs_keep(objdir, srcdir, imgdir))
+		warning("the files %.12s was built from are not kept: a "
+			"bisection ending at it will build every commit",
+			out->commit);
 	if (kmap_keep(objdir, imgdir) || copy_file(objimage, out->image, 0644))
 		goto out;
 	out->seconds = (double)(now_ns() - start) / 1e9;

@@ -33,6 +33,12 @@ enum build_flags {
 	 * again when no build folder still holds it.
 	 */
 	BUILD_WANT_MAP = 1 << 2,
+	/*
+	 * The list of files the image was made from is wanted beside it (a
+	 * bisection's endpoints, inputs.h): the same, from its build folder
+	 * or by building again.
+	 */
+	BUILD_WANT_INPUTS = 1 << 3,
 };
 
 struct build_request {

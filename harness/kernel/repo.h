@@ -54,6 +54,14 @@ int repo_range(struct repo *r, const char *good, const char *bad,
 /* The commit's tree id: the same sources give the same build key. */
 int repo_tree_id(struct repo *r, const char *commit, char out[41]);
 
+/*
+ * The paths that differ between the trees of two commits, each handed to
+ * fn (a renamed file by both names); stops at the first nonzero fn
+ * returns and returns it. 0 when all were handed, -1 after error().
+ */
+int repo_diff_paths(struct repo *r, const char *from, const char *to,
+		    int (*fn)(const char *path, void *arg), void *arg);
+
 /* VERSION/PATCHLEVEL/SUBLEVEL of the commit's top Makefile, as KVER(). */
 int repo_kernel_version(struct repo *r, const char *commit, unsigned *kver);
 /* The same from a Makefile's text; 0 when it names no version. Pure. */

@@ -1,0 +1,370 @@
+/* inputs.c: the source files an image was made from (see inputs.h). */
+#include "inputs.h"
+#include "build_log.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <ftw.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+void inputs_release(struct kernel_inputs *in)
+{
+	str_index_release(&in->index);
+	strvec_clear(&in->paths);
+}
+
+void inputs_add(struct kernel_inputs *in, const char *path)
+{
+	if (str_index_get(&in->index, path, STR_INDEX_WHOLE) >= 0)
+		return;
+	strvec_push(&in->paths, path);
+	str_index_put(&in->index, in->paths.v[in->paths.nr - 1],
+		      STR_INDEX_WHOLE, in->paths.nr - 1);
+}
+
+/* Characters that end a path inside a .cmd token ("$(wildcard x)", "-I"). */
+static size_t path_len(const char *s)
+{
+	size_t n = strcspn(s, " \t\n\\)(,;:'\"=");
+	return n;
+}
+
+/* Every file of the tree `text` names as `prefix`/path. */
+static void scan_prefix(struct kernel_inputs *in, const char *text,
+			const char *prefix, const char *srcdir)
+{
+	size_t pl = strlen(prefix);
+	struct strbuf path = STRBUF_INIT;
+	const char *p = text;
+
+	while ((p = strstr(p, prefix))) {
+		const char *rel = p + pl;
+		size_t n;
+
+		p = rel;
+		if (*rel != '/')
+			continue;
+		rel++;
+		n = path_len(rel);
+		if (!n)
+			continue;
+		strbuf_reset(&path);
+		strbuf_add(&path, rel, n);
+		p = rel + n;
+		if (str_index_get(&in->index, path.buf, STR_INDEX_WHOLE) >= 0)
+			continue;
+		/* A folder (-I) or a file the tree no longer has is not one. */
+		struct stat st;
+		char *abs = xstrfmt("%s/%s", srcdir, path.buf);
+		int file = !lstat(abs, &st) &&
+			   (S_ISREG(st.st_mode) || S_ISLNK(st.st_mode));
+		free(abs);
+		if (file)
+			inputs_add(in, path.buf);
+	}
+	strbuf_release(&path);
+}
+
+void inputs_scan_cmd(struct kernel_inputs *in, const char *text,
+		     const char *srcdir, const char *from_objdir)
+{
+	/*
+	 * The tree's files are named by absolute path (the build folder is
+	 * not in the tree) wherever they stand: a dependency line, a
+	 * source_ line, "-include", a script's argument. ccache's base_dir
+	 * makes the compiler's own dependency lines relative to the build
+	 * folder ("../../src/...").
+	 */
+	scan_prefix(in, text, srcdir, srcdir);
+	if (from_objdir && *from_objdir)
+		scan_prefix(in, text, from_objdir, srcdir);
+}
+
+/*
+ * `to` as seen from `from`, both absolute ("/t/0/obj/k", "/t/0/src":
+ * "../../src"); caller frees.
+ */
+static char *relative_path(const char *from, const char *to)
+{
+	size_t common = 0, i = 0;
+	struct strbuf sb = STRBUF_INIT;
+
+	/* The longest common prefix that ends at a folder. */
+	for (; from[i] && from[i] == to[i]; i++)
+		if (from[i] == '/')
+			common = i;
+	if (!from[i] && to[i] == '/')
+		common = i;
+	else if (!to[i] && from[i] == '/')
+		common = i;
+	for (const char *p = from + common; *p; p++)
+		if (*p == '/')
+			strbuf_addstr(&sb, sb.len ? "/.." : "..");
+	if (to[common])
+		strbuf_addf(&sb, "%s%s", sb.len ? "" : ".", to + common);
+	return strbuf_detach(&sb);
+}
+
+/*
+ * Kconfig writes the list of Kconfig files it read, relative to the
+ * tree's top, into include/config/auto.conf.cmd ("deps_config := \").
+ */
+static void scan_kconfig_list(struct kernel_inputs *in, const char *text,
+			      const char *srcdir)
+{
+	struct strbuf path = STRBUF_INIT;
+
+	for (const char *p = text; *p;) {
+		size_t n;
+
+		p += strspn(p, " \t\n\\");
+		n = strcspn(p, " \t\n\\");
+		if (!n)
+			break;
+		strbuf_reset(&path);
+		strbuf_add(&path, p, n);
+		p += n;
+		if (strchr(path.buf, '$') || strchr(path.buf, ':') ||
+		    path.buf[0] == '/')
+			continue;
+		struct stat st;
+		char *abs = xstrfmt("%s/%s", srcdir, path.buf);
+		if (!lstat(abs, &st) && S_ISREG(st.st_mode))
+			inputs_add(in, path.buf);
+		free(abs);
+	}
+	strbuf_release(&path);
+}
+
+static struct {
+	struct kernel_inputs *in;
+	const char *srcdir;
+	char *from_objdir; /* srcdir seen from objdir */
+	size_t objdir_len;
+	long files;
+	int failed;
+} scan;
+
+static int visit(const char *path, const struct stat *st, int type,
+		 struct FTW *ftw)
+{
+	const char *base = path + ftw->base;
+	size_t n = strlen(base);
+	struct strbuf text = STRBUF_INIT;
+	int kconfig = !strcmp(base, "auto.conf.cmd");
+
+	(void)st;
+	if (type != FTW_F ||
+	    (!kconfig && (base[0] != '.' || n < 5 ||
+			  strcmp(base + n - 4, ".cmd"))))
+		return 0;
+	if (read_file(path, &text)) {
+		scan.failed = 1;
+		strbuf_release(&text);
+		return 1;
+	}
+	if (kconfig) {
+		scan_kconfig_list(scan.in, text.buf, scan.srcdir);
+	} else {
+		/* make went into this folder: its Makefile counts. */
+		size_t dir = (size_t)ftw->base;
+		if (dir > scan.objdir_len + 1) {
+			char *rel = xstrndup(path + scan.objdir_len + 1,
+					     dir - scan.objdir_len - 1);
+			inputs_add(scan.in, rel);
+			free(rel);
+		}
+		inputs_scan_cmd(scan.in, text.buf, scan.srcdir,
+				scan.from_objdir);
+	}
+	scan.files++;
+	strbuf_release(&text);
+	return 0;
+}
+
+/*
+ * objtool is made by tools/'s own build, whose .cmd files name no
+ * dependencies; it rewrites every object, so all it is made of counts.
+ */
+static const char *const objtool_trees[] = {
+	"tools/objtool/**", "tools/include/**", "tools/lib/**",
+	"tools/arch/**",    "tools/build/**",	"tools/scripts/**",
+};
+
+long inputs_collect(struct kernel_inputs *in, const char *objdir,
+		    const char *srcdir)
+{
+	char *objtool = xstrfmt("%s/tools/objtool", objdir);
+
+	scan.in = in;
+	scan.srcdir = srcdir;
+	scan.objdir_len = strlen(objdir);
+	scan.from_objdir = relative_path(objdir, srcdir);
+	scan.files = 0;
+	scan.failed = 0;
+	int failed = nftw(objdir, visit, 32, FTW_PHYS) || scan.failed;
+	free(scan.from_objdir);
+	scan.from_objdir = NULL;
+	if (failed) {
+		free(objtool);
+		return scan.failed ? -1
+				   : error("cannot read the build folder '%s': "
+					   "%s",
+					   objdir, strerror(errno));
+	}
+	if (file_exists(objtool))
+		for (size_t i = 0; i < ARRAY_SIZE(objtool_trees); i++)
+			inputs_add(in, objtool_trees[i]);
+	free(objtool);
+	return scan.files;
+}
+
+int inputs_keep(const char *objdir, const char *srcdir, const char *imgdir)
+{
+	struct kernel_inputs in = KERNEL_INPUTS_INIT;
+	int rc = inputs_collect(&in, objdir, srcdir) < 0 ||
+			 inputs_write(&in, imgdir)
+		 ? -1
+		 : 0;
+	inputs_release(&in);
+	return rc;
+}
+
+int inputs_adopt(const char *imgdir)
+{
+	char *file = xstrfmt("%s/" INPUTS_FILE, imgdir);
+	char *objdir = NULL, *srcdir = NULL;
+	int rc = 1;
+
+	if (!file_exists(file)) {
+		rc = 0;
+		if (build_log_folder(imgdir, &objdir) &&
+		    (srcdir = build_log_value(imgdir, "srcdir")))
+			rc = inputs_keep(objdir, srcdir, imgdir) ? -1 : 1;
+	}
+	free(file);
+	free(objdir);
+	free(srcdir);
+	return rc;
+}
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int inputs_write(const struct kernel_inputs *in, const char *dir)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char **sorted = xcalloc(in->paths.nr ? in->paths.nr : 1,
+				sizeof(*sorted));
+	char *file = xstrfmt("%s/" INPUTS_FILE, dir);
+	int rc;
+
+	if (in->paths.nr)
+		memcpy(sorted, in->paths.v, in->paths.nr * sizeof(*sorted));
+	qsort(sorted, in->paths.nr, sizeof(*sorted), by_name);
+	for (size_t i = 0; i < in->paths.nr; i++) {
+		strbuf_addstr(&sb, sorted[i]);
+		strbuf_addch(&sb, '\n');
+	}
+	rc = write_file_atomic(file, sb.buf ? sb.buf : "", sb.len);
+	free(file);
+	free(sorted);
+	strbuf_release(&sb);
+	return rc;
+}
+
+int inputs_load(struct kernel_inputs *in, const char *dir)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *file = xstrfmt("%s/" INPUTS_FILE, dir);
+	int rc = 1;
+
+	if (file_exists(file)) {
+		rc = read_file(file, &sb) ? -1 : 0;
+		for (char *line = sb.buf, *nl; !rc && line && *line;
+		     line = nl ? nl + 1 : NULL) {
+			nl = strchr(line, '\n');
+			if (nl)
+				*nl = '\0';
+			if (*line)
+				inputs_add(in, line);
+		}
+	}
+	free(file);
+	strbuf_release(&sb);
+	return rc;
+}
+
+static int starts(const char *s, const char *prefix)
+{
+	return !strncmp(s, prefix, strlen(prefix));
+}
+
+/* The folder of `path` with its slash ("block/"), "" at the top. */
+static int folder_visited(const struct kernel_inputs *in, const char *path,
+			  size_t len)
+{
+	return !len || str_index_get(&in->index, path, len) >= 0;
+}
+
+/* Within a tree the set names whole: a "tools/objtool/" line with "**". */
+static int under_whole_tree(const struct kernel_inputs *in, const char *path)
+{
+	struct strbuf key = STRBUF_INIT;
+	int found = 0;
+
+	for (const char *s = strchr(path, '/'); s && !found;
+	     s = strchr(s + 1, '/')) {
+		strbuf_reset(&key);
+		strbuf_add(&key, path, (size_t)(s - path) + 1);
+		strbuf_addstr(&key, "**");
+		found = str_index_get(&in->index, key.buf, STR_INDEX_WHOLE) >=
+			0;
+	}
+	strbuf_release(&key);
+	return found;
+}
+
+/* Scripts people run by hand, which no build runs. */
+static const char *const scripts_not_built[] = {
+	"scripts/checkpatch.pl", "scripts/get_maintainer.pl",
+	"scripts/spelling.txt",	 "scripts/const_structs.checkpatch",
+};
+
+int inputs_can_change(const struct kernel_inputs *in, const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	const char *base = slash ? slash + 1 : path;
+	size_t dir = slash ? (size_t)(slash - path) + 1 : 0;
+
+	if (str_index_get(&in->index, path, STR_INDEX_WHOLE) >= 0 ||
+	    under_whole_tree(in, path))
+		return 1;
+	/*
+	 * What is built, and how: no .cmd file names these, yet a change
+	 * to one can add an object, drop one, or change every command.
+	 * make reads a folder's Makefile only when it goes into it.
+	 */
+	if ((starts(base, "Makefile") || starts(base, "Kbuild")) &&
+	    folder_visited(in, path, dir))
+		return 1;
+	if (starts(path, "scripts/")) {
+		for (size_t i = 0; i < ARRAY_SIZE(scripts_not_built); i++)
+			if (!strcmp(path, scripts_not_built[i]))
+				return 0;
+		return 1;
+	}
+	/* A base configuration: kernel/configs/, arch/<arch>/configs/. */
+	if (starts(path, "kernel/configs/"))
+		return 1;
+	if (starts(path, "arch/")) {
+		const char *next = strchr(path + 5, '/');
+		if (next && starts(next + 1, "configs/"))
+			return 1;
+	}
+	return 0;
+}

@@ -1,0 +1,79 @@
+/*
+ * inputs.h: the source files a kernel image of one configuration was
+ * made from. Kbuild names them itself: every target in a build folder has
+ * a `.<target>.cmd` file with the command that made it and, for objects,
+ * every file the compiler read (fixdep's deps_ list), and Kconfig lists
+ * the Kconfig files it read (include/config/auto.conf.cmd). A commit
+ * that changes none of these, no Makefile or Kbuild of a folder make went
+ * into, and nothing under scripts/ or the base configurations, builds the
+ * same kernel as its parent: a bisection never needs to build it. Git
+ * does this with the paths a person names (`git bisect start -- paths`);
+ * here the build names them.
+ *
+ * Kept beside each image in the cache (kbuild.c writes them after a
+ * build): a file `inputs`, one line each, relative to the tree's top: a
+ * file; a folder make went into ("block/"); a tree whose every file
+ * counts ("tools/objtool/" and "**": objtool is made by tools/'s own
+ * build, whose .cmd files name no dependencies).
+ */
+#ifndef IOBISECT_INPUTS_H
+#define IOBISECT_INPUTS_H
+
+#include "str_index.h"
+#include "util.h"
+
+#define INPUTS_FILE "inputs"
+
+struct kernel_inputs {
+	struct strvec paths;   /* relative to the tree's top, each once */
+	struct str_index index; /* into paths */
+};
+#define KERNEL_INPUTS_INIT { STRVEC_INIT, { NULL, NULL, 0, 0 } }
+
+void inputs_release(struct kernel_inputs *in);
+/* Add one path (relative to the tree's top) unless it is there. */
+void inputs_add(struct kernel_inputs *in, const char *path);
+
+/*
+ * The files under `srcdir` named by the `.*.cmd` files of the build
+ * folder `objdir` (added to *in). Names that are not files of the tree
+ * (folders, generated files in objdir, config symbols) are left out.
+ * Returns how many .cmd files were read, or -1 after error().
+ */
+long inputs_collect(struct kernel_inputs *in, const char *objdir,
+		    const char *srcdir);
+
+/*
+ * The same from the text of one .cmd file, where the tree is named by
+ * `srcdir` or, relative to the build folder, by `from_objdir`
+ * ("../../src"; NULL: never). Pure but for lstat.
+ */
+void inputs_scan_cmd(struct kernel_inputs *in, const char *text,
+		     const char *srcdir, const char *from_objdir);
+
+/* Collect objdir's inputs and write them into imgdir: 0, or -1. */
+int inputs_keep(const char *objdir, const char *srcdir, const char *imgdir);
+
+/*
+ * Give a cached image made before inputs were kept its list, from the
+ * build folder its build.log names while that folder still holds the
+ * image (build_log.h). 1 when the list is there now, 0 when the folder
+ * has built something else since, -1 after error().
+ */
+int inputs_adopt(const char *imgdir);
+
+/* Write `dir`/inputs, sorted. 0, or -1 after error(). */
+int inputs_write(const struct kernel_inputs *in, const char *dir);
+/* Read `dir`/inputs into *in: 0, 1 when there is none, -1 after error(). */
+int inputs_load(struct kernel_inputs *in, const char *dir);
+
+/*
+ * Whether a change to `path` (relative to the tree's top) can change the
+ * image: a file in the set or under a whole tree of it, or one that
+ * decides what is built and how (Makefile* and Kbuild* of a folder make
+ * went into, scripts/ but those run by hand, the base configurations
+ * under arch/<arch>/configs/ and kernel/configs/).
+ */
+int inputs_can_change(const struct kernel_inputs *in, const char *path);
+
+#endif

@@ -1,0 +1,211 @@
+/*
+ * check_inputs.c: the files an image is made from (inputs.c): what a
+ * .cmd file names, which changed paths can change the image, the list
+ * written and read back, and a build folder scanned whole.
+ */
+#include "inputs.h"
+#include "util.h"
+
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static char tmp[64];
+static char *src, *obj;
+
+static void put(const char *dir, const char *name, const char *text)
+{
+	char *path = xstrfmt("%s/%s", dir, name);
+	char *slash = strrchr(path, '/');
+	*slash = '\0';
+	ck_assert_int_eq(mkdir_p(path, 0755), 0);
+	*slash = '/';
+	ck_assert_int_eq(write_file_atomic(path, text, strlen(text)), 0);
+	free(path);
+}
+
+static void setup(void)
+{
+	strcpy(tmp, "/tmp/check_inputs.XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(tmp));
+	src = xstrfmt("%s/src", tmp);
+	obj = xstrfmt("%s/obj", tmp);
+	put(src, "block/bio.c", "");
+	put(src, "include/linux/blkdev.h", "");
+	put(src, "include/linux/kconfig.h", "");
+	put(src, "scripts/syscalltbl.sh", "");
+	put(src, "arch/x86/entry/syscalls/syscall_64.tbl", "");
+	put(src, "block/Kconfig", "");
+	put(src, "init/Kconfig", "");
+	put(obj, "Makefile", "");
+}
+
+static void teardown(void)
+{
+	remove_tree(tmp);
+	free(src);
+	free(obj);
+}
+
+static int has(const struct kernel_inputs *in, const char *path)
+{
+	return strvec_index(&in->paths, path) >= 0;
+}
+
+/*
+ * A dependency list, a source line, -include and -I, a script and its
+ * argument in a generated file's command: every file of the tree named,
+ * once; folders, generated files and config symbols not.
+ */
+START_TEST(cmd_names_the_files_of_the_tree)
+{
+	struct kernel_inputs in = KERNEL_INPUTS_INIT;
+	char *text = xstrfmt(
+		"cmd_block/bio.o := gcc -I%s/include -I./include "
+		"-include %s/include/linux/kconfig.h -c -o block/bio.o "
+		"%s/block/bio.c\n\n"
+		"source_block/bio.o := %s/block/bio.c\n\n"
+		"deps_block/bio.o := \\\n"
+		"  %s/include/linux/kconfig.h \\\n"
+		"    $(wildcard include/config/CPU_BIG_ENDIAN) \\\n"
+		"  %s/include/linux/blkdev.h \\\n"
+		"  include/generated/autoconf.h \\\n"
+		"  %s/include/linux/gone.h \\\n\n"
+		"block/bio.o: $(deps_block/bio.o)\n",
+		src, src, src, src, src, src, src);
+	char *gen = xstrfmt("cmd_arch/x86/include/generated/asm/syscalls_64.h "
+			    ":= sh %s/scripts/syscalltbl.sh --abis common,64 "
+			    "%s/arch/x86/entry/syscalls/syscall_64.tbl "
+			    "arch/x86/include/generated/asm/syscalls_64.h\n",
+			    src, src);
+
+	inputs_scan_cmd(&in, text, src, "../src");
+	inputs_scan_cmd(&in, gen, src, "../src");
+	inputs_scan_cmd(&in, "deps_x.o := \\\n  ../src/init/Kconfig \\\n"
+			     "  ../srcx/block/bio.c\n", src, "../src");
+	ck_assert_uint_eq(in.paths.nr, 6);
+	ck_assert(has(&in, "init/Kconfig"));
+	ck_assert(has(&in, "block/bio.c"));
+	ck_assert(has(&in, "include/linux/kconfig.h"));
+	ck_assert(has(&in, "include/linux/blkdev.h"));
+	ck_assert(has(&in, "scripts/syscalltbl.sh"));
+	ck_assert(has(&in, "arch/x86/entry/syscalls/syscall_64.tbl"));
+	ck_assert(!has(&in, "include"));
+	ck_assert(!has(&in, "include/linux/gone.h"));
+	inputs_release(&in);
+	free(text);
+	free(gen);
+}
+END_TEST
+
+static const struct {
+	const char *path;
+	int can;
+} change_cases[] = {
+	{ "block/bio.c", 1 },
+	{ "include/linux/blkdev.h", 1 },
+	{ "block/blk-core.c", 0 },	    /* not built */
+	{ "Documentation/block/index.rst", 0 },
+	{ "arch/sparc/include/asm/io.h", 0 },
+	{ "Makefile", 1 },		    /* the top is always gone into */
+	{ "block/Makefile", 1 },	    /* make went into block/ */
+	{ "block/Kbuild", 1 },
+	{ "drivers/gpu/drm/amd/Makefile", 0 }, /* never gone into */
+	{ "block/Kconfig", 1 },		    /* Kconfig read it */
+	{ "arch/sparc/Kconfig", 0 },	    /* never read */
+	{ "scripts/Makefile.build", 1 },
+	{ "scripts/link-vmlinux.sh", 1 },
+	{ "scripts/checkpatch.pl", 0 },	    /* run by hand, never by make */
+	{ "kernel/configs/tiny.config", 1 },
+	{ "arch/x86/configs/tiny.config", 1 },
+	{ "arch/x86/configsx", 0 },
+	{ "tools/objtool/check.c", 1 },	    /* objtool rewrites objects */
+	{ "tools/perf/builtin-top.c", 0 },
+};
+
+START_TEST(which_changes_can_change_the_image)
+{
+	struct kernel_inputs in = KERNEL_INPUTS_INIT;
+
+	inputs_add(&in, "block/bio.c");
+	inputs_add(&in, "include/linux/blkdev.h");
+	inputs_add(&in, "block/");
+	inputs_add(&in, "block/Kconfig");
+	inputs_add(&in, "tools/objtool/**");
+	ck_assert_msg(inputs_can_change(&in, change_cases[_i].path) ==
+			      change_cases[_i].can,
+		      "%s", change_cases[_i].path);
+	inputs_release(&in);
+}
+END_TEST
+
+/*
+ * A build folder scanned whole: every .cmd file, the folders they are
+ * in, the Kconfig files the configuration read, objtool's trees when it
+ * was built; written sorted and read back the same.
+ */
+START_TEST(build_folder_scanned_and_kept)
+{
+	struct kernel_inputs in = KERNEL_INPUTS_INIT, back = KERNEL_INPUTS_INIT;
+	/* As ccache's base_dir writes them: relative to the build folder. */
+	char *deps = xstrfmt("deps_block/bio.o := %s/block/bio.c \\\n"
+			     "  ../src/include/linux/blkdev.h\n",
+			     src);
+	struct strbuf list = STRBUF_INIT;
+	char *file = xstrfmt("%s/inputs", tmp);
+
+	put(obj, "block/.bio.o.cmd", deps);
+	put(obj, "block/bio.o", "not read");
+	put(obj, "include/config/auto.conf.cmd",
+	    "deps_config := \\\n\tblock/Kconfig \\\n\tinit/Kconfig \\\n"
+	    "\tarch/gone/Kconfig\n\n"
+	    "include/config/auto.conf: $(deps_config)\n");
+	put(obj, "tools/objtool/.check.o.cmd", "cmd_x := gcc\n");
+	ck_assert_int_eq(inputs_collect(&in, obj, src), 3);
+	ck_assert_int_eq(inputs_write(&in, tmp), 0);
+	ck_assert_int_eq(read_file(file, &list), 0);
+	ck_assert_str_eq(list.buf,
+			 "block/\nblock/Kconfig\nblock/bio.c\n"
+			 "include/linux/blkdev.h\ninit/Kconfig\ntools/arch/**\n"
+			 "tools/build/**\ntools/include/**\ntools/lib/**\n"
+			 "tools/objtool/\ntools/objtool/**\n"
+			 "tools/scripts/**\n");
+	ck_assert_int_eq(inputs_load(&back, tmp), 0);
+	ck_assert_uint_eq(back.paths.nr, in.paths.nr);
+	ck_assert(inputs_can_change(&back, "init/Kconfig"));
+	ck_assert(inputs_can_change(&back, "tools/lib/subcmd/exec-cmd.c"));
+	inputs_release(&back);
+	/* No list: 1, nothing read. */
+	ck_assert_int_eq(unlink(file), 0);
+	ck_assert_int_eq(inputs_load(&back, tmp), 1);
+	ck_assert_uint_eq(back.paths.nr, 0);
+	inputs_release(&back);
+	inputs_release(&in);
+	strbuf_release(&list);
+	free(deps);
+	free(file);
+}
+END_TEST
+
+static Suite *inputs_suite(void)
+{
+	Suite *s = suite_create("inputs");
+	TCase *tc = tcase_create("inputs");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, cmd_names_the_files_of_the_tree);
+	tcase_add_loop_test(tc, which_changes_can_change_the_image, 0,
+			    ARRAY_SIZE(change_cases));
+	tcase_add_test(tc, build_folder_scanned_and_kept);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(inputs_suite());
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
