@@ -160,7 +160,8 @@ deps:
 	@scripts/deps.sh
 
 # The layers' order, the Check suites, then the table of hostile inputs
-# against the program, then two harnesses booting a stand-in QEMU on one
+# against the program, then each command's answer to -h, --help and a bad
+# option (tests/cli-table.sh), then two harnesses booting a stand-in QEMU on one
 # results folder, then harnesses killed while a stand-in QEMU runs, then
 # a bisection over a stand-in QEMU stopped at each of its progress lines
 # (and by signals and a full disk) and resumed.
@@ -168,6 +169,7 @@ unit: $(CHECK_BIN) $(O)/iobisect
 	@scripts/check-layers.sh $(HARNESS_DIRS)
 	@scripts/run-unit.sh $(CHECK_BIN)
 	@tests/hostile.sh $(O)/iobisect
+	@tests/cli-table.sh $(O)/iobisect
 	@tests/concurrent-boots.sh $(O)/iobisect
 	@tests/killed-harness.sh $(O)/iobisect
 	@tests/resume-everywhere.sh $(O)/iobisect

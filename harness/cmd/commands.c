@@ -115,7 +115,7 @@ int command_read_table(const struct command *c, opt_table_fn *fn, void *payload)
 	struct strbuf quiet = STRBUF_INIT, *prev;
 	char *argv[] = {(char *)c->name, "--help", NULL};
 
-	/* "--help" is an unknown option to most; what they say is not news. */
+	/* Nothing a command says while its table is read is news. */
 	prev = error_capture(&quiet);
 	opt_usage_capture(read_once, &r);
 	c->fn(2, argv);

@@ -81,6 +81,7 @@ static void command_words(const char *cmd, const char *synopsis,
 		if (takes_path(o->argh) && strvec_index(w->paths, o->name) < 0)
 			strvec_push(w->paths, o->name);
 	}
+	add_word(w->opts, "--help"); /* every command's (options.h) */
 }
 
 /* The presets the data folder holds (job_presets: only safe names). */

@@ -149,7 +149,7 @@ static void command_page(const char *cmd, const char *synopsis,
 	struct command_page *p = payload;
 	struct strbuf *out = p->out, syn = STRBUF_INIT;
 	char *self = xstrfmt("iobisect-%s(1)", cmd);
-	int args = 0; /* arguments, then options, with help */
+	int args = 0; /* arguments with help */
 
 	roff(out, p->c->summary);
 	strbuf_addstr(out, "\n.SH SYNOPSIS\n.B iobisect ");
@@ -168,10 +168,14 @@ static void command_page(const char *cmd, const char *synopsis,
 		}
 	strbuf_addstr(out, ".SH OPTIONS\n");
 	for (const struct opt *o = opts; o->type != OPTION_END; o++)
-		if (o->type != OPTION_ARG && o->help && ++args)
+		if (o->type != OPTION_ARG && o->help)
 			entry(out, o);
-	if (!args)
-		strbuf_addstr(out, "None.\n");
+	/* Every command's (options.h), in no table. */
+	strbuf_addstr(out, ".TP\n\\fB\\-h\\fR, \\fB\\-\\-help\\fR\n"
+			   "the usage on the standard output, exit 0; an "
+			   "unknown option or a missing value is one error "
+			   "line and the usage's first line on the standard "
+			   "error, exit 128\n");
 	strbuf_addstr(out, ".SH EXIT STATUS\n");
 	if (p->c->exits) {
 		struct strvec lines = STRVEC_INIT;
