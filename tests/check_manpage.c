@@ -13,8 +13,10 @@
 
 #include <check.h>
 #include <dirent.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 START_TEST(pages_are_the_tables)
 {
@@ -84,6 +86,110 @@ START_TEST(completion_is_the_tables)
 }
 END_TEST
 
+/*
+ * What the completion offers for the command line `words` (bash words,
+ * the last the one completed) in folder `dir`, one a line: the script
+ * run by bash as bash runs it, no user's set-up read.
+ */
+static void complete(const char *dir, const char *words, struct strbuf *out)
+{
+	struct strbuf script = STRBUF_INIT;
+	char *file = xstrfmt("%s/iobisect.bash", dir), *cmd;
+	char buf[4096];
+	size_t n;
+	FILE *f;
+
+	ck_assert_int_eq(completion_bash(&script), 0);
+	ck_assert_int_eq(write_file_atomic(file, script.buf, script.len), 0);
+	cmd = xstrfmt("cd '%s' && bash --norc -c 'source ./iobisect.bash && "
+		      "COMP_WORDS=(%s) && COMP_CWORD=$((${#COMP_WORDS[@]} - 1)) "
+		      "&& { _iobisect; printf \"%%s\\n\" \"${COMPREPLY[@]}\"; }'",
+		      dir, words);
+	f = popen(cmd, "r");
+	ck_assert_ptr_nonnull(f);
+	strbuf_reset(out);
+	while ((n = fread(buf, 1, sizeof(buf), f)))
+		strbuf_add(out, buf, n);
+	ck_assert_int_eq(pclose(f), 0);
+	free(cmd);
+	free(file);
+	strbuf_release(&script);
+}
+
+static void assert_offers(const char *dir, const char *words, const char *want)
+{
+	struct strbuf out = STRBUF_INIT, all = STRBUF_INIT;
+	char *line = xstrfmt("\n%s\n", want);
+
+	complete(dir, words, &out);
+	strbuf_addch(&all, '\n');
+	strbuf_addstr(&all, out.buf);
+	ck_assert_msg(strstr(all.buf, line), "iobisect %s<TAB> offers no '%s':%s",
+		      words, want, all.buf);
+	strbuf_release(&out);
+	strbuf_release(&all);
+	free(line);
+}
+
+/*
+ * Values, not only options: the engines, the presets, an enum key's
+ * values after --set KEY= (as one word, and as bash splits it at '='),
+ * the workload's and the topology's keys, and a revision's refs from
+ * the repository the command line names, a hostile ref's name quoted.
+ */
+START_TEST(completion_offers_values)
+{
+	char tmpl[] = "/tmp/check-completion.XXXXXX";
+	char *dir = mkdtemp(tmpl), *cmd, *job;
+	struct strbuf out = STRBUF_INIT;
+
+	ck_assert_ptr_nonnull(dir);
+	assert_offers(dir, "iobisect run --workload \"\"", "rawread");
+	assert_offers(dir, "iobisect run --workload \"\"", "fio");
+	assert_offers(dir, "iobisect run --topology \"\"", "raid5-4");
+	assert_offers(dir, "iobisect run --set \"\"", "workload.bs_kb=");
+	assert_offers(dir, "iobisect run --set \"\"", "workload.engine=");
+	assert_offers(dir, "iobisect run --set \"\"",
+		      "topology.disks.latency_ns=");
+	assert_offers(dir, "iobisect run --set \"\"", "topology.preset=");
+	assert_offers(dir, "iobisect run --set machine.accel=k",
+		      "machine.accel=kvm");
+	assert_offers(dir, "iobisect run --set machine.accel = \"\"", "tcg");
+	assert_offers(dir, "iobisect run --set machine.accel =", "auto");
+	assert_offers(dir, "iobisect run --set workload.engine=", "workload.engine=bonnie");
+	assert_offers(dir, "iobisect run --set topology.preset=", "topology.preset=virtio");
+	assert_offers(dir, "iobisect run --set workload.fadvise = \"\"", "dontneed");
+
+	/* A repository with a branch, and a ref named as shell code. */
+	cmd = xstrfmt("cd '%s' && git init -q repo && cd repo && "
+		      "git -c user.name=t -c user.email=t@t commit -q "
+		      "--allow-empty -m one && git branch slow-branch && "
+		      "git update-ref 'refs/heads/$(touch${IFS}pwned)' HEAD",
+		      dir);
+	ck_assert_int_eq(system(cmd), 0);
+	free(cmd);
+	assert_offers(dir, "iobisect build --repo repo --commit s", "slow-branch");
+	/* The job file's "repo", when the command line names no --repo. */
+	job = xstrfmt("%s/job.json", dir);
+	cmd = xstrfmt("{\"repo\": \"%s/repo\", \"topology\": \"virtio\"}\n", dir);
+	ck_assert_int_eq(write_file_atomic(job, cmd, strlen(cmd)), 0);
+	free(cmd);
+	assert_offers(dir, "iobisect measure job.json --commit \"\"", "slow-branch");
+	assert_offers(dir, "iobisect run job.json --set bad=sl", "bad=slow-branch");
+	assert_offers(dir, "iobisect measure job.json --commit \"\"",
+		      "\\$\\(touch\\$\\{IFS\\}pwned\\)");
+	complete(dir, "iobisect measure job.json --commit \"\"", &out);
+	cmd = xstrfmt("%s/pwned", dir);
+	ck_assert_msg(!file_exists(cmd), "a ref's name ran");
+	free(cmd);
+	cmd = xstrfmt("rm -rf '%s'", dir);
+	ck_assert_int_eq(system(cmd), 0);
+	free(cmd);
+	free(job);
+	strbuf_release(&out);
+}
+END_TEST
+
 struct seen {
 	struct strbuf page;
 	int options;
@@ -138,6 +244,7 @@ int main(void)
 
 	tcase_add_test(tc, pages_are_the_tables);
 	tcase_add_test(tc, completion_is_the_tables);
+	tcase_add_test(tc, completion_offers_values);
 	tcase_add_test(tc, every_command_shows_its_table);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
