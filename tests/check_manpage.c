@@ -8,6 +8,7 @@
  */
 #include "commands.h"
 #include "completion.h"
+#include "job.h"
 #include "manpage.h"
 #include "util.h"
 
@@ -64,6 +65,88 @@ START_TEST(pages_are_the_tables)
 	strvec_clear(&names);
 	strbuf_release(&page);
 	strbuf_release(&doc);
+}
+END_TEST
+
+/* `text` as roff writes it: every '-' is "\-". */
+static char *as_roff(const char *text)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	for (; *text; text++)
+		if (*text == '-')
+			strbuf_addstr(&sb, "\\-");
+		else
+			strbuf_addch(&sb, *text);
+	return strbuf_detach(&sb);
+}
+
+static void assert_on_page(const struct strbuf *page, const char *name,
+			   const char *text)
+{
+	char *r = as_roff(text);
+
+	ck_assert_msg(strstr(page->buf, r), "%s does not hold '%s'", name,
+		      text);
+	free(r);
+}
+
+/*
+ * The pages hold the whole interface (man-pages(7)): every page has
+ * EXAMPLES, the job's every key of a workload engine and a topology, the
+ * engines and each preset; build's says where its images are kept and
+ * what it prints; a page names the documentation where it is installed.
+ */
+START_TEST(pages_hold_the_interface)
+{
+	struct strvec names = STRVEC_INIT, presets = STRVEC_INIT;
+	struct strbuf page = STRBUF_INIT;
+	static const char *const job_words[] = {
+		".SH WORKLOAD", ".SH TOPOLOGY", ".SH PRESETS", "workload.engine",
+		"workload.bs_kb", "workload.size_mb", "workload.target",
+		"workload.fadvise", "topology.preset", "topology.extra_layers",
+		"latency_ns", "stripe_cache", "seqread", "seqwrite", "rawread",
+		"bonnie", "fio", ".SH FILES", "IOBISECT_DATA",
+	};
+
+	manpage_names(&names);
+	for (size_t i = 0; i < names.nr; i++) {
+		strbuf_reset(&page);
+		ck_assert_int_eq(manpage_write(&page, names.v[i]), 0);
+		assert_on_page(&page, names.v[i], ".SH EXAMPLES\n");
+		assert_on_page(&page, names.v[i], "/usr/share/doc/iobisect/");
+		ck_assert_msg(!strstr(page.buf, " docs/"),
+			      "%s points to the source tree's docs/",
+			      names.v[i]);
+	}
+	strbuf_reset(&page);
+	ck_assert_int_eq(manpage_write(&page, "iobisect-job.5"), 0);
+	for (size_t i = 0; i < ARRAY_SIZE(job_words); i++)
+		assert_on_page(&page, "iobisect-job.5", job_words[i]);
+	job_presets(&presets);
+	ck_assert_uint_ge(presets.nr, 8);
+	for (size_t i = 0; i < presets.nr; i++) {
+		char *entry = xstrfmt(".TP\n.B %s\n", presets.v[i]);
+		assert_on_page(&page, "iobisect-job.5", entry);
+		free(entry);
+	}
+	/* A preset's own description follows its name. */
+	assert_on_page(&page, "iobisect-job.5", "md RAID5 (64K chunk");
+	strbuf_reset(&page);
+	ck_assert_int_eq(manpage_write(&page, "iobisect-build.1"), 0);
+	assert_on_page(&page, "iobisect-build.1", "image PATH");
+	assert_on_page(&page, "iobisect-build.1",
+		       "~/.cache/iobisect/images/KEY/");
+	assert_on_page(&page, "iobisect-build.1", ".SH FILES");
+	strbuf_reset(&page);
+	ck_assert_int_eq(manpage_write(&page, "iobisect-upload.1"), 0);
+	assert_on_page(&page, "iobisect-upload.1", "IOBISECT_UPLOAD_TOKEN");
+	strbuf_reset(&page);
+	ck_assert_int_eq(manpage_write(&page, "iobisect-test.1"), 0);
+	assert_on_page(&page, "iobisect-test.1", "git bisect run iobisect test");
+	strvec_clear(&names);
+	strvec_clear(&presets);
+	strbuf_release(&page);
 }
 END_TEST
 
@@ -243,6 +326,7 @@ int main(void)
 	int failed;
 
 	tcase_add_test(tc, pages_are_the_tables);
+	tcase_add_test(tc, pages_hold_the_interface);
 	tcase_add_test(tc, completion_is_the_tables);
 	tcase_add_test(tc, completion_offers_values);
 	tcase_add_test(tc, every_command_shows_its_table);

@@ -20,6 +20,8 @@ extern const char *const job_workload_keys[];
  * give? fio's build and kernel_min are set by iobisect.
  */
 int job_engine_key_given(const char *engine, const struct key_rule *r);
+/* The figures engine number `i` reports ("write,rewrite,read"). */
+const char *job_engine_metrics(int i);
 const struct key_rule *job_engine_rules(const char *engine);
 
 /*
