@@ -36,6 +36,7 @@ libexecdir  ?= $(exec_prefix)/libexec
 datarootdir ?= $(prefix)/share
 datadir     ?= $(datarootdir)
 mandir      ?= $(datarootdir)/man
+docdir      ?= $(datarootdir)/doc/iobisect
 bashcompdir ?= $(datarootdir)/bash-completion/completions
 INSTALL     ?= install
 INSTALL_PROGRAM ?= $(INSTALL)
@@ -161,7 +162,8 @@ deps:
 
 # The layers' order, the Check suites, then the table of hostile inputs
 # against the program, the defaults the docs state against the program's
-# tables, then two harnesses booting a stand-in QEMU on one
+# tables, then each command's answer to -h, --help and a bad option
+# (tests/cli-table.sh), then two harnesses booting a stand-in QEMU on one
 # results folder, then harnesses killed while a stand-in QEMU runs, then
 # a bisection over a stand-in QEMU stopped at each of its progress lines
 # (and by signals and a full disk) and resumed.
@@ -170,6 +172,7 @@ unit: $(CHECK_BIN) $(O)/iobisect
 	@scripts/run-unit.sh $(CHECK_BIN)
 	@tests/hostile.sh $(O)/iobisect
 	@tests/docs-defaults.py $(O)/iobisect
+	@tests/cli-table.sh $(O)/iobisect
 	@tests/concurrent-boots.sh $(O)/iobisect
 	@tests/killed-harness.sh $(O)/iobisect
 	@tests/resume-everywhere.sh $(O)/iobisect
@@ -251,6 +254,8 @@ clean:
 # tables; a unit check (check_manpage) fails until they are.
 MAN1 := $(wildcard docs/man/*.1)
 MAN5 := $(wildcard docs/man/*.5)
+# The documentation the pages point to (/usr/share/doc/iobisect/).
+DOCS := $(wildcard docs/*.md)
 COMPLETION := docs/completion/iobisect.bash
 man: iobisect
 	rm -f docs/man/*.1 docs/man/*.5
@@ -258,8 +263,8 @@ man: iobisect
 		./iobisect help --man $$p >docs/man/$$p || exit 1; done
 	./iobisect help --completion >$(COMPLETION)
 
-# The program, its guest, its QEMU plugin, its presets and fragments, its man pages and its
-# completion, where the install folders above say.
+# The program, its guest, its QEMU plugin, its presets and fragments, its man pages, its
+# completion and its documentation, where the install folders above say.
 install: all
 	$(INSTALL) -d $(DESTDIR)$(bindir) $(DESTDIR)$(libexecdir)/iobisect \
 		$(DESTDIR)$(datadir)/iobisect/qemu \
@@ -274,6 +279,8 @@ install: all
 	$(INSTALL_DATA) $(MAN1) $(DESTDIR)$(mandir)/man1
 	$(INSTALL_DATA) $(MAN5) $(DESTDIR)$(mandir)/man5
 	$(INSTALL_DATA) $(COMPLETION) $(DESTDIR)$(bashcompdir)/iobisect
+	$(INSTALL) -d $(DESTDIR)$(docdir)
+	$(INSTALL_DATA) $(DOCS) $(DESTDIR)$(docdir)
 
 uninstall:
 	rm -f $(DESTDIR)$(bindir)/iobisect \
@@ -283,6 +290,8 @@ uninstall:
 	rm -f $(addprefix $(DESTDIR)$(mandir)/man1/,$(notdir $(MAN1))) \
 		$(addprefix $(DESTDIR)$(mandir)/man5/,$(notdir $(MAN5))) \
 		$(DESTDIR)$(bashcompdir)/iobisect
+	rm -f $(addprefix $(DESTDIR)$(docdir)/,$(notdir $(DOCS)))
+	-rmdir $(DESTDIR)$(docdir)
 	-rmdir $(DESTDIR)$(libexecdir)/iobisect
 
 -include $(shell find $(O) -name '*.d' 2>/dev/null)

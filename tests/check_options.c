@@ -216,6 +216,43 @@ START_TEST(help_stops_the_parse)
 }
 END_TEST
 
+/* A table without -h or --help: every command answers them (options.h). */
+static int parse_bare(struct opt_error *err, char *w1, char *w2)
+{
+	const struct opt opts[] = {
+		OPT_STRING("--results", &results, "DIR", "the results folder"),
+		OPT_ARG("JOB", &job, "the job file"),
+		OPT_END(),
+	};
+	char *argv[] = {"cmd", w1, w2, NULL};
+
+	return opt_parse(opts, w2 ? 3 : 2, argv, err);
+}
+
+START_TEST(help_is_every_tables)
+{
+	struct opt_error e;
+
+	ck_assert_int_eq(parse_bare(&e, "--help", "--frob"), -1);
+	ck_assert_int_eq(e.status, OPT_HELP);
+	ck_assert_int_eq(parse_bare(&e, "job.json", "-h"), -1);
+	ck_assert_int_eq(e.status, OPT_HELP);
+	ck_assert_int_eq(parse_bare(&e, "--help=x", NULL), -1);
+	ck_assert_int_eq(e.status, OPT_HELP);
+	/* A value is a value, and no other word is help. */
+	ck_assert_int_eq(parse_bare(&e, "--results", "--help"), 0);
+	ck_assert_str_eq(results, "--help");
+	ck_assert_int_eq(parse_bare(&e, "--", NULL), -1);
+	assert_error(&e, OPT_ERR_UNKNOWN, "--", "--");
+	ck_assert_int_eq(parse_bare(&e, "--he", NULL), -1);
+	assert_error(&e, OPT_ERR_UNKNOWN, "--he", "--he");
+	ck_assert_int_eq(parse_bare(&e, "-hx", NULL), -1);
+	assert_error(&e, OPT_ERR_UNKNOWN, "-hx", "-hx");
+	ck_assert_int_eq(parse_bare(&e, "--helpme", NULL), -1);
+	assert_error(&e, OPT_ERR_UNKNOWN, "--helpme", "--helpme");
+}
+END_TEST
+
 START_TEST(callback_takes_and_refuses)
 {
 	struct opt_error e;
@@ -302,6 +339,7 @@ int main(void)
 	tcase_add_test(tc, positionals_in_order);
 	tcase_add_test(tc, flags);
 	tcase_add_test(tc, help_stops_the_parse);
+	tcase_add_test(tc, help_is_every_tables);
 	tcase_add_test(tc, callback_takes_and_refuses);
 	tcase_add_loop_test(tc, numbers_within_their_range, 0,
 			    sizeof(numbers) / sizeof(numbers[0]));

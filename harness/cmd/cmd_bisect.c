@@ -99,7 +99,7 @@ int cmd_bisect(int argc, char **argv)
 	struct strbuf text = STRBUF_INIT;
 	const char *job_path = NULL, *results = NULL, *destroy = NULL;
 	const char *upload_url = NULL, *notify_url = NULL;
-	int show_log = 0, force = 0, job_ok = 0, ret = DRIVER_ABORT;
+	int show_log = 0, force = 0, job_ok = 0, ret = DRIVER_ABORT, code;
 	struct safety_hold *holds = NULL;
 	size_t nr_holds = 0;
 	char hash[41];
@@ -124,7 +124,11 @@ int cmd_bisect(int argc, char **argv)
 	};
 
 	bisect_report_init(&rep);
-	if (opt_parse(opts, argc, argv, NULL) || !job_path) {
+	if (opt_parse_command("bisect", NULL, opts, argc, argv, &code)) {
+		executor_release(&exec);
+		return code;
+	}
+	if (!job_path) {
 		executor_release(&exec);
 		return usage(opts);
 	}

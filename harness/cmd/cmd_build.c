@@ -11,6 +11,8 @@
 
 #include <stdio.h>
 
+#define BUILD_SYNOPSIS "--repo PATH --commit REV [options]"
+
 int cmd_build(int argc, char **argv)
 {
 	const char *repo = NULL, *rev = NULL, *fragments = NULL;
@@ -19,11 +21,8 @@ int cmd_build(int argc, char **argv)
 	struct kconfig_spec spec = {0};
 	struct toolchain_rule rule = {0};
 	struct build_result res = BUILD_RESULT_INIT;
-	int help = 0, no_cache = 0;
-	struct opt_error err;
+	int no_cache = 0, code;
 	const struct opt opts[] = {
-		OPT_FLAG_F("-h", &help, OPT_STOP, "this help"),
-		OPT_FLAG_F("--help", &help, OPT_STOP, "this help"),
 		OPT_FLAG("--no-cache", &no_cache,
 			 "build even when the cache holds the image"),
 		OPT_STRING("--repo", &repo, "PATH",
@@ -42,33 +41,14 @@ int cmd_build(int argc, char **argv)
 		OPT_END(),
 	};
 
-	if (opt_parse(opts, argc, argv, &err)) {
-		switch (err.status) {
-		case OPT_ERR_NO_VALUE:
-			error("'%s' needs a value", err.arg);
-			break;
-		case OPT_ERR_VALUE:
-			break;
-		default:
-			/* A positional too; named whole, as build takes no
-			 * "--name=value" form. */
-			error("unknown option '%s'", err.arg);
-			opt_usage(stderr, "build",
-				  "--repo PATH --commit REV [options]", opts);
-		}
-		return EXIT_ABORT;
-	}
-	if (help) {
-		opt_usage(stdout, "build", "--repo PATH --commit REV [options]",
-			  opts);
-		return 0;
-	}
+	if (opt_parse_command("build", BUILD_SYNOPSIS, opts, argc, argv,
+			      &code))
+		return code;
 	if (no_cache)
 		req.flags |= BUILD_NO_CACHE;
 	if (!repo || !rev) {
 		error("build needs --repo and --commit");
-		opt_usage(stderr, "build", "--repo PATH --commit REV [options]",
-			  opts);
+		opt_usage_short(stderr, "build", BUILD_SYNOPSIS, opts);
 		return EXIT_ABORT;
 	}
 	if (cache_dir_check())
@@ -90,7 +70,7 @@ int cmd_build(int argc, char **argv)
 	int ok = !kbuild_image(&res, &req);
 	char took[32];
 	format_duration(took, sizeof(took), res.seconds);
-	int code = 0;
+	code = 0;
 	if (ok) {
 		printf("image   %s\n", res.image);
 		printf("key     %s\n", res.key);

@@ -125,7 +125,11 @@ int cmd_compare(int argc, char **argv)
 		OPT_END(),
 	};
 
-	if (opt_parse(opts, argc, argv, NULL) || !revs[1]) {
+	int rc;
+
+	if (opt_parse_command("compare", NULL, opts, argc, argv, &rc))
+		return rc;
+	if (!revs[1]) {
 		opt_usage(stderr, "compare", NULL, opts);
 		return EXIT_ABORT;
 	}

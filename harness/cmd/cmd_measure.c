@@ -21,11 +21,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#define MEASURE_SYNOPSIS \
+	"JOB --commit REV|--commit-list FILE --boots N [options]"
+
 static int usage(const struct opt *opts)
 {
-	opt_usage(stderr, "measure",
-		  "JOB --commit REV|--commit-list FILE --boots N [options]",
-		  opts);
+	opt_usage(stderr, "measure", MEASURE_SYNOPSIS, opts);
 	return EXIT_ABORT;
 }
 
@@ -69,8 +70,7 @@ int cmd_measure(int argc, char **argv)
 	char *listed = NULL;
 	int boots = -1;
 	char id[41];
-	int ret = EXIT_ABORT, rc;
-	struct opt_error err;
+	int ret = EXIT_ABORT, rc, code;
 	const struct opt opts[] = {
 		OPT_STRING("--commit", &rev, "REV", "the commit"),
 		OPT_STRING("--commit-list", &list, "FILE",
@@ -83,8 +83,9 @@ int cmd_measure(int argc, char **argv)
 		OPT_END(),
 	};
 
-	if (opt_parse(opts, argc, argv, &err))
-		return err.status == OPT_ERR_VALUE ? EXIT_ABORT : usage(opts);
+	if (opt_parse_command("measure", MEASURE_SYNOPSIS, opts, argc, argv,
+			      &code))
+		return code;
 	if (!job_path || !!rev == !!list || boots < 0)
 		return usage(opts);
 	if (list && !(rev = listed = list_entry(list)))

@@ -26,7 +26,6 @@ struct profile_args {
 	const char *job_path, *rev, *kernel, *map;
 	struct strvec overrides;
 	int rows;
-	int help;
 };
 
 static int set_opt(const struct opt *opt, const char *v)
@@ -72,10 +71,7 @@ int cmd_profile(int argc, char **argv)
 	char *plugin = NULL, *why = NULL;
 	char id[41];
 	int code = EXIT_ABORT, loaded = 0, ctx_ok = 0;
-	struct opt_error err;
 	const struct opt opts[] = {
-		OPT_FLAG_F("-h", &a.help, OPT_STOP, "this help"),
-		OPT_FLAG_F("--help", &a.help, OPT_STOP, "this help"),
 		OPT_STRING("--commit", &a.rev, "REV",
 			   "build this commit (or take it from the cache)"),
 		OPT_STRING("--kernel", &a.kernel, "BZIMAGE",
@@ -93,16 +89,9 @@ int cmd_profile(int argc, char **argv)
 		OPT_END(),
 	};
 
-	if (opt_parse(opts, argc, argv, &err)) {
-		if (err.status != OPT_ERR_VALUE)
-			opt_usage(stderr, "profile", USAGE, opts);
+	if (opt_parse_command("profile", USAGE, opts, argc, argv, &code))
 		goto out;
-	}
-	if (a.help) {
-		opt_usage(stdout, "profile", USAGE, opts);
-		code = 0;
-		goto out;
-	}
+	code = EXIT_ABORT;
 	if (!a.job_path || !!a.rev == !!a.kernel) {
 		opt_usage(stderr, "profile", USAGE, opts);
 		goto out;

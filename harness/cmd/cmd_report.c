@@ -60,6 +60,8 @@ static int stopped(int *ret)
 	return 1;
 }
 
+#define REPORT_SYNOPSIS "RESULTS_DIR --html FILE [options]"
+
 int cmd_report(int argc, char **argv)
 {
 	const char *dir = NULL, *html = NULL, *json = NULL, *job = NULL;
@@ -67,8 +69,7 @@ int cmd_report(int argc, char **argv)
 	struct scan s;
 	struct strbuf out = STRBUF_INIT;
 	char now[32];
-	int ret = 1;
-	struct opt_error err;
+	int ret = 1, code;
 	const struct opt opts[] = {
 		OPT_STRING("--html", &html, "FILE", "the page to write"),
 		OPT_STRING("--json", &json, "FILE", "the same data as JSON"),
@@ -82,11 +83,11 @@ int cmd_report(int argc, char **argv)
 		OPT_END(),
 	};
 
-	if (opt_parse(opts, argc, argv, &err) || !dir || (!html && !json)) {
-		/* A value refused has said why in one line. */
-		if (err.status != OPT_ERR_VALUE)
-			opt_usage(stderr, "report",
-				  "RESULTS_DIR --html FILE [options]", opts);
+	if (opt_parse_command("report", REPORT_SYNOPSIS, opts, argc, argv,
+			      &code))
+		return code;
+	if (!dir || (!html && !json)) {
+		opt_usage(stderr, "report", REPORT_SYNOPSIS, opts);
 		return EXIT_ABORT;
 	}
 	if (check_outputs(dir, html, json))

@@ -362,7 +362,6 @@ int cmd_run(int argc, char **argv)
 	if (cmd_run_parse_args(&a, argc, argv, NULL))
 		goto out;
 	if (a.help) {
-		cmd_run_parse_args(&a, 0, NULL, stdout);
 		code = 0;
 		goto out;
 	}

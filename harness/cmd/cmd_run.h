@@ -16,7 +16,7 @@ struct run_args {
 	int boots;
 	int keep_images;
 	int force;
-	int help;
+	int help; /* -h or --help: the usage is printed, nothing to run */
 	int have_topology, have_workload;
 	const char *destroy_data_on;
 	struct strvec overrides;
@@ -24,7 +24,7 @@ struct run_args {
 
 /*
  * Parse argv into *a; with `usage`, print the usage there instead. 0, or
- * -1 after one error line.
+ * -1 after one error line (and the short usage, for a word refused).
  */
 int cmd_run_parse_args(struct run_args *a, int argc, char **argv,
 		       FILE *usage);

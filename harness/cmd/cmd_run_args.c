@@ -190,13 +190,9 @@ static int label_check(const char *label)
 
 int cmd_run_parse_args(struct run_args *a, int argc, char **argv, FILE *usage)
 {
-	struct opt_error e;
+	int code;
 	/* Every option of run takes the "--opt=value" form too. */
 	const struct opt opts[] = {
-		OPT_FLAG_F("-h", &a->help, OPT_STOP, "this help"),
-		/* "--help=x" shows the help too, as it always did. */
-		OPT_FLAG_F("--help", &a->help, OPT_STOP | OPT_JOINED,
-			   "this help"),
 		OPT_FLAG_F("--keep-images", &a->keep_images, OPT_JOINED,
 			   "leave disk images and the initramfs behind"),
 		OPT_STRING_F("--kernel", &a->kernel, OPT_JOINED, "BZIMAGE",
@@ -235,24 +231,11 @@ int cmd_run_parse_args(struct run_args *a, int argc, char **argv, FILE *usage)
 		opt_usage(usage, "run", synopsis, opts);
 		return 0;
 	}
-	if (opt_parse(opts, argc, argv, &e)) {
-		switch (e.status) {
-		case OPT_ERR_UNKNOWN:
-			return error("unknown option '%.*s'", e.len, e.arg);
-		case OPT_ERR_NO_VALUE:
-			return error("option '%.*s' needs a value", e.len,
-				     e.arg);
-		case OPT_ERR_TAKES_NO_VALUE:
-			return error("option '%.*s' takes no value", e.len,
-				     e.arg);
-		case OPT_ERR_EXTRA:
-			return error("unexpected argument '%s'", e.arg);
-		default:
-			return -1; /* the option's callback said why */
-		}
+	/* -h and --help (also "--help=x") print the usage there. */
+	if (opt_parse_command("run", synopsis, opts, argc, argv, &code)) {
+		a->help = !code;
+		return code ? -1 : 0;
 	}
-	if (a->help)
-		return 0;
 	if (a->kernel && a->commit)
 		return error("--kernel and --commit: give one");
 	if (a->label && a->commit)

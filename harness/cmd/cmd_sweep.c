@@ -51,9 +51,11 @@ enum {
 	EXIT_REGRESSION = 1,
 };
 
+#define SWEEP_SYNOPSIS "JOB --range A..B [options]"
+
 static int usage(const struct opt *opts)
 {
-	opt_usage(stderr, "sweep", "JOB --range A..B [options]", opts);
+	opt_usage(stderr, "sweep", SWEEP_SYNOPSIS, opts);
 	return EXIT_ABORT;
 }
 
@@ -456,10 +458,9 @@ int cmd_sweep(int argc, char **argv)
 	const char *range = NULL, *tags = NULL, *results = NULL;
 	unsigned every = 0;
 	int boots = SWEEP_BOOTS_FIRST;
-	int bisect_improvements = 0, ret = EXIT_ABORT;
+	int bisect_improvements = 0, ret = EXIT_ABORT, code;
 	char a[41], b[41], took[32];
 	uint64_t t0 = now_ns();
-	struct opt_error err;
 	const struct opt opts[] = {
 		OPT_STRING("--range", &range, "A..B", "the commits to sample"),
 		OPT_UNSIGNED("--every", &every, 1, SWEEP_EVERY_MAX,
@@ -487,8 +488,8 @@ int cmd_sweep(int argc, char **argv)
 	memset(&s, 0, sizeof(s));
 	s.lock.fd = -1;
 	executor_init(&s.exec);
-	if (opt_parse(opts, argc, argv, &err))
-		return err.status == OPT_ERR_VALUE ? EXIT_ABORT : usage(opts);
+	if (opt_parse_command("sweep", SWEEP_SYNOPSIS, opts, argc, argv, &code))
+		return code;
 	if (!s.job_path || !range)
 		return usage(opts);
 	s.boots = (unsigned)boots;

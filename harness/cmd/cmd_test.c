@@ -60,7 +60,7 @@ int cmd_test(int argc, char **argv)
 	const char *job_path = NULL, *repo_arg = NULL, *results = NULL;
 	const char *build_repo;
 	char head[41], good[41], bad[41];
-	int ret = EXIT_ABORT, job_ok = 0, force = 0, auto_line;
+	int ret = EXIT_ABORT, job_ok = 0, force = 0, auto_line, code;
 	enum bisect_mark mark;
 	enum driver_status st;
 	const char *destroy = NULL;
@@ -78,7 +78,9 @@ int cmd_test(int argc, char **argv)
 		OPT_END(),
 	};
 
-	if (opt_parse(opts, argc, argv, NULL) || !job_path)
+	if (opt_parse_command("test", NULL, opts, argc, argv, &code))
+		return code;
+	if (!job_path)
 		return usage(opts);
 	driver_result_init(&res);
 	progress_init(&progress, stderr);

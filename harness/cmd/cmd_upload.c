@@ -12,6 +12,8 @@
 
 #include <stdio.h>
 
+#define UPLOAD_SYNOPSIS "--flush [options] | JOB_DIR --url URL [options]"
+
 int cmd_upload(int argc, char **argv)
 {
 	struct upload_options o = UPLOAD_OPTIONS_INIT;
@@ -26,11 +28,11 @@ int cmd_upload(int argc, char **argv)
 		OPT_END(),
 	};
 
-	if (opt_parse(opts, argc, argv, NULL) || flush == !!dir ||
-	    (dir && !o.url)) {
-		opt_usage(stderr, "upload",
-			  "--flush [options] | JOB_DIR --url URL [options]",
-			  opts);
+	if (opt_parse_command("upload", UPLOAD_SYNOPSIS, opts, argc, argv,
+			      &rc))
+		return rc;
+	if (flush == !!dir || (dir && !o.url)) {
+		opt_usage(stderr, "upload", UPLOAD_SYNOPSIS, opts);
 		return EXIT_ABORT;
 	}
 	if (o.url ? upload_check_endpoint(&o, o.url) : upload_check_token(&o))

@@ -46,11 +46,10 @@ int cmd_version(int argc, char **argv)
 	struct strbuf id = STRBUF_INIT;
 	const char *data = job_data_dir();
 	char *guest, *qemu, *qv = NULL;
+	int code;
 
-	if (opt_parse(opts, argc, argv, NULL)) {
-		opt_usage(stderr, "version", NULL, opts);
-		return EXIT_ABORT;
-	}
+	if (opt_parse_command("version", NULL, opts, argc, argv, &code))
+		return code;
 	printf("iobisect %s (git %s)\n", version_release(), version_describe());
 	guest = initramfs_find_guest();
 	if (!guest) {

@@ -10,6 +10,20 @@
 
 #include "options.h"
 
+/*
+ * What a command reads or writes beside its arguments: its page's FILES
+ * and ENVIRONMENT (manpage.c) say each once.
+ */
+enum command_uses {
+	USES_CACHE = 1 << 0,   /* the cache folder: images, trees, the spool */
+	USES_RESULTS = 1 << 1, /* a results folder */
+	USES_DATA = 1 << 2,    /* the presets and fragments (IOBISECT_DATA) */
+	USES_GUEST = 1 << 3,   /* boots the guest under QEMU */
+	USES_PLUGIN = 1 << 4,  /* QEMU's instruction-counting plugin */
+	USES_UPLOAD = 1 << 5,  /* an upload endpoint's token */
+	USES_SLURM = 1 << 6,   /* Slurm's job arrays */
+};
+
 struct command {
 	const char *name;
 	int (*fn)(int argc, char **argv);
@@ -20,6 +34,12 @@ struct command {
 	 * "CODE meaning" a line; NULL when it gives only 0 and those.
 	 */
 	const char *exits;
+	/*
+	 * Command lines, each under a "# what it does" line: its page's
+	 * EXAMPLES, as typed.
+	 */
+	const char *examples;
+	unsigned uses; /* enum command_uses */
 };
 
 /* The commands, in the order usage lists them, closed by a NULL name. */

@@ -10,6 +10,7 @@
 #include "commands.h"
 #include "job.h"
 #include "job_keys.h"
+#include "job_reference.h"
 #include "util.h"
 
 #include <ctype.h>
@@ -81,6 +82,7 @@ static void command_words(const char *cmd, const char *synopsis,
 		if (takes_path(o->argh) && strvec_index(w->paths, o->name) < 0)
 			strvec_push(w->paths, o->name);
 	}
+	add_word(w->opts, "--help"); /* every command's (options.h) */
 }
 
 /* The presets the data folder holds (job_presets: only safe names). */
@@ -94,30 +96,149 @@ static void presets(struct strbuf *out)
 	strvec_clear(&names);
 }
 
-/* The keys --set takes: every key that holds a value, as "key=". */
-static void set_keys(struct strbuf *out)
-{
-	for (const struct job_key *k = job_keys; k->key; k++)
-		if (k->type != JK_SECTION) {
-			char *w = xstrfmt("%s=", k->key);
-			add_word(out, w);
-			free(w);
-		}
-}
-
-/* The commands' names. */
-static void command_names(struct strbuf *out)
-{
-	for (const struct command *c = commands; c->name; c++)
-		add_word(out, c->name);
-}
-
 /* `words=<list>`, the list quoted, as each branch sets it. */
 static void set_words(struct strbuf *out, const char *indent,
 		      const struct strbuf *list)
 {
 	strbuf_addf(out, "%swords=", indent);
 	add_quoted(out, list->buf);
+}
+
+/*
+ * The keys --set takes, as "key=": every key of job_keys that holds a
+ * value, then the workload's and the topology's (job_reference.h).
+ */
+static void set_keys(struct strbuf *out)
+{
+	struct strvec more = STRVEC_INIT;
+
+	for (const struct job_key *k = job_keys; k->key; k++)
+		if (k->type != JK_SECTION) {
+			char *w = xstrfmt("%s=", k->key);
+			add_word(out, w);
+			free(w);
+		}
+	job_section_keys(&more, NULL);
+	for (size_t i = 0; i < more.nr; i++) {
+		char *w = xstrfmt("%s=", more.v[i]);
+		add_word(out, w);
+		free(w);
+	}
+	strvec_clear(&more);
+}
+
+/* One branch of the values of `--set KEY=`: `KEY) words='...' ;;`. */
+static void value_branch(struct strbuf *out, const char *key,
+			 const struct strbuf *list)
+{
+	if (!list->len)
+		return;
+	strbuf_addstr(out, "\t\t");
+	add_escaped(out, key);
+	set_words(out, ") ", list);
+	strbuf_addstr(out, " ;;\n");
+}
+
+/*
+ * The values `--set KEY=` takes where they are a few: each key's
+ * choices, true or false; a revision's are the refs (_iobisect_refs).
+ */
+static void set_values(struct strbuf *out)
+{
+	struct strbuf list = STRBUF_INIT;
+	struct strvec keys = STRVEC_INIT, choices = STRVEC_INIT;
+
+	strbuf_addstr(out, "\t\tcase $key in\n"
+			   "\t\tgood|bad) _iobisect_refs \"$cur\" \"$pre\"; "
+			   "return ;;\n");
+	for (const struct job_key *k = job_keys; k->key; k++) {
+		strbuf_reset(&list);
+		if (k->type == JK_BOOL) {
+			add_word(&list, "true");
+			add_word(&list, "false");
+		}
+		for (size_t i = 0; k->choices && k->choices[i]; i++)
+			add_word(&list, k->choices[i]);
+		value_branch(out, k->key, &list);
+	}
+	job_section_keys(&keys, &choices);
+	for (size_t i = 0; i < keys.nr; i++) {
+		struct strvec each = STRVEC_INIT;
+		strbuf_reset(&list);
+		strvec_split(&each, choices.v[i], ' ');
+		for (size_t j = 0; j < each.nr; j++)
+			add_word(&list, each.v[j]);
+		value_branch(out, keys.v[i], &list);
+		strvec_clear(&each);
+	}
+	strbuf_addstr(out, "\t\tesac\n");
+	strvec_clear(&keys);
+	strvec_clear(&choices);
+	strbuf_release(&list);
+}
+
+/* The engines --workload takes. */
+static void engine_names(struct strbuf *out)
+{
+	for (const char *const *e = job_engines(); *e; e++)
+		add_word(out, *e);
+}
+
+/*
+ * The refs a revision may be, of the repository the command line names
+ * (--repo PATH, else its job file's "repo"), else of the working tree's:
+ * asked of git when completing, each offered quoted (printf %q), as a
+ * ref may hold what the shell would expand; never a word of compgen -W.
+ */
+static const char refs_fn[] =
+	"# The refs starting with $1 (each after $2) of the repository the\n"
+	"# command line names: --repo PATH, else the job file's \"repo\",\n"
+	"# else the working tree's.\n"
+	"_iobisect_refs()\n{\n"
+	"\tlocal repo= w i r\n"
+	"\tfor ((i = 2; i < COMP_CWORD; i++)); do\n"
+	"\t\tw=${COMP_WORDS[i]}\n"
+	"\t\tif [ \"$w\" = --repo ]; then\n"
+	"\t\t\trepo=${COMP_WORDS[i+1]}\n"
+	"\t\telif [ -z \"$repo\" ] && [[ $w == *.json ]] && "
+	"[ -f \"$w\" ]; then\n"
+	"\t\t\trepo=$(sed -n 's/.*\"repo\"[[:space:]]*:[[:space:]]*"
+	"\"\\([^\"]*\\)\".*/\\1/p' \"$w\" | head -n 1)\n"
+	"\t\t\t[[ $repo == \"~/\"* ]] && repo=$HOME/${repo#\"~/\"}\n"
+	"\t\tfi\n"
+	"\tdone\n"
+	"\tCOMPREPLY=()\n"
+	"\twhile IFS= read -r r; do\n"
+	"\t\t[[ $r == \"$1\"* ]] && COMPREPLY+=(\"$2$(printf %q \"$r\")\")\n"
+	"\tdone < <(git -C \"${repo:-.}\" for-each-ref "
+	"--format='%(refname:short)' 2>/dev/null; echo HEAD)\n"
+	"}\n\n";
+
+/*
+ * `--set KEY=VALUE`: bash splits the word at '=' (COMP_WORDBREAKS),
+ * "KEY" "=" "VALUE", unless told not to: both are read.
+ */
+static const char set_value_head[] =
+	"\tlocal key= pre=\n"
+	"\tif [ \"$prev\" = --set ] && [[ $cur == *=* ]]; then\n"
+	"\t\tkey=${cur%%=*} pre=${cur%%=*}= cur=${cur#*=}\n"
+	"\telif [ \"$COMP_CWORD\" -ge 3 ] && [ \"$cur\" = = ] &&\n"
+	"\t\t[ \"${COMP_WORDS[COMP_CWORD-2]}\" = --set ]; then\n"
+	"\t\tkey=$prev cur=\n"
+	"\telif [ \"$COMP_CWORD\" -ge 4 ] && [ \"$prev\" = = ] &&\n"
+	"\t\t[ \"${COMP_WORDS[COMP_CWORD-3]}\" = --set ]; then\n"
+	"\t\tkey=${COMP_WORDS[COMP_CWORD-2]}\n"
+	"\tfi\n"
+	"\tif [ -n \"$key\" ]; then\n";
+static const char set_value_tail[] =
+	"\t\tCOMPREPLY=($(compgen -P \"$pre\" -W \"$words\" -- \"$cur\"))\n"
+	"\t\treturn\n\tfi\n";
+
+/* The commands' names. */
+static void command_names(struct strbuf *out)
+{
+	for (const struct command *c = commands; c->name; c++)
+		add_word(out, c->name);
 }
 
 static const char reply[] =
@@ -134,7 +255,10 @@ int completion_bash(struct strbuf *out)
 		"# bash completion for iobisect(1). Made by `iobisect help "
 		"--completion`\n"
 		"# from the program's tables of commands, options and job "
-		"keys; do not edit.\n\n"
+		"keys; do not edit.\n\n");
+	strbuf_addstr(out, refs_fn);
+	strbuf_addstr(
+		out,
 		"_iobisect()\n{\n"
 		"\tlocal cur=${COMP_WORDS[COMP_CWORD]} "
 		"prev=${COMP_WORDS[COMP_CWORD-1]} words=\n"
@@ -143,8 +267,11 @@ int completion_bash(struct strbuf *out)
 	add_word(&words, "help");
 	add_word(&words, "--version");
 	set_words(out, "\t\t", &words);
-	strbuf_addf(out, "\n%s\t\treturn\n\tfi\n\tcase $prev in\n\t--set)\n",
-		    reply);
+	strbuf_addf(out, "\n%s\t\treturn\n\tfi\n", reply);
+	strbuf_addstr(out, set_value_head);
+	set_values(out);
+	strbuf_addstr(out, set_value_tail);
+	strbuf_addstr(out, "\tcase $prev in\n\t--set)\n");
 	strbuf_reset(&words);
 	set_keys(&words);
 	set_words(out, "\t\t", &words);
@@ -155,7 +282,14 @@ int completion_bash(struct strbuf *out)
 	strbuf_reset(&words);
 	presets(&words);
 	set_words(out, "\t\t", &words);
+	strbuf_addf(out, "\n%s\t\treturn\n\t\t;;\n\t--workload)\n", reply);
+	strbuf_reset(&words);
+	engine_names(&words);
+	set_words(out, "\t\t", &words);
 	strbuf_addf(out, "\n%s\t\treturn\n\t\t;;\n", reply);
+	strbuf_addstr(out, "\t--commit|--good|--bad)\n"
+			   "\t\t_iobisect_refs \"$cur\"\n"
+			   "\t\treturn\n\t\t;;\n");
 
 	/* Each command's options; the options taking a path, any command's. */
 	strbuf_reset(&words);

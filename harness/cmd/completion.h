@@ -1,7 +1,9 @@
 /*
  * completion.h: iobisect's bash completion, made from its tables
  * (completion.c): the commands, each command's options, the job keys
- * `--set` takes and the presets `--topology` takes. docs/completion/
+ * `--set` takes (the workload's and the topology's too) and the values
+ * of those that have a few, the presets `--topology` takes, the engines
+ * `--workload` takes, and a revision's refs, asked of git. docs/completion/
  * holds it, written by `make man`; a unit check fails when it differs.
  */
 #ifndef IOBISECT_COMPLETION_H

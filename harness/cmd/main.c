@@ -20,10 +20,18 @@
  */
 static int stdout_written(int rc)
 {
+	/*
+	 * A write that failed already (a page larger than stdout's buffer)
+	 * left its errno as the command returned: it says why, when the
+	 * flush has nothing left to fail on.
+	 */
+	int earlier = errno;
+
 	errno = 0;
 	if ((fflush(stdout) || ferror(stdout)) && !rc) {
+		int why = errno ? errno : earlier;
 		error("cannot write to the standard output: %s",
-		      errno ? strerror(errno) : "a write failed");
+		      why ? strerror(why) : "a write failed");
 		rc = 1;
 	}
 	return rc;

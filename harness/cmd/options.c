@@ -2,6 +2,7 @@
  * options.c: one parser for every subcommand's command line (options.h).
  */
 #include "options.h"
+#include "exit_code.h"
 #include "util.h"
 
 #include <string.h>
@@ -84,6 +85,10 @@ int opt_parse(const struct opt *opts, int argc, char **argv,
 		if (!strncmp(word, "--", 2) && (eq = strchr(word, '=')))
 			len = (size_t)(eq - word);
 		o = find(opts, word, len);
+		/* Every table's, unless it has its own. */
+		if (!o && ((len == 2 && !strncmp(word, "-h", 2)) ||
+			   (len == 6 && !strncmp(word, "--help", 6))))
+			return fail(err, OPT_HELP, word, len);
 		if (!o || (eq && !(o->flags & OPT_JOINED)))
 			return fail(err, OPT_ERR_UNKNOWN, word, len);
 		if (o->type == OPTION_FLAG) {
@@ -124,6 +129,52 @@ void opt_synopsis(struct strbuf *out, const char *synopsis,
 	strbuf_addstr(out, "[options]");
 }
 
+int opt_usage_short(FILE *f, const char *cmd, const char *synopsis,
+		    const struct opt *opts)
+{
+	struct strbuf line = STRBUF_INIT;
+
+	opt_synopsis(&line, synopsis, opts);
+	fprintf(f, "usage: iobisect %s %s\n"
+		   "'iobisect %s --help' lists its options\n",
+		cmd, line.buf, cmd);
+	strbuf_release(&line);
+	return EXIT_ABORT;
+}
+
+int opt_parse_command(const char *cmd, const char *synopsis,
+		      const struct opt *opts, int argc, char **argv, int *code)
+{
+	struct opt_error e;
+
+	*code = 0;
+	if (!opt_parse(opts, argc, argv, &e))
+		return 0;
+	switch (e.status) {
+	case OPT_HELP:
+		opt_usage(stdout, cmd, synopsis, opts);
+		return 1;
+	case OPT_ERR_UNKNOWN:
+		error("unknown option '%.*s'", e.len, e.arg);
+		break;
+	case OPT_ERR_NO_VALUE:
+		error("option '%.*s' needs a value", e.len, e.arg);
+		break;
+	case OPT_ERR_TAKES_NO_VALUE:
+		error("option '%.*s' takes no value", e.len, e.arg);
+		break;
+	case OPT_ERR_EXTRA:
+		error("unexpected argument '%s'", e.arg);
+		break;
+	default:
+		/* The number's or the callback's one line said why. */
+		*code = EXIT_ABORT;
+		return 1;
+	}
+	*code = opt_usage_short(stderr, cmd, synopsis, opts);
+	return 1;
+}
+
 static opt_table_fn *capture_fn;
 static void *capture_payload;
 
@@ -154,5 +205,7 @@ void opt_usage(FILE *f, const char *cmd, const char *synopsis,
 			strbuf_addf(&line, " %s", o->argh);
 		fprintf(f, "  %-26s %s\n", line.buf, o->help);
 	}
+	if (!find(opts, "--help", 6))
+		fprintf(f, "  %-26s %s\n", "-h, --help", "this help");
 	strbuf_release(&line);
 }

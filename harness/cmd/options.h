@@ -14,6 +14,8 @@
  *    says so (OPT_JOINED): elsewhere it is an unknown option, as it
  *    always was;
  *  - an option given twice keeps the last value;
+ *  - "-h" and "--help" (or "--help=...") ask for the usage in every
+ *    table, where the table has no entry of its own by that name;
  *  - a number (OPT_INT, OPT_UNSIGNED, OPT_DECIMAL) is checked against
  *    the entry's range as it is read, and refused in one message
  *    ("--boots: '0' is not a count of boots (1..1000)").
@@ -102,6 +104,7 @@ enum opt_status {
 	OPT_ERR_TAKES_NO_VALUE, /* "--flag=VALUE" for an OPT_JOINED flag */
 	OPT_ERR_EXTRA,		/* a positional past the table's last */
 	OPT_ERR_VALUE,		/* a number out of range, or a callback refused */
+	OPT_HELP,		/* "-h" or "--help": the usage is asked for */
 };
 
 /* Why opt_parse() stopped. */
@@ -122,6 +125,28 @@ struct opt_error {
  */
 int opt_parse(const struct opt *opts, int argc, char **argv,
 	      struct opt_error *err);
+
+/*
+ * A command's reading of its command line, the same for every command,
+ * as git's and fio's: opt_parse() with `opts`, then
+ *  - "-h" or "--help": the usage (opt_usage) on stdout, *code 0;
+ *  - a word refused: one line naming it ("error: unknown option
+ *    '--bogus'", "error: option '--x' needs a value") and the short
+ *    usage (opt_usage_short) on stderr, *code EXIT_ABORT; a value
+ *    refused has said why in its one line already.
+ * Returns 0 when the command goes on, else 1 and the command returns
+ * *code. `cmd` and `synopsis` as opt_usage() takes them.
+ */
+int opt_parse_command(const char *cmd, const char *synopsis,
+		      const struct opt *opts, int argc, char **argv,
+		      int *code);
+
+/*
+ * The usage line alone, and where the rest is, on `f`: what a command
+ * prints under the error line of a bad command line. Returns EXIT_ABORT.
+ */
+int opt_usage_short(FILE *f, const char *cmd, const char *synopsis,
+		    const struct opt *opts);
 
 /*
  * The command's usage, made from its table: "usage: iobisect CMD ARGS

@@ -5,6 +5,7 @@
  */
 #include "job.h"
 #include "job_parse.h"
+#include "job_reference.h"
 
 #include <string.h>
 
@@ -15,7 +16,7 @@ void disk_release(struct disk_spec *d)
 	free(d->cache);
 }
 
-static const char *const disk_keys[] = {
+const char *const job_disk_keys[] = {
 	"name",	    "bus",	  "backing",	    "path",
 	"size_mb",  "latency_ns", "bps_max",	    "iops_max",
 	"readonly", "cache",	  "max_sectors_kb", "write_latency_ns",
@@ -27,6 +28,20 @@ const char *const job_backing_names[] = {"image", "tmpfs", "null", "host",
 					 NULL};
 static const char *const caches[] = {"none",	   "writeback", "writethrough",
 				     "directsync", "unsafe",	NULL};
+static const char *const bools[] = {"true", "false", NULL};
+
+const char *const *job_disk_key_choices(const char *key)
+{
+	if (!strcmp(key, "bus"))
+		return job_bus_names;
+	if (!strcmp(key, "backing"))
+		return job_backing_names;
+	if (!strcmp(key, "cache"))
+		return caches;
+	if (!strcmp(key, "readonly") || !strcmp(key, "memory_backed"))
+		return bools;
+	return NULL;
+}
 
 int disk_set(struct keypath *c, struct disk_spec *d, const char *key, json_t *v)
 {
@@ -133,7 +148,7 @@ int disk_parse(struct keypath *c, json_t *v, size_t idx, struct disk_spec *d)
 	d->name = xstrfmt("d%zu", idx);
 	if (!json_is_object(v))
 		return kp_fail(c, "expected an object");
-	if (kp_check_keys(c, v, disk_keys))
+	if (kp_check_keys(c, v, job_disk_keys))
 		return -1;
 	/* backing first: it sets the read-only default that readonly overrides.
 	 */

@@ -7,6 +7,7 @@
  */
 #include "job_parse.h"
 #include "job_datadir.h"
+#include "job_reference.h"
 #include "matrix.h"
 
 #include <dirent.h>
@@ -34,6 +35,11 @@ static const char *const layer_kinds[] = {PROTO_LAYERS(KIND_NAME) NULL};
 static const struct key_rule *const kind_rules[] = {PROTO_LAYERS(KIND_RULES)};
 #undef KIND_NAME
 #undef KIND_RULES
+
+const char *const *job_layer_kinds(void)
+{
+	return layer_kinds;
+}
 
 const struct key_rule *job_layer_rules(const char *kind)
 {
@@ -411,6 +417,10 @@ static int topology_description_check(struct keypath *c, json_t *v)
 
 static const char *const topo_keys[] = {"name", "description", "disks",
 					"layers", NULL};
+/* Those, and a preset's overrides (draft_override) beside them. */
+const char *const job_topology_keys[] = {"preset", "name", "description",
+					 "path", "disks", "layers",
+					 "extra_layers", NULL};
 
 /* A full topology object: {name, description, disks, layers}. */
 static int draft_parse(struct keypath *c, json_t *v, const char *default_name,
@@ -490,6 +500,27 @@ void job_presets(struct strvec *out)
 		closedir(d);
 	qsort(out->v + first, out->nr - first, sizeof(*out->v), cmp_str);
 	free(dir);
+}
+
+char *job_preset_description(const char *name)
+{
+	struct strbuf text = STRBUF_INIT;
+	const char *data = job_data_dir(), *s;
+	char *path, *out = NULL;
+	json_t *root = NULL;
+
+	if (!data || !preset_name_ok(name))
+		return NULL;
+	path = xstrfmt("%s/qemu/%s.json", data, name);
+	if (!read_file_max(path, &text, JOB_FILE_MAX))
+		root = json_loadb(text.buf, text.len, 0, NULL);
+	s = json_string_value(json_object_get(root, "description"));
+	if (s)
+		out = xstrdup(s);
+	json_decref(root);
+	strbuf_release(&text);
+	free(path);
+	return out;
 }
 
 static int preset_load(struct keypath *c, const char *name, struct draft *d)

@@ -5,6 +5,7 @@
  * topology (matrix.h).
  */
 #include "job_parse.h"
+#include "job_reference.h"
 #include "matrix.h"
 
 #include <ctype.h>
@@ -133,10 +134,20 @@ void job_id_sanitize(char *s)
 			*s = '_';
 }
 
-static const char *const workload_common[] = {"engine", "target", "samples",
-					      "warmup", NULL};
+const char *const job_workload_keys[] = {"engine", "target", "samples",
+					 "warmup", NULL};
 /* Keys of the fio engine that the harness sets (job_fio.c), never a job. */
 static const char *const fio_harness_keys[] = {"build", "kernel_min", NULL};
+
+const char *const *job_engines(void)
+{
+	return engines;
+}
+
+int job_engine_key_given(const char *engine, const struct key_rule *r)
+{
+	return strcmp(engine, "fio") || list_index(r->key, fio_harness_keys) < 0;
+}
 
 int job_parse_workload(struct keypath *c, json_t *w, struct job *job,
 		       int *samples, int *warmup)
@@ -189,7 +200,7 @@ int job_parse_workload(struct keypath *c, json_t *w, struct job *job,
 		const struct key_rule *ek =
 			key_rule_find(engine_rules[engine], key);
 		int is_target = !strcmp(key, "target");
-		if (!is_target && list_index(key, workload_common) >= 0)
+		if (!is_target && list_index(key, job_workload_keys) >= 0)
 			continue;
 		/* job_fio_workload read the job; the rest is the harness's. */
 		if (is_fio && !strcmp(key, "job"))
