@@ -170,6 +170,7 @@ unit: $(CHECK_BIN) $(O)/iobisect
 	@tests/hostile.sh $(O)/iobisect
 	@tests/concurrent-boots.sh $(O)/iobisect
 	@tests/killed-harness.sh $(O)/iobisect
+	@tests/cli-output.sh $(O)/iobisect
 	@tests/resume-everywhere.sh $(O)/iobisect
 
 integration: all

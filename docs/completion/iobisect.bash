@@ -27,17 +27,17 @@ _iobisect()
 		;;
 	esac
 	case ${COMP_WORDS[1]} in
-	bisect) words='--log --results --upload --notify --destroy-data-on --force --executor --partition --account --time-limit --sbatch-arg --probes' ;;
-	test) words='--repo --results --destroy-data-on --force' ;;
+	bisect) words='--log --json --results --upload --notify --destroy-data-on --force --executor --partition --account --time-limit --sbatch-arg --probes' ;;
+	test) words='--repo --results --destroy-data-on --force --json' ;;
 	sweep) words='--range --every --boots --tags --bisect-improvements --results --executor --partition --account --time-limit --sbatch-arg --probes --upload --notify' ;;
-	run) words='-h --help --keep-images --kernel --commit --repo --label --destroy-data-on --force --topology --workload --boots --samples --warmup --timeout --set --results' ;;
+	run) words='-h --help --keep-images --kernel --commit --repo --label --destroy-data-on --force --topology --workload --boots --samples --warmup --timeout --set --results --json' ;;
 	build) words='-h --help --no-cache --repo --commit --kconfig --base --cc --hostcc --jobs -j' ;;
 	measure) words='--commit --commit-list --boots --results' ;;
 	profile) words='-h --help --commit --kernel --map --rows --set --results' ;;
 	report) words='--html --json --job --min-effect' ;;
-	compare) words='--results --job' ;;
+	compare) words='--json --results --job' ;;
 	upload) words='--flush --url --spool' ;;
-	version) words='' ;;
+	version) words='--json' ;;
 	help)
 		words='bisect test sweep run build measure profile report compare upload version job'
 		COMPREPLY=($(compgen -W "$words" -- "$cur"))
