@@ -108,6 +108,10 @@ int rundir_open(struct rundir *rd, const char *root, const char *job_dir)
 	 * (the host rebooted): its lock is free, and it is reaped as any.
 	 */
 	made = mkdir(rd->path, 0700) ? errno : 0;
+	/* Another harness that made the job folder removed it, empty, on
+	 * its way out (rundir_close): made again, once. */
+	if (made == ENOENT && !mkdir_below(root, job_dir, 0755))
+		made = mkdir(rd->path, 0700) ? errno : 0;
 	if (made == EEXIST) {
 		reap_one(job_dir, name);
 		made = mkdir(rd->path, 0700) ? errno : 0;

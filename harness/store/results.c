@@ -339,6 +339,12 @@ int results_reserve_boot_id(unsigned *out, const char *root,
 		char *mark = xstrfmt("%s/.boot-%u", dir, id);
 		int rc = mkdir(mark, 0755);
 		int e = errno;
+		/* A boot that never happened gave its folders back at once
+		 * (results_release_boot_id): made again. */
+		if (rc && e == ENOENT && !mkdir_below(root, dir, 0755)) {
+			rc = mkdir(mark, 0755);
+			e = errno;
+		}
 		free(mark);
 		if (!rc) {
 			*out = id;

@@ -376,7 +376,8 @@ static int cmp_series(const void *a, const void *b)
 }
 
 /* How many commits series `x` has boots of. */
-static size_t measured_commits(const struct scan *s, const struct scan_series *x)
+static size_t measured_commits(const struct scan *s,
+			       const struct scan_series *x)
 {
 	size_t n = 0;
 
