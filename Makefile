@@ -55,7 +55,7 @@ GUEST       := $(O)/iobisect-guest
 # The QEMU plugin that counts the guest kernel's instructions (profiles).
 PLUGIN      := $(O)/iobisect-tbcount.so
 
-.PHONY: all deps test unit unit-pattern integration asan format demo clean fuzz seeds \
+.PHONY: all deps test unit unit-suites package unit-pattern integration asan format demo clean fuzz seeds \
 	install uninstall man FORCE
 all: iobisect $(GUEST) $(PLUGIN)
 
@@ -175,7 +175,18 @@ unit: $(CHECK_BIN) $(O)/iobisect
 	@tests/cli-table.sh $(O)/iobisect
 	@tests/concurrent-boots.sh $(O)/iobisect
 	@tests/killed-harness.sh $(O)/iobisect
+	@tests/cli-output.sh $(O)/iobisect
 	@tests/resume-everywhere.sh $(O)/iobisect
+
+# The layers and the Check suites alone: what the package's build checks
+# (debian/rules), without the stand-in harnesses that boot.
+unit-suites: $(CHECK_BIN)
+	@scripts/check-layers.sh $(HARNESS_DIRS)
+	@scripts/run-unit.sh $(CHECK_BIN)
+
+# The .deb built from a clean export of HEAD, unpacked and run.
+package:
+	@scripts/package.sh
 
 integration: all
 	@tests/run-integration.sh
@@ -183,9 +194,12 @@ integration: all
 # The whole suite, as CI runs it: unit tests, the same with a patterned
 # stack, the same under ASan/UBSan/LSan,
 # each fuzz target for FUZZ_SECONDS, then the real-kernel integration tests.
+# The package (a .deb of HEAD, built, unpacked and run) right after the
+# unit suite.
 test: deps
 	$(MAKE) all
 	$(MAKE) unit
+	$(MAKE) package
 	$(MAKE) unit-pattern
 	$(MAKE) asan
 	$(MAKE) fuzz

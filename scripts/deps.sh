@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian packages iobisect and its tests need (man-db: the
-# installed man pages are read in 70-installed); a no-op (no apt,
+# installed man pages are read in 70-installed; dpkg-dev and debhelper:
+# make package builds the .deb, whose other Build-Depends, debian/control,
+# are among the rest); a no-op (no apt,
 # no network) when all are present. Idempotent: run it as often as you like.
 set -euo pipefail
 
@@ -13,6 +15,7 @@ pkgs=(
 	slurmctld slurmd slurm-client munge
 	gcc-11 debootstrap fio
 	man-db
+	dpkg-dev debhelper
 )
 missing=()
 for p in "${pkgs[@]}"; do

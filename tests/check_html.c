@@ -94,7 +94,7 @@ static void teardown(void)
 	remove_tree(tmp);
 }
 
-static void write_state(const char *culprit_subject)
+static void write_state_of(const char *job, const char *culprit_subject)
 {
 	char *cands = xstrdup("");
 	for (int c = 9; c >= 1; c--) {
@@ -105,20 +105,25 @@ static void write_state(const char *culprit_subject)
 	json_t *subj = json_string(culprit_subject);
 	char *sj = json_dumps(subj, JSON_ENCODE_ANY);
 	char *st = xstrfmt(
-		"{\"version\": 1, \"job_hash\": \"h\", \"job\": \"j\", "
+		"{\"version\": 1, \"job_hash\": \"h\", \"job\": \"%s\", "
 		"\"good\": \"%s\", \"bad\": \"%s\", \"merge_base\": \"\", "
 		"\"candidates\": [%s], \"probes\": [{\"commit\": \"%s\", "
 		"\"role\": \"step\", \"mark\": \"bad\", \"subject\": %s}], "
 		"\"marks\": [], \"status\": \"done\", \"culprit\": \"%s\", "
 		"\"suspects\": [], \"confidence\": 0.97}",
-		ids[0], ids[9], cands, ids[6], sj, ids[6]);
-	char *path = xstrfmt("%s/j/bisect-state.json", tmp);
+		job, ids[0], ids[9], cands, ids[6], sj, ids[6]);
+	char *path = xstrfmt("%s/%s/bisect-state.json", tmp, job);
 	ck_assert_int_eq(write_file_atomic(path, st, strlen(st)), 0);
 	json_decref(subj);
 	free(sj);
 	free(st);
 	free(path);
 	free(cands);
+}
+
+static void write_state(const char *culprit_subject)
+{
+	write_state_of("j", culprit_subject);
 }
 
 START_TEST(one_plot_per_series_with_step_and_culprit)
@@ -281,6 +286,74 @@ START_TEST(clocks_are_series_of_their_own)
 }
 END_TEST
 
+/* A sample document whose read carries block counters of `req_kb` requests. */
+static void write_doc_counted(int c, int boot, double bw, int req_kb,
+			      const char *machine)
+{
+	char *dir = xstrfmt("%s/w/%.12s/virtio-rawread/bs_kb=4", tmp, ids[c]);
+	char *path = xstrfmt("%s/boot-%d-sample-0.json", dir, boot);
+	char *doc = xstrfmt(
+		"{\"job\": \"w\", \"commit\": \"%s\", \"build_key\": \"k\", "
+		"\"topology\": \"virtio\", \"engine\": \"rawread\", \"point\": "
+		"\"bs_kb=4\", \"boot\": %d, \"complete\": true, \"spec_hash\": "
+		"\"s\", \"machine\": %s, \"started\": \"2026-12-02T11:%02d:00Z\", "
+		"\"read\": {\"bw_bytes\": %.0f, \"verified\": true, "
+		"\"block_v1\": {\"interval_ns\": 2000000000, \"read_ns\": 1, "
+		"\"devices\": [{\"dev\": \"vda\", \"layer\": \"d0\", "
+		"\"kind\": \"disk\", \"missing\": [], \"derived\": "
+		"{\"reads\": %d, \"avg_read_request_bytes\": %d}}]}}}",
+		ids[c], boot, machine, c, bw, 4096 / req_kb, req_kb * 1024);
+	ck_assert_int_eq(mkdir_p(dir, 0755), 0);
+	ck_assert_int_eq(write_file_atomic(path, doc, strlen(doc)), 0);
+	free(dir);
+	free(path);
+	free(doc);
+}
+
+/*
+ * A bisection in virtual time whose answer was also timed in pairs on
+ * the wall clock (runs.wall_pairs): the answer's clock, measured on every
+ * commit, is plotted first, where the wall clock's two points came first
+ * by the clocks' order; and the culprit's counters, one table per clock,
+ * each name their clock (both were "culprit: X -> Y · virtio bs_kb=4
+ * read").
+ */
+START_TEST(the_answers_clock_comes_first)
+{
+	const char *virt = "{\"accel\": \"tcg\", \"clock\": \"virtual\", "
+			   "\"icount_shift\": 3}";
+	const char *wall = "{\"accel\": \"tcg\", \"clock\": \"wall\"}";
+	struct html_options o = HTML_OPTIONS_INIT;
+	struct strbuf out = STRBUF_INIT;
+	struct scan s;
+
+	for (int c = 0; c < 10; c++)
+		for (int b = 11; b <= 13; b++)
+			write_doc_counted(c, b, (c >= 6 ? 40e6 : 50e6) + b, c >= 6 ? 64 : 128,
+					  virt);
+	for (int b = 21; b <= 24; b++) {
+		write_doc_counted(5, b, 240e6 + b, 128, wall);
+		write_doc_counted(6, b, 200e6 + b, 64, wall);
+	}
+	write_state_of("w", "block: the culprit");
+	ck_assert_int_eq(scan_load(&s, tmp, "w"), 0);
+	ck_assert_int_eq(html_render(&s, &o, &out), 0);
+	const char *v = strstr(out.buf, "bs_kb=4 &middot; read &middot; MB/s in "
+					"virtual time (icount, shift 3)<span");
+	const char *w = strstr(out.buf, "bs_kb=4 &middot; read &middot; "
+					"MB/s<span");
+	ck_assert_msg(v && w && v < w, "the wall clock's plot comes first");
+	const char *cv = strstr(out.buf, "virtio bs_kb=4 read &middot; MB/s in "
+					 "virtual time (icount, shift 3)</caption>");
+	const char *cw = strstr(out.buf, "virtio bs_kb=4 read &middot; "
+					 "MB/s</caption>");
+	ck_assert_msg(cv && cw, "a counters' table does not name its clock");
+	ck_assert_uint_eq(count(out.buf, "<caption>culprit: "), 2);
+	strbuf_release(&out);
+	scan_release(&s);
+}
+END_TEST
+
 /*
  * A corrupt bisect state stops report, which draws the culprit and the
  * history from it, but not compare, which needs only the boots.
@@ -361,6 +434,7 @@ static Suite *html_suite(void)
 	tcase_add_test(tc, one_plot_per_series_with_step_and_culprit);
 	tcase_add_test(tc, other_build_is_not_pooled);
 	tcase_add_test(tc, clocks_are_series_of_their_own);
+	tcase_add_test(tc, the_answers_clock_comes_first);
 	tcase_add_test(tc, json_carries_change_points_in_mbps);
 	tcase_add_test(tc, corrupt_state_blocks_only_who_needs_it);
 	tcase_add_test(tc, json_skips_empty_cells);

@@ -21,10 +21,14 @@ its points, then done).
 
 A plugin (-plugin) is refused as a QEMU without plugins refuses it. With
 STANDIN_QEMU_LOG set, each boot appends "<pid> <kernel> <boot id>" to it.
+With STANDIN_HOLD_S set, the guest stops that many seconds after its
+first measured sample (a slow workload), so a test sees what the harness
+shows while a boot runs.
 """
 import json
 import os
 import sys
+import time
 import zlib
 
 VERSION = "QEMU emulator version 7.2.0 (iobisect stand-in)"
@@ -195,6 +199,8 @@ def main(argv):
                             "sys_ns": 2000000, "cpu_pct": 0.3,
                             "verified": True})
                 sent += 1
+                if not warmup and k == 0 and os.environ.get("STANDIN_HOLD_S"):
+                    time.sleep(float(os.environ["STANDIN_HOLD_S"]))
     port.frame({"type": "done", "samples": sent})
     if console:
         with open(console, "a") as f:

@@ -94,17 +94,17 @@ _iobisect()
 		;;
 	esac
 	case ${COMP_WORDS[1]} in
-	bisect) words='--log --results --upload --notify --destroy-data-on --force --executor --partition --account --time-limit --sbatch-arg --probes --help' ;;
-	test) words='--repo --results --destroy-data-on --force --help' ;;
+	bisect) words='--log --json --results --upload --notify --destroy-data-on --force --executor --partition --account --time-limit --sbatch-arg --probes --help' ;;
+	test) words='--repo --results --destroy-data-on --force --json --help' ;;
 	sweep) words='--range --every --boots --tags --bisect-improvements --results --executor --partition --account --time-limit --sbatch-arg --probes --upload --notify --help' ;;
-	run) words='--keep-images --kernel --commit --repo --label --destroy-data-on --force --topology --workload --boots --samples --warmup --timeout --set --results --help' ;;
+	run) words='--keep-images --kernel --commit --repo --label --destroy-data-on --force --topology --workload --boots --samples --warmup --timeout --set --results --json --help' ;;
 	build) words='--no-cache --repo --commit --kconfig --base --cc --hostcc --jobs -j --help' ;;
 	measure) words='--commit --commit-list --boots --results --help' ;;
 	profile) words='--commit --kernel --map --rows --set --results --help' ;;
 	report) words='--html --json --job --min-effect --help' ;;
-	compare) words='--results --job --help' ;;
+	compare) words='--json --results --job --help' ;;
 	upload) words='--flush --url --spool --help' ;;
-	version) words='--help' ;;
+	version) words='--json --help' ;;
 	help)
 		words='bisect test sweep run build measure profile report compare upload version job'
 		COMPREPLY=($(compgen -W "$words" -- "$cur"))

@@ -94,6 +94,11 @@ int rundir_open(struct rundir *rd, const char *root, const char *job_dir)
 
 	rd->lock_fd = -1;
 	rd->path = NULL;
+	rd->made_root = rd->made_job_dir = NULL;
+	if (lstat(root, &st))
+		rd->made_root = xstrdup(root);
+	if (lstat(job_dir, &st))
+		rd->made_job_dir = xstrdup(job_dir);
 	if (mkdir_below(root, job_dir, 0755))
 		goto out;
 	reap_gone(job_dir, name);
@@ -103,6 +108,10 @@ int rundir_open(struct rundir *rd, const char *root, const char *job_dir)
 	 * (the host rebooted): its lock is free, and it is reaped as any.
 	 */
 	made = mkdir(rd->path, 0700) ? errno : 0;
+	/* Another harness that made the job folder removed it, empty, on
+	 * its way out (rundir_close): made again, once. */
+	if (made == ENOENT && !mkdir_below(root, job_dir, 0755))
+		made = mkdir(rd->path, 0700) ? errno : 0;
 	if (made == EEXIST) {
 		reap_one(job_dir, name);
 		made = mkdir(rd->path, 0700) ? errno : 0;
@@ -143,6 +152,7 @@ out:
 	if (ret) {
 		free(rd->path);
 		rd->path = NULL;
+		rundir_close(rd);
 	}
 	return ret;
 }
@@ -158,4 +168,10 @@ void rundir_close(struct rundir *rd)
 	free(rd->path);
 	rd->path = NULL;
 	rd->lock_fd = -1;
+	/* rmdir: a folder another harness, or a boot, put anything in stays. */
+	if (rd->made_job_dir && !rmdir(rd->made_job_dir) && rd->made_root)
+		rmdir(rd->made_root);
+	free(rd->made_job_dir);
+	free(rd->made_root);
+	rd->made_job_dir = rd->made_root = NULL;
 }

@@ -14,8 +14,14 @@
 struct rundir {
 	char *path; /* <job_dir>/.run-<host>-<pid> */
 	int lock_fd;
+	/*
+	 * The job folder and the results folder when this process made
+	 * them (else NULL): removed on close when nothing was stored there,
+	 * so a run that stopped before its first boot leaves no folder.
+	 */
+	char *made_job_dir, *made_root;
 };
-#define RUNDIR_INIT { NULL, -1 }
+#define RUNDIR_INIT { NULL, -1, NULL, NULL }
 
 /*
  * Make and lock this process's run folder under `job_dir` (a folder of
@@ -24,7 +30,10 @@ struct rundir {
  * error(); a symbolic link at the run folder's name is refused.
  */
 int rundir_open(struct rundir *rd, const char *root, const char *job_dir);
-/* Remove the folder and drop the lock; fine on RUNDIR_INIT. */
+/*
+ * Remove the folder and drop the lock, and the job and results folders
+ * it made if they are empty; fine on RUNDIR_INIT.
+ */
 void rundir_close(struct rundir *rd);
 /* The folder's QEMU pid file (vm_boot writes it). */
 char *rundir_pidfile(const char *run_dir);

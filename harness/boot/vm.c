@@ -300,6 +300,16 @@ static void drain(int fd, struct proto_report *rep)
 	}
 }
 
+/* Hand the samples that came since the last look to req->on_sample. */
+static void tell_samples(const struct boot_request *req,
+			 const struct proto_report *rep, size_t *told)
+{
+	for (; *told < rep->nr_samples; (*told)++)
+		if (req->on_sample)
+			req->on_sample(req->sample_payload,
+				       &rep->samples[*told]);
+}
+
 static void note_times(struct boot_result *out, uint64_t t0)
 {
 	uint64_t t = now_ns() - t0;
@@ -584,6 +594,7 @@ int vm_boot(struct boot_result *out, const struct boot_request *req)
 						      : 300) *
 		1000000000ull;
 	int interrupted = 0;
+	size_t told = 0;
 	struct console_watch cw = {-1, STRBUF_INIT, 0};
 	cw.fd = open(out->console_log, O_RDONLY | O_CLOEXEC);
 	for (;;) {
@@ -591,6 +602,7 @@ int vm_boot(struct boot_result *out, const struct boot_request *req)
 		int ended = run_poll(pid, &out->qemu_exit);
 		drain(fd, &out->report);
 		note_times(out, t0);
+		tell_samples(req, &out->report, &told);
 		console_watch(&cw, t0);
 		if (ended)
 			break;
@@ -633,6 +645,7 @@ int vm_boot(struct boot_result *out, const struct boot_request *req)
 	drain(fd, &out->report);
 	proto_report_finish(&out->report);
 	note_times(out, t0);
+	tell_samples(req, &out->report, &told);
 
 	read_file(out->console_log, &console);
 	if (interrupted) {

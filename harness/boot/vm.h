@@ -39,6 +39,13 @@ struct boot_request {
 	int keep_images;   /* leave disk images and initramfs behind */
 	/* A profiled boot: the plugin and its counts' file (qemu.h). */
 	const char *plugin, *plugin_out;
+	/*
+	 * Optional: called with each sample frame (warmups too) as the
+	 * result port gives it, while the guest still runs: what a person
+	 * watches is shown as it is measured, not when the boot ends.
+	 */
+	void (*on_sample)(void *payload, const struct proto_sample *s);
+	void *sample_payload;
 };
 
 struct boot_result {

@@ -11,6 +11,7 @@
  * missing, results folder in use), 130 interrupted (state saved).
  */
 #include "cmd.h"
+#include "cmd_json.h"
 #include "cmd_options.h"
 #include "driver_job.h"
 #include "executor.h"
@@ -100,6 +101,8 @@ int cmd_bisect(int argc, char **argv)
 	const char *job_path = NULL, *results = NULL, *destroy = NULL;
 	const char *upload_url = NULL, *notify_url = NULL;
 	int show_log = 0, force = 0, job_ok = 0, ret = DRIVER_ABORT, code;
+	int as_json = 0;
+	json_t *doc = NULL;
 	struct safety_hold *holds = NULL;
 	size_t nr_holds = 0;
 	char hash[41];
@@ -110,6 +113,9 @@ int cmd_bisect(int argc, char **argv)
 	const struct opt opts[] = {
 		OPT_FLAG("--log", &show_log,
 			 "print the bisection's log and stop"),
+		OPT_FLAG("--json", &as_json,
+			 "the answer as one JSON document on stdout "
+			 "(summary.json's; docs/commands.md)"),
 		OPT_STRING(
 			"--results", &results, "DIR",
 			"the results folder (default: the job's \"results\")"),
@@ -131,6 +137,15 @@ int cmd_bisect(int argc, char **argv)
 	if (!job_path) {
 		executor_release(&exec);
 		return usage(opts);
+	}
+	if (show_log && as_json) {
+		executor_release(&exec);
+		error("--log and --json: give one (the log is text)");
+		return DRIVER_ABORT;
+	}
+	if (as_json && cmd_json_hold()) {
+		executor_release(&exec);
+		return DRIVER_ABORT;
 	}
 	/* A bad URL is found now, not after hours of bisection. */
 	if ((upload_url && upload_check_endpoint(&uo, upload_url)) ||
@@ -172,10 +187,18 @@ int cmd_bisect(int argc, char **argv)
 		strbuf_addstr(&text, rep.text);
 	else
 		bisect_report_render_text(&rep, &text);
+	/* With --json the report for people goes to stderr (cmd_json.h). */
 	fputs(text.buf, stdout);
 	fflush(stdout);
+	if (as_json) {
+		doc = bisect_report_to_json(&rep);
+		json_object_set_new(doc, "exit_code", json_integer(ret));
+	}
 	publish(&job, &rep, upload_url, notify_url);
 out:
+	/* Stopped before an answer (bad input, interrupted): no document. */
+	if (as_json)
+		cmd_json_put(doc);
 	strbuf_release(&text);
 	safety_release_all(holds, nr_holds);
 	bisect_report_release(&rep);

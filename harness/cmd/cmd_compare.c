@@ -12,16 +12,20 @@
  * Below each row, the block-layer counters that differ most between the
  * two commits' samples (block_counters.h), settings first. When both
  * commits were profiled (profile.h: a bisection profiles its culprit and
- * the parent), where the kernel's instructions per MB changed.
+ * the parent), where the kernel's instructions per MB changed. With
+ * --json, the same as one document (docs/commands.md).
  */
 #include "cmd.h"
+#include "cmd_json.h"
 #include "block_counters.h"
+#include "json_num.h"
 #include "options.h"
 #include "profile.h"
 #include "profile_table.h"
 #include "run.h"
 #include "store_scan.h"
 #include "util.h"
+#include "version.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -33,10 +37,11 @@
 
 /*
  * The two commits' profiles, base against head, when both have one: 1
- * shown, 0 none, -1 after error() when one cannot be read.
+ * shown (in `out`, or as JSON in *json when json is not NULL), 0 none,
+ * -1 after error() when one cannot be read.
  */
 static int profile_rows(const char *job_dir, const char *a, const char *b,
-			struct strbuf *out)
+			struct strbuf *out, json_t **json)
 {
 	char *pa = profile_find(job_dir, a), *pb = profile_find(job_dir, b);
 	struct profile x = PROFILE_INIT, y = PROFILE_INIT;
@@ -49,13 +54,17 @@ static int profile_rows(const char *job_dir, const char *a, const char *b,
 	if (profile_load(&x, pa) || profile_load(&y, pb) ||
 	    profile_diff(&d, &x, &y))
 		goto out;
+	rc = 1;
+	if (json) {
+		*json = profile_diff_json(&d, COMPARE_PROFILE_ROWS);
+		goto out;
+	}
 	char la[13], lb[13];
 	snprintf(la, sizeof(la), "%.12s", x.label ? x.label : a);
 	snprintf(lb, sizeof(lb), "%.12s", y.label ? y.label : b);
 	if (out->len)
 		strbuf_addch(out, '\n');
 	profile_diff_render(&d, la, lb, COMPARE_PROFILE_ROWS, "", out);
-	rc = 1;
 out:
 	profile_diff_release(&d);
 	profile_release(&x);
@@ -110,13 +119,99 @@ void compare_render(const struct scan *s, size_t a, size_t b,
 	}
 }
 
+/* One counter row of block_counters_compare, for --json. */
+static json_t *counter_json(const struct block_counters_row *r)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "device", json_string(r->dev));
+	json_object_set_new(o, "counter", json_string(r->label));
+	json_object_set_new(o, "unit", json_string(r->unit));
+	/* A choice (the scheduler) is its two words; a number in its unit. */
+	json_object_set_new(o, "base", r->a_text ? json_string(r->a_text)
+						 : json_num(r->a));
+	json_object_set_new(o, "head", r->b_text ? json_string(r->b_text)
+						 : json_num(r->b));
+	json_object_set_new(o, "change_pct", json_num(r->change_pct));
+	json_object_set_new(o, "setting", json_boolean(r->setting));
+	return o;
+}
+
+/* The rows of compare_render as JSON (pure, for tests). */
+json_t *compare_json(const struct scan *s, size_t a, size_t b);
+
+json_t *compare_json(const struct scan *s, size_t a, size_t b)
+{
+	json_t *rows = json_array();
+
+	for (size_t i = 0; i < s->nr_series; i++) {
+		const struct scan_series *ser = &s->series[i];
+		struct scan_compare c;
+		struct block_counters_table ct;
+		json_t *o, *counters = json_array();
+		size_t shown = 0;
+		if (!ser->cells[a].nr || !ser->cells[b].nr) {
+			json_decref(counters);
+			continue;
+		}
+		scan_compare(ser, a, b, &c);
+		o = json_pack("{s:s, s:s, s:s, s:s, s:s}", "topology",
+			      ser->topology, "engine", ser->engine, "point",
+			      ser->point, "metric", ser->metric, "clock",
+			      clock_name(ser->clock.kind));
+		if (ser->clock.kind == CLOCK_VIRTUAL)
+			json_object_set_new(o, "icount_shift",
+					    json_integer(ser->clock.shift));
+		json_object_set_new(o, "base_median_mbps",
+				    json_num(c.a_median / 1e6));
+		json_object_set_new(o, "base_stddev_pct",
+				    json_num(c.a_stddev_pct));
+		json_object_set_new(o, "base_boots", json_integer((json_int_t)c.a_n));
+		json_object_set_new(o, "head_median_mbps",
+				    json_num(c.b_median / 1e6));
+		json_object_set_new(o, "head_stddev_pct",
+				    json_num(c.b_stddev_pct));
+		json_object_set_new(o, "head_boots", json_integer((json_int_t)c.b_n));
+		json_object_set_new(o, "change_pct", json_num(c.change_pct));
+		json_object_set_new(o, "p_value", json_num(c.p_value));
+		json_object_set_new(o, "significant", json_boolean(c.significant));
+		block_counters_compare(ser->cells[a].blocks, ser->cells[b].blocks,
+				       &ct);
+		/* The rows the table shows: the measured first, the settings. */
+		for (size_t k = 0; k < ct.nr; k++)
+			if (ct.rows[k].setting || shown++ < COMPARE_COUNTER_ROWS)
+				json_array_append_new(counters,
+						      counter_json(&ct.rows[k]));
+		block_counters_table_release(&ct);
+		json_object_set_new(o, "counters", counters);
+		json_array_append_new(rows, o);
+	}
+	return rows;
+}
+
+/* A commit named by compare --json: as stored, or as given when not. */
+static json_t *commit_json(const struct scan *s, long idx, const char *rev)
+{
+	if (idx < 0)
+		return json_pack("{s:s, s:n}", "commit", rev, "subject");
+	return json_pack("{s:s, s:s, s:o}", "commit", s->commits[idx].id,
+			 "abbrev", s->commits[idx].abbrev, "subject",
+			 s->commits[idx].subject
+				 ? json_string(s->commits[idx].subject)
+				 : json_null());
+}
+
 int cmd_compare(int argc, char **argv)
 {
 	const char *revs[2] = { NULL, NULL }, *dir = "results", *job = NULL;
 	long idx[2];
 	struct scan s;
 	struct strbuf out = STRBUF_INIT;
+	json_t *doc = NULL, *profile = NULL;
+	int as_json = 0;
 	const struct opt opts[] = {
+		OPT_FLAG("--json", &as_json,
+			 "one JSON document on stdout (docs/commands.md)"),
 		OPT_STRING("--results", &dir, "DIR", "the results folder"),
 		OPT_STRING("--job", &job, "NAME",
 			   "the job in the results folder"),
@@ -133,9 +228,13 @@ int cmd_compare(int argc, char **argv)
 		opt_usage(stderr, "compare", NULL, opts);
 		return EXIT_ABORT;
 	}
+	if (as_json && cmd_json_hold())
+		return EXIT_ABORT;
 	/* Two commits' boots need no bisect state: a bad one is a warning. */
-	if (scan_load_flags(&s, dir, job, SCAN_STATE_OPTIONAL))
+	if (scan_load_flags(&s, dir, job, SCAN_STATE_OPTIONAL)) {
+		cmd_json_put(NULL);
 		return run_interrupted() ? EXIT_INTERRUPTED : 1;
+	}
 	int code = 0, profiled;
 	for (int k = 0; k < 2; k++) {
 		idx[k] = scan_find_commit(&s, revs[k]);
@@ -144,8 +243,21 @@ int cmd_compare(int argc, char **argv)
 			code = 1;
 		}
 	}
-	if (!code && idx[0] >= 0 && idx[1] >= 0)
+	if (!code && as_json) {
+		doc = json_object();
+		json_object_set_new(doc, "job", json_string(s.job));
+		json_object_set_new(doc, "base", commit_json(&s, idx[0], revs[0]));
+		json_object_set_new(doc, "head", commit_json(&s, idx[1], revs[1]));
+		json_object_set_new(doc, "rows",
+				    idx[0] >= 0 && idx[1] >= 0
+					    ? compare_json(&s, (size_t)idx[0],
+							   (size_t)idx[1])
+					    : json_array());
+		json_object_set_new(doc, "iobisect",
+				    json_string(version_string()));
+	} else if (!code && idx[0] >= 0 && idx[1] >= 0) {
 		compare_render(&s, (size_t)idx[0], (size_t)idx[1], &out);
+	}
 	/* Two commits only profiled (iobisect profile) still compare. */
 	profiled = code ? 0
 			: profile_rows(s.dir,
@@ -153,15 +265,22 @@ int cmd_compare(int argc, char **argv)
 						   : revs[0],
 				       idx[1] >= 0 ? s.commits[idx[1]].abbrev
 						   : revs[1],
-				       &out);
+				       &out, as_json ? &profile : NULL);
 	if (profiled < 0)
 		code = 1;
+	if (doc)
+		json_object_set_new(doc, "profile",
+				    profile ? profile : json_null());
 	for (int k = 0; !code && !profiled && k < 2; k++)
 		if (idx[k] < 0) {
 			error("no results for '%s' in '%s'", revs[k], s.dir);
 			code = 1;
 		}
-	fputs(out.buf, stdout);
+	if (as_json)
+		/* A commit with no results is no comparison: no document. */
+		cmd_json_put(code ? (json_decref(doc), NULL) : doc);
+	else
+		fputs(out.buf, stdout);
 	strbuf_release(&out);
 	scan_release(&s);
 	return code;

@@ -1,8 +1,11 @@
 /*
  * cmd_run.c: `iobisect run`: boot one kernel (a given image, or a commit
  * built through kbuild) N times on each topology of a job, store every
- * boot in the results tree, print each sample's MB/s as it is measured and
- * a summary per topology, point and metric at the end. Its usage
+ * boot in the results tree, print each sample's MB/s as it is measured
+ * (the guest's frames are read while it runs, vm.h) and a summary per
+ * topology, point and metric at the end; with --json, all of it as one
+ * document on stdout (docs/commands.md), the lines for people on stderr.
+ * Its usage
  * (`iobisect run --help`) is made from the option table in
  * cmd_run_args.c.
  *
@@ -11,9 +14,11 @@
  * when interrupted.
  */
 #include "cmd.h"
+#include "cmd_json.h"
 #include "cmd_options.h"
 #include "cmd_run.h"
 #include "job.h"
+#include "json_num.h"
 #include "kbuild.h"
 #include "options.h"
 #include "prebuilt.h"
@@ -26,8 +31,10 @@
 #include "stats.h"
 #include "table.h"
 #include "util.h"
+#include "version.h"
 #include "vm.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -117,6 +124,7 @@ struct summary {
 	size_t nr, alloc;
 	double *first_sample_s;
 	size_t nr_first, alloc_first;
+	json_t *boots; /* --json: each boot as it ended; else NULL */
 };
 
 static struct series *series_get(struct summary *sum, int topo,
@@ -146,10 +154,28 @@ static void summary_release(struct summary *sum)
 	}
 	free(sum->s);
 	free(sum->first_sample_s);
+	json_decref(sum->boots);
 }
 
-/* Record one ok boot's samples; print each as it goes. */
-static void take_samples(struct summary *sum, int topo, unsigned boot,
+/*
+ * One sample's line, printed as the guest sends it. A warmup is named so
+ * where a sample's number is: both count from 0, and the first warmup
+ * and the first sample were both "#0".
+ */
+static void print_sample(unsigned boot, const struct proto_sample *p)
+{
+	char nr[24];
+
+	snprintf(nr, sizeof(nr), "%s#%d", p->warmup ? "warmup" : "",
+		 p->index);
+	printf("  boot %-3u %-30s %-7s %-9s %9.1f MB/s %5.1f%% cpu%s\n", boot,
+	       p->point, p->metric, nr, (double)p->bw_bytes / 1e6, p->cpu_pct,
+	       !p->warmup && !p->verified ? "  (NOT VERIFIED)" : "");
+	fflush(stdout);
+}
+
+/* Record one ok boot's samples (each was printed as it came). */
+static void take_samples(struct summary *sum, int topo,
 			 const struct proto_report *r)
 {
 	size_t first = sum->nr;
@@ -159,12 +185,6 @@ static void take_samples(struct summary *sum, int topo, unsigned boot,
 	for (size_t i = 0; i < r->nr_samples; i++) {
 		const struct proto_sample *p = &r->samples[i];
 		double mbps = (double)p->bw_bytes / 1e6;
-		printf("  boot %-3u %-30s %-7s #%-2d %9.1f MB/s %5.1f%% "
-		       "cpu%s\n",
-		       boot, p->point, p->metric, p->index, mbps, p->cpu_pct,
-		       p->warmup      ? "  (warmup)"
-		       : !p->verified ? "  (NOT VERIFIED)"
-				      : "");
 		if (p->warmup || !p->verified)
 			continue;
 		struct series *s = series_get(sum, topo, p->point, p->metric);
@@ -233,13 +253,47 @@ static void print_summary(const struct summary *sum, const struct job *job,
 		       stats_max(sum->first_sample_s, sum->nr_first));
 }
 
+/* The summary's rows for --json, in the units of their keys. */
+static json_t *summary_json(const struct summary *sum, const struct job *job)
+{
+	json_t *rows = json_array();
+
+	for (size_t i = 0; i < sum->nr; i++) {
+		const struct series *s = &sum->s[i];
+		json_array_append_new(
+			rows,
+			json_pack("{s:s, s:s, s:s, s:I, s:I, s:o, s:o, s:o, s:o, "
+				  "s:o, s:o}",
+				  "topology", job->topologies[s->topo].name,
+				  "point", s->point, "metric", s->metric,
+				  "boots", (json_int_t)s->nr_boots, "samples",
+				  (json_int_t)s->nr, "median_mbps",
+				  json_num(stats_median(s->mbps, s->nr)),
+				  "min_mbps", json_num(stats_min(s->mbps, s->nr)),
+				  "max_mbps", json_num(stats_max(s->mbps, s->nr)),
+				  "stddev_pct",
+				  json_num(s->nr > 1 ? stats_pct_stddev(s->mbps,
+									s->nr)
+						     : NAN),
+				  "boot_stddev_pct",
+				  json_num(s->nr_boots > 1
+						   ? stats_pct_stddev(
+							     s->boot_median,
+							     s->nr_boots)
+						   : NAN),
+				  "cpu_pct",
+				  json_num(stats_median(s->cpu, s->nr))));
+	}
+	return rows;
+}
+
 /*
  * The medians as the job's "table" lays them out (a row per combination
  * of the list keys when it gives none), printed and kept beside the
- * boots as table.json.
+ * boots as table.json, whose document is returned.
  */
-static void print_table(const struct summary *sum, const struct job *job,
-			const char *dir)
+static json_t *print_table(const struct summary *sum, const struct job *job,
+			   const char *dir)
 {
 	struct table_cell *cells = xcalloc(sum->nr + 1, sizeof(*cells));
 	struct strbuf text = STRBUF_INIT;
@@ -263,10 +317,10 @@ static void print_table(const struct summary *sum, const struct job *job,
 		warning("the table was not stored in '%s'", path);
 	free(path);
 	free(json);
-	json_decref(doc);
 	table_release(&t);
 	strbuf_release(&text);
 	free(cells);
+	return doc;
 }
 
 /* The engine of topology `t`'s points (its results folder names it). */
@@ -278,18 +332,70 @@ static const char *topo_engine(const struct job *job, int t)
 	return NULL;
 }
 
-/* What one_boot says just before QEMU starts. */
+/* What one_boot says just before QEMU starts, and as samples come. */
 struct boot_line {
 	const char *topo;
 	int nr, of;
+	unsigned id;
 };
 
 static void say_boot(void *payload, unsigned id)
 {
-	const struct boot_line *l = payload;
+	struct boot_line *l = payload;
 
+	l->id = id;
 	fprintf(stderr, "boot %d/%d on %s (boot id %u)...\n", l->nr, l->of,
 		l->topo, id);
+}
+
+static void say_sample(void *payload, const struct proto_sample *p)
+{
+	const struct boot_line *l = payload;
+
+	print_sample(l->id, p);
+}
+
+/* A time from QEMU's start in seconds, null when it never came. */
+static json_t *ns_as_s(uint64_t ns)
+{
+	return ns ? json_real(ns / 1e9) : json_null();
+}
+
+/* One boot for --json: how it went, and every sample the guest sent. */
+static json_t *boot_json(const char *topo, unsigned id,
+			 const struct boot_result *br)
+{
+	json_t *o = json_object(), *samples = json_array();
+
+	json_object_set_new(o, "boot_id", json_integer(id));
+	json_object_set_new(o, "topology", json_string(topo));
+	json_object_set_new(o, "status",
+			    json_string(boot_status_name(br->status)));
+	if (br->status != BOOT_OK) {
+		json_object_set_new(o, "detail", json_string(br->detail.buf));
+		json_object_set_new(o, "console_log",
+				    br->console_log
+					    ? json_string(br->console_log)
+					    : json_null());
+	}
+	json_object_set_new(o, "total_s", json_real(br->total_ns / 1e9));
+	json_object_set_new(o, "hello_s", ns_as_s(br->hello_ns));
+	json_object_set_new(o, "first_sample_s", ns_as_s(br->first_sample_ns));
+	json_object_set_new(o, "done_s", ns_as_s(br->done_ns));
+	for (size_t i = 0; i < br->report.nr_samples; i++) {
+		const struct proto_sample *p = &br->report.samples[i];
+		json_array_append_new(
+			samples,
+			json_pack("{s:s, s:s, s:i, s:b, s:b, s:o, s:I, s:o}",
+				  "point", p->point, "metric", p->metric,
+				  "index", p->index, "warmup", p->warmup,
+				  "verified", p->verified, "mbps",
+				  json_num((double)p->bw_bytes / 1e6),
+				  "bw_bytes", (json_int_t)p->bw_bytes,
+				  "cpu_pct", json_num(p->cpu_pct)));
+	}
+	json_object_set_new(o, "samples", samples);
+	return o;
 }
 
 static int one_boot(const struct job *job, int t, const struct kernel_pick *k,
@@ -298,7 +404,7 @@ static int one_boot(const struct job *job, int t, const struct kernel_pick *k,
 		    int *failed)
 {
 	const struct topology *topo = &job->topologies[t];
-	struct boot_line line = { topo->name, boot_nr, boots };
+	struct boot_line line = { topo->name, boot_nr, boots, 0 };
 	struct probe_boot_args a = {
 		.job = job,
 		.topo = t,
@@ -310,6 +416,7 @@ static int one_boot(const struct job *job, int t, const struct kernel_pick *k,
 		.machine = m,
 		.keep_images = keep,
 		.before = say_boot,
+		.on_sample = say_sample,
 		.payload = &line,
 	};
 	struct boot_result br;
@@ -326,8 +433,10 @@ static int one_boot(const struct job *job, int t, const struct kernel_pick *k,
 	       "%.2f s, done %.2f s)\n",
 	       id, topo->name, boot_status_name(br.status), br.total_ns / 1e9,
 	       br.hello_ns / 1e9, br.first_sample_ns / 1e9, br.done_ns / 1e9);
+	if (sum->boots)
+		json_array_append_new(sum->boots, boot_json(topo->name, id, &br));
 	if (br.status == BOOT_OK) {
-		take_samples(sum, t, id, &br.report);
+		take_samples(sum, t, &br.report);
 		ALLOC_GROW(sum->first_sample_s, sum->nr_first + 1,
 			   sum->alloc_first);
 		sum->first_sample_s[sum->nr_first++] = br.first_sample_ns / 1e9;
@@ -354,6 +463,7 @@ int cmd_run(int argc, char **argv)
 	struct probe_machine pm = { 0 };
 	size_t nr_holds = 0;
 	int code = EXIT_ABORT, failed = 0, job_loaded = 0, setup_failed = 0;
+	json_t *doc = NULL, *table = NULL;
 
 	if (argc < 2) {
 		cmd_run_parse_args(&a, 0, NULL, stderr);
@@ -364,6 +474,11 @@ int cmd_run(int argc, char **argv)
 	if (a.help) {
 		code = 0;
 		goto out;
+	}
+	if (a.json) {
+		if (cmd_json_hold())
+			goto out;
+		sum.boots = json_array();
 	}
 	if (job_load_overrides(&job, a.job_path,
 			       (const char *const *)a.overrides.v))
@@ -438,15 +553,50 @@ int cmd_run(int argc, char **argv)
 		failed = 1;
 	}
 	char *dir = results_commit_dir(job.results, job.name, k.commit);
+	/* Absolute: what a person pastes from any folder, or a script reads. */
+	char *where = absolute_path(dir);
+	int stored = file_exists(dir);
 	if (sum.nr)
-		print_table(&sum, &job, dir);
-	printf("results: %s\n", dir);
-	free(dir);
+		table = print_table(&sum, &job, dir);
+	printf("results: %s\n", stored ? where : "none stored");
 	code = run_interrupted() ? EXIT_INTERRUPTED
 	       : setup_failed	 ? EXIT_ABORT
 	       : failed		 ? 1
 				 : 0;
+	if (a.json) {
+		doc = json_object();
+		json_object_set_new(doc, "iobisect",
+				    json_string(version_string()));
+		json_object_set_new(
+			doc, "kernel",
+			json_pack("{s:s, s:s, s:s}", "commit", k.commit, "image",
+				  k.image, "build_key", k.build_key));
+		json_object_set_new(doc, "job", json_string(job.name));
+		json_object_set_new(doc, "accel",
+				    json_string(kvm ? "kvm" : "tcg"));
+		json_object_set_new(doc, "clock",
+				    json_string(clock_name(clock.kind)));
+		if (clock.kind == CLOCK_VIRTUAL)
+			json_object_set_new(doc, "icount_shift",
+					    json_integer(clock.shift));
+		json_object_set_new(doc, "boots_per_topology",
+				    json_integer(boots));
+		json_object_set_new(doc, "boots", sum.boots);
+		sum.boots = NULL;
+		json_object_set_new(doc, "summary", summary_json(&sum, &job));
+		json_object_set_new(doc, "table", table ? table : json_null());
+		table = NULL;
+		json_object_set_new(doc, "results",
+				    stored ? json_string(where) : json_null());
+		json_object_set_new(doc, "exit_code", json_integer(code));
+	}
+	free(where);
+	free(dir);
 out:
+	/* A run stopped before its first boot has no document: its error. */
+	if (a.json)
+		cmd_json_put(doc);
+	json_decref(table);
 	probe_machine_release(&pm);
 	rundir_close(&rd);
 	safety_release_all(holds, nr_holds);

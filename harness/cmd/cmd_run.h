@@ -17,6 +17,7 @@ struct run_args {
 	int keep_images;
 	int force;
 	int help; /* -h or --help: the usage is printed, nothing to run */
+	int json; /* --json: one document on stdout (cmd_json.h) */
 	int have_topology, have_workload;
 	const char *destroy_data_on;
 	struct strvec overrides;

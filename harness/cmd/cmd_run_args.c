@@ -223,6 +223,8 @@ int cmd_run_parse_args(struct run_args *a, int argc, char **argv, FILE *usage)
 		OPT_CALLBACK_F(
 			"--results", results_opt, a, OPT_JOINED, "DIR",
 			"the results folder (default: the job's \"results\")"),
+		OPT_FLAG_F("--json", &a->json, OPT_JOINED,
+			   "one JSON document on stdout (docs/commands.md)"),
 		OPT_ARG("JOB", &a->job_path, "the job file"),
 		OPT_END(),
 	};

@@ -15,6 +15,7 @@
  */
 #include "bisect.h"
 #include "cmd.h"
+#include "cmd_json.h"
 #include "cmd_options.h"
 #include "driver_job.h"
 #include "job.h"
@@ -23,6 +24,7 @@
 #include "repo.h"
 #include "safety.h"
 #include "util.h"
+#include "version.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -60,7 +62,8 @@ int cmd_test(int argc, char **argv)
 	const char *job_path = NULL, *repo_arg = NULL, *results = NULL;
 	const char *build_repo;
 	char head[41], good[41], bad[41];
-	int ret = EXIT_ABORT, job_ok = 0, force = 0, auto_line, code;
+	int ret = EXIT_ABORT, job_ok = 0, force = 0, auto_line, as_json = 0, code;
+	json_t *doc = NULL;
 	enum bisect_mark mark;
 	enum driver_status st;
 	const char *destroy = NULL;
@@ -74,6 +77,9 @@ int cmd_test(int argc, char **argv)
 			"--results", &results, "DIR",
 			"the results folder (default: the job's \"results\")"),
 		OPT_SAFETY(&destroy, &force),
+		OPT_FLAG("--json", &as_json,
+			 "the answer as one JSON document on stdout "
+			 "(docs/commands.md)"),
 		OPT_ARG("JOB", &job_path, "the job file"),
 		OPT_END(),
 	};
@@ -82,6 +88,8 @@ int cmd_test(int argc, char **argv)
 		return code;
 	if (!job_path)
 		return usage(opts);
+	if (as_json && cmd_json_hold())
+		return EXIT_ABORT;
 	driver_result_init(&res);
 	progress_init(&progress, stderr);
 	if (job_load_results(&job, job_path, results))
@@ -156,12 +164,25 @@ int cmd_test(int argc, char **argv)
 		printf("%s\n", res.message ? res.message : "");
 		fflush(stdout);
 		ret = bisect_exit_code(mark);
+		if (as_json)
+			doc = json_pack("{s:s, s:s, s:s, s:o, s:s, s:o, s:i, s:s}",
+					"iobisect", version_string(), "job",
+					job.name, "commit", head, "bad",
+					auto_line ? json_string(bad)
+						  : json_null(),
+					"good", good, "mark",
+					json_string(bisect_mark_name(mark)),
+					"exit_code", ret, "message",
+					res.message ? res.message : "");
 	} else {
 		if (res.message)
 			error("%s", res.message);
 		ret = st == DRIVER_INTERRUPTED ? EXIT_INTERRUPTED : EXIT_ABORT;
 	}
 out:
+	/* No answer (bad input, not separated, interrupted): no document. */
+	if (as_json)
+		cmd_json_put(doc);
 	safety_release_all(holds, nr_holds);
 	driver_result_release(&res);
 	progress_release(&progress);

@@ -241,11 +241,17 @@ int probe_boot_once(const struct probe_boot_args *a, struct boot_result *br,
 	req.label = a->commit;
 	req.boot_id = *id;
 	req.keep_images = a->keep_images;
+	req.on_sample = a->on_sample;
+	req.sample_payload = a->payload;
 	utc_timestamp(started, sizeof(started));
 	if (a->before)
 		a->before(a->payload, *id);
-	if (vm_boot(br, &req))
+	if (vm_boot(br, &req)) {
+		/* No boot: its number and the folders made for it go. */
+		results_release_boot_id(*id, job->results, job->name, a->commit,
+					topo, a->engine);
 		return -1;
+	}
 	if (br->status == BOOT_INTERRUPTED)
 		return 0;
 	if (br->console_log)

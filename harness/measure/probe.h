@@ -86,6 +86,8 @@ struct probe_boot_args {
 	int keep_images;
 	/* Optional: called with the boot id just before QEMU starts. */
 	void (*before)(void *payload, unsigned id);
+	/* Optional: each sample as it comes (vm.h, boot_request). */
+	void (*on_sample)(void *payload, const struct proto_sample *s);
 	void *payload;
 };
 /*

@@ -49,6 +49,7 @@ static void render_pair(struct strbuf *out, const struct scan *s, size_t series,
 	html_escape(out, ser->point);
 	strbuf_addstr(out, "\" data-metric=\"");
 	html_escape(out, ser->metric);
+	strbuf_addf(out, "\" data-clock=\"%s", clock_name(ser->clock.kind));
 	strbuf_addf(out, "\"><caption>%s: ", pair);
 	html_escape_n(out, s->commits[a].abbrev, 12);
 	strbuf_addstr(out, " &rarr; ");
@@ -59,6 +60,15 @@ static void render_pair(struct strbuf *out, const struct scan *s, size_t series,
 	html_escape(out, ser->point);
 	strbuf_addstr(out, " ");
 	html_escape(out, ser->metric);
+	/*
+	 * The clock, as the plot names it: the same pair on two clocks
+	 * (runs.wall_pairs) is two tables that were titled alike.
+	 */
+	strbuf_addstr(out, " &middot; ");
+	struct strbuf unit = STRBUF_INIT;
+	scan_series_unit(ser, &unit);
+	html_escape(out, unit.buf);
+	strbuf_release(&unit);
 	strbuf_addstr(out, "</caption><thead><tr><th class=\"num\">base</th>"
 			   "<th class=\"num\">%change</th><th class=\"num\">"
 			   "head</th><th>device: counter</th></tr></thead>"

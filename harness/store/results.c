@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 /* ------------------------------------------------------------------ */
 /* The spec hash. */
@@ -338,6 +339,12 @@ int results_reserve_boot_id(unsigned *out, const char *root,
 		char *mark = xstrfmt("%s/.boot-%u", dir, id);
 		int rc = mkdir(mark, 0755);
 		int e = errno;
+		/* A boot that never happened gave its folders back at once
+		 * (results_release_boot_id): made again. */
+		if (rc && e == ENOENT && !mkdir_below(root, dir, 0755)) {
+			rc = mkdir(mark, 0755);
+			e = errno;
+		}
 		free(mark);
 		if (!rc) {
 			*out = id;
@@ -353,4 +360,20 @@ int results_reserve_boot_id(unsigned *out, const char *root,
 out:
 	free(dir);
 	return ret;
+}
+
+void results_release_boot_id(unsigned id, const char *root, const char *job,
+			     const char *commit, const char *topology,
+			     const char *engine)
+{
+	char *dir = results_boot_dir(root, job, commit, topology, engine);
+	char *mark = xstrfmt("%s/.boot-%u", dir, id);
+	char *commit_dir = results_commit_dir(root, job, commit);
+
+	/* rmdir: a folder that holds anything, another boot's, stays. */
+	if (!rmdir(mark) && !rmdir(dir))
+		rmdir(commit_dir);
+	free(commit_dir);
+	free(mark);
+	free(dir);
 }

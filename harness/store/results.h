@@ -104,6 +104,14 @@ int results_store_boot(const struct results_boot *b);
 int results_reserve_boot_id(unsigned *out, const char *root,
 			    const char *job, const char *commit,
 			    const char *topology, const char *engine);
+/*
+ * Give back a number reserved for a boot that never happened (its QEMU
+ * could not be set up): its ".boot-N" mark goes, and the commit's
+ * folders it leaves empty, so a run that booted nothing leaves nothing.
+ */
+void results_release_boot_id(unsigned id, const char *root, const char *job,
+			     const char *commit, const char *topology,
+			     const char *engine);
 
 /* Folder <root>/<job>: a job's, a sweep's or a derived bisection's. */
 char *results_job_dir(const char *root, const char *job);

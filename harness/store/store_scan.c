@@ -375,6 +375,45 @@ static int cmp_series(const void *a, const void *b)
 	return c;
 }
 
+/* How many commits series `x` has boots of. */
+static size_t measured_commits(const struct scan *s,
+			       const struct scan_series *x)
+{
+	size_t n = 0;
+
+	for (size_t c = 0; c < s->nr_commits; c++)
+		n += x->cells[c].nr > 0;
+	return n;
+}
+
+static int same_figure(const struct scan_series *x, const struct scan_series *y)
+{
+	return !strcmp(x->topology, y->topology) &&
+	       !strcmp(x->engine, y->engine) && !strcmp(x->point, y->point) &&
+	       !strcmp(x->metric, y->metric);
+}
+
+/*
+ * Of one figure's clocks, the one most commits were measured on comes
+ * first: the bisection's own, whose answer a reader looks for, before
+ * the wall clock's pairs of two commits (runs.wall_pairs) that came
+ * first by the clocks' order. On a tie the clocks' order stays.
+ */
+static void order_clocks(struct scan *s)
+{
+	for (size_t i = 1; i < s->nr_series; i++)
+		for (size_t j = i; j > 0 && same_figure(&s->series[j - 1],
+							&s->series[j]);
+		     j--) {
+			if (measured_commits(s, &s->series[j]) <=
+			    measured_commits(s, &s->series[j - 1]))
+				break;
+			struct scan_series t = s->series[j];
+			s->series[j] = s->series[j - 1];
+			s->series[j - 1] = t;
+		}
+}
+
 int scan_load(struct scan *out, const char *dir, const char *job)
 {
 	return scan_load_flags(out, dir, job, 0);
@@ -559,6 +598,7 @@ int scan_load_flags(struct scan *out, const char *dir, const char *job,
 		fill_cell(r, j - i, &out->series[r->series].cells[r->commit]);
 		i = j;
 	}
+	order_clocks(out);
 	/* The profiles a bisection took of its culprit and the parent. */
 	for (size_t i = 0; i < out->nr_commits; i++) {
 		char *path = xstrfmt("%s/%s/profile.json", out->dir,
