@@ -24,30 +24,7 @@ cleanup() {
 	[ -n "${KEEP:-}" ] || rm -rf "$S"
 }
 trap cleanup EXIT
-export GIT_AUTHOR_NAME=test GIT_AUTHOR_EMAIL=test@iobisect.invalid
-export GIT_COMMITTER_NAME=test GIT_COMMITTER_EMAIL=test@iobisect.invalid
-
-git init -q repo
-for i in $(seq 1 6); do
-	echo "$i" >repo/f
-	git -C repo add f
-	git -C repo commit -qm "commit $i"
-done
-mkdir images
-k=0
-for c in $(git -C repo rev-list --reverse HEAD); do
-	k=$((k + 1))
-	bw=100000000
-	[ $k -ge 4 ] && bw=70000000
-	"$py" "$root/tests/standin-qemu.py" --make-image $bw "images/${c:0:12}.bzImage"
-done
-good=$(git -C repo rev-list --reverse HEAD | head -1)
-tip=$(git -C repo rev-parse HEAD)
-culprit=$(git -C repo rev-list --reverse HEAD | sed -n 4p)
-sed "1s|.*|#!$py|" "$root/tests/standin-qemu.py" >qemu-system-x86_64
-chmod +x qemu-system-x86_64
-printf 'not a guest: the stand-in runs none\n' >guest
-export IOBISECT_GUEST=$S/guest
+standin_range 6 4 "$py"
 cat >job.json <<EOF
 {"name": "cli", "repo": "$S/repo", "good": "$good", "bad": "$tip",
  "machine": {"cpus": 1, "accel": "tcg", "clock": "virtual",

@@ -33,12 +33,9 @@
 #
 #   resume-everywhere: N stops, N resumed to the same answer, N not
 set -u
-root=$(cd "$(dirname "$0")/.." && pwd)
-bin=$(realpath "${1:-$root/iobisect}")
-[ -x "$bin" ] || { echo "resume-everywhere: '$bin' is not built" >&2; exit 1; }
+. "$(dirname "$0")/standin-lib.sh" resume-everywhere "${1:-}"
 py=$(command -v /usr/bin/python3 || command -v python3) ||
 	{ echo "resume-everywhere: SKIP: no python3 for the stand-in QEMU"; exit 0; }
-S=$(mktemp -d /tmp/resume-everywhere.XXXXXX)
 mounted=
 pid=
 cleanup() {
@@ -48,37 +45,12 @@ cleanup() {
 	rm -rf "$S"
 }
 trap cleanup EXIT
-export HOME=$S/home XDG_CACHE_HOME=$S/cache IOBISECT_DATA=$root LC_ALL=C
-export GIT_AUTHOR_NAME=test GIT_AUTHOR_EMAIL=test@iobisect.invalid
-export GIT_COMMITTER_NAME=test GIT_COMMITTER_EMAIL=test@iobisect.invalid
-mkdir -p "$HOME"
-cd "$S" || exit 1
 t0=$(date +%s)
 
 # The range: 14 commits, the 10th the culprit; an image per commit.
-git init -q repo
-for i in $(seq 1 14); do
-	echo "$i" >repo/f
-	git -C repo add f
-	git -C repo commit -qm "commit $i"
-done
-mkdir images
-n=0
-for c in $(git -C repo rev-list --reverse HEAD); do
-	n=$((n + 1))
-	bw=100000000
-	[ $n -ge 10 ] && bw=70000000
-	"$py" "$root/tests/standin-qemu.py" --make-image $bw "images/${c:0:12}.bzImage"
-done
-good=$(git -C repo rev-list --reverse HEAD | head -1)
-bad=$(git -C repo rev-parse HEAD)
-culprit=$(git -C repo rev-list --reverse HEAD | sed -n 10p)
+standin_range 14 10 "$py"
+bad=$tip
 parent=$(git -C repo rev-parse "$culprit~1")
-# The stand-in under QEMU's name, run by this python (no shell between).
-sed "1s|.*|#!$py|" "$root/tests/standin-qemu.py" >qemu-system-x86_64
-chmod +x qemu-system-x86_64
-printf 'not a guest: the stand-in runs none\n' >guest
-export IOBISECT_GUEST=$S/guest
 # The virtual clock (TCG), so the run's levels and the answer's pairs on
 # the wall clock are taken as on a real TCG host; no profile (the
 # stand-in has no plugins); one sample a boot.

@@ -7,6 +7,11 @@
 #
 #   check WHAT TEST...  run TEST; count it, and say "NAME: FAIL: WHAT" if it fails
 #   zombie PID          true when PID has ended and waits to be reaped
+#   standin_range N K PY  a repository `repo` of N commits, the K-th and its
+#                       descendants slow, a fake image per commit under
+#                       images/ ({short}.bzImage), the stand-in QEMU as
+#                       ./qemu-system-x86_64 run by python PY, and a guest
+#                       that is none; sets good, tip and culprit
 #
 # n and bad count the checks and the failures, for the closing line.
 standin_name=$1
@@ -29,4 +34,32 @@ check() { # check WHAT TEST...
 }
 zombie() {
 	[ "$(awk '{ sub(/.*\) /, ""); print $1 }' "/proc/$1/stat" 2>/dev/null)" = Z ]
+}
+
+standin_range() { # standin_range N K PY
+	local i=0 c bw
+	export GIT_AUTHOR_NAME=test GIT_AUTHOR_EMAIL=test@iobisect.invalid
+	export GIT_COMMITTER_NAME=test GIT_COMMITTER_EMAIL=test@iobisect.invalid
+	git init -q repo
+	for i in $(seq 1 "$1"); do
+		echo "$i" >repo/f
+		git -C repo add f
+		git -C repo commit -qm "commit $i"
+	done
+	mkdir -p images
+	i=0
+	for c in $(git -C repo rev-list --reverse HEAD); do
+		i=$((i + 1))
+		bw=100000000
+		[ $i -ge "$2" ] && bw=70000000
+		"$3" "$root/tests/standin-qemu.py" --make-image $bw "images/${c:0:12}.bzImage"
+	done
+	good=$(git -C repo rev-list --reverse HEAD | head -1)
+	tip=$(git -C repo rev-parse HEAD)
+	culprit=$(git -C repo rev-list --reverse HEAD | sed -n "${2}p")
+	# The stand-in under QEMU's name, run by this python (no shell between).
+	sed "1s|.*|#!$3|" "$root/tests/standin-qemu.py" >qemu-system-x86_64
+	chmod +x qemu-system-x86_64
+	printf 'not a guest: the stand-in runs none\n' >guest
+	export IOBISECT_GUEST=$S/guest
 }

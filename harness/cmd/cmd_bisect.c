@@ -115,7 +115,7 @@ int cmd_bisect(int argc, char **argv)
 			 "print the bisection's log and stop"),
 		OPT_FLAG("--json", &as_json,
 			 "the answer as one JSON document on stdout "
-			 "(summary.json's; docs/commands.md)"),
+			 "(summary.json's; commands.md, JSON output)"),
 		OPT_STRING(
 			"--results", &results, "DIR",
 			"the results folder (default: the job's \"results\")"),

@@ -211,7 +211,7 @@ int cmd_compare(int argc, char **argv)
 	int as_json = 0;
 	const struct opt opts[] = {
 		OPT_FLAG("--json", &as_json,
-			 "one JSON document on stdout (docs/commands.md)"),
+			 "one JSON document on stdout (commands.md, JSON output)"),
 		OPT_STRING("--results", &dir, "DIR", "the results folder"),
 		OPT_STRING("--job", &job, "NAME",
 			   "the job in the results folder"),

@@ -224,7 +224,7 @@ int cmd_run_parse_args(struct run_args *a, int argc, char **argv, FILE *usage)
 			"--results", results_opt, a, OPT_JOINED, "DIR",
 			"the results folder (default: the job's \"results\")"),
 		OPT_FLAG_F("--json", &a->json, OPT_JOINED,
-			   "one JSON document on stdout (docs/commands.md)"),
+			   "one JSON document on stdout (commands.md, JSON output)"),
 		OPT_ARG("JOB", &a->job_path, "the job file"),
 		OPT_END(),
 	};

@@ -79,7 +79,7 @@ int cmd_test(int argc, char **argv)
 		OPT_SAFETY(&destroy, &force),
 		OPT_FLAG("--json", &as_json,
 			 "the answer as one JSON document on stdout "
-			 "(docs/commands.md)"),
+			 "(commands.md, JSON output)"),
 		OPT_ARG("JOB", &job_path, "the job file"),
 		OPT_END(),
 	};

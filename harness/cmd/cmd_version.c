@@ -67,7 +67,7 @@ int cmd_version(int argc, char **argv)
 	int as_json = 0;
 	const struct opt opts[] = {
 		OPT_FLAG("--json", &as_json,
-			 "one JSON document on stdout (docs/commands.md)"),
+			 "one JSON document on stdout (commands.md, JSON output)"),
 		OPT_END(),
 	};
 	struct strbuf id = STRBUF_INIT;
