@@ -11,7 +11,7 @@ _iobisect()
 	fi
 	case $prev in
 	--set)
-		words='name= description= repo= good= bad= kernel= metric= metric_point= threshold= bisect_type= results= direction= confidence= runs.min= runs.max= runs.samples= runs.warmup= runs.wall_pairs= machine.cpus= machine.memory_mb= machine.accel= machine.qemu= machine.timeout_s= machine.append= machine.pin= machine.clock= machine.icount_shift= machine.profile= executor.kind= executor.partition= executor.account= executor.time_limit= executor.probes= executor.retries='
+		words='name= description= repo= good= bad= kernel= metric= metric_point= threshold= bisect_type= results= direction= confidence= runs.min= runs.max= runs.samples= runs.warmup= runs.wall_pairs= runs.revert= machine.cpus= machine.memory_mb= machine.accel= machine.qemu= machine.timeout_s= machine.append= machine.pin= machine.clock= machine.icount_shift= machine.profile= executor.kind= executor.partition= executor.account= executor.time_limit= executor.probes= executor.retries='
 		compopt -o nospace 2>/dev/null
 		COMPREPLY=($(compgen -W "$words" -- "$cur"))
 		return

@@ -41,6 +41,7 @@
 #define IOBISECT_DRIVER_H
 
 #include "bisect.h"
+#include "bisect_report.h"
 #include "exit_code.h"
 #include "graph.h"
 #include "job.h"
@@ -125,6 +126,8 @@ struct driver_result {
 	char *note;
 	unsigned steps;	   /* step probes, earlier runs included */
 	unsigned reopened; /* confirmations that contradicted a step */
+	/* Beside the answer: its share, the revert check, same images. */
+	struct bisect_report_answer answer;
 };
 void driver_result_init(struct driver_result *r);
 void driver_result_release(struct driver_result *r);
