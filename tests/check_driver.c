@@ -1409,6 +1409,39 @@ START_TEST(same_image_is_never_named)
 END_TEST
 
 /*
+ * The bad endpoint's image is its parent's, and every step reads fast:
+ * the steps name the bad endpoint, which cannot be re-marked fast. Its
+ * parent is marked slow instead, as one kernel with it; no abort (the
+ * code before gave the engine a good bad endpoint: exit 128 in
+ * 40-bisect's moderate run), and the bad endpoint is never named.
+ */
+START_TEST(same_image_of_the_bad_endpoint)
+{
+	struct fake f;
+	struct run r;
+	int slow = 0;
+
+	fake_init(&f, 12, 12, 30, 3);
+	f.same_image = 1ull << 12;
+	job_init(&r.job);
+	run_start(&r, &f);
+	run_bisect(&r, &f);
+	debug_log(&r);
+	ck_assert_int_ne(r.status, DRIVER_ABORT);
+	ck_assert_str_ne(r.res.culprit, id_at(&f, 12));
+	ck_assert_int_ge(strvec_index(&r.st.same_image, id_at(&f, 12)), 0);
+	/* Its parent was marked slow as one kernel with it. */
+	for (size_t i = 0; i < r.st.nr_marks && !slow; i++)
+		slow = !strcmp(r.st.marks[i].commit, id_at(&f, 11)) &&
+		       r.st.marks[i].mark == BISECT_BAD && r.st.marks[i].by_pairs;
+	ck_assert(slow);
+	printf("the bad endpoint's image is its parent's: exit %d\n",
+	       r.status);
+	run_end(&r, &f);
+}
+END_TEST
+
+/*
  * A revert that does not apply: reported with its files, nothing booted
  * for it, and the answer is the one a run without the check gives.
  */
@@ -1632,6 +1665,7 @@ static Suite *driver_suite(void)
 	tcase_add_test(tc, revert_of_a_change_partly_fixed);
 	tcase_add_test(tc, two_changes_culprit_explains_part);
 	tcase_add_test(tc, same_image_is_never_named);
+	tcase_add_test(tc, same_image_of_the_bad_endpoint);
 	tcase_add_test(tc, revert_that_does_not_apply);
 	tcase_add_test(tc, stop_within_the_revert_pairs_keeps_them);
 	suite_add_tcase(s, tc);

@@ -96,6 +96,7 @@ struct driver {
 	int separated;
 	int bad_built; /* the bad endpoint is built: its boots can be read */
 	int doubt;     /* the steps' marks are in doubt (st->doubt_from) */
+	unsigned same_images; /* answers whose image was their parent's */
 	/*
 	 * The job as this run judges it: the caller's, or a copy whose line
 	 * gave way to the endpoints' own drop (driver_endpoints.c).

@@ -13,15 +13,62 @@
 #include <math.h>
 #include <string.h>
 
+/*
+ * The culprit at `node` and its parent `same` are one kernel, which the
+ * steps judged slow and fast: one verdict was noise, and both get one
+ * mark. A culprit slow for more than a step's verdict (the bad endpoint,
+ * or a commit marked slow as its child's same kernel) makes its parent
+ * slow; any other is marked fast, as its parent is. The culprit is kept
+ * in the state's same_image, never to be named. 1 when a mark was given,
+ * 0 when the mark cannot be given (an endpoint's), -1 to stop.
+ */
+static int one_kernel(struct driver *d, size_t node, const char *same)
+{
+	struct bisect_state *st = d->st;
+	const char *culprit = d->graph->nodes[node].id;
+	long at = graph_find(d->graph, same);
+	int parent_slow = node == 0;
+	const char *id;
+	enum bisect_mark mark;
+
+	for (size_t i = st->nr_marks; !parent_slow && i-- > 0;)
+		if (!strcmp(st->marks[i].commit, culprit)) {
+			parent_slow = st->marks[i].by_pairs &&
+				      st->marks[i].mark == BISECT_BAD &&
+				      strvec_index(&st->same_image, culprit) < 0;
+			break;
+		}
+	/* Each commit of the range once: one kernel's chain is no longer. */
+	if ((parent_slow && at <= 0) || ++d->same_images > d->graph->nr)
+		return 0;
+	driver_say(d,
+		   "[bisect] %.12s has its parent %.12s's kernel image byte "
+		   "for byte: it cannot be the slowdown, and one of their "
+		   "verdicts was noise; it is not named",
+		   culprit, same);
+	if (strvec_index(&st->same_image, culprit) < 0)
+		strvec_push(&st->same_image, culprit);
+	id = parent_slow ? same : culprit;
+	mark = parent_slow ? BISECT_BAD : BISECT_GOOD;
+	driver_say(d, "[bisect] %.12s is marked %s, as %.12s is", id,
+		   parent_slow ? "slow" : "fast", parent_slow ? culprit : same);
+	/* The mark outlives the doubt, as the pairs' do. */
+	if (bisect_mark(&d->engine, (size_t)graph_find(d->graph, id), mark))
+		return -1;
+	state_add_mark(st, id, mark);
+	st->marks[st->nr_marks - 1].by_pairs = 1;
+	return driver_save(d) ? -1 : 1;
+}
+
 int driver_same_image(struct driver *d, size_t node)
 {
 	const char *culprit = d->graph->nodes[node].id;
 	struct strvec parents = STRVEC_INIT;
 	const char *same = NULL;
-	struct bisect_state *st = d->st;
 	int ret = 0;
 
-	if (!d->m.ops->same_image)
+	/* A perf answer's drop: a typed one builds no parent to compare. */
+	if (!d->m.ops->same_image || d->job->bisect_type != BISECT_PERF)
 		return 0;
 	driver_culprit_parents(d, node, &parents);
 	for (size_t k = 0; k < parents.nr && !same && ret >= 0; k++) {
@@ -38,26 +85,8 @@ int driver_same_image(struct driver *d, size_t node)
 						     parents.v[k]) == 1)
 			same = parents.v[k];
 	}
-	if (same) {
-		driver_say(d,
-			   "[bisect] %.12s has its parent %.12s's kernel image "
-			   "byte for byte: it cannot be the slowdown, and the "
-			   "drop its boots read was noise; it is not named",
-			   culprit, same);
-		if (strvec_index(&st->same_image, culprit) < 0)
-			strvec_push(&st->same_image, culprit);
-		/*
-		 * It reads as its parent does, which the engine holds good;
-		 * the mark outlives the doubt, as the pairs' do.
-		 */
-		if (bisect_mark(&d->engine, node, BISECT_GOOD)) {
-			ret = -1;
-		} else {
-			state_add_mark(st, culprit, BISECT_GOOD);
-			st->marks[st->nr_marks - 1].by_pairs = 1;
-			ret = driver_save(d) ? -1 : 1;
-		}
-	}
+	if (same)
+		ret = one_kernel(d, node, same);
 	strvec_clear(&parents);
 	return ret;
 }
