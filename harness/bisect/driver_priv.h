@@ -4,7 +4,9 @@
  * run`'s one commit) over driver_endpoints.c (the endpoints, the merge
  * base) and driver_confirm.c (the answer's pairs), all three over
  * driver_probe.c (one commit probed and recorded, and what every part
- * shares), and that over the measuring layer (measure.h).
+ * shares), and that over the measuring layer (measure.h). Beside the
+ * answer, driver_answer.c (a culprit whose image is its parent's, the
+ * culprit's share of the drop) and driver_revert.c (the revert check).
  */
 #ifndef IOBISECT_DRIVER_PRIV_H
 #define IOBISECT_DRIVER_PRIV_H
@@ -134,7 +136,7 @@ int driver_confirm(struct driver *d, size_t node, struct driver_result *res,
  * to stop.
  */
 int driver_same_image(struct driver *d, size_t node);
-/* The culprit's drop within its pairs against the endpoints' (res). */
+/* The culprit's drop against its parent's set against the endpoints'. */
 void driver_answer_share(struct driver *d, const char *culprit,
 			 struct driver_result *res);
 

@@ -45,10 +45,10 @@ enum bisect_report_revert {
 };
 
 struct bisect_report_answer {
-	/* The culprit against its parent (its pairs) and the endpoints. */
+	/* The culprit against its parent and the endpoints, medians. */
 	int have_share;
 	double endpoints_pct;	/* bad against good */
-	double culprit_pct;	/* the median within the culprit's pairs */
+	double culprit_pct;	/* the culprit against its (first) parent */
 	double explains_pct;	/* of the endpoints' drop, in log ratio */
 	int rest_beyond_noise; /* the rest is more than the noise allows */
 	/* The bad endpoint with the culprit reverted, in pairs against it. */

@@ -92,8 +92,8 @@ void bisect_report_render_answer(const struct bisect_report_answer *a,
 		return;
 	if (a->have_share) {
 		strbuf_addf(out, "  the culprit explains %.0f%% of the "
-				 "endpoints' drop (%+.1f%% within its pairs, "
-				 "the endpoints %+.1f%%)",
+				 "endpoints' drop (%+.1f%% against its parent, "
+				 "the endpoints %+.1f%%, medians per boot)",
 			    a->explains_pct, a->culprit_pct, a->endpoints_pct);
 		if (a->rest_beyond_noise)
 			strbuf_addstr(out, "; the rest is beyond the noise: "
