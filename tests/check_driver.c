@@ -20,6 +20,9 @@
 #define MB 1e6
 #define MAX_COMMITS 64
 #define MAX_BOOTS 256
+/* The bad endpoint with the culprit reverted (ops->revert): its place. */
+#define REVERT_POS (MAX_COMMITS + 1)
+#define REVERT_ID "000000000000000000000000000000000000eeee"
 
 /* A scripted boot: the k-th boot of a commit reads this, not a draw. */
 struct script {
@@ -51,12 +54,21 @@ struct fake {
 	int in_mode;
 	const struct script *script;
 	size_t nr_script;
+	/* A second change: from this position on, every level times this. */
+	int change_at;
+	double change;
+	/* Bit per position: reads at the slow level, whatever it holds. */
+	unsigned long long phantom;
+	/* Bit per position: its image is its parent's byte for byte. */
+	unsigned long long same_image;
+	int revert_conflicts; /* ops->revert: it does not apply */
+	unsigned reverts;     /* ops->revert calls */
 	struct stats_rng rng;
 	/* What it did. */
-	double values[MAX_COMMITS + 1][MAX_BOOTS];
-	size_t nr[MAX_COMMITS + 1];
+	double values[REVERT_POS + 1][MAX_BOOTS];
+	size_t nr[REVERT_POS + 1];
 	unsigned built, boots;
-	int probed[MAX_COMMITS + 1];
+	int probed[REVERT_POS + 1];
 	/* ops->prefetch: the last guess, and builds it foresaw. */
 	struct strvec guess;
 	unsigned foreseen, builds_after_guess;
@@ -69,6 +81,8 @@ static int position(const struct fake *f, const char *commit)
 {
 	if (!strcmp(commit, f->good))
 		return 0;
+	if (!strcmp(commit, REVERT_ID))
+		return REVERT_POS;
 	for (size_t i = 0; i < f->n; i++)
 		if (!strcmp(commit, f->g.nodes[i].id))
 			return (int)(f->n - i);
@@ -84,14 +98,15 @@ static int fake_build(void *payload, const char *commit,
 
 	f->built++;
 	/* The first build of each commit: the later ones are look-ups. */
-	if (f->guess.nr && !(f->built_mask >> p & 1)) {
+	if (p < 64 && f->guess.nr && !(f->built_mask >> p & 1)) {
 		f->builds_after_guess++;
 		for (size_t i = 0; i < f->guess.nr; i++)
 			f->foreseen += !strcmp(f->guess.v[i], commit);
 	}
-	f->built_mask |= 1ull << p;
+	if (p < 64)
+		f->built_mask |= 1ull << p;
 	snprintf(out->key, sizeof(out->key), "%040x", p + 0x1000);
-	out->failed = p && (f->fail_build >> p & 1);
+	out->failed = p && p < 32 && (f->fail_build >> p & 1);
 	if (out->failed)
 		out->first_error = xstrdup("error: expected ';'");
 	return 0;
@@ -111,6 +126,14 @@ static int fake_boot(void *payload, const char *commit, struct boot_facts *out)
 	struct fake *f = payload;
 	int p = position(f, commit);
 	double level = p >= f->culprit ? f->slow : f->fast, v;
+
+	if (f->change_at && p >= f->change_at)
+		level *= f->change;
+	if (p < 64 && (f->phantom >> p & 1))
+		level = f->slow;
+	/* The bad endpoint's level without the culprit's change. */
+	if (p == REVERT_POS)
+		level = f->fast * (f->change_at ? f->change : 1);
 
 	if (f->abort_after && (int)f->boots >= f->abort_after)
 		return error("QEMU failed: fake abort");
@@ -151,11 +174,40 @@ static int fake_load(void *payload, const char *commit, struct sample_set *out)
 	return 0;
 }
 
+/* Images are equal only where f->same_image says so, of a parent. */
+static int fake_same_image(void *payload, const char *a, const char *b)
+{
+	struct fake *f = payload;
+	int pa = position(f, a), pb = position(f, b);
+	int hi = pa > pb ? pa : pb;
+
+	return abs(pa - pb) == 1 && hi < 64 && (f->same_image >> hi & 1);
+}
+
+static int fake_revert(void *payload, const char *bad, const char *culprit,
+		       char out[41], struct strvec *conflicts)
+{
+	struct fake *f = payload;
+
+	f->reverts++;
+	ck_assert_str_eq(bad, f->g.nodes[0].id);
+	ck_assert_int_gt(position(f, culprit), 0);
+	if (f->revert_conflicts) {
+		strvec_push(conflicts, "block/blk-mq.c");
+		strvec_push(conflicts, "include/linux/blkdev.h");
+		return 1;
+	}
+	snprintf(out, 41, "%s", REVERT_ID);
+	return 0;
+}
+
 static const struct measure_ops fake_ops = {
 	.build = fake_build,
 	.boot = fake_boot,
 	.load = fake_load,
 	.prefetch = fake_prefetch,
+	.same_image = fake_same_image,
+	.revert = fake_revert,
 };
 
 static void fake_init(struct fake *f, size_t n, int culprit, double drop_pct,
@@ -1210,6 +1262,355 @@ START_TEST(boots_at_the_limit_on_the_virtual_clock)
 END_TEST
 
 /*
+ * What stands beside an answer (driver_answer.c, driver_revert.c): the
+ * report's lines of it, as report.txt and the printed summary show them,
+ * and summary.json's object of `key`.
+ */
+static void answer_text(const struct run *r, struct strbuf *out)
+{
+	bisect_report_render_answer(&r->res.answer,
+				    r->st.status == STATE_DONE, out);
+	if (getenv("DRIVER_DEBUG"))
+		fputs(out->buf, stdout);
+}
+
+static json_t *answer_json(const struct run *r, const char *key)
+{
+	json_t *o = json_object(), *v;
+
+	bisect_report_answer_json(&r->res.answer, r->st.status == STATE_DONE,
+				  o);
+	v = json_object_get(o, key);
+	json_incref(v);
+	json_decref(o);
+	return v;
+}
+
+/*
+ * One change: reverting it on the bad tip brings back about all of the
+ * drop, in a few pairs (one build, runs.max pairs at most), and the
+ * culprit explains about all of the endpoints' drop. Off, none of it.
+ */
+START_TEST(revert_brings_back_one_change)
+{
+	struct fake f;
+	struct run r;
+	struct strbuf sb = STRBUF_INIT;
+	json_t *j;
+	unsigned boots;
+
+	fake_init(&f, 12, 7, 30, 3);
+	job_init(&r.job);
+	r.job.revert = 1;
+	run_start(&r, &f);
+	ck_assert_int_eq(run_bisect(&r, &f), DRIVER_CULPRIT);
+	ck_assert_str_eq(r.res.culprit, id_at(&f, 7));
+	ck_assert_int_eq(r.st.status, STATE_DONE);
+	ck_assert_int_eq(r.res.answer.revert, REPORT_REVERT_MEASURED);
+	ck_assert_str_eq(r.res.answer.revert_commit, REVERT_ID);
+	printf("revert of one change: %.1f%% brought back (%+.1f MB/s) in %u "
+	       "pairs, %u boots, %u builds; the culprit explains %.1f%%\n",
+	       r.res.answer.brought_pct, r.res.answer.brought_mbps,
+	       r.res.answer.revert_pairs, r.res.answer.revert_boots,
+	       r.res.answer.revert_builds, r.res.answer.explains_pct);
+	ck_assert(r.res.answer.brought_pct > 85 &&
+		  r.res.answer.brought_pct < 115);
+	ck_assert(r.res.answer.brought_mbps > 40);
+	ck_assert_uint_ge(r.res.answer.revert_pairs, 1);
+	ck_assert_uint_le(r.res.answer.revert_pairs, r.job.runs_max);
+	ck_assert_uint_eq(f.nr[REVERT_POS], r.res.answer.revert_pairs);
+	ck_assert_uint_eq(r.res.answer.revert_boots,
+			  2 * r.res.answer.revert_pairs);
+	ck_assert_uint_eq(r.res.answer.revert_builds, 1);
+	ck_assert_uint_eq(f.reverts, 1);
+	ck_assert(r.res.answer.have_share);
+	ck_assert(r.res.answer.explains_pct > 85 &&
+		  r.res.answer.explains_pct < 115);
+	ck_assert(!r.res.answer.rest_beyond_noise);
+	answer_text(&r, &sb);
+	ck_assert_ptr_nonnull(strstr(sb.buf, "brings back"));
+	ck_assert_ptr_nonnull(strstr(sb.buf, "the culprit explains"));
+	ck_assert_ptr_null(strstr(sb.buf, "second change"));
+	j = answer_json(&r, "revert");
+	ck_assert_str_eq(json_string_value(json_object_get(j, "state")),
+			 "measured");
+	ck_assert(json_number_value(json_object_get(j, "brought_back_pct")) >
+		  85);
+	json_decref(j);
+	strbuf_release(&sb);
+	/* The answer and its boots are the same without it. */
+	boots = f.boots - 2 * r.res.answer.revert_pairs;
+	run_end(&r, &f);
+	fake_init(&f, 12, 7, 30, 3);
+	job_init(&r.job);
+	run_start(&r, &f);
+	ck_assert_int_eq(run_bisect(&r, &f), DRIVER_CULPRIT);
+	ck_assert_str_eq(r.res.culprit, id_at(&f, 7));
+	ck_assert_int_eq(r.res.answer.revert, REPORT_REVERT_NONE);
+	ck_assert_uint_eq(f.reverts, 0);
+	ck_assert_uint_eq(f.boots, boots);
+	run_end(&r, &f);
+}
+END_TEST
+
+/*
+ * A change and, later in the range, a fix of part of it: the culprit's
+ * own drop is deeper than the endpoints', its revert brings back more
+ * than the endpoints lost, and the rest is beyond the noise.
+ */
+START_TEST(revert_of_a_change_partly_fixed)
+{
+	struct fake f;
+	struct run r;
+	struct strbuf sb = STRBUF_INIT;
+
+	fake_init(&f, 12, 5, 30, 2);
+	f.change_at = 10; /* 20% back from 10 on: -16% at the bad tip */
+	f.change = 1.2;
+	job_init(&r.job);
+	r.job.revert = 1;
+	run_start(&r, &f);
+	ck_assert_int_eq(run_bisect(&r, &f), DRIVER_CULPRIT);
+	ck_assert_str_eq(r.res.culprit, id_at(&f, 5));
+	printf("a change partly fixed: the culprit explains %.0f%% "
+	       "(%+.1f%% against %+.1f%%), its revert brings back %.0f%%\n",
+	       r.res.answer.explains_pct, r.res.answer.culprit_pct,
+	       r.res.answer.endpoints_pct, r.res.answer.brought_pct);
+	ck_assert_int_eq(r.res.answer.revert, REPORT_REVERT_MEASURED);
+	ck_assert(r.res.answer.brought_pct > 150);
+	ck_assert(r.res.answer.have_share);
+	ck_assert(r.res.answer.explains_pct > 150);
+	ck_assert(r.res.answer.rest_beyond_noise);
+	answer_text(&r, &sb);
+	ck_assert_ptr_nonnull(strstr(sb.buf, "a second change may be"));
+	strbuf_release(&sb);
+	run_end(&r, &f);
+}
+END_TEST
+
+/*
+ * Two changes in the range: the culprit (the first) explains part of
+ * the endpoints' drop, its revert brings back about as much, and the
+ * rest is said to be beyond the noise.
+ */
+START_TEST(two_changes_culprit_explains_part)
+{
+	struct fake f;
+	struct run r;
+	struct strbuf sb = STRBUF_INIT;
+	json_t *j;
+
+	fake_init(&f, 12, 4, 35, 2);
+	f.change_at = 9; /* a second drop of 20% */
+	f.change = 0.8;
+	job_init(&r.job);
+	/* A line: the first change is slow by it (auto seeks both). */
+	r.job.threshold.kind = THRESHOLD_PERCENT;
+	r.job.threshold.value = 15;
+	r.job.revert = 1;
+	run_start(&r, &f);
+	ck_assert_int_eq(run_bisect(&r, &f), DRIVER_CULPRIT);
+	ck_assert_str_eq(r.res.culprit, id_at(&f, 4));
+	printf("two changes: the culprit explains %.0f%% (%+.1f%% against "
+	       "%+.1f%%), its revert brings back %.0f%% in %u pairs\n",
+	       r.res.answer.explains_pct, r.res.answer.culprit_pct,
+	       r.res.answer.endpoints_pct, r.res.answer.brought_pct,
+	       r.res.answer.revert_pairs);
+	ck_assert(r.res.answer.have_share);
+	ck_assert(r.res.answer.explains_pct > 45 &&
+		  r.res.answer.explains_pct < 85);
+	ck_assert(r.res.answer.rest_beyond_noise);
+	ck_assert_int_eq(r.res.answer.revert, REPORT_REVERT_MEASURED);
+	ck_assert(r.res.answer.brought_pct > 45 &&
+		  r.res.answer.brought_pct < 85);
+	answer_text(&r, &sb);
+	ck_assert_ptr_nonnull(strstr(sb.buf, "a second change may be"));
+	j = answer_json(&r, "share");
+	ck_assert(json_is_true(json_object_get(j, "rest_beyond_noise")));
+	json_decref(j);
+	strbuf_release(&sb);
+	run_end(&r, &f);
+}
+END_TEST
+
+/*
+ * A commit whose image is its parent's byte for byte, whose boots read
+ * slow (a drop that can only be noise): the steps name it and its pairs
+ * would confirm it, but it is never named. It is marked as its parent,
+ * the range is judged again, and the slowdown found is the real one.
+ */
+START_TEST(same_image_is_never_named)
+{
+	struct fake f;
+	struct run r;
+	struct strbuf sb = STRBUF_INIT;
+	char at9[13];
+
+	fake_init(&f, 12, 11, 30, 3);
+	f.phantom = 1ull << 9;
+	f.same_image = 1ull << 9;
+	job_init(&r.job);
+	run_start(&r, &f);
+	ck_assert_int_eq(run_bisect(&r, &f), DRIVER_CULPRIT);
+	debug_log(&r);
+	ck_assert_str_eq(r.res.culprit, id_at(&f, 11));
+	ck_assert_int_ge(strvec_index(&r.st.same_image, id_at(&f, 9)), 0);
+	ck_assert_int_ge(strvec_index(&r.res.answer.same_image, id_at(&f, 9)),
+			 0);
+	ck_assert_int_lt(strvec_index(&r.res.suspects, id_at(&f, 9)), 0);
+	answer_text(&r, &sb);
+	snprintf(at9, sizeof(at9), "%.12s", id_at(&f, 9));
+	ck_assert_ptr_nonnull(strstr(sb.buf, "not named"));
+	ck_assert_ptr_nonnull(strstr(sb.buf, at9));
+	ck_assert_ptr_nonnull(strstr(sb.buf, "byte for byte"));
+	strbuf_release(&sb);
+	run_end(&r, &f);
+}
+END_TEST
+
+/*
+ * The bad endpoint's image is its parent's, and every step reads fast:
+ * the steps name the bad endpoint, which cannot be re-marked fast. Its
+ * parent is marked slow instead, as one kernel with it; no abort (the
+ * code before gave the engine a good bad endpoint: exit 128 in
+ * 40-bisect's moderate run), and the bad endpoint is never named.
+ */
+START_TEST(same_image_of_the_bad_endpoint)
+{
+	struct fake f;
+	struct run r;
+	int slow = 0;
+
+	fake_init(&f, 12, 12, 30, 3);
+	f.same_image = 1ull << 12;
+	job_init(&r.job);
+	run_start(&r, &f);
+	run_bisect(&r, &f);
+	debug_log(&r);
+	ck_assert_int_ne(r.status, DRIVER_ABORT);
+	ck_assert_str_ne(r.res.culprit, id_at(&f, 12));
+	ck_assert_int_ge(strvec_index(&r.st.same_image, id_at(&f, 12)), 0);
+	/* Its parent was marked slow as one kernel with it. */
+	for (size_t i = 0; i < r.st.nr_marks && !slow; i++)
+		slow = !strcmp(r.st.marks[i].commit, id_at(&f, 11)) &&
+		       r.st.marks[i].mark == BISECT_BAD && r.st.marks[i].by_pairs;
+	ck_assert(slow);
+	printf("the bad endpoint's image is its parent's: exit %d\n",
+	       r.status);
+	run_end(&r, &f);
+}
+END_TEST
+
+/*
+ * A revert that does not apply: reported with its files, nothing booted
+ * for it, and the answer is the one a run without the check gives.
+ */
+START_TEST(revert_that_does_not_apply)
+{
+	struct fake f;
+	struct run r;
+	struct strbuf sb = STRBUF_INIT;
+	double conf;
+	unsigned boots;
+	json_t *j;
+
+	fake_init(&f, 12, 7, 30, 3);
+	job_init(&r.job);
+	run_start(&r, &f);
+	ck_assert_int_eq(run_bisect(&r, &f), DRIVER_CULPRIT);
+	conf = r.res.confidence;
+	boots = f.boots;
+	run_end(&r, &f);
+
+	fake_init(&f, 12, 7, 30, 3);
+	f.revert_conflicts = 1;
+	job_init(&r.job);
+	r.job.revert = 1;
+	run_start(&r, &f);
+	ck_assert_int_eq(run_bisect(&r, &f), DRIVER_CULPRIT);
+	ck_assert_str_eq(r.res.culprit, id_at(&f, 7));
+	ck_assert(r.res.confidence == conf);
+	ck_assert_int_eq(r.st.status, STATE_DONE);
+	ck_assert_uint_eq(f.boots, boots);
+	ck_assert_uint_eq(f.nr[REVERT_POS], 0);
+	ck_assert_int_eq(r.res.answer.revert, REPORT_REVERT_CONFLICTS);
+	ck_assert_uint_eq(r.res.answer.conflicts.nr, 2);
+	answer_text(&r, &sb);
+	ck_assert_ptr_nonnull(strstr(sb.buf, "does not apply cleanly: "
+					     "conflicts in block/blk-mq.c, "
+					     "include/linux/blkdev.h"));
+	j = answer_json(&r, "revert");
+	ck_assert_str_eq(json_string_value(json_object_get(j, "state")),
+			 "conflicts");
+	ck_assert_uint_eq(json_array_size(json_object_get(j, "conflicts")), 2);
+	json_decref(j);
+	strbuf_release(&sb);
+	run_end(&r, &f);
+}
+END_TEST
+
+/*
+ * A run stopped within the revert's pairs, after each of their boots:
+ * the answer stands, the pairs kept are in the state, and the run asked
+ * again (killed before its report: the answer kept, as driver_job does)
+ * boots only the pairs missing: after a whole pair, exactly as the
+ * whole run did.
+ */
+START_TEST(stop_within_the_revert_pairs_keeps_them)
+{
+	struct fake f;
+	struct run r;
+	unsigned total, before, pairs;
+
+	fake_init(&f, 12, 7, 20, 4);
+	job_init(&r.job);
+	r.job.revert = 1;
+	run_start(&r, &f);
+	ck_assert_int_eq(run_bisect(&r, &f), DRIVER_CULPRIT);
+	total = f.boots;
+	pairs = r.res.answer.revert_pairs;
+	before = total - 2 * pairs;
+	printf("stop within the revert's pairs: %u boots, %u in %u pairs\n",
+	       total, 2 * pairs, pairs);
+	ck_assert_uint_ge(pairs, 2);
+	ck_assert_uint_eq(r.st.revert.pairs.parents[0].nr_pairs, pairs);
+	run_end(&r, &f);
+	for (unsigned at = 1; at < 2 * pairs; at++) {
+		fake_init(&f, 12, 7, 20, 4);
+		f.abort_after = (int)(before + at);
+		job_init(&r.job);
+		r.job.revert = 1;
+		run_start(&r, &f);
+		/* The answer stands: the check is only beside it. */
+		ck_assert_int_eq(run_bisect(&r, &f), DRIVER_CULPRIT);
+		ck_assert_str_eq(r.res.culprit, id_at(&f, 7));
+		ck_assert_int_eq(r.st.status, STATE_DONE);
+		ck_assert_int_eq(r.res.answer.revert, REPORT_REVERT_FAILED);
+		ck_assert_uint_eq(f.boots, before + at);
+		ck_assert_uint_eq(r.st.revert.pairs.parents[0].nr_pairs,
+				  at / 2);
+		driver_result_release(&r.res);
+		driver_release(&r.d);
+		f.abort_after = 0;
+		memcpy(r.st.answered, r.st.culprit, 41);
+		r.st.answered_confidence = r.st.confidence;
+		r.st.status = STATE_RUNNING;
+		ck_assert_int_eq(run_bisect(&r, &f), DRIVER_CULPRIT);
+		ck_assert_str_eq(r.res.culprit, id_at(&f, 7));
+		ck_assert_int_eq(r.res.answer.revert, REPORT_REVERT_MEASURED);
+		ck_assert_uint_ge(r.res.answer.revert_pairs, at / 2);
+		/* A lone first half is no pair: its partner comes again. */
+		ck_assert_uint_ge(f.nr[REVERT_POS], r.res.answer.revert_pairs);
+		ck_assert_uint_le(f.nr[REVERT_POS],
+				  r.res.answer.revert_pairs + at % 2);
+		if (at % 2 == 0)
+			ck_assert_uint_eq(f.boots, total);
+		run_end(&r, &f);
+	}
+}
+END_TEST
+
+/*
  * A "25%" line on the virtual clock near the drop it reads: the slow
  * kernels read -23.5% and the bad endpoint's one boot -30% (a kernel that
  * waits on QEMU's device, moved by the host's load). By the line the
@@ -1321,6 +1722,13 @@ static Suite *driver_suite(void)
 	tcase_add_test(tc, test_on_a_machine_with_modes);
 	tcase_add_test(tc, host_waits_note_names_the_way_out);
 	tcase_add_test(tc, line_near_the_drop_gives_way);
+	tcase_add_test(tc, revert_brings_back_one_change);
+	tcase_add_test(tc, revert_of_a_change_partly_fixed);
+	tcase_add_test(tc, two_changes_culprit_explains_part);
+	tcase_add_test(tc, same_image_is_never_named);
+	tcase_add_test(tc, same_image_of_the_bad_endpoint);
+	tcase_add_test(tc, revert_that_does_not_apply);
+	tcase_add_test(tc, stop_within_the_revert_pairs_keeps_them);
 	suite_add_tcase(s, tc);
 	return s;
 }

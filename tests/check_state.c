@@ -195,6 +195,64 @@ START_TEST(confirm_round_trip_keeps_the_pairs_under_way)
 }
 END_TEST
 
+/*
+ * The revert check's record (its pairs kept after each, the record's
+ * "culprit" the bad endpoint and its one "parent" the revert) and the
+ * commits never named for their parent's image, read back as written;
+ * a conflicting revert keeps its files and no pairs.
+ */
+START_TEST(revert_round_trip_keeps_its_pairs)
+{
+	struct bisect_state s, back;
+	struct state_confirm_parent *p;
+	json_t *j;
+
+	fill(&s);
+	strcpy(s.revert.culprit, ID_A);
+	strcpy(s.revert.commit, "dddddddddddddddddddddddddddddddddddddddd");
+	strcpy(s.revert.pairs.culprit, ID_B);
+	s.revert.pairs.culprit_from = 4;
+	p = state_confirm_add_parent(&s.revert.pairs, s.revert.commit, 0);
+	state_confirm_add_pair(p, 0, 4);
+	state_confirm_add_pair(p, 1, 5);
+	strvec_push(&s.same_image, ID_B);
+	j = state_to_json(&s);
+	ck_assert_int_eq(state_from_json(&back, j, "test"), 0);
+	json_decref(j);
+	ck_assert_str_eq(back.revert.culprit, ID_A);
+	ck_assert_str_eq(back.revert.commit, s.revert.commit);
+	ck_assert_str_eq(back.revert.pairs.culprit, ID_B);
+	ck_assert_uint_eq(back.revert.pairs.culprit_from, 4);
+	ck_assert_uint_eq(back.revert.pairs.nr_parents, 1);
+	ck_assert_uint_eq(back.revert.pairs.parents[0].nr_pairs, 2);
+	ck_assert_uint_eq(back.revert.pairs.parents[0].pairs[1].parent, 1);
+	ck_assert_uint_eq(back.revert.pairs.parents[0].pairs[1].culprit, 5);
+	ck_assert_uint_eq(back.same_image.nr, 1);
+	ck_assert_str_eq(back.same_image.v[0], ID_B);
+	state_release(&back);
+	/* A revert that does not apply: its files, no commit, no pairs. */
+	state_revert_clear(&s.revert);
+	strcpy(s.revert.culprit, ID_A);
+	strvec_push(&s.revert.conflicts, "block/blk-mq.c");
+	j = state_to_json(&s);
+	ck_assert_int_eq(state_from_json(&back, j, "test"), 0);
+	json_decref(j);
+	ck_assert_str_eq(back.revert.commit, "");
+	ck_assert_uint_eq(back.revert.conflicts.nr, 1);
+	ck_assert_str_eq(back.revert.conflicts.v[0], "block/blk-mq.c");
+	ck_assert_uint_eq(back.revert.pairs.nr_parents, 0);
+	state_release(&back);
+	/* None begun: no key. */
+	state_revert_clear(&s.revert);
+	strvec_clear(&s.same_image);
+	j = state_to_json(&s);
+	ck_assert_ptr_null(json_object_get(j, "revert"));
+	ck_assert_ptr_null(json_object_get(j, "same_image"));
+	json_decref(j);
+	state_release(&s);
+}
+END_TEST
+
 START_TEST(save_keeps_previous_copy_and_load_reads_last)
 {
 	struct bisect_state s, back;
@@ -293,6 +351,29 @@ static const char *const corrupt[] = {
 	"\"candidates\":[\"" ID_BAD "\",\"" ID_A "\"],\"probes\":[],"
 	"\"marks\":[],\"confirm\":{\"culprit\":\"" ID_B "\","
 	"\"culprit_from\":1,\"parents\":[]}}",
+	/* The revert check: pairs that are not of its revert, */
+	"{\"version\":1,\"job_hash\":\"h\",\"good\":\"" ID_GOOD
+	"\",\"bad\":\"" ID_BAD
+	"\",\"merge_base\":\"\",\"status\":\"done\",\"culprit\":\"\","
+	"\"candidates\":[],\"probes\":[],\"marks\":[],"
+	"\"revert\":{\"culprit\":\"" ID_A "\",\"commit\":\"" ID_B "\","
+	"\"conflicts\":[],\"pairs\":{\"culprit\":\"" ID_BAD "\","
+	"\"culprit_from\":1,\"parents\":[{\"parent\":\"" ID_A "\","
+	"\"parent_from\":0,\"pairs\":[]}]}}}",
+	/* a conflict that is not a file name, */
+	"{\"version\":1,\"job_hash\":\"h\",\"good\":\"" ID_GOOD
+	"\",\"bad\":\"" ID_BAD
+	"\",\"merge_base\":\"\",\"status\":\"done\",\"culprit\":\"\","
+	"\"candidates\":[],\"probes\":[],\"marks\":[],"
+	"\"revert\":{\"culprit\":\"" ID_A "\",\"commit\":\"\","
+	"\"conflicts\":[7]}}",
+	/* and a commit id that is not one. */
+	"{\"version\":1,\"job_hash\":\"h\",\"good\":\"" ID_GOOD
+	"\",\"bad\":\"" ID_BAD
+	"\",\"merge_base\":\"\",\"status\":\"done\",\"culprit\":\"\","
+	"\"candidates\":[],\"probes\":[],\"marks\":[],"
+	"\"revert\":{\"culprit\":\"" ID_A "\",\"commit\":\"HEAD\","
+	"\"conflicts\":[]}}",
 	/* A mark by someone other than the pairs. */
 	"{\"version\":1,\"job_hash\":\"h\",\"good\":\"" ID_GOOD
 	"\",\"bad\":\"" ID_BAD
@@ -649,6 +730,7 @@ static Suite *state_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, json_round_trip_keeps_every_probe_and_mark);
 	tcase_add_test(tc, confirm_round_trip_keeps_the_pairs_under_way);
+	tcase_add_test(tc, revert_round_trip_keeps_its_pairs);
 	tcase_add_test(tc, save_keeps_previous_copy_and_load_reads_last);
 	tcase_add_loop_test(tc, corrupt_file_is_refused_by_name_and_kept, 0,
 			    ARRAY_SIZE(corrupt));

@@ -22,6 +22,7 @@ void driver_result_init(struct driver_result *r)
 {
 	memset(r, 0, sizeof(*r));
 	r->confidence = NAN;
+	bisect_report_answer_init(&r->answer);
 }
 
 void driver_result_release(struct driver_result *r)
@@ -30,6 +31,7 @@ void driver_result_release(struct driver_result *r)
 	strvec_clear(&r->suspects);
 	free(r->message);
 	free(r->note);
+	bisect_report_answer_release(&r->answer);
 	driver_result_init(r);
 }
 
@@ -127,7 +129,8 @@ static void suspect_pairs_marks(struct driver *d)
 	for (size_t i = 0; i < st->nr_marks; i++) {
 		const char *id = st->marks[i].commit;
 		if (st->marks[i].by_pairs && graph_find(d->graph, id) > 0 &&
-		    strvec_index(&st->suspects, id) < 0)
+		    strvec_index(&st->suspects, id) < 0 &&
+		    strvec_index(&st->same_image, id) < 0)
 			strvec_push(&st->suspects, id);
 	}
 }
@@ -423,11 +426,20 @@ enum driver_status driver_bisect(struct driver *d, struct driver_result *res)
 	if (ret != DRIVER_CULPRIT)
 		goto out;
 	for (;;) {
-		int reopen = 0;
+		int reopen = 0, r;
 
 		ret = steps(d, res, &culprit);
 		if (ret != DRIVER_CULPRIT)
 			goto out;
+		/* Its parent's image: never the answer (driver_answer.c). */
+		r = driver_same_image(d, culprit);
+		if (r < 0 || (r > 0 && put_in_doubt(d, "the answer's image "
+							 "is its parent's"))) {
+			ret = driver_stopped(d);
+			goto out;
+		}
+		if (r > 0)
+			continue;
 		if (d->job->bisect_type != BISECT_PERF)
 			break;
 		/*
@@ -504,6 +516,12 @@ enum driver_status driver_bisect(struct driver *d, struct driver_result *res)
 		ret = DRIVER_INCONCLUSIVE;
 	}
 	driver_save(d);
+	/* Beside the answer, saved above: neither can change it. */
+	if (st->status == STATE_DONE && d->job->bisect_type == BISECT_PERF) {
+		driver_answer_share(d, res->culprit, res);
+		if (driver_revert(d, res->culprit, res))
+			ret = driver_stopped(d);
+	}
 out:
 	/* However the run ended inconclusive (suspect_pairs_marks). */
 	if (ret == DRIVER_INCONCLUSIVE && d->doubt) {
@@ -512,6 +530,8 @@ out:
 	}
 	for (size_t i = 0; i < st->suspects.nr; i++)
 		strvec_push(&res->suspects, st->suspects.v[i]);
+	for (size_t i = 0; i < st->same_image.nr; i++)
+		strvec_push(&res->answer.same_image, st->same_image.v[i]);
 	res->steps = driver_count_role(st, ROLE_STEP);
 	return res->status = ret;
 }

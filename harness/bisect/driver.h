@@ -41,6 +41,7 @@
 #define IOBISECT_DRIVER_H
 
 #include "bisect.h"
+#include "bisect_report.h"
 #include "exit_code.h"
 #include "graph.h"
 #include "job.h"
@@ -110,6 +111,7 @@ struct driver {
 	int separated;
 	int bad_built; /* the bad endpoint is built: its boots can be read */
 	int doubt;     /* the steps' marks are in doubt (st->doubt_from) */
+	unsigned same_images; /* answers whose image was their parent's */
 	/*
 	 * The job as this run judges it: the caller's, or a copy whose line
 	 * gave way to the endpoints' own drop (driver_endpoints.c).
@@ -142,6 +144,8 @@ struct driver_result {
 	char *note;
 	unsigned steps;	   /* step probes, earlier runs included */
 	unsigned reopened; /* confirmations that contradicted a step */
+	/* Beside the answer: its share, the revert check, same images. */
+	struct bisect_report_answer answer;
 };
 void driver_result_init(struct driver_result *r);
 void driver_result_release(struct driver_result *r);

@@ -135,15 +135,13 @@ static void record_pairs(struct driver *d, const char *commit,
 	sample_set_release(&s);
 }
 
-/* Parent k's pairs as the record keeps them, the last one included. */
-static void keep_pairs(struct driver *d, size_t k,
+/* The pairs as the record keeps them, the last one included. */
+void driver_keep_pairs(struct state_confirm_parent *rec,
 		       const struct measure_pairs *p)
 {
-	struct state_confirm_parent *c = &d->st->confirm.parents[k];
-
-	c->nr_pairs = 0;
+	rec->nr_pairs = 0;
 	for (size_t i = 0; i < p->n; i++)
-		state_confirm_add_pair(c, (unsigned)p->p_at[i],
+		state_confirm_add_pair(rec, (unsigned)p->p_at[i],
 				       (unsigned)p->c_at[i]);
 }
 
@@ -208,29 +206,31 @@ static int resume_record(struct driver *d, const char *culprit,
 			return -1;
 		if (p->n && p->c_at[p->n - 1] + 1 > from)
 			from = p->c_at[p->n - 1] + 1;
-		keep_pairs(d, k, p);
+		driver_keep_pairs(&d->st->confirm.parents[k], p);
 	}
 	return 0;
 }
 
 /*
- * Parent k's pairs (measure_pairs_run) one at a time, each kept in the
- * state before the next is booted: a run stopped anywhere in them loses
- * at most the pair under way. 0, 1 when boots kept failing, -1 to stop.
+ * Pairs (measure_pairs_run) one at a time, each kept in `rec` and the
+ * state saved before the next is booted: a run stopped anywhere in them
+ * loses at most the pair under way. 0, 1 when boots kept failing, -1 to
+ * stop.
  */
-static int take_pairs(struct driver *d, const char *culprit, size_t k,
-		      struct measure_pairs *p, struct verdict_pairs_input *in,
-		      size_t cap, struct boot_facts *fail)
+int driver_take_pairs(struct driver *d, const char *commit,
+		      struct state_confirm_parent *rec, struct measure_pairs *p,
+		      struct verdict_pairs_input *in, size_t cap,
+		      struct boot_facts *fail)
 {
 	for (;;) {
 		size_t had = p->n;
-		int r = measure_pairs_run(&d->m, culprit, p, in,
+		int r = measure_pairs_run(&d->m, commit, p, in,
 					  p->n < cap ? p->n + 1 : cap, fail);
 
 		if (r)
 			return r;
 		if (p->n > had) {
-			keep_pairs(d, k, p);
+			driver_keep_pairs(rec, p);
 			if (driver_save(d))
 				return -1;
 		}
@@ -314,7 +314,9 @@ int driver_confirm(struct driver *d, size_t node, struct driver_result *res,
 	for (size_t k = 0; k < nr; k++) {
 		struct measure_pairs *p = &pairs[k];
 		struct boot_facts fail = {0};
-		int r = d->st ? take_pairs(d, culprit, k, p, &in, cap, &fail)
+		int r = d->st ? driver_take_pairs(d, culprit,
+						  &d->st->confirm.parents[k],
+						  p, &in, cap, &fail)
 			      : measure_pairs_run(&d->m, culprit, p, &in, cap,
 						  &fail);
 

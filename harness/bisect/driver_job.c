@@ -166,18 +166,6 @@ static const struct probe_image *image_of(struct bisect_job *b,
 	return NULL;
 }
 
-static int same_file(const char *a, const char *b)
-{
-	struct strbuf x = STRBUF_INIT, y = STRBUF_INIT;
-	int same = 0;
-
-	if (a && b && !read_file(a, &x) && !read_file(b, &y))
-		same = x.len == y.len && !memcmp(x.buf, y.buf, x.len);
-	strbuf_release(&x);
-	strbuf_release(&y);
-	return same;
-}
-
 /*
  * The block-layer counters of the metric point, culprit against parent
  * and bad against good, from what the store holds for them.
@@ -229,7 +217,7 @@ static void culprit_rows(struct bisect_job *b, struct bisect_report *rep,
 	pi = image_of(b, parent);
 	gi = image_of(b, b->st.good);
 	bi = image_of(b, b->st.bad);
-	rep->identical_image = pi && same_file(pi->image, ci->image);
+	rep->identical_image = probe_same_image(pi, ci) == 1;
 	if (b->job->bisect_type != BISECT_PERF || !pi || !gi || !bi)
 		return;
 	if (!probe_load(&b->ctx, pi, &ps) && !probe_load(&b->ctx, ci, &cs) &&
@@ -328,6 +316,7 @@ static void make_report(struct bisect_job *b, enum driver_status ret,
 		rep->note = xstrdup(b->res.note ? b->res.note : hint);
 	free(hint);
 	rep->wall = b->wall;
+	bisect_report_answer_copy(&rep->answer, &b->res.answer);
 	rep->steps = b->res.steps;
 	rep->confidence = b->res.confidence;
 	if (b->res.culprit[0]) {

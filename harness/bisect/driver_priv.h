@@ -4,7 +4,9 @@
  * run`'s one commit) over driver_endpoints.c (the endpoints, the merge
  * base) and driver_confirm.c (the answer's pairs), all three over
  * driver_probe.c (one commit probed and recorded, and what every part
- * shares), and that over the measuring layer (measure.h).
+ * shares), and that over the measuring layer (measure.h). Beside the
+ * answer, driver_answer.c (a culprit whose image is its parent's, the
+ * culprit's share of the drop) and driver_revert.c (the revert check).
  */
 #ifndef IOBISECT_DRIVER_PRIV_H
 #define IOBISECT_DRIVER_PRIV_H
@@ -118,8 +120,43 @@ void driver_culprit_parents(struct driver *d, size_t node, struct strvec *out);
  */
 int driver_pairs_drop(struct driver *d, struct verdict_pairs_input *in,
 		      const struct noise_model *nm);
+/* The pairs of p as a state's record keeps them (struct state_pair). */
+void driver_keep_pairs(struct state_confirm_parent *rec,
+		       const struct measure_pairs *p);
+/*
+ * Pairs of p->parent and `commit` (measure_pairs_run), one at a time,
+ * each kept in `rec` and the state saved before the next: until `in`
+ * decides or `cap`. 0, 1 when boots kept failing, -1 to stop.
+ */
+int driver_take_pairs(struct driver *d, const char *commit,
+		      struct state_confirm_parent *rec, struct measure_pairs *p,
+		      struct verdict_pairs_input *in, size_t cap,
+		      struct boot_facts *fail);
 /* 0, or -1 to stop; see driver.h for the policy. */
 int driver_confirm(struct driver *d, size_t node, struct driver_result *res,
 		   int *reopen, double *conf);
+
+/* driver_answer.c: what stands beside the answer. */
+
+/*
+ * 1 when the culprit at `node` has the image of one of its parents (it
+ * cannot be the slowdown): it is marked fast as its parent is, kept in
+ * the state's same_image, and never named. 0 when not (or not known), -1
+ * to stop.
+ */
+int driver_same_image(struct driver *d, size_t node);
+/* The culprit's drop against its parent's set against the endpoints'. */
+void driver_answer_share(struct driver *d, const char *culprit,
+			 struct driver_result *res);
+
+/* driver_revert.c */
+
+/*
+ * The revert check of the answer `culprit` (job "runs.revert"): the bad
+ * endpoint with it reverted, booted in pairs against it, in res->answer.
+ * It never changes the answer. 0, or -1 to stop (its pairs are kept).
+ */
+int driver_revert(struct driver *d, const char *culprit,
+		  struct driver_result *res);
 
 #endif

@@ -119,6 +119,11 @@ const struct job_key job_keys[] = {
 	  .at = JOB_AT(int, wall_pairs), .def = "3", .min = 0, .max = 50,
 	  .help = "after an answer on the virtual clock: culprit and parent booted "
 		  "in turns on the wall clock, for the size TCG shows there (0: none)" },
+	{ .key = "runs.revert", .type = JK_BOOL, .at = JOB_AT(int, revert),
+	  .def = "true", .min = 0, .max = 1,
+	  .help = "after a perf answer: the bad endpoint with it reverted, built once "
+		  "and booted in pairs against it (up to runs.max pairs): how much of "
+		  "the drop the revert brings back; false turns it off" },
 
 	/* The host's CPUs decide it: job.c asks vcpus_default. */
 	{ .key = "machine.cpus", .type = JK_INT,

@@ -151,6 +151,11 @@ struct job {
 	 * which the virtual clock shrinks (docs/clocks.md). 0: none.
 	 */
 	int wall_pairs;
+	/*
+	 * After a perf answer, the revert check (driver_revert.c): one build
+	 * and up to runs_max pairs, reported beside the answer. 0: off.
+	 */
+	int revert;
 	/* The metric a verdict decides on, "read" or "write" (bw_bytes of it).
 	 */
 	char *metric;

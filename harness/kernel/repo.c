@@ -539,3 +539,8 @@ void commit_info_release(struct commit_info *ci)
 	free(ci->date);
 	memset(ci, 0, sizeof(*ci));
 }
+
+struct git_repository *repo_handle(struct repo *r)
+{
+	return r->git;
+}

@@ -23,6 +23,10 @@ void repo_free(struct repo *r);
  */
 int repo_git_error(const char *what);
 
+/* libgit2's handle, for the repository's own other files (repo_revert.c). */
+struct git_repository;
+struct git_repository *repo_handle(struct repo *r);
+
 /* The working tree (or git dir of a bare repository), for messages. */
 const char *repo_path(const struct repo *r);
 /* A short stable hash (12 hex) of the repository's absolute git dir. */

@@ -101,6 +101,21 @@ struct measure_ops {
 	 * model's priors follow it (noise.h: noise_machine_of).
 	 */
 	const struct clock *(*clock)(void *payload);
+	/*
+	 * Optional: 1 when the images `a` and `b` built (measure_build
+	 * first) have the same bytes, 0 when not, -1 when it is not known.
+	 * An answer whose image is its parent's cannot be one (driver.c).
+	 */
+	int (*same_image)(void *payload, const char *a, const char *b);
+	/*
+	 * Optional: `bad` with `culprit` reverted, a commit of the operations'
+	 * own object database that no ref names (repo_revert.h), built and
+	 * booted by its full id as any commit is. 0 with the id in `out`, 1
+	 * when the revert does not apply cleanly (`conflicts` gets the files),
+	 * -1 after error(). NULL: no revert check (driver_revert.c).
+	 */
+	int (*revert)(void *payload, const char *bad, const char *culprit,
+		      char out[41], struct strvec *conflicts);
 };
 
 struct measure {

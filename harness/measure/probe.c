@@ -11,6 +11,7 @@
 #include "lanes.h"
 #include "progress.h"
 #include "repo.h"
+#include "repo_revert.h"
 #include "qemu.h"
 #include "run.h"
 #include "task_doc.h"
@@ -443,6 +444,36 @@ static const struct clock *ops_clock(void *payload)
 	return &ctx->machine.clock;
 }
 
+int probe_same_image(const struct probe_image *a, const struct probe_image *b)
+{
+	struct strbuf x = STRBUF_INIT, y = STRBUF_INIT;
+	int same = -1;
+
+	if (a && b && a->image && b->image && !read_file(a->image, &x) &&
+	    !read_file(b->image, &y))
+		same = x.len == y.len && !memcmp(x.buf, y.buf, x.len);
+	strbuf_release(&x);
+	strbuf_release(&y);
+	return same;
+}
+
+static int ops_same_image(void *payload, const char *a, const char *b)
+{
+	struct probe_ctx *ctx = payload;
+
+	return probe_same_image(image_of(ctx, a), image_of(ctx, b));
+}
+
+static int ops_revert(void *payload, const char *bad, const char *culprit,
+		      char out[41], struct strvec *conflicts)
+{
+	struct probe_ctx *ctx = payload;
+
+	if (!ctx->repo)
+		return error("no repository to revert %.12s in", culprit);
+	return repo_revert(ctx->repo, bad, culprit, out, conflicts);
+}
+
 const struct measure_ops probe_ops = {
 	.build = ops_build,
 	.boot = ops_boot,
@@ -450,6 +481,8 @@ const struct measure_ops probe_ops = {
 	.subject = ops_subject,
 	.prefetch = ops_prefetch,
 	.clock = ops_clock,
+	.same_image = ops_same_image,
+	.revert = ops_revert,
 };
 
 int probe_task(struct job *job, const char *build_repo, const char *commit,

@@ -125,6 +125,12 @@ int probe_ctx_retime(struct probe_ctx *ctx, struct job *job);
 const struct probe_image *probe_build(struct probe_ctx *ctx,
 				      const char *commit);
 
+/*
+ * 1 when two images built have the same bytes, 0 when not, -1 when
+ * either has none (not built, or its build failed).
+ */
+int probe_same_image(const struct probe_image *a, const struct probe_image *b);
+
 /* The per-boot values stored for an image at the metric point. */
 int probe_load(struct probe_ctx *ctx, const struct probe_image *img,
 	       struct sample_set *out);

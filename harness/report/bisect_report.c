@@ -23,6 +23,7 @@ void bisect_report_init(struct bisect_report *r)
 {
 	memset(r, 0, sizeof(*r));
 	r->confidence = NAN;
+	bisect_report_answer_init(&r->answer);
 }
 
 void bisect_report_commit_release(struct bisect_report_commit *c)
@@ -55,6 +56,7 @@ void bisect_report_release(struct bisect_report *r)
 	strvec_clear(&r->logs);
 	free(r->state_file);
 	free(r->text);
+	bisect_report_answer_release(&r->answer);
 	bisect_report_init(r);
 }
 
@@ -229,6 +231,7 @@ void bisect_report_render_text(const struct bisect_report *r, struct strbuf *out
 		strbuf_addf(out, "  %s\n", r->message);
 	if (r->note)
 		strbuf_addf(out, "  %s\n", r->note);
+	bisect_report_render_answer(&r->answer, r->status == STATE_DONE, out);
 	if (r->nr_rows) {
 		strbuf_addch(out, '\n');
 		if (r->status == STATE_DONE)
@@ -307,6 +310,7 @@ json_t *bisect_report_to_json(const struct bisect_report *r)
 		json_object_set_new(o, "identical_image",
 				    json_boolean(r->identical_image));
 	}
+	bisect_report_answer_json(&r->answer, r->status == STATE_DONE, o);
 	a = json_array();
 	for (size_t i = 0; i < r->nr_suspects; i++)
 		json_array_append_new(a, commit_json(&r->suspects[i]));

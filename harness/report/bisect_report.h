@@ -31,6 +31,55 @@ struct bisect_report_commit {
 	char *describe, *subject, *author, *date;
 };
 
+/*
+ * What the answer explains, filled by the driver and rendered by
+ * bisect_report_answer.c: the culprit's drop against the endpoints', the
+ * revert check, and the commits the steps named whose image was their
+ * parent's. Beside the answer: none of it changes it.
+ */
+enum bisect_report_revert {
+	REPORT_REVERT_NONE,	 /* not taken (off, not a perf answer) */
+	REPORT_REVERT_MEASURED,	 /* its pairs were booted */
+	REPORT_REVERT_CONFLICTS, /* it does not apply: conflicts */
+	REPORT_REVERT_FAILED,	 /* it could not be measured: revert_why */
+};
+
+struct bisect_report_answer {
+	/* The culprit against its parent and the endpoints, medians. */
+	int have_share;
+	double endpoints_pct;	/* bad against good */
+	double culprit_pct;	/* the culprit against its (first) parent */
+	double explains_pct;	/* of the endpoints' drop, in log ratio */
+	int rest_beyond_noise; /* the rest is more than the noise allows */
+	/* The bad endpoint with the culprit reverted, in pairs against it. */
+	enum bisect_report_revert revert;
+	char reverted[41];	 /* the culprit */
+	char revert_commit[41];	 /* no ref names it */
+	struct strvec conflicts; /* REPORT_REVERT_CONFLICTS: the files */
+	char *revert_why;	 /* REPORT_REVERT_FAILED: why */
+	unsigned revert_pairs;	 /* pairs its figures rest on */
+	unsigned revert_boots;	 /* boots this run gave it, both sides */
+	unsigned revert_builds;	 /* builds (0: its image was cached) */
+	double revert_seconds;	 /* what it took this run */
+	double revert_bad, revert_median; /* medians in the pairs, bytes/s */
+	double revert_pct;	/* the revert against bad, within a pair */
+	double brought_pct;	/* the endpoints' drop it brings back */
+	double brought_mbps;	/* the same in MB/s, at the bad level */
+	/* Named by the steps, image identical to the parent's: no answer. */
+	struct strvec same_image;
+};
+void bisect_report_answer_init(struct bisect_report_answer *a);
+void bisect_report_answer_release(struct bisect_report_answer *a);
+/* A copy of `from` into *to (released first). */
+void bisect_report_answer_copy(struct bisect_report_answer *to,
+			       const struct bisect_report_answer *from);
+/* Its lines in report.txt (nothing when there is nothing to say). */
+void bisect_report_render_answer(const struct bisect_report_answer *a,
+				 int done, struct strbuf *out);
+/* Its keys in summary.json: "share", "revert", "same_image". */
+void bisect_report_answer_json(const struct bisect_report_answer *a,
+			       int done, json_t *o);
+
 struct bisect_report {
 	char *job;
 	enum state_status status;
@@ -38,6 +87,7 @@ struct bisect_report {
 	char parent[41];              /* the culprit's (first) parent */
 	double confidence;            /* NAN: not known */
 	int identical_image;   /* the culprit's bzImage equals its parent's */
+	struct bisect_report_answer answer;
 	struct bisect_report_commit *suspects; /* STATE_INCONCLUSIVE */
 	size_t nr_suspects;
 	char *message; /* one line: why it stopped (not separated, aborted) */

@@ -48,6 +48,8 @@ void state_release(struct bisect_state *s)
 	free(s->marks);
 	strvec_clear(&s->suspects);
 	state_confirm_clear(&s->confirm);
+	state_revert_clear(&s->revert);
+	strvec_clear(&s->same_image);
 	free(s->started);
 	free(s->updated);
 	free(s->unit);
@@ -92,6 +94,13 @@ void state_confirm_clear(struct state_confirm *c)
 		free(c->parents[i].pairs);
 	free(c->parents);
 	memset(c, 0, sizeof(*c));
+}
+
+void state_revert_clear(struct state_revert *r)
+{
+	strvec_clear(&r->conflicts);
+	state_confirm_clear(&r->pairs);
+	memset(r, 0, sizeof(*r));
 }
 
 struct state_confirm_parent *state_confirm_add_parent(struct state_confirm *c,

@@ -111,6 +111,23 @@ struct state_confirm {
 	size_t nr_parents, alloc_parents;
 };
 
+/*
+ * The revert check (driver_revert.c): the bad endpoint with the answer
+ * reverted, booted in pairs against it beside the answer, which it never
+ * changes. The file says "revert"; a state without it has none begun.
+ */
+struct state_revert {
+	char culprit[41];	 /* the answer reverted; "": none begun */
+	char commit[41];	 /* the revert; "": it does not apply */
+	struct strvec conflicts; /* then the files it conflicts in */
+	/*
+	 * Its pairs, kept after each as the confirmation keeps its: the
+	 * record's "culprit" is the bad endpoint, its one "parent" the
+	 * revert. A run stopped within them resumes on them.
+	 */
+	struct state_confirm pairs;
+};
+
 enum state_status {
 	STATE_RUNNING,
 	STATE_DONE,          /* culprit found */
@@ -141,6 +158,13 @@ struct bisect_state {
 	struct strvec suspects; /* STATE_INCONCLUSIVE: the possible culprits */
 	double confidence;      /* STATE_DONE: the pairs' (driver_confirm.c) */
 	struct state_confirm confirm;
+	struct state_revert revert;
+	/*
+	 * Commits the steps named whose image is their parent's byte for
+	 * byte: no answer, their drop was noise, and the range was judged
+	 * again (driver.c). The file says "same_image".
+	 */
+	struct strvec same_image;
 	/*
 	 * Not saved: the answer a finished run gave, kept when the run is
 	 * asked again, so its pairs are not taken twice.
@@ -172,6 +196,9 @@ state_confirm_add_parent(struct state_confirm *c, const char *parent,
 			 unsigned parent_from);
 void state_confirm_add_pair(struct state_confirm_parent *p, unsigned parent,
 			    unsigned culprit);
+
+/* No revert check begun: the record emptied. */
+void state_revert_clear(struct state_revert *r);
 
 /* The last probe of `commit`, or NULL. */
 const struct state_probe *state_find_probe(const struct bisect_state *s,

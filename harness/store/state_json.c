@@ -82,6 +82,19 @@ static json_t *confirm_json(const struct state_confirm *c)
 	return o;
 }
 
+/* The revert check (state.h): none begun, no key. */
+static json_t *revert_json(const struct state_revert *r)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "culprit", json_string(r->culprit));
+	json_object_set_new(o, "commit", json_string(r->commit));
+	json_object_set_new(o, "conflicts", strvec_json(&r->conflicts));
+	if (r->pairs.culprit[0])
+		json_object_set_new(o, "pairs", confirm_json(&r->pairs));
+	return o;
+}
+
 json_t *state_to_json(const struct bisect_state *s)
 {
 	json_t *root = json_object(), *probes = json_array(),
@@ -172,6 +185,11 @@ json_t *state_to_json(const struct bisect_state *s)
 	json_object_set_new(root, "confidence", json_num(s->confidence));
 	if (s->confirm.culprit[0])
 		json_object_set_new(root, "confirm", confirm_json(&s->confirm));
+	if (s->revert.culprit[0])
+		json_object_set_new(root, "revert", revert_json(&s->revert));
+	if (s->same_image.nr)
+		json_object_set_new(root, "same_image",
+				    strvec_json(&s->same_image));
 	run_counts_to_json(root, &s->counts);
 	json_object_set_new(root, "seconds", json_num(s->seconds));
 	set_str(root, "started", s->started);
@@ -428,6 +446,32 @@ static int confirm_from_json(struct state_confirm *c, const json_t *o,
 	return 0;
 }
 
+/*
+ * "revert": the revert check. Its culprit the answer reverted, its commit
+ * the revert (none when it did not apply), its pairs as "confirm"'s.
+ */
+static int revert_from_json(struct state_revert *r, const json_t *o,
+			    const char *origin)
+{
+	json_t *v;
+
+	if (!json_is_object(o))
+		return error("%s: 'revert' is not an object", origin);
+	if (get_id(o, "culprit", r->culprit, 0, origin) ||
+	    get_id(o, "commit", r->commit, 1, origin))
+		return -1;
+	if (get_strvec(o, "conflicts", &r->conflicts, origin))
+		return -1;
+	v = json_object_get(o, "pairs");
+	if (v && confirm_from_json(&r->pairs, v, origin))
+		return -1;
+	if (v && (r->pairs.nr_parents != 1 ||
+		  strcmp(r->pairs.parents[0].parent, r->commit)))
+		return error("%s: 'revert': its pairs are not of its commit",
+			     origin);
+	return 0;
+}
+
 static int cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
@@ -568,6 +612,11 @@ int state_from_json(struct bisect_state *s, const json_t *root,
 	/* Older states, and ones with no pairs under way, have none. */
 	v = json_object_get(root, "confirm");
 	if (v && confirm_from_json(&s->confirm, v, origin))
+		goto out;
+	v = json_object_get(root, "revert");
+	if (v && revert_from_json(&s->revert, v, origin))
+		goto out;
+	if (get_strvec(root, "same_image", &s->same_image, origin))
 		goto out;
 	if (check_marks(s, origin))
 		goto out;

@@ -4,6 +4,8 @@
 #    readahead window; the commit that does not build is tested and
 #    skipped; the commit with no effect on I/O is never blamed; the report
 #    and summary are written, and --log reads like git bisect log;
+#    reverting the culprit on the bad tip brings back most of the drop
+#    (the revert check: one build, a few pairs);
 #  - the moderate (~25%) slowdown on the second branch: named too.
 # Results go to a temporary folder; builds use (and warm) the build cache.
 set -euo pipefail
@@ -24,6 +26,10 @@ make_job() { # NAME BAD
 
 # --- large slowdown
 make_job e2e-large iobisect-demo-large
+# The revert check on (answer_only turned it off): the bad tip with the
+# culprit reverted, built once and booted in pairs against the bad tip.
+sed -i 's|"revert": false|"revert": true|' "$tmp/e2e-large.json"
+[ "$(jq '.runs.revert' "$tmp/e2e-large.json")" = true ] || fail "cannot turn the revert check on"
 start=$(date +%s)
 rc=0
 iob bisect "$tmp/e2e-large.json" --results "$tmp/results" >"$tmp/large.out" 2>"$tmp/large.err" || rc=$?
@@ -40,6 +46,14 @@ printf '%s\n' "$culprit_counters" | grep -E -- '-[0-9.]+% .* vda: avg read reque
 	fail "the culprit's counters do not show a smaller average read request"
 printf '%s\n' "$culprit_counters" | grep -E -- '-[0-9.]+% .* vda: read_ahead_kb$' ||
 	fail "the culprit's counters do not show the smaller read_ahead_kb"
+# Reverting the culprit on the bad tip brings back most of the drop: the
+# readahead window is the whole slowdown.
+grep -q "reverting ${large:0:12} on the bad tip brings back [0-9]*% of the drop" "$tmp/large.out" ||
+	fail "no revert line for $large in the report"
+brought=$(jq '.revert.brought_back_pct' "$tmp/results/e2e-large/summary.json")
+echo "revert: $(jq -c '.revert | {state, brought_back_pct, brought_back_mbps, pairs, boots, builds, seconds}' "$tmp/results/e2e-large/summary.json")"
+awk -v s="$brought" 'BEGIN { exit !(s >= 50) }' || fail "reverting $large brings back only $brought% of the drop"
+echo "share: $(jq -c '.share' "$tmp/results/e2e-large/summary.json")"
 
 iob bisect "$tmp/e2e-large.json" --results "$tmp/results" --log >"$tmp/large.log"
 grep -q "^git bisect skip $broken\$" "$tmp/large.log" || { cat "$tmp/large.log"; fail "the broken commit $broken was not tested and skipped"; }
@@ -73,7 +87,7 @@ echo "upload: $(ls "$tmp"/srv/stored | wc -l) documents stored by the server, we
 # so noisy that the endpoints could not be told apart (or the culprit not
 # confirmed) within those boots is an undecided end accepted, and said.
 make_job e2e-moderate iobisect-demo-moderate
-sed -i 's|"runs": {[^}]*}|"runs": {"max": 16, "samples": 3, "warmup": 1, "wall_pairs": 0}|' "$tmp/e2e-moderate.json"
+sed -i 's|"runs": {[^}]*}|"runs": {"max": 16, "samples": 3, "warmup": 1, "wall_pairs": 0, "revert": false}|' "$tmp/e2e-moderate.json"
 grep -q '"max": 16' "$tmp/e2e-moderate.json" || fail "demo.json changed shape: cannot raise runs.max"
 start=$(date +%s)
 rc=0

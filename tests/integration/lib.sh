@@ -21,7 +21,10 @@
 #   no_wall_pairs F turn the answer's pairs on the wall clock off in F (CI
 #                   time: six more boots a bisection; 52-bisect-upstream
 #                   tests them)
-#   answer_only F   both: a bisection's answer and nothing after it
+#   no_revert F     turn the revert check off in job file F (CI time: one
+#                   more build and up to runs.max pairs a bisection;
+#                   40-bisect tests it)
+#   answer_only F   all three: a bisection's answer and nothing after it
 #   timed_bisect JOB P  iobisect bisect JOB into P.out and P.err (results in
 #                   $tmp/results), says its exit and time and prints P.out;
 #                   sets rc and named (the commit it names, "" for none)
@@ -103,9 +106,17 @@ no_wall_pairs() {
 		fail "no_wall_pairs: '$1' has no \"runs\": { to turn them off in"
 }
 
+no_revert() {
+	# In place, as no_profile.
+	sed -i 's|"runs": {|"runs": {"revert": false, |' "$1"
+	[ "$(jq '.runs.revert' "$1")" = false ] ||
+		fail "no_revert: '$1' has no \"runs\": { to turn it off in"
+}
+
 answer_only() {
 	no_profile "$1"
 	no_wall_pairs "$1"
+	no_revert "$1"
 }
 
 demo_job() {
