@@ -61,6 +61,8 @@ struct fake {
 	unsigned long long phantom;
 	/* Bit per position: its image is its parent's byte for byte. */
 	unsigned long long same_image;
+	/* Set: positions of one class build one image (image_class). */
+	int image_class[MAX_COMMITS + 1];
 	int revert_conflicts; /* ops->revert: it does not apply */
 	unsigned reverts;     /* ops->revert calls */
 	struct stats_rng rng;
@@ -181,6 +183,8 @@ static int fake_same_image(void *payload, const char *a, const char *b)
 	int pa = position(f, a), pb = position(f, b);
 	int hi = pa > pb ? pa : pb;
 
+	if (f->image_class[pa] && f->image_class[pa] == f->image_class[pb])
+		return 1;
 	return abs(pa - pb) == 1 && hi < 64 && (f->same_image >> hi & 1);
 }
 
@@ -1454,10 +1458,18 @@ START_TEST(same_image_is_never_named)
 	ck_assert_int_eq(run_bisect(&r, &f), DRIVER_CULPRIT);
 	debug_log(&r);
 	ck_assert_str_eq(r.res.culprit, id_at(&f, 11));
-	ck_assert_int_ge(strvec_index(&r.st.same_image, id_at(&f, 9)), 0);
+	ck_assert_int_lt(strvec_index(&r.res.suspects, id_at(&f, 9)), 0);
+	/*
+	 * A step on 9 or 8 after the other was judged takes its verdict by
+	 * the image, without a boot (driver_probe.c): 9 may then never be
+	 * named at all. Named, it is refused, and the answer says so.
+	 */
+	if (strvec_index(&r.st.same_image, id_at(&f, 9)) < 0) {
+		run_end(&r, &f);
+		return;
+	}
 	ck_assert_int_ge(strvec_index(&r.res.answer.same_image, id_at(&f, 9)),
 			 0);
-	ck_assert_int_lt(strvec_index(&r.res.suspects, id_at(&f, 9)), 0);
 	answer_text(&r, &sb);
 	snprintf(at9, sizeof(at9), "%.12s", id_at(&f, 9));
 	ck_assert_ptr_nonnull(strstr(sb.buf, "not named"));
@@ -1475,6 +1487,35 @@ END_TEST
  * code before gave the engine a good bad endpoint: exit 128 in
  * 40-bisect's moderate run), and the bad endpoint is never named.
  */
+/*
+ * Every commit builds the good endpoint's image or the bad one's, as in
+ * a range whose commits but one only declare, comment or touch files
+ * the kernel never reads: each step takes an endpoint's verdict by its
+ * image, without a boot, and only the answer's pairs boot the culprit
+ * and its parent (whose images differ).
+ */
+START_TEST(same_image_as_an_endpoint_takes_its_verdict)
+{
+	struct fake f;
+	struct run r;
+
+	fake_init(&f, 24, 14, 30, 3);
+	for (int p = 0; p <= 24; p++)
+		f.image_class[p] = p < 14 ? 1 : 2;
+	job_init(&r.job);
+	run_start(&r, &f);
+	ck_assert_int_eq(run_bisect(&r, &f), DRIVER_CULPRIT);
+	debug_log(&r);
+	ck_assert_str_eq(r.res.culprit, id_at(&f, 14));
+	for (int p = 1; p < 24; p++)
+		ck_assert_msg(p == 13 || p == 14 || !f.nr[p],
+			      "position %d booted %zu times", p, f.nr[p]);
+	printf("steps by their images: %u boots, %zu of them the pairs'\n",
+	       f.boots, f.nr[13] + f.nr[14]);
+	run_end(&r, &f);
+}
+END_TEST
+
 START_TEST(same_image_of_the_bad_endpoint)
 {
 	struct fake f;
@@ -1727,6 +1768,7 @@ static Suite *driver_suite(void)
 	tcase_add_test(tc, two_changes_culprit_explains_part);
 	tcase_add_test(tc, same_image_is_never_named);
 	tcase_add_test(tc, same_image_of_the_bad_endpoint);
+	tcase_add_test(tc, same_image_as_an_endpoint_takes_its_verdict);
 	tcase_add_test(tc, revert_that_does_not_apply);
 	tcase_add_test(tc, stop_within_the_revert_pairs_keeps_them);
 	suite_add_tcase(s, tc);

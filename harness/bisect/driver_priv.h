@@ -28,6 +28,8 @@ struct probe_note {
 	int cached;
 	char *first_error, *log;
 	double seconds;
+	/* The judged commit whose image this one's is, byte for byte. */
+	char same_as[41];
 };
 void driver_note_release(struct probe_note *n);
 

@@ -369,6 +369,52 @@ static int probe_typed(struct driver *d, const char *commit,
 }
 
 /* Build, then measure as the bisect type asks. 0, or -1 to stop. */
+/* `commit`'s image is `other`'s byte for byte: 1, 0 not or unknown. */
+static int same_image(struct driver *d, const char *commit, const char *other)
+{
+	return other && *other && strcmp(commit, other) &&
+	       d->m.ops->same_image(d->m.payload, commit, other) == 1;
+}
+
+/*
+ * A commit that builds the very image of one already judged has its
+ * level: it takes that verdict without a boot (a declaration nothing
+ * uses, a comment, a merge of files this kernel never reads). The
+ * endpoints' always; the steps' while they are not in doubt, as a
+ * doubted mark may be the wrong one.
+ */
+static int same_as_judged(struct driver *d, const char *commit,
+			  struct probe_note *n)
+{
+	const struct bisect_state *st = d->st;
+	const char *match = NULL;
+	enum bisect_mark mark = BISECT_UNTESTED;
+
+	if (!d->m.ops->same_image || d->job->bisect_type != BISECT_PERF)
+		return 0;
+	if (same_image(d, commit, d->good)) {
+		match = d->good;
+		mark = BISECT_GOOD;
+	} else if (d->bad_built && same_image(d, commit, d->bad)) {
+		match = d->bad;
+		mark = BISECT_BAD;
+	}
+	for (size_t i = 0; !match && st && !d->doubt && i < st->nr_marks; i++) {
+		const struct state_mark *m = &st->marks[i];
+		if (!m->by_pairs &&
+		    (m->mark == BISECT_GOOD || m->mark == BISECT_BAD) &&
+		    same_image(d, commit, m->commit)) {
+			match = m->commit;
+			mark = m->mark;
+		}
+	}
+	if (!match)
+		return 0;
+	memcpy(n->same_as, match, 41);
+	n->outcome = mark == BISECT_BAD ? PROBE_SLOW : PROBE_FAST;
+	return 1;
+}
+
 int driver_probe(struct driver *d, const char *commit, double error,
 		 unsigned cap, struct probe_note *n)
 {
@@ -380,6 +426,8 @@ int driver_probe(struct driver *d, const char *commit, double error,
 		return -1;
 	/* This one is built: the next ones can build beside its boots. */
 	driver_prefetch(d);
+	if (r == 0 && same_as_judged(d, commit, n))
+		r = 1;
 	if (r == 0)
 		r = d->job->bisect_type == BISECT_PERF
 			    ? probe_perf(d, commit, error, cap, n)
@@ -452,7 +500,14 @@ void driver_record(struct driver *d, const char *commit, enum probe_role role,
 void driver_say_verdict(struct driver *d, const char *commit,
 			const struct probe_note *n, enum bisect_mark mark)
 {
-	if (n->have_verdict && n->outcome != PROBE_BUILD_FAILED && n->v.n_cand)
+	if (n->same_as[0])
+		driver_say(d,
+			   "[bisect] %.12s builds the image of %.12s byte for "
+			   "byte: %s, without a boot",
+			   commit, n->same_as,
+			   mark == BISECT_BAD ? "slow" : "fast");
+	else if (n->have_verdict && n->outcome != PROBE_BUILD_FAILED &&
+		 n->v.n_cand)
 		driver_say(
 			d,
 			"[bisect] %.12s is %s: %.1f MB/s ±%.0f%% vs %.1f MB/s "
