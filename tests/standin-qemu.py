@@ -17,7 +17,7 @@ its points, then done).
 
   standin-qemu.py --make-image BW PATH   writes such an image: a bzImage
                                          boot header ("HdrS" at 0x202),
-                                         then the text.
+                                         then the text and its file name.
 
 A plugin (-plugin) is refused as a QEMU without plugins refuses it. With
 STANDIN_QEMU_LOG set, each boot appends "<pid> <kernel> <boot id>" to it.
@@ -44,7 +44,10 @@ METRICS = {
 def make_image(bw, path):
     head = bytearray(0x206)
     head[0x202:0x206] = b"HdrS"
-    text = b"\nIOBISECT_STANDIN bw=%d\n" % int(bw)
+    # Its own name too: each commit's image has bytes of its own, as
+    # real builds have, so none takes another's verdict by its image.
+    text = b"\nIOBISECT_STANDIN bw=%d\nimage %s\n" % (
+        int(bw), os.path.basename(path).encode())
     tmp = path + ".tmp"
     with open(tmp, "wb") as f:
         f.write(bytes(head) + text)
