@@ -327,137 +327,167 @@ static unsigned pick_slot(const struct repo *repo, unsigned want, int *src_fd)
 	return 0;
 }
 
-int kbuild_image(struct build_result *out, const struct build_request *req)
-{
-	struct strbuf msg = STRBUF_INIT, merged = STRBUF_INIT,
-		      log = STRBUF_INIT;
-	struct strvec vars = STRVEC_INIT, menv = STRVEC_INIT,
-		      argv = STRVEC_INIT;
-	struct kconfig_spec fallback = {0};
-	const struct kconfig_spec *spec = req->kconfig;
-	struct repo *repo = NULL;
+/* One kbuild_image call: what its steps share. */
+struct kbuild_run {
+	const struct build_request *req;
+	struct build_result *out;
+	const struct kconfig_spec *spec;
+	struct kconfig_spec fallback;
+	struct repo *repo;
 	char tree_id[41], config_hash[41];
-	char *cc_version = NULL, *toolchain_id = NULL, *imgdir = NULL;
-	char *objdir = NULL, *srclock = NULL, *objlock = NULL, *cc_path = NULL;
-	char *hostcc_path = NULL, *ccache = NULL, *objimage = NULL;
-	char *srcdir = NULL, *treedir = NULL, *env_id = NULL, *probe_dir = NULL;
-	int src_fd = -1, obj_fd = -1;
-	int guarded = 0; /* the killed-make mark is ours to remove */
 	unsigned kver;
-	uint64_t start = now_ns();
-	enum build_status status = BUILD_SETUP_ERROR;
+	struct strbuf merged;	  /* the configuration's fragments, merged */
+	const struct toolenv *env; /* where the compilers run */
+	const char *cc, *hostcc;
+	char *cc_path, *hostcc_path, *cc_version, *toolchain_id, *env_id;
+	char *probe_dir;
+	char *imgdir, *treedir, *objdir, *srcdir;
+	int src_fd, obj_fd;
+	int guarded; /* the killed-make mark is ours to remove */
+	struct strvec vars, menv; /* make's variables, its environment */
+};
 
-	if (req->prebuilt)
-		return prebuilt_image(out, req->prebuilt, req->repo, req->rev);
-	memset(out, 0, sizeof(*out));
-	error_capture(&msg);
+/* The commit, its tree and kernel version, and the configuration. */
+static int resolve_source(struct kbuild_run *b)
+{
+	const struct build_request *req = b->req;
 
-	if (!spec) {
-		fallback = default_spec();
-		spec = &fallback;
+	if (!b->spec) {
+		b->fallback = default_spec();
+		b->spec = &b->fallback;
 	}
-	if (repo_open(&repo, req->repo) ||
-	    repo_resolve(repo, req->rev, out->commit) ||
-	    repo_kernel_version(repo, out->commit, &kver) ||
-	    repo_tree_id(repo, out->commit, tree_id))
-		goto out;
-	if (kconfig_merge(spec, kver, &merged) ||
-	    kconfig_hash(spec, merged.buf, config_hash))
-		goto out;
+	if (repo_open(&b->repo, req->repo) ||
+	    repo_resolve(b->repo, req->rev, b->out->commit) ||
+	    repo_kernel_version(b->repo, b->out->commit, &b->kver) ||
+	    repo_tree_id(b->repo, b->out->commit, b->tree_id))
+		return -1;
+	return kconfig_merge(b->spec, b->kver, &b->merged) ||
+			       kconfig_hash(b->spec, b->merged.buf,
+					    b->config_hash)
+		       ? -1
+		       : 0;
+}
 
-	const struct toolchain_rule *tc = kbuild_pick_toolchain(
-		req->toolchains, req->nr_toolchains, kver);
+/* The compilers for this kernel, their identity, and the build key. */
+static int identify_toolchain(struct kbuild_run *b)
+{
+	const struct build_request *req = b->req;
 	static const struct toolenv host_env = {TOOLENV_HOST, STRVEC_INIT, NULL,
 						STRVEC_INIT};
-	const struct toolenv *env = tc ? &tc->env : &host_env;
-	const char *cc = tc && tc->cc ? tc->cc : "gcc";
-	const char *hostcc = tc && tc->hostcc ? tc->hostcc : cc;
-	if (env->kind == TOOLENV_HOST) {
-		if (!(cc_path = run_which(cc))) {
-			error("compiler '%s' not found", cc);
-			goto out;
-		}
-		if (!(hostcc_path = run_which(hostcc))) {
-			error("compiler '%s' not found", hostcc);
-			goto out;
-		}
+	const struct toolchain_rule *tc = kbuild_pick_toolchain(
+		req->toolchains, req->nr_toolchains, b->kver);
+
+	b->env = tc ? &tc->env : &host_env;
+	b->cc = tc && tc->cc ? tc->cc : "gcc";
+	b->hostcc = tc && tc->hostcc ? tc->hostcc : b->cc;
+	if (b->env->kind == TOOLENV_HOST) {
+		if (!(b->cc_path = run_which(b->cc)))
+			return error("compiler '%s' not found", b->cc);
+		if (!(b->hostcc_path = run_which(b->hostcc)))
+			return error("compiler '%s' not found", b->hostcc);
 	} else {
 		/*
 		 * An environment is asked before any slot is taken: its
 		 * folders are the trees' top, which holds every slot's.
 		 */
-		probe_dir = xstrfmt("%s/trees", cache_dir());
-		if (mkdir_below(cache_dir(), probe_dir, 0755) ||
-		    !(env_id = toolenv_identify(env, cc, hostcc, probe_dir,
-						probe_dir)))
-			goto out;
+		b->probe_dir = xstrfmt("%s/trees", cache_dir());
+		if (mkdir_below(cache_dir(), b->probe_dir, 0755) ||
+		    !(b->env_id = toolenv_identify(b->env, b->cc, b->hostcc,
+						   b->probe_dir, b->probe_dir)))
+			return -1;
 	}
-	if (!(cc_version = compiler_version(env, cc, probe_dir)))
-		goto out;
-	toolchain_id = kbuild_toolchain_id(cc, hostcc, cc_version, env_id);
-	kbuild_key(tree_id, config_hash, toolchain_id, out->key);
+	if (!(b->cc_version = compiler_version(b->env, b->cc, b->probe_dir)))
+		return -1;
+	b->toolchain_id = kbuild_toolchain_id(b->cc, b->hostcc, b->cc_version,
+					      b->env_id);
+	kbuild_key(b->tree_id, b->config_hash, b->toolchain_id, b->out->key);
+	return 0;
+}
 
-	imgdir = xstrfmt("%s/images/%s", cache_dir(), out->key);
-	out->image = xstrfmt("%s/bzImage", imgdir);
-	out->log = xstrfmt("%s/build.log", imgdir);
-	if (!(req->flags & BUILD_NO_CACHE) && file_exists(out->image) &&
-	    cached_serves(req, imgdir)) {
-		out->cached = 1;
-		status = BUILD_OK;
-		adopt_inputs(imgdir);
-		goto out;
+/*
+ * The cache answers: 1 with *status set (an image, or a compiler error
+ * remembered), 0 when make must run. `failures` also asks for the
+ * remembered error (not once the locks are held).
+ */
+static int cache_answers(struct kbuild_run *b, int failures,
+			 enum build_status *status)
+{
+	if (b->req->flags & BUILD_NO_CACHE)
+		return 0;
+	if (file_exists(b->out->image) && cached_serves(b->req, b->imgdir)) {
+		b->out->cached = 1;
+		*status = BUILD_OK;
+		adopt_inputs(b->imgdir);
+		return 1;
 	}
-	if (!(req->flags & BUILD_NO_CACHE) && cached_failure(imgdir, out)) {
-		status = BUILD_FAILED;
-		goto out;
+	if (failures && cached_failure(b->imgdir, b->out)) {
+		*status = BUILD_FAILED;
+		return 1;
 	}
+	return 0;
+}
 
-	treedir = tree_dir(repo, pick_slot(repo, req->slot, &src_fd));
+/* A slot's source tree and build folder, both locked, in that order. */
+static int take_folders(struct kbuild_run *b)
+{
+	char *srclock, *objlock;
+	int rc = 0;
+
+	b->treedir = tree_dir(b->repo, pick_slot(b->repo, b->req->slot,
+						 &b->src_fd));
 	/*
 	 * Another environment's compiler would make make rebuild the whole
 	 * folder, and the host's after it again: a folder of its own each.
 	 */
-	if (env_id) {
+	if (b->env_id) {
 		char env_hash[41];
-		hash_hex(env_id, strlen(env_id), env_hash);
-		objdir = xstrfmt("%s/obj/%.12s-%.8s", treedir, config_hash,
-				 env_hash);
+		hash_hex(b->env_id, strlen(b->env_id), env_hash);
+		b->objdir = xstrfmt("%s/obj/%.12s-%.8s", b->treedir,
+				    b->config_hash, env_hash);
 	} else {
-		objdir = xstrfmt("%s/obj/%.12s", treedir, config_hash);
+		b->objdir = xstrfmt("%s/obj/%.12s", b->treedir,
+				    b->config_hash);
 	}
-	srclock = xstrfmt("%s/src.lock", treedir);
-	objlock = xstrfmt("%s.lock", objdir);
+	srclock = xstrfmt("%s/src.lock", b->treedir);
+	objlock = xstrfmt("%s.lock", b->objdir);
 	/* The cache's folders, as the results folder's: no link followed. */
-	if (mkdir_below(cache_dir(), imgdir, 0755) ||
-	    mkdir_below(cache_dir(), objdir, 0755))
-		goto out;
-	int rc;
+	if (mkdir_below(cache_dir(), b->imgdir, 0755) ||
+	    mkdir_below(cache_dir(), b->objdir, 0755))
+		rc = -1;
 	/* Source tree first, then build folder: one order, no deadlock. */
-	if ((src_fd < 0 && (src_fd = lock_file(req, srclock)) < 0) ||
-	    (obj_fd = lock_file(req, objlock)) < 0)
-		goto out;
-	/* Whoever held the lock may have just built this very key. */
-	if (!(req->flags & BUILD_NO_CACHE) && file_exists(out->image) &&
-	    cached_serves(req, imgdir)) {
-		out->cached = 1;
-		status = BUILD_OK;
-		adopt_inputs(imgdir);
-		goto out;
-	}
+	else if ((b->src_fd < 0 &&
+		  (b->src_fd = lock_file(b->req, srclock)) < 0) ||
+		 (b->obj_fd = lock_file(b->req, objlock)) < 0)
+		rc = -1;
+	free(srclock);
+	free(objlock);
+	return rc;
+}
 
-	srcdir = xstrfmt("%s/src", treedir);
+/* The log's header, then the commit checked out into the slot's tree. */
+static int check_out(struct kbuild_run *b)
+{
+	struct build_result *out = b->out;
+	struct strbuf log = STRBUF_INIT;
+	int rc;
+
+	b->srcdir = xstrfmt("%s/src", b->treedir);
 	strbuf_addf(&log,
 		    "# iobisect build %s\n# commit %s\n# tree %s\n"
 		    "# config %s\n# toolchain %s\n# objdir %s\n# srcdir %s\n",
-		    out->key, out->commit, tree_id, config_hash, toolchain_id,
-		    objdir, srcdir);
-	if (write_file_atomic(out->log, log.buf, log.len))
-		goto out;
+		    out->key, out->commit, b->tree_id, b->config_hash,
+		    b->toolchain_id, b->objdir, b->srcdir);
+	rc = write_file_atomic(out->log, log.buf, log.len);
+	strbuf_release(&log);
+	if (rc)
+		return -1;
+	progress(b->req, "checking out %.12s", out->commit);
+	return repo_checkout(b->repo, out->commit, b->srcdir);
+}
 
-	progress(req, "checking out %.12s", out->commit);
-	if (repo_checkout(repo, out->commit, srcdir))
-		goto out;
-
+/* make's variables and environment: compilers, ccache, a fixed stamp. */
+static void make_settings(struct kbuild_run *b)
+{
 	/*
 	 * ccache keeps compiled objects across build folders, slots,
 	 * repositories and runs: paths under trees/ are made relative
@@ -466,200 +496,273 @@ int kbuild_image(struct build_result *out, const struct build_request *req)
 	 * another tree; bzImage carries no debug information).
 	 */
 	/* Not in an environment: the host's ccache is not there. */
-	ccache = env->kind == TOOLENV_HOST ? run_which("ccache") : NULL;
-	strvec_push(&vars, "ARCH=x86_64");
+	char *ccache = b->env->kind == TOOLENV_HOST ? run_which("ccache")
+						    : NULL;
+
+	strvec_push(&b->vars, "ARCH=x86_64");
 	if (ccache) {
-		strvec_pushf(&vars, "CC=ccache %s", cc);
-		strvec_pushf(&vars, "HOSTCC=ccache %s", hostcc);
-		strvec_pushf(&menv, "CCACHE_BASEDIR=%s/trees", cache_dir());
-		strvec_push(&menv, "CCACHE_NOHASHDIR=1");
+		strvec_pushf(&b->vars, "CC=ccache %s", b->cc);
+		strvec_pushf(&b->vars, "HOSTCC=ccache %s", b->hostcc);
+		strvec_pushf(&b->menv, "CCACHE_BASEDIR=%s/trees", cache_dir());
+		strvec_push(&b->menv, "CCACHE_NOHASHDIR=1");
 		/*
 		 * Depend mode: a miss is compiled once, its dependencies taken
 		 * from kbuild's own -MMD file, where the default mode runs the
-		 * preprocessor as well. On block/ and mm/ of v6.1 from an empty
-		 * cache: 87 CPU-s with plain gcc, 114 through ccache, 96 in
-		 * depend mode; hits the same (bench/ccache-cold.sh).
+		 * preprocessor as well (bench/ccache-cold.sh).
 		 */
-		strvec_push(&menv, "CCACHE_DEPEND=1");
+		strvec_push(&b->menv, "CCACHE_DEPEND=1");
 	} else {
-		strvec_pushf(&vars, "CC=%s", cc);
-		strvec_pushf(&vars, "HOSTCC=%s", hostcc);
+		strvec_pushf(&b->vars, "CC=%s", b->cc);
+		strvec_pushf(&b->vars, "HOSTCC=%s", b->hostcc);
 	}
-	strvec_push(&vars, "LOCALVERSION=");
-	strvec_push(&menv, "KBUILD_BUILD_TIMESTAMP=" BUILD_TIMESTAMP);
-	strvec_push(&menv, "KBUILD_BUILD_USER=iobisect");
-	strvec_push(&menv, "KBUILD_BUILD_HOST=iobisect");
-	strvec_push(&menv, "KBUILD_BUILD_VERSION=1");
+	free(ccache);
+	strvec_push(&b->vars, "LOCALVERSION=");
+	strvec_push(&b->menv, "KBUILD_BUILD_TIMESTAMP=" BUILD_TIMESTAMP);
+	strvec_push(&b->menv, "KBUILD_BUILD_USER=iobisect");
+	strvec_push(&b->menv, "KBUILD_BUILD_HOST=iobisect");
+	strvec_push(&b->menv, "KBUILD_BUILD_VERSION=1");
 	/*
 	 * Plain ASCII messages, so first_error reads the same everywhere
 	 * (the kernel's Makefile unexports LC_ALL, so set the parts).
 	 */
-	strvec_push(&menv, "LANG=C");
-	strvec_push(&menv, "LC_CTYPE=C");
-	strvec_push(&menv, "LC_MESSAGES=C");
+	strvec_push(&b->menv, "LANG=C");
+	strvec_push(&b->menv, "LC_CTYPE=C");
+	strvec_push(&b->menv, "LC_MESSAGES=C");
+}
 
+/* The build folder guarded against a killed make, then configured. */
+static int configure(struct kbuild_run *b, enum build_status *status)
+{
+	const struct build_request *req = b->req;
 	/* What a make killed in this folder left half-written goes first. */
-	long removed = objdir_guard_begin(objdir);
+	long removed = objdir_guard_begin(b->objdir);
+
 	if (removed < 0)
-		goto out;
+		return -1;
 	if (removed)
 		progress(req, "a build killed in %s left %ld files: removed",
-			 objdir, removed);
-	guarded = 1;
-	progress(req, "configuring (%s)", spec->base ? spec->base : "tiny");
+			 b->objdir, removed);
+	b->guarded = 1;
+	progress(req, "configuring (%s)",
+		 b->spec->base ? b->spec->base : "tiny");
 	struct kconfig_step step = {
-		.srcdir = srcdir,
-		.objdir = objdir,
-		.base = spec->base,
-		.merged = merged.buf,
-		.make_vars = (const char *const *)vars.v,
-		.env = (const char *const *)menv.v,
-		.log = out->log,
-		.toolenv = env,
+		.srcdir = b->srcdir,
+		.objdir = b->objdir,
+		.base = b->spec->base,
+		.merged = b->merged.buf,
+		.make_vars = (const char *const *)b->vars.v,
+		.env = (const char *const *)b->menv.v,
+		.log = b->out->log,
+		.toolenv = b->env,
 	};
-	rc = kconfig_configure(&step);
-	if (rc) {
-		status = BUILD_CONFIG_ERROR;
-		goto out;
+	if (kconfig_configure(&step)) {
+		*status = BUILD_CONFIG_ERROR;
+		return -1;
 	}
-
 	/*
 	 * The built-in initramfs is regenerated only when its file list
 	 * changes; a folder made before the build date was fixed holds one
 	 * with another date. Made afresh each build, it costs a second.
 	 */
-	char *cpio = xstrfmt("%s/usr/initramfs_data.cpio", objdir);
+	char *cpio = xstrfmt("%s/usr/initramfs_data.cpio", b->objdir);
 	if (unlink(cpio) && errno != ENOENT)
 		warning("cannot remove '%s': %s", cpio, strerror(errno));
 	free(cpio);
+	return 0;
+}
 
+/*
+ * A failed make: its first compiler error, remembered when it is the
+ * tree's own. A compiler error in the tree comes back the same every time
+ * (builds are reproducible): remembered, a bisection that meets the
+ * commit again skips it without running make. Anything else (killed,
+ * interrupted, only make's own "*** Error" line, as a half-written .cmd
+ * file in the build folder gives) may be the machine's fault and is not
+ * kept: make runs again next time.
+ */
+static void make_failed(struct kbuild_run *b, int rc)
+{
+	struct build_result *out = b->out;
+	struct strbuf text = STRBUF_INIT;
+
+	if (!read_file(out->log, &text))
+		out->first_error = kbuild_first_error(text.buf);
+	if (out->first_error)
+		strip_tree_prefix(out->first_error, b->srcdir);
+	strbuf_release(&text);
+	if (out->first_error && rc > 0 && !run_interrupted() &&
+	    is_compiler_error(out->first_error, strlen(out->first_error))) {
+		char *failed = xstrfmt("%s/" FAILED_FILE, b->imgdir);
+		write_file_atomic(failed, out->first_error,
+				  strlen(out->first_error));
+		free(failed);
+	}
+	if (out->first_error)
+		error("build of %.12s failed: %s", out->commit,
+		      out->first_error);
+	else
+		error("build of %.12s failed (exit %d), see '%s'", out->commit,
+		      rc, out->log);
+}
+
+/* make bzImage in the build folder: 0, or -1 with *status set. */
+static int make_image(struct kbuild_run *b, enum build_status *status)
+{
+	const struct build_request *req = b->req;
+	struct strvec argv = STRVEC_INIT;
+	struct run_opts o = RUN_OPTS_INIT;
 	struct timespec make_start;
+	long jobs = req->jobs > 0 ? req->jobs : sysconf(_SC_NPROCESSORS_ONLN);
+	int rc;
+
 	clock_gettime(CLOCK_REALTIME, &make_start);
 	/* Filesystem timestamps may be coarser than the clock. */
 	make_start.tv_nsec = 0;
-	long jobs = req->jobs > 0 ? req->jobs : sysconf(_SC_NPROCESSORS_ONLN);
 	strvec_push(&argv, "make");
-	strvec_pushf(&argv, "-C%s", srcdir);
-	strvec_pushf(&argv, "O=%s", objdir);
+	strvec_pushf(&argv, "-C%s", b->srcdir);
+	strvec_pushf(&argv, "O=%s", b->objdir);
 	strvec_pushf(&argv, "-j%ld", jobs > 0 ? jobs : 1);
-	for (size_t i = 0; i < vars.nr; i++)
-		strvec_push(&argv, vars.v[i]);
+	for (size_t i = 0; i < b->vars.nr; i++)
+		strvec_push(&argv, b->vars.v[i]);
 	strvec_push(&argv, "bzImage");
 
-	progress(req, "make -j%ld bzImage (log: %s)", jobs, out->log);
-	struct run_opts o = RUN_OPTS_INIT;
+	progress(req, "make -j%ld bzImage (log: %s)", jobs, b->out->log);
 	o.argv = (const char *const *)argv.v;
-	o.env = (const char *const *)menv.v;
-	o.stdout_path = out->log;
+	o.env = (const char *const *)b->menv.v;
+	o.stdout_path = b->out->log;
 	o.stderr_to_stdout = 1;
-	rc = toolenv_run(env, srcdir, objdir, &o);
+	rc = toolenv_run(b->env, b->srcdir, b->objdir, &o);
+	strvec_clear(&argv);
 	/* Killed here, the harness leaves the mark for the next build. */
-	objdir_guard_end(objdir);
-	guarded = 0;
-	out->objects_rebuilt = objects_newer(objdir, make_start);
-	if (rc) {
-		struct strbuf text = STRBUF_INIT;
-		status = BUILD_FAILED;
-		if (!read_file(out->log, &text))
-			out->first_error = kbuild_first_error(text.buf);
-		if (out->first_error)
-			strip_tree_prefix(out->first_error, srcdir);
-		strbuf_release(&text);
-		/*
-		 * A compiler error in the tree is the commit's own and comes
-		 * back the same every time (builds are reproducible): remember
-		 * it, so a bisection that meets the commit again skips it
-		 * without running make. Anything else (killed, interrupted,
-		 * only make's own "*** Error" line, as a half-written .cmd file
-		 * in the build folder gives) may be the machine's fault and is
-		 * not kept: make runs again next time.
-		 */
-		if (out->first_error && rc > 0 && !run_interrupted() &&
-		    is_compiler_error(out->first_error,
-				      strlen(out->first_error))) {
-			char *failed = xstrfmt("%s/" FAILED_FILE, imgdir);
-			write_file_atomic(failed, out->first_error,
-					  strlen(out->first_error));
-			free(failed);
-		}
-		if (out->first_error)
-			error("build of %.12s failed: %s", out->commit,
-			      out->first_error);
-		else
-			error("build of %.12s failed (exit %d), see '%s'",
-			      out->commit, rc, out->log);
-		goto out;
-	}
+	objdir_guard_end(b->objdir);
+	b->guarded = 0;
+	b->out->objects_rebuilt = objects_newer(b->objdir, make_start);
+	if (!rc)
+		return 0;
+	*status = BUILD_FAILED;
+	make_failed(b, rc);
+	return -1;
+}
 
-	objimage = xstrfmt("%s/arch/x86/boot/bzImage", objdir);
-	/*
-	 * The map and the inputs first: an image in the cache is a hit,
-	 * with them or not. Without its inputs a bisection only bisects
-	 * every commit, so their failure is a warning.
-	 */
-	if (inputs_keep(objdir, srcdir, imgdir))
+/*
+ * The image into the cache, with its map, its inputs and its key.json.
+ * The map and the inputs first: an image in the cache is a hit, with
+ * them or not. Without its inputs a bisection only bisects every commit,
+ * so their failure is a warning.
+ */
+static int store_image(struct kbuild_run *b, uint64_t start)
+{
+	struct build_result *out = b->out;
+	char *objimage = xstrfmt("%s/arch/x86/boot/bzImage", b->objdir);
+	int rc;
+
+	if (inputs_keep(b->objdir, b->srcdir, b->imgdir))
 		warning("the files %.12s was built from are not kept: a "
 			"bisection ending at it will build every commit",
 			out->commit);
-	if (kmap_keep(objdir, imgdir) || copy_file(objimage, out->image, 0644))
-		goto out;
+	rc = kmap_keep(b->objdir, b->imgdir) ||
+	     copy_file(objimage, out->image, 0644);
+	free(objimage);
+	if (rc)
+		return -1;
 	out->seconds = (double)(now_ns() - start) / 1e9;
-	if (write_key_json(imgdir, out, tree_id, config_hash, toolchain_id,
-			   merged.buf))
+	return write_key_json(b->imgdir, out, b->tree_id, b->config_hash,
+			      b->toolchain_id, b->merged.buf);
+}
+
+/* The caller's one line on a failure, several errors made one. */
+static void failure_message(struct build_result *out, const struct strbuf *msg,
+			    enum build_status status)
+{
+	struct strbuf line = STRBUF_INIT;
+
+	for (size_t i = 0; i < msg->len; i++)
+		if (msg->buf[i] == '\n')
+			strbuf_addstr(&line, "; ");
+		else
+			strbuf_addch(&line, msg->buf[i]);
+	if (!line.len)
+		strbuf_addf(&line, "build %s", build_status_name(status));
+	out->message = strbuf_detach(&line);
+	free(out->image);
+	out->image = NULL;
+	if (out->log && !file_exists(out->log)) {
+		free(out->log);
+		out->log = NULL;
+	}
+}
+
+static void kbuild_run_release(struct kbuild_run *b)
+{
+	/* A configure step that failed was not killed. */
+	if (b->guarded)
+		objdir_guard_end(b->objdir);
+	if (b->obj_fd >= 0)
+		close(b->obj_fd);
+	if (b->src_fd >= 0)
+		close(b->src_fd);
+	if (b->fallback.fragments.v)
+		strvec_clear(&b->fallback.fragments);
+	repo_free(b->repo);
+	strbuf_release(&b->merged);
+	strvec_clear(&b->vars);
+	strvec_clear(&b->menv);
+	free(b->cc_version);
+	free(b->toolchain_id);
+	free(b->env_id);
+	free(b->probe_dir);
+	free(b->imgdir);
+	free(b->objdir);
+	free(b->cc_path);
+	free(b->hostcc_path);
+	free(b->srcdir);
+	free(b->treedir);
+}
+
+int kbuild_image(struct build_result *out, const struct build_request *req)
+{
+	struct strbuf msg = STRBUF_INIT;
+	struct kbuild_run b;
+	uint64_t start = now_ns();
+	enum build_status status = BUILD_SETUP_ERROR;
+
+	if (req->prebuilt)
+		return prebuilt_image(out, req->prebuilt, req->repo, req->rev);
+	memset(out, 0, sizeof(*out));
+	memset(&b, 0, sizeof(b));
+	b.req = req;
+	b.out = out;
+	b.spec = req->kconfig;
+	b.src_fd = b.obj_fd = -1;
+	strbuf_init(&b.merged);
+	error_capture(&msg);
+
+	if (resolve_source(&b) || identify_toolchain(&b))
+		goto out;
+	b.imgdir = xstrfmt("%s/images/%s", cache_dir(), out->key);
+	out->image = xstrfmt("%s/bzImage", b.imgdir);
+	out->log = xstrfmt("%s/build.log", b.imgdir);
+	if (cache_answers(&b, 1, &status) || take_folders(&b))
+		goto out;
+	/* Whoever held the lock may have just built this very key. */
+	if (cache_answers(&b, 0, &status) || check_out(&b))
+		goto out;
+	make_settings(&b);
+	if (configure(&b, &status) || make_image(&b, &status) ||
+	    store_image(&b, start))
 		goto out;
 	status = BUILD_OK;
 out:
-	/* A configure step that failed was not killed. */
-	if (guarded)
-		objdir_guard_end(objdir);
+	if (b.guarded) {
+		objdir_guard_end(b.objdir);
+		b.guarded = 0;
+	}
 	error_capture(NULL);
 	out->status = status;
 	out->seconds = (double)(now_ns() - start) / 1e9;
-	if (status != BUILD_OK) {
-		/* One line for the caller to print: several become one. */
-		struct strbuf line = STRBUF_INIT;
-		for (size_t i = 0; i < msg.len; i++)
-			if (msg.buf[i] == '\n')
-				strbuf_addstr(&line, "; ");
-			else
-				strbuf_addch(&line, msg.buf[i]);
-		if (!line.len)
-			strbuf_addf(&line, "build %s",
-				    build_status_name(status));
-		out->message = strbuf_detach(&line);
-		free(out->image);
-		out->image = NULL;
-		if (out->log && !file_exists(out->log)) {
-			free(out->log);
-			out->log = NULL;
-		}
-	}
-	if (obj_fd >= 0)
-		close(obj_fd);
-	if (src_fd >= 0)
-		close(src_fd);
-	if (fallback.fragments.v)
-		strvec_clear(&fallback.fragments);
-	repo_free(repo);
+	if (status != BUILD_OK)
+		failure_message(out, &msg, status);
+	kbuild_run_release(&b);
 	strbuf_release(&msg);
-	strbuf_release(&merged);
-	strbuf_release(&log);
-	strvec_clear(&vars);
-	strvec_clear(&menv);
-	strvec_clear(&argv);
-	free(cc_version);
-	free(toolchain_id);
-	free(env_id);
-	free(probe_dir);
-	free(imgdir);
-	free(objdir);
-	free(srclock);
-	free(objlock);
-	free(cc_path);
-	free(hostcc_path);
-	free(ccache);
-	free(objimage);
-	free(srcdir);
-	free(treedir);
 	return status == BUILD_OK ? 0 : -1;
 }
