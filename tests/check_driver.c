@@ -430,6 +430,46 @@ START_TEST(narrowed_range_builds_only_what_can_change)
 }
 END_TEST
 
+/*
+ * A narrowed run stopped after its first steps resumes on its marks in
+ * the narrowed range (the range is narrowed again the same way), and no
+ * commit that cannot change the kernel is built on either side of the
+ * stop.
+ */
+START_TEST(narrowed_range_resumes)
+{
+	struct fake f;
+	struct run r;
+	const int changes[] = { 2, 5, 9, 12, 14, 17, 20, 22 };
+	unsigned first_boots;
+
+	fake_init(&f, 24, 12, 60, 4);
+	for (size_t i = 0; i < ARRAY_SIZE(changes); i++)
+		f.changes |= 1ull << changes[i];
+	f.abort_after = 5;
+	job_init(&r.job);
+	run_start(&r, &f);
+	driver_init(&r.d, &r.job, &fake_ops, &f, &f.g, &r.st);
+	r.d.narrow = fake_narrow;
+	r.d.narrow_arg = &f;
+	ck_assert_int_eq(driver_bisect(&r.d, &r.res), DRIVER_ABORT);
+	first_boots = f.boots;
+	ck_assert_uint_gt(r.st.nr_marks, 0);
+	driver_result_release(&r.res);
+	driver_release(&r.d);
+	f.abort_after = 0;
+	r.st.status = STATE_RUNNING;
+	driver_init(&r.d, &r.job, &fake_ops, &f, &f.g, &r.st);
+	r.d.narrow = fake_narrow;
+	r.d.narrow_arg = &f;
+	ck_assert_int_eq(driver_bisect(&r.d, &r.res), DRIVER_CULPRIT);
+	ck_assert_str_eq(r.res.culprit, id_at(&f, 12));
+	ck_assert_uint_gt(f.boots, first_boots);
+	ck_assert_uint_eq(f.built_mask & ~(f.changes | 1ull | 1ull << 24), 0);
+	run_end(&r, &f);
+}
+END_TEST
+
 START_TEST(moderate_drop_few_boots)
 {
 	struct fake f;
@@ -1742,6 +1782,7 @@ static Suite *driver_suite(void)
 	tcase_add_test(tc, priors_and_unit_follow_the_resolved_clock);
 	tcase_add_test(tc, next_builds_are_foreseen);
 	tcase_add_test(tc, narrowed_range_builds_only_what_can_change);
+	tcase_add_test(tc, narrowed_range_resumes);
 	tcase_add_test(tc, moderate_drop_few_boots);
 	tcase_add_test(tc, no_change_is_not_separated);
 	tcase_add_test(tc, noisy_baseline_with_outliers);
