@@ -397,6 +397,16 @@ static int fake_narrow(void *arg, const char *const *commits, size_t nr,
 	return 0;
 }
 
+/* One bisection of the fake whose range the endpoints narrow. */
+static enum driver_status run_bisect_narrowed(struct run *r, struct fake *f)
+{
+	driver_init(&r->d, &r->job, &fake_ops, f, &f->g, &r->st);
+	r->d.narrow = fake_narrow;
+	r->d.narrow_arg = f;
+	r->status = driver_bisect(&r->d, &r->res);
+	return r->status;
+}
+
 /*
  * 24 commits, 5 of which can change the kernel: the culprit among them
  * is named, and no other commit is built, booted or handed to prefetch,
@@ -414,10 +424,7 @@ START_TEST(narrowed_range_builds_only_what_can_change)
 		f.changes |= 1ull << changes[i];
 	job_init(&r.job);
 	run_start(&r, &f);
-	driver_init(&r.d, &r.job, &fake_ops, &f, &f.g, &r.st);
-	r.d.narrow = fake_narrow;
-	r.d.narrow_arg = &f;
-	ck_assert_int_eq(driver_bisect(&r.d, &r.res), DRIVER_CULPRIT);
+	ck_assert_int_eq(run_bisect_narrowed(&r, &f), DRIVER_CULPRIT);
 	ck_assert_str_eq(r.res.culprit, id_at(&f, 14));
 	ck_assert_str_eq(r.res.parents.v[0], id_at(&f, 9));
 	/* good (0), bad (24), and commits that can change the kernel. */
@@ -449,20 +456,14 @@ START_TEST(narrowed_range_resumes)
 	f.abort_after = 5;
 	job_init(&r.job);
 	run_start(&r, &f);
-	driver_init(&r.d, &r.job, &fake_ops, &f, &f.g, &r.st);
-	r.d.narrow = fake_narrow;
-	r.d.narrow_arg = &f;
-	ck_assert_int_eq(driver_bisect(&r.d, &r.res), DRIVER_ABORT);
+	ck_assert_int_eq(run_bisect_narrowed(&r, &f), DRIVER_ABORT);
 	first_boots = f.boots;
 	ck_assert_uint_gt(r.st.nr_marks, 0);
 	driver_result_release(&r.res);
 	driver_release(&r.d);
 	f.abort_after = 0;
 	r.st.status = STATE_RUNNING;
-	driver_init(&r.d, &r.job, &fake_ops, &f, &f.g, &r.st);
-	r.d.narrow = fake_narrow;
-	r.d.narrow_arg = &f;
-	ck_assert_int_eq(driver_bisect(&r.d, &r.res), DRIVER_CULPRIT);
+	ck_assert_int_eq(run_bisect_narrowed(&r, &f), DRIVER_CULPRIT);
 	ck_assert_str_eq(r.res.culprit, id_at(&f, 12));
 	ck_assert_uint_gt(f.boots, first_boots);
 	ck_assert_uint_eq(f.built_mask & ~(f.changes | 1ull | 1ull << 24), 0);
@@ -1521,13 +1522,6 @@ START_TEST(same_image_is_never_named)
 END_TEST
 
 /*
- * The bad endpoint's image is its parent's, and every step reads fast:
- * the steps name the bad endpoint, which cannot be re-marked fast. Its
- * parent is marked slow instead, as one kernel with it; no abort (the
- * code before gave the engine a good bad endpoint: exit 128 in
- * 40-bisect's moderate run), and the bad endpoint is never named.
- */
-/*
  * Every commit builds the good endpoint's image or the bad one's, as in
  * a range whose commits but one only declare, comment or touch files
  * the kernel never reads: each step takes an endpoint's verdict by its
@@ -1556,6 +1550,13 @@ START_TEST(same_image_as_an_endpoint_takes_its_verdict)
 }
 END_TEST
 
+/*
+ * The bad endpoint's image is its parent's, and every step reads fast:
+ * the steps name the bad endpoint, which cannot be re-marked fast. Its
+ * parent is marked slow instead, as one kernel with it; no abort (the
+ * code before gave the engine a good bad endpoint: exit 128 in
+ * 40-bisect's moderate run), and the bad endpoint is never named.
+ */
 START_TEST(same_image_of_the_bad_endpoint)
 {
 	struct fake f;
