@@ -385,6 +385,175 @@ static void say_unit(struct driver *d)
 	strbuf_release(&unit);
 }
 
+/*
+ * Beside the good endpoint's boots: bad, and the first step, unless
+ * the endpoints' builds will narrow the range first: that step may
+ * be a commit that cannot change the kernel.
+ */
+static void guess_endpoints(struct driver *d)
+{
+	if (!d->narrow)
+		guess_next(d, SIZE_MAX);
+	strvec_push(&d->guess, d->st->bad);
+	if (d->guess.nr > 1) {
+		/* bad first: the endpoints come before any step */
+		char *first = d->guess.v[0];
+		d->guess.v[0] = d->guess.v[1];
+		d->guess.v[1] = first;
+	}
+}
+
+/*
+ * What the steps stand on: the endpoints, the range narrowed once both
+ * are built, and the merge base.
+ */
+static enum driver_status stand_on_endpoints(struct driver *d,
+					     struct driver_result *res)
+{
+	enum driver_status ret = d->job->bisect_type == BISECT_PERF
+					 ? driver_endpoints_perf(d, res, 1)
+					 : driver_endpoints_typed(d, res);
+
+	if (ret == DRIVER_CULPRIT && driver_narrow(d))
+		ret = driver_stopped(d);
+	if (ret == DRIVER_CULPRIT)
+		ret = driver_merge_base(d, res);
+	return ret;
+}
+
+/*
+ * The confirmations contradicted the steps too often: inconclusive, with
+ * what the marks leave open and the last answer as the suspects.
+ */
+static enum driver_status
+too_many_reopens(struct driver *d, struct driver_result *res, size_t culprit)
+{
+	struct bisect_state *st = d->st;
+	size_t *c = NULL, nc;
+
+	driver_set_message(res, xstrfmt("%u confirmations contradicted "
+					"the steps: the range does not "
+					"hold one clear slowdown",
+					res->reopened));
+	/* What the marks leave open, and the last answer. */
+	strvec_push(&st->suspects, d->graph->nodes[culprit].id);
+	nc = bisect_candidates(&d->engine, &c);
+	for (size_t i = 0; i < nc; i++)
+		if (c[i] != culprit)
+			strvec_push(&st->suspects, d->graph->nodes[c[i]].id);
+	free(c);
+	st->status = STATE_INCONCLUSIVE;
+	return DRIVER_INCONCLUSIVE;
+}
+
+/*
+ * The steps to a culprit, taken again while it cannot be the answer: its
+ * image is its parent's, or (perf) its pairs contradict the steps. A
+ * perf answer's confidence in *conf.
+ */
+static enum driver_status find_culprit(struct driver *d,
+				       struct driver_result *res,
+				       size_t *culprit, double *conf)
+{
+	struct bisect_state *st = d->st;
+	enum driver_status ret;
+
+	for (;;) {
+		int reopen = 0, r;
+
+		ret = steps(d, res, culprit);
+		if (ret != DRIVER_CULPRIT)
+			return ret;
+		/* Its parent's image: never the answer (driver_answer.c). */
+		r = driver_same_image(d, *culprit);
+		if (r < 0 || (r > 0 && put_in_doubt(d, "the answer's image "
+						       "is its parent's")))
+			return driver_stopped(d);
+		if (r > 0)
+			continue;
+		if (d->job->bisect_type != BISECT_PERF)
+			return ret;
+		/*
+		 * A finished run asked again (a report, an upload) keeps the
+		 * answer its pairs gave: the pairs are not taken twice.
+		 */
+		if (!strcmp(st->answered, d->graph->nodes[*culprit].id) &&
+		    st->answered_confidence >= d->target) {
+			*conf = st->answered_confidence;
+			driver_culprit_parents(d, *culprit, &res->parents);
+			return ret;
+		}
+		if (driver_confirm(d, *culprit, res, &reopen, conf))
+			return driver_stopped(d);
+		if (!reopen)
+			return ret;
+		if (res->reopened > DRIVER_MAX_REOPEN)
+			return too_many_reopens(d, res, *culprit);
+		if (put_in_doubt(d, "the pairs contradict the steps"))
+			return driver_stopped(d);
+		driver_save(d);
+	}
+}
+
+/*
+ * The answer kept: done, or, for a perf answer below the job's
+ * confidence, inconclusive with a message and the answer a suspect.
+ */
+static enum driver_status keep_answer(struct driver *d,
+				      struct driver_result *res, size_t culprit,
+				      double conf)
+{
+	struct bisect_state *st = d->st;
+
+	memcpy(res->culprit, d->graph->nodes[culprit].id, 41);
+	res->confidence = conf;
+	st->confidence = conf;
+	if (d->job->bisect_type != BISECT_PERF || conf >= d->target) {
+		memcpy(st->culprit, res->culprit, 41);
+		st->status = STATE_DONE;
+		return DRIVER_CULPRIT;
+	}
+	if (!res->message && conf < 0.5)
+		driver_set_message(
+			res, xstrfmt("%.12s was the bisection's answer, "
+				     "but its pairs lean against it: "
+				     "confidence %.1f%% within %zu "
+				     "pairs, below the job's %.1f%%",
+				     res->culprit, conf * 100,
+				     driver_pairs_cap(d), d->target * 100));
+	else if (!res->message)
+		driver_set_message(res, xstrfmt("%.12s is the likeliest "
+						"first slow commit, at "
+						"confidence %.1f%%, below "
+						"the job's %.1f%% "
+						"within %zu pairs",
+						res->culprit, conf * 100,
+						d->target * 100,
+						driver_pairs_cap(d)));
+	if (res->culprit[0])
+		strvec_push(&st->suspects, res->culprit);
+	st->status = STATE_INCONCLUSIVE;
+	return DRIVER_INCONCLUSIVE;
+}
+
+/* The result's suspects and counts, however the run ended. */
+static void result_gather(struct driver *d, struct driver_result *res,
+			  enum driver_status ret)
+{
+	struct bisect_state *st = d->st;
+
+	/* However the run ended inconclusive (suspect_pairs_marks). */
+	if (ret == DRIVER_INCONCLUSIVE && d->doubt) {
+		suspect_pairs_marks(d);
+		driver_save(d);
+	}
+	for (size_t i = 0; i < st->suspects.nr; i++)
+		strvec_push(&res->suspects, st->suspects.v[i]);
+	for (size_t i = 0; i < st->same_image.nr; i++)
+		strvec_push(&res->answer.same_image, st->same_image.v[i]);
+	res->steps = driver_count_role(st, ROLE_STEP);
+}
+
 enum driver_status driver_bisect(struct driver *d, struct driver_result *res)
 {
 	struct bisect_state *st = d->st;
@@ -402,119 +571,14 @@ enum driver_status driver_bisect(struct driver *d, struct driver_result *res)
 		goto out;
 	}
 	say_unit(d);
-	/*
-	 * Beside the good endpoint's boots: bad, and the first step, unless
-	 * the endpoints' builds will narrow the range first: that step may
-	 * be a commit that cannot change the kernel.
-	 */
-	if (!d->narrow)
-		guess_next(d, SIZE_MAX);
-	strvec_push(&d->guess, st->bad);
-	if (d->guess.nr > 1) {
-		/* bad first: the endpoints come before any step */
-		char *first = d->guess.v[0];
-		d->guess.v[0] = d->guess.v[1];
-		d->guess.v[1] = first;
-	}
-	ret = d->job->bisect_type == BISECT_PERF
-		      ? driver_endpoints_perf(d, res, 1)
-		      : driver_endpoints_typed(d, res);
-	if (ret == DRIVER_CULPRIT && driver_narrow(d))
-		ret = driver_stopped(d);
-	if (ret == DRIVER_CULPRIT)
-		ret = driver_merge_base(d, res);
+	guess_endpoints(d);
+	ret = stand_on_endpoints(d, res);
 	if (ret != DRIVER_CULPRIT)
 		goto out;
-	for (;;) {
-		int reopen = 0, r;
-
-		ret = steps(d, res, &culprit);
-		if (ret != DRIVER_CULPRIT)
-			goto out;
-		/* Its parent's image: never the answer (driver_answer.c). */
-		r = driver_same_image(d, culprit);
-		if (r < 0 || (r > 0 && put_in_doubt(d, "the answer's image "
-							 "is its parent's"))) {
-			ret = driver_stopped(d);
-			goto out;
-		}
-		if (r > 0)
-			continue;
-		if (d->job->bisect_type != BISECT_PERF)
-			break;
-		/*
-		 * A finished run asked again (a report, an upload) keeps the
-		 * answer its pairs gave: the pairs are not taken twice.
-		 */
-		if (!strcmp(st->answered, d->graph->nodes[culprit].id) &&
-		    st->answered_confidence >= d->target) {
-			conf = st->answered_confidence;
-			driver_culprit_parents(d, culprit, &res->parents);
-			break;
-		}
-		if (driver_confirm(d, culprit, res, &reopen, &conf)) {
-			ret = driver_stopped(d);
-			goto out;
-		}
-		if (!reopen)
-			break;
-		if (res->reopened > DRIVER_MAX_REOPEN) {
-			size_t *c = NULL, nc;
-
-			driver_set_message(
-				res, xstrfmt("%u confirmations contradicted "
-					     "the steps: the range does not "
-					     "hold one clear slowdown",
-					     res->reopened));
-			/* What the marks leave open, and the last answer. */
-			strvec_push(&st->suspects, d->graph->nodes[culprit].id);
-			nc = bisect_candidates(&d->engine, &c);
-			for (size_t i = 0; i < nc; i++)
-				if (c[i] != culprit)
-					strvec_push(&st->suspects,
-						    d->graph->nodes[c[i]].id);
-			free(c);
-			st->status = STATE_INCONCLUSIVE;
-			ret = DRIVER_INCONCLUSIVE;
-			goto out;
-		}
-		if (put_in_doubt(d, "the pairs contradict the steps")) {
-			ret = driver_stopped(d);
-			goto out;
-		}
-		driver_save(d);
-	}
-	memcpy(res->culprit, d->graph->nodes[culprit].id, 41);
-	res->confidence = conf;
-	st->confidence = conf;
-	if (d->job->bisect_type != BISECT_PERF || conf >= d->target) {
-		memcpy(st->culprit, res->culprit, 41);
-		st->status = STATE_DONE;
-	} else {
-		if (!res->message && conf < 0.5)
-			driver_set_message(
-				res, xstrfmt("%.12s was the bisection's answer, "
-					     "but its pairs lean against it: "
-					     "confidence %.1f%% within %zu "
-					     "pairs, below the job's %.1f%%",
-					     res->culprit, conf * 100,
-					     driver_pairs_cap(d),
-					     d->target * 100));
-		else if (!res->message)
-			driver_set_message(res,
-					   xstrfmt("%.12s is the likeliest "
-						   "first slow commit, at "
-						   "confidence %.1f%%, below "
-						   "the job's %.1f%% "
-						   "within %zu pairs",
-						   res->culprit, conf * 100,
-						   d->target * 100,
-						   driver_pairs_cap(d)));
-		if (res->culprit[0])
-			strvec_push(&st->suspects, res->culprit);
-		st->status = STATE_INCONCLUSIVE;
-		ret = DRIVER_INCONCLUSIVE;
-	}
+	ret = find_culprit(d, res, &culprit, &conf);
+	if (ret != DRIVER_CULPRIT)
+		goto out;
+	ret = keep_answer(d, res, culprit, conf);
 	driver_save(d);
 	/* Beside the answer, saved above: neither can change it. */
 	if (st->status == STATE_DONE && d->job->bisect_type == BISECT_PERF) {
@@ -523,16 +587,7 @@ enum driver_status driver_bisect(struct driver *d, struct driver_result *res)
 			ret = driver_stopped(d);
 	}
 out:
-	/* However the run ended inconclusive (suspect_pairs_marks). */
-	if (ret == DRIVER_INCONCLUSIVE && d->doubt) {
-		suspect_pairs_marks(d);
-		driver_save(d);
-	}
-	for (size_t i = 0; i < st->suspects.nr; i++)
-		strvec_push(&res->suspects, st->suspects.v[i]);
-	for (size_t i = 0; i < st->same_image.nr; i++)
-		strvec_push(&res->answer.same_image, st->same_image.v[i]);
-	res->steps = driver_count_role(st, ROLE_STEP);
+	result_gather(d, res, ret);
 	return res->status = ret;
 }
 

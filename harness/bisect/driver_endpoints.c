@@ -222,17 +222,23 @@ static int endpoints_cliff(const struct verdict *sep,
 }
 
 /*
- * Measure the endpoints of a perf bisection until they are shown
- * separated (or shown not to be, or both reach the cap): good and bad
- * alternately, at least two boots each so the noise model has data of
- * its own, at most twice runs.max each. `need_bad` 0: the baseline only
- * (`iobisect test` with a fixed threshold).
+ * The endpoints' boots while they are measured: each one's note and
+ * boots, the least and most each takes, the failures and tries so far.
  */
-enum driver_status
-driver_endpoints_perf(struct driver *d, struct driver_result *res, int need_bad)
+struct endpoints_run {
+	int need_bad;
+	struct probe_note gn, bn;
+	struct sample_set g, b;
+	size_t min, min_bad, first, cap;
+	unsigned gfail, bfail, tries;
+};
+
+/* Where a step of the endpoints' boots leaves them. */
+enum endpoints_step { ENDPOINTS_ON, ENDPOINTS_DONE, ENDPOINTS_STOP };
+
+/* How many boots each endpoint takes, at least and at most. */
+static void endpoints_counts(struct driver *d, struct endpoints_run *e)
 {
-	struct probe_note gn = {0}, bn = {0};
-	struct sample_set g = SAMPLE_SET_INIT, b = SAMPLE_SET_INIT;
 	/*
 	 * Two good boots give the noise model its first spread; one bad boot
 	 * is enough when the drop is a cliff, more come while it is not. On
@@ -241,159 +247,206 @@ driver_endpoints_perf(struct driver *d, struct driver_result *res, int need_bad)
 	 * (verdict_beyond_modes): no stretch of the host's load explains it,
 	 * whatever either kernel's own spread.
 	 */
-	size_t min = d->job->runs_min > 2 ? (size_t)d->job->runs_min : 2;
-	size_t min_bad = d->job->runs_min > 1 ? (size_t)d->job->runs_min : 1;
-	size_t first = measure_noise_machine(&d->m)->steady > 0 ? min_bad : min;
-	size_t cap = driver_pairs_cap(d);
-	unsigned gfail = 0, bfail = 0, tries = 0;
-	enum driver_status ret = DRIVER_CULPRIT;
+	e->min = d->job->runs_min > 2 ? (size_t)d->job->runs_min : 2;
+	e->min_bad = d->job->runs_min > 1 ? (size_t)d->job->runs_min : 1;
+	e->first =
+		measure_noise_machine(&d->m)->steady > 0 ? e->min_bad : e->min;
+	e->cap = driver_pairs_cap(d);
+	if (e->cap < e->min)
+		e->cap = e->min;
+}
+
+/*
+ * bad built, and the range narrowed to the commits that can change the
+ * endpoints' kernel. 0, or 1 with *ret when the run stops.
+ */
+static int endpoints_build_bad(struct driver *d, struct driver_result *res,
+			       struct endpoints_run *e, enum driver_status *ret)
+{
 	int r;
 
-	if (cap < min)
-		cap = min;
 	if (d->m.progress)
-		progress_commit(d->m.progress, "good", 0, 0, d->good, NULL);
-	r = driver_build_commit(d, d->good, &gn);
-	driver_prefetch(d);
+		progress_commit(d->m.progress, "bad", 0, 0, d->bad, NULL);
+	r = driver_build_commit(d, d->bad, &e->bn);
+	d->bad_built = !r;
 	if (r) {
-		ret = r < 0 ? driver_stopped(d)
-			    : endpoint_failed(d, res, "good", d->good, &gn);
-		goto out;
+		*ret = r < 0 ? driver_stopped(d)
+			     : endpoint_failed(d, res, "bad", d->bad, &e->bn);
+		return 1;
 	}
-	for (;;) {
-		int want_good;
-		struct probe_note *n;
+	if (driver_narrow(d)) {
+		*ret = driver_stopped(d);
+		return 1;
+	}
+	return 0;
+}
 
-		if (measure_load(&d->m, d->good, &g)) {
-			ret = driver_stopped(d);
-			goto out;
-		}
-		/*
-		 * bad is built once good has its first boots: by then a lane
-		 * has built it beside them.
-		 */
-		if (need_bad && !d->bad_built && g.nr >= first) {
-			if (d->m.progress)
-				progress_commit(d->m.progress, "bad", 0, 0,
-						d->bad, NULL);
-			r = driver_build_commit(d, d->bad, &bn);
-			d->bad_built = !r;
-			if (r) {
-				ret = r < 0 ? driver_stopped(d)
-					    : endpoint_failed(d, res, "bad",
-							      d->bad, &bn);
-				goto out;
-			}
-			if (driver_narrow(d)) {
-				ret = driver_stopped(d);
-				goto out;
-			}
-		}
-		if (d->bad_built && measure_load(&d->m, d->bad, &b)) {
-			ret = driver_stopped(d);
-			goto out;
-		}
-		if (!need_bad && g.nr >= min)
-			break;
-		if (need_bad && g.nr >= first && b.nr >= min_bad) {
-			struct verdict_input in;
-			struct noise_model nm;
-			measure_verdict_input(&d->m, &in, &g, &b,
-					     DRIVER_ENDPOINT_ERROR, &nm);
-			if (verdict_endpoints(&d->sep, &in)) {
-				ret = driver_stopped(d);
-				goto out;
-			}
-			res->sep = d->sep;
-			res->have_sep = 1;
-			bn.have_verdict = 1;
-			bn.v = d->sep;
-			if (d->sep.kind == VERDICT_BAD &&
-			    (g.nr >= min || endpoints_cliff(&d->sep, &nm))) {
-				d->separated = 1;
-				break;
-			}
-			if (g.nr >= cap && b.nr >= cap)
-				break;
-			if (d->sep.kind == VERDICT_GOOD) {
-				r = drop_undecided(d, &g, &b);
-				if (r < 0) {
-					ret = driver_stopped(d);
-					goto out;
-				}
-				if (!r)
-					break;
-			}
-		}
-		/* Boots that store nothing usable must not loop forever. */
-		if (measure_tries_spent(tries++, 2 * cap, 2)) {
-			struct probe_note *n =
-				need_bad && b.nr < g.nr ? &bn : &gn;
-			free(n->first_error);
-			n->first_error = measure_no_sample_error();
-			n->outcome = PROBE_WORKLOAD_ERROR;
-			ret = endpoint_failed(d, res, n == &gn ? "good" : "bad",
-					      n == &gn ? d->good : d->bad, n);
-			goto out;
-		}
-		want_good = g.nr < first || !need_bad ||
-			    (b.nr >= min_bad &&
-			     (g.nr < min || (g.nr <= b.nr && g.nr < cap))) ||
-			    b.nr >= cap;
-		n = want_good ? &gn : &bn;
-		if (res->have_sep)
-			driver_say(d, "[bisect] endpoints: %s boot %zu: %s",
-				   want_good ? "good" : "bad",
-				   (want_good ? g.nr : b.nr) + 1,
-				   d->sep.kind == VERDICT_BAD
-					   ? "a drop within the slower mode's "
-					     "depths: two good boots at least"
-					   : "not separated yet");
-		if (d->m.progress)
-			progress_phase(d->m.progress, "%s boot %zu",
-				       want_good ? "good" : "bad",
-				       (want_good ? g.nr : b.nr) + 1);
-		r = driver_boot_commit(d, want_good ? d->good : d->bad, n);
+/* The endpoints' boots so far. 0, or 1 with *ret when the run stops. */
+static int endpoints_load(struct driver *d, struct driver_result *res,
+			  struct endpoints_run *e, enum driver_status *ret)
+{
+	if (measure_load(&d->m, d->good, &e->g)) {
+		*ret = driver_stopped(d);
+		return 1;
+	}
+	/*
+	 * bad is built once good has its first boots: by then a lane
+	 * has built it beside them.
+	 */
+	if (e->need_bad && !d->bad_built && e->g.nr >= e->first &&
+	    endpoints_build_bad(d, res, e, ret))
+		return 1;
+	if (d->bad_built && measure_load(&d->m, d->bad, &e->b)) {
+		*ret = driver_stopped(d);
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * Have the endpoints boots enough? The baseline alone its least; both,
+ * when the separation test shows them apart, they reach the cap, or no
+ * drop is left to wait for.
+ */
+static enum endpoints_step endpoints_judge(struct driver *d,
+					   struct driver_result *res,
+					   struct endpoints_run *e,
+					   enum driver_status *ret)
+{
+	struct verdict_input in;
+	struct noise_model nm;
+	int r;
+
+	if (!e->need_bad && e->g.nr >= e->min)
+		return ENDPOINTS_DONE;
+	if (!(e->need_bad && e->g.nr >= e->first && e->b.nr >= e->min_bad))
+		return ENDPOINTS_ON;
+	measure_verdict_input(&d->m, &in, &e->g, &e->b, DRIVER_ENDPOINT_ERROR,
+			      &nm);
+	if (verdict_endpoints(&d->sep, &in)) {
+		*ret = driver_stopped(d);
+		return ENDPOINTS_STOP;
+	}
+	res->sep = d->sep;
+	res->have_sep = 1;
+	e->bn.have_verdict = 1;
+	e->bn.v = d->sep;
+	if (d->sep.kind == VERDICT_BAD &&
+	    (e->g.nr >= e->min || endpoints_cliff(&d->sep, &nm))) {
+		d->separated = 1;
+		return ENDPOINTS_DONE;
+	}
+	if (e->g.nr >= e->cap && e->b.nr >= e->cap)
+		return ENDPOINTS_DONE;
+	if (d->sep.kind == VERDICT_GOOD) {
+		r = drop_undecided(d, &e->g, &e->b);
 		if (r < 0) {
-			ret = driver_stopped(d);
-			goto out;
+			*ret = driver_stopped(d);
+			return ENDPOINTS_STOP;
 		}
-		/*
-		 * One failed boot is the machine's hiccup (under TCG on a
-		 * loaded host a kernel can fail its own timer check and
-		 * panic once); an endpoint whose first two boots fail, or
-		 * that fails three times, cannot be a reference.
-		 */
-		if (r > 0 && (want_good ? (++gfail >= 3 || (!g.nr && gfail >= 2))
-					: (++bfail >= 3 || (!b.nr && bfail >= 2)))) {
-			ret = endpoint_failed(
-				d, res, want_good ? "good" : "bad",
-				want_good ? d->good : d->bad, n);
-			goto out;
-		}
-		if (r > 0)
-			driver_say(
-				d,
-				"warning: a boot of the %s endpoint failed: %s",
-				want_good ? "good" : "bad",
-				driver_failure_text(n));
+		if (!r)
+			return ENDPOINTS_DONE;
 	}
-	/* Apart at all, or only near the line: does the line give way? */
-	r = need_bad ? line_gives_way(d, res, &g, &b) : 0;
+	return ENDPOINTS_ON;
+}
+
+/*
+ * Boots that store nothing usable must not loop forever. 0, or 1 with
+ * *ret when the run stops.
+ */
+static int endpoints_tries_spent(struct driver *d, struct driver_result *res,
+				 struct endpoints_run *e,
+				 enum driver_status *ret)
+{
+	if (measure_tries_spent(e->tries++, 2 * e->cap, 2)) {
+		struct probe_note *n =
+			e->need_bad && e->b.nr < e->g.nr ? &e->bn : &e->gn;
+		free(n->first_error);
+		n->first_error = measure_no_sample_error();
+		n->outcome = PROBE_WORKLOAD_ERROR;
+		*ret = endpoint_failed(d, res, n == &e->gn ? "good" : "bad",
+				       n == &e->gn ? d->good : d->bad, n);
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * One boot of good or bad: good to its first boots, then whichever has
+ * fewer, to the cap. 0, or 1 with *ret when the run stops.
+ */
+static int endpoints_boot(struct driver *d, struct driver_result *res,
+			  struct endpoints_run *e, enum driver_status *ret)
+{
+	int want_good, r;
+	struct probe_note *n;
+
+	want_good = e->g.nr < e->first || !e->need_bad ||
+		    (e->b.nr >= e->min_bad &&
+		     (e->g.nr < e->min ||
+		      (e->g.nr <= e->b.nr && e->g.nr < e->cap))) ||
+		    e->b.nr >= e->cap;
+	n = want_good ? &e->gn : &e->bn;
+	if (res->have_sep)
+		driver_say(d, "[bisect] endpoints: %s boot %zu: %s",
+			   want_good ? "good" : "bad",
+			   (want_good ? e->g.nr : e->b.nr) + 1,
+			   d->sep.kind == VERDICT_BAD
+				   ? "a drop within the slower mode's "
+				     "depths: two good boots at least"
+				   : "not separated yet");
+	if (d->m.progress)
+		progress_phase(d->m.progress, "%s boot %zu",
+			       want_good ? "good" : "bad",
+			       (want_good ? e->g.nr : e->b.nr) + 1);
+	r = driver_boot_commit(d, want_good ? d->good : d->bad, n);
 	if (r < 0) {
-		ret = driver_stopped(d);
-		goto out;
+		*ret = driver_stopped(d);
+		return 1;
 	}
+	/*
+	 * One failed boot is the machine's hiccup (under TCG on a
+	 * loaded host a kernel can fail its own timer check and
+	 * panic once); an endpoint whose first two boots fail, or
+	 * that fails three times, cannot be a reference.
+	 */
+	if (r > 0 &&
+	    (want_good ? (++e->gfail >= 3 || (!e->g.nr && e->gfail >= 2))
+		       : (++e->bfail >= 3 || (!e->b.nr && e->bfail >= 2)))) {
+		*ret = endpoint_failed(d, res, want_good ? "good" : "bad",
+				       want_good ? d->good : d->bad, n);
+		return 1;
+	}
+	if (r > 0)
+		driver_say(d, "warning: a boot of the %s endpoint failed: %s",
+			   want_good ? "good" : "bad", driver_failure_text(n));
+	return 0;
+}
+
+/*
+ * The endpoints measured: the line given way or not, each recorded with
+ * its mark, and the run not separated when they are not apart.
+ */
+static enum driver_status endpoints_record(struct driver *d,
+					   struct driver_result *res,
+					   struct endpoints_run *e)
+{
+	enum driver_status ret = DRIVER_CULPRIT;
+	/* Apart at all, or only near the line: does the line give way? */
+	int r = e->need_bad ? line_gives_way(d, res, &e->g, &e->b) : 0;
+
+	if (r < 0)
+		return driver_stopped(d);
 	if (r > 0) {
 		d->separated = 1;
-		bn.v = d->sep;
+		e->bn.v = d->sep;
 	}
-	gn.outcome = bn.outcome = PROBE_FAST; /* measured */
-	driver_note_figures(&gn, &g);
-	driver_record(d, d->good, ROLE_GOOD, &gn, BISECT_GOOD);
-	if (need_bad) {
-		driver_note_figures(&bn, &b);
-		driver_record(d, d->bad, ROLE_BAD, &bn,
+	e->gn.outcome = e->bn.outcome = PROBE_FAST; /* measured */
+	driver_note_figures(&e->gn, &e->g);
+	driver_record(d, d->good, ROLE_GOOD, &e->gn, BISECT_GOOD);
+	if (e->need_bad) {
+		driver_note_figures(&e->bn, &e->b);
+		driver_record(d, d->bad, ROLE_BAD, &e->bn,
 			      d->separated ? BISECT_BAD : BISECT_UNTESTED);
 		if (d->separated) {
 			driver_say(d, "[bisect] endpoints: %s", d->sep.reason);
@@ -408,11 +461,54 @@ driver_endpoints_perf(struct driver *d, struct driver_result *res, int need_bad)
 		}
 	}
 	driver_save(d);
+	return ret;
+}
+
+/*
+ * Measure the endpoints of a perf bisection until they are shown
+ * separated (or shown not to be, or both reach the cap): good and bad
+ * alternately, at least two boots each so the noise model has data of
+ * its own, at most twice runs.max each. `need_bad` 0: the baseline only
+ * (`iobisect test` with a fixed threshold).
+ */
+enum driver_status
+driver_endpoints_perf(struct driver *d, struct driver_result *res, int need_bad)
+{
+	struct endpoints_run e = {.need_bad = need_bad,
+				  .g = SAMPLE_SET_INIT,
+				  .b = SAMPLE_SET_INIT};
+	enum driver_status ret = DRIVER_CULPRIT;
+	enum endpoints_step step;
+	int r;
+
+	endpoints_counts(d, &e);
+	if (d->m.progress)
+		progress_commit(d->m.progress, "good", 0, 0, d->good, NULL);
+	r = driver_build_commit(d, d->good, &e.gn);
+	driver_prefetch(d);
+	if (r) {
+		ret = r < 0 ? driver_stopped(d)
+			    : endpoint_failed(d, res, "good", d->good, &e.gn);
+		goto out;
+	}
+	for (;;) {
+		if (endpoints_load(d, res, &e, &ret))
+			goto out;
+		step = endpoints_judge(d, res, &e, &ret);
+		if (step == ENDPOINTS_STOP)
+			goto out;
+		if (step == ENDPOINTS_DONE)
+			break;
+		if (endpoints_tries_spent(d, res, &e, &ret) ||
+		    endpoints_boot(d, res, &e, &ret))
+			goto out;
+	}
+	ret = endpoints_record(d, res, &e);
 out:
-	sample_set_release(&g);
-	sample_set_release(&b);
-	driver_note_release(&gn);
-	driver_note_release(&bn);
+	sample_set_release(&e.g);
+	sample_set_release(&e.b);
+	driver_note_release(&e.gn);
+	driver_note_release(&e.bn);
 	return ret;
 }
 

@@ -228,132 +228,165 @@ static char *name_from_origin(const char *origin)
 	return s;
 }
 
-int job_parse_json(struct job *job, json_t *root, const char *origin)
+/* The top level's keys and its name (the file's, when it gives none). */
+static int parse_top(struct keypath *c, json_t *root, const char *origin,
+		     struct job *job)
 {
-	struct keypath c = {origin, STRBUF_INIT};
-	int ret = -1, workload_samples = 0, workload_warmup = -1;
-	json_t *v;
 	size_t old;
 
-	job_defaults(job);
-	job->path = xstrdup(origin);
-	if (!json_is_object(root)) {
-		kp_fail(&c, "expected a JSON object");
-		goto out;
-	}
-	if (check_section(&c, root, ""))
-		goto out;
+	if (!json_is_object(root))
+		return kp_fail(c, "expected a JSON object");
+	if (check_section(c, root, ""))
+		return -1;
 	/* The top level's scalars, from the table; its sections below. */
-	if (job_keys_read(&c, root, "", job))
-		goto out;
+	if (job_keys_read(c, root, "", job))
+		return -1;
 	if (!job->name)
 		job->name = name_from_origin(origin);
 	else if (!job_valid_name(job->name, 64)) {
-		old = kp_push(&c, "name");
-		kp_fail(&c,
+		old = kp_push(c, "name");
+		kp_fail(c,
 			"'%s' is not a valid name (letters, digits, '.', '_', "
 			"'-')",
 			job->name);
-		kp_pop(&c, old);
-		goto out;
+		kp_pop(c, old);
+		return -1;
 	}
+	return 0;
+}
+
+/* The sections that stand alone, each where the job gives it. */
+static int parse_sections(struct keypath *c, json_t *root, struct job *job)
+{
+	json_t *v;
+	size_t old;
 
 #define SECTION(key, call)                                                     \
 	if ((v = json_object_get(root, key))) {                                \
-		old = kp_push(&c, key);                                        \
+		old = kp_push(c, key);                                         \
 		int r_ = (call);                                               \
-		kp_pop(&c, old);                                               \
+		kp_pop(c, old);                                                \
 		if (r_)                                                        \
-			goto out;                                              \
+			return -1;                                             \
 	}
-	SECTION("kconfig", parse_kconfig(&c, v, &job->kconfig));
-	SECTION("toolchain", job_parse_toolchain(&c, v, job));
-	SECTION("prebuilt", job_parse_prebuilt(&c, v, job));
-	SECTION("machine", parse_machine(&c, v, job));
-	SECTION("runs", parse_runs(&c, v, job));
-	SECTION("executor", parse_executor(&c, v, job));
+	SECTION("kconfig", parse_kconfig(c, v, &job->kconfig));
+	SECTION("toolchain", job_parse_toolchain(c, v, job));
+	SECTION("prebuilt", job_parse_prebuilt(c, v, job));
+	SECTION("machine", parse_machine(c, v, job));
+	SECTION("runs", parse_runs(c, v, job));
+	SECTION("executor", parse_executor(c, v, job));
 #undef SECTION
+	return 0;
+}
 
-	v = json_object_get(root, "topology");
-	if (!v) {
-		kp_fail(&c, "missing key 'topology'");
-		goto out;
-	}
-	if (job_parse_topology(&c, v, job))
-		goto out;
+/* The topologies, then the workload's points on them. */
+static int parse_topology_workload(struct keypath *c, json_t *root,
+				   struct job *job)
+{
+	int workload_samples = 0, workload_warmup = -1;
+	json_t *v = json_object_get(root, "topology");
+
+	if (!v)
+		return kp_fail(c, "missing key 'topology'");
+	if (job_parse_topology(c, v, job))
+		return -1;
 	v = json_object_get(root, "workload");
-	if (!v) {
-		kp_fail(&c, "missing key 'workload'");
-		goto out;
-	}
-	if (job_parse_workload(&c, v, job, &workload_samples, &workload_warmup))
-		goto out;
+	if (!v)
+		return kp_fail(c, "missing key 'workload'");
+	if (job_parse_workload(c, v, job, &workload_samples, &workload_warmup))
+		return -1;
 	/* workload.samples/warmup are the same knobs as runs.*; one place. */
 	if (workload_samples || workload_warmup >= 0) {
 		json_t *runs = json_object_get(root, "runs");
 		if (runs &&
 		    ((workload_samples && json_object_get(runs, "samples")) ||
-		     (workload_warmup >= 0 &&
-		      json_object_get(runs, "warmup")))) {
-			kp_fail(&c, "workload: samples and warmup are given in "
-				    "'runs' too; keep one");
-			goto out;
-		}
+		     (workload_warmup >= 0 && json_object_get(runs, "warmup"))))
+			return kp_fail(c, "workload: samples and warmup are "
+					  "given in 'runs' too; keep one");
 		if (workload_samples)
 			job->samples = workload_samples;
 		if (workload_warmup >= 0)
 			job->warmup = workload_warmup;
 	}
+	return 0;
+}
+
+/* The metric, which names the workload's figures, and its threshold. */
+static int parse_metric(struct keypath *c, json_t *root, struct job *job)
+{
+	json_t *v;
+	size_t old;
 
 	if ((v = json_object_get(root, "metric"))) {
 		const char *eng = job->points[0].engine, *name;
 		struct strbuf why = STRBUF_INIT;
 		char *canon = NULL;
-		old = kp_push(&c, "metric");
-		int r = kp_str(&c, v, &name);
+		old = kp_push(c, "metric");
+		int r = kp_str(c, v, &name);
 		if (!r && metric_check(name,
 				       job_engine_metrics(job_engine_index(eng)),
 				       !strcmp(eng, "fio"), &canon, &why))
-			r = kp_fail(&c, "engine '%s' %s", eng, why.buf);
+			r = kp_fail(c, "engine '%s' %s", eng, why.buf);
 		strbuf_release(&why);
-		kp_pop(&c, old);
+		kp_pop(c, old);
 		if (r)
-			goto out;
+			return -1;
 		free(job->metric);
 		job->metric = canon;
 	}
 	/* A latency is judged as its reciprocal: MB/s mean nothing there. */
 	if (job->threshold.kind == THRESHOLD_MBPS &&
-	    (strchr(job->metric, '.') && !strstr(job->metric, ".bw_bytes"))) {
-		kp_fail(&c, "threshold: an absolute threshold is in MB/s; "
-			    "metric '%s' takes a percentage or \"auto\"",
-			job->metric);
-		goto out;
-	}
-	/* After the topologies and points: the keys it names are theirs. */
+	    (strchr(job->metric, '.') && !strstr(job->metric, ".bw_bytes")))
+		return kp_fail(c,
+			       "threshold: an absolute threshold is in MB/s; "
+			       "metric '%s' takes a percentage or \"auto\"",
+			       job->metric);
+	return 0;
+}
+
+/* After the topologies and points: the keys these name are theirs. */
+static int parse_table_point(struct keypath *c, json_t *root, struct job *job)
+{
+	json_t *v;
+	size_t old;
+
 	if ((v = json_object_get(root, "table"))) {
-		old = kp_push(&c, "table");
-		int r = job_parse_table(&c, v, job);
-		kp_pop(&c, old);
+		old = kp_push(c, "table");
+		int r = job_parse_table(c, v, job);
+		kp_pop(c, old);
 		if (r)
-			goto out;
+			return -1;
 	}
 	if (job->metric_point) {
 		int found = 0;
 		for (size_t i = 0; i < job->nr_points; i++)
 			found |= !strcmp(job->points[i].id, job->metric_point);
 		if (!found) {
-			old = kp_push(&c, "metric_point");
-			kp_fail(&c,
+			old = kp_push(c, "metric_point");
+			kp_fail(c,
 				"no matrix point '%s' (points are named like "
 				"'%s')",
 				job->metric_point, job->points[0].id);
-			kp_pop(&c, old);
-			goto out;
+			kp_pop(c, old);
+			return -1;
 		}
 	}
-	ret = 0;
-out:
+	return 0;
+}
+
+int job_parse_json(struct job *job, json_t *root, const char *origin)
+{
+	struct keypath c = {origin, STRBUF_INIT};
+	int ret = -1;
+
+	job_defaults(job);
+	job->path = xstrdup(origin);
+	/* In this order: the metric names the workload's figures. */
+	if (!parse_top(&c, root, origin, job) &&
+	    !parse_sections(&c, root, job) &&
+	    !parse_topology_workload(&c, root, job) &&
+	    !parse_metric(&c, root, job) && !parse_table_point(&c, root, job))
+		ret = 0;
 	strbuf_release(&c.path);
 	if (ret)
 		job_release(job);

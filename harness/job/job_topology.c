@@ -1,16 +1,15 @@
 /*
- * job_topology.c: a job's "topology": a preset (qemu/<name>.json), a
- * preset with overrides, or a whole topology of disks and layers. Layer
- * keys are checked against proto/spec_keys.h, references between layers
- * against the layers before them, and keys given as lists expand into one
- * topology per combination (matrix.h).
+ * job_topology.c: a job's "topology": a preset (qemu/<name>.json,
+ * job_preset.c), a preset with overrides, or a whole topology of disks
+ * and layers. Layer keys are checked against proto/spec_keys.h,
+ * references between layers against the layers before them, and keys
+ * given as lists expand into one topology per combination (matrix.h).
  */
 #include "job_parse.h"
-#include "job_datadir.h"
 #include "job_reference.h"
+#include "job_topology_priv.h"
 #include "matrix.h"
 
-#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -47,29 +46,7 @@ const struct key_rule *job_layer_rules(const char *kind)
 	return i < 0 ? NULL : kind_rules[i];
 }
 
-/* One layer key before expansion: a scalar, or a list to expand over. */
-struct draft_key {
-	char *key;
-	struct strvec values; /* one value, or several when expanding */
-	int expand;
-};
-
-struct draft_layer {
-	int kind; /* index in layer_kinds */
-	char *name;
-	struct draft_key *keys;
-	size_t nr_keys, alloc_keys;
-};
-
-struct draft {
-	char *name;
-	struct disk_spec *disks;
-	size_t nr_disks, alloc_disks;
-	struct draft_layer *layers;
-	size_t nr_layers, alloc_layers;
-};
-
-static void draft_layer_release(struct draft_layer *l)
+void draft_layer_release(struct draft_layer *l)
 {
 	for (size_t i = 0; i < l->nr_keys; i++) {
 		free(l->keys[i].key);
@@ -103,8 +80,8 @@ static int name_known(const struct draft *d, size_t nr_layers, const char *n)
 }
 
 /* Set layer key `key` from JSON `v` (replacing an earlier value). */
-static int layer_set(struct keypath *c, struct draft_layer *l, const char *key,
-		     json_t *v)
+int layer_set(struct keypath *c, struct draft_layer *l, const char *key,
+	      json_t *v)
 {
 	const struct key_rule *r = key_rule_find(kind_rules[l->kind], key);
 	struct strbuf sb = STRBUF_INIT;
@@ -233,7 +210,7 @@ static struct draft_key *find_key(struct draft_layer *l, const char *key)
 }
 
 /* Checks that need the whole topology: sizes, references, names. */
-static int draft_check(struct keypath *c, struct draft *d)
+int draft_check(struct keypath *c, struct draft *d)
 {
 	if (!d->nr_disks)
 		return kp_fail(c, "needs at least one disk");
@@ -390,7 +367,7 @@ static int draft_add_disks(struct keypath *c, json_t *v, struct draft *d)
 }
 
 /* Append the layers of JSON list `v`, at most a boot builds. */
-static int draft_add_layers(struct keypath *c, json_t *v, struct draft *d)
+int draft_add_layers(struct keypath *c, json_t *v, struct draft *d)
 {
 	if (!json_is_array(v))
 		return kp_fail(c, "expected a list of layers");
@@ -423,8 +400,8 @@ const char *const job_topology_keys[] = {"preset", "name", "description",
 					 "extra_layers", NULL};
 
 /* A full topology object: {name, description, disks, layers}. */
-static int draft_parse(struct keypath *c, json_t *v, const char *default_name,
-		       struct draft *d)
+int draft_parse(struct keypath *c, json_t *v, const char *default_name,
+		struct draft *d)
 {
 	json_t *disks, *layers, *name;
 	size_t old;
@@ -461,213 +438,6 @@ static int draft_parse(struct keypath *c, json_t *v, const char *default_name,
 	ret = draft_add_layers(c, layers, d);
 	kp_pop(c, old);
 	return ret;
-}
-
-/*
- * The one rule for a preset's name, loaded or listed: a word that is
- * safe in a path, a spec and a shell's completion (letters, digits, '_'
- * and '-'; no '.', so none names a folder or a hidden file).
- */
-static int preset_name_ok(const char *name)
-{
-	return job_valid_name(name, 64) && !strchr(name, '.');
-}
-
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-void job_presets(struct strvec *out)
-{
-	const char *data = job_data_dir();
-	char *dir = data ? xstrfmt("%s/qemu", data) : NULL;
-	DIR *d = dir ? opendir(dir) : NULL;
-	struct dirent *e;
-	size_t first = out->nr;
-
-	while (d && (e = readdir(d))) {
-		size_t n = strlen(e->d_name);
-		char *name;
-		if (n <= 5 || strcmp(e->d_name + n - 5, ".json"))
-			continue;
-		name = xstrndup(e->d_name, n - 5);
-		if (preset_name_ok(name))
-			strvec_push(out, name);
-		free(name);
-	}
-	if (d)
-		closedir(d);
-	qsort(out->v + first, out->nr - first, sizeof(*out->v), cmp_str);
-	free(dir);
-}
-
-char *job_preset_description(const char *name)
-{
-	struct strbuf text = STRBUF_INIT;
-	const char *data = job_data_dir(), *s;
-	char *path, *out = NULL;
-	json_t *root = NULL;
-
-	if (!data || !preset_name_ok(name))
-		return NULL;
-	path = xstrfmt("%s/qemu/%s.json", data, name);
-	if (!read_file_max(path, &text, JOB_FILE_MAX))
-		root = json_loadb(text.buf, text.len, 0, NULL);
-	s = json_string_value(json_object_get(root, "description"));
-	if (s)
-		out = xstrdup(s);
-	json_decref(root);
-	strbuf_release(&text);
-	free(path);
-	return out;
-}
-
-static int preset_load(struct keypath *c, const char *name, struct draft *d)
-{
-	struct strbuf text = STRBUF_INIT;
-	const char *data = job_data_dir();
-	char *path;
-	json_t *root;
-	json_error_t jerr;
-	int ret = -1;
-
-	if (!preset_name_ok(name))
-		return kp_fail(c, "unknown preset '%s'", name);
-	if (!data) {
-		char *why = job_data_looked();
-		kp_fail(c, "unknown preset '%s': %s", name, why);
-		free(why);
-		return -1;
-	}
-	path = xstrfmt("%s/qemu/%s.json", data, name);
-	if (!file_exists(path)) {
-		kp_fail(c, "unknown preset '%s' (no '%s')", name, path);
-		free(path);
-		return -1;
-	}
-	if (read_file_max(path, &text, JOB_FILE_MAX))
-		goto out;
-	root = json_loadb(text.buf, text.len, JSON_REJECT_DUPLICATES, &jerr);
-	if (!root) {
-		error("%s: not valid JSON: %s at line %d", path, jerr.text,
-		      jerr.line);
-		goto out;
-	}
-	/* Problems inside a preset name the preset's file, not the job. */
-	struct keypath pc = {path, STRBUF_INIT};
-	ret = draft_parse(&pc, root, name, d);
-	if (!ret)
-		ret = draft_check(&pc, d);
-	strbuf_release(&pc.path);
-	json_decref(root);
-out:
-	strbuf_release(&text);
-	free(path);
-	return ret;
-}
-
-/*
- * Overrides on a preset: "name"; "path" for every host disk; "disks" {..}
- * for every disk; "<disk name>" {..} or "<layer name>" {..} for one;
- * "layers" [..] replacing the layers; "extra_layers" [..] appended.
- */
-static int draft_override(struct keypath *c, json_t *v, struct draft *d)
-{
-	const char *key;
-	json_t *val;
-	json_object_foreach(v, key, val) {
-		size_t old = kp_push(c, key);
-		int ret = 0;
-		if (!strcmp(key, "preset")) {
-			/* handled by the caller */
-		} else if (!strcmp(key, "description")) {
-			const char *s;
-			ret = kp_str(c, val, &s);
-		} else if (!strcmp(key, "name")) {
-			const char *s;
-			ret = kp_str(c, val, &s);
-			if (!ret && !job_valid_name(s, 64))
-				ret = kp_fail(c, "'%s' is not a valid name", s);
-			if (!ret) {
-				free(d->name);
-				d->name = xstrdup(s);
-			}
-		} else if (!strcmp(key, "path")) {
-			int any = 0;
-			for (size_t i = 0; !ret && i < d->nr_disks; i++)
-				if (d->disks[i].backing == BACKING_HOST) {
-					any = 1;
-					ret = disk_set(c, &d->disks[i], "path",
-						       val);
-				}
-			if (!ret && !any)
-				ret = kp_fail(c,
-					      "the topology has no host disk");
-		} else if (!strcmp(key, "disks") && !json_is_object(val)) {
-			ret = kp_fail(c,
-				      "expected an object of disk keys applied "
-				      "to every disk");
-		} else if (!strcmp(key, "disks")) {
-			const char *k2;
-			json_t *v2;
-			for (size_t i = 0; !ret && i < d->nr_disks; i++)
-				json_object_foreach(val, k2, v2)
-					if (!ret)
-						ret = disk_set(c, &d->disks[i],
-							       k2, v2);
-		} else if (!strcmp(key, "layers") ||
-			   !strcmp(key, "extra_layers")) {
-			/* "layers" replaces the preset's layers. */
-			if (!strcmp(key, "layers")) {
-				for (size_t i = 0; i < d->nr_layers; i++)
-					draft_layer_release(&d->layers[i]);
-				d->nr_layers = 0;
-			}
-			ret = draft_add_layers(c, val, d);
-		} else {
-			struct disk_spec *disk = NULL;
-			struct draft_layer *layer = NULL;
-			for (size_t i = 0; i < d->nr_disks; i++)
-				if (!strcmp(d->disks[i].name, key))
-					disk = &d->disks[i];
-			for (size_t i = 0; i < d->nr_layers; i++)
-				if (!strcmp(d->layers[i].name, key))
-					layer = &d->layers[i];
-			if (!disk && !layer) {
-				kp_pop(c, old);
-				kp_fail(c,
-					"unknown key '%s' (not a disk or layer "
-					"of "
-					"preset '%s')",
-					key, d->name);
-				return -1;
-			}
-			if (!json_is_object(val)) {
-				ret = kp_fail(c, "expected an object");
-			} else {
-				const char *k2;
-				json_t *v2;
-				json_object_foreach(val, k2, v2) {
-					if (ret)
-						break;
-					if (disk)
-						ret = disk_set(c, disk, k2, v2);
-					else if (!strcmp(k2, "kind"))
-						ret = kp_fail(c,
-							      "cannot change a "
-							      "layer's kind");
-					else
-						ret = layer_set(c, layer, k2,
-								v2);
-				}
-			}
-		}
-		kp_pop(c, old);
-		if (ret)
-			return -1;
-	}
-	return 0;
 }
 
 void job_topology_release(struct topology *t)

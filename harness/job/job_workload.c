@@ -149,142 +149,133 @@ int job_engine_key_given(const char *engine, const struct key_rule *r)
 	return strcmp(engine, "fio") || list_index(r->key, fio_harness_keys) < 0;
 }
 
-int job_parse_workload(struct keypath *c, json_t *w, struct job *job,
-		       int *samples, int *warmup)
-{
+/* The workload's keys as read, each with its values, before its points. */
+struct workload_read {
 	struct wkey keys[32];
-	struct matrix m = {0};
-	size_t nr = 0, total = 1;
-	int engine, ret = -1;
-	const char *key;
-	json_t *v;
-	struct strbuf sb = STRBUF_INIT;
-	struct strvec fio_keys = STRVEC_INIT;
-	char *fio_text = NULL;
-	int is_fio = 0;
-	size_t old = kp_push(c, "workload");
+	size_t nr;
+	struct matrix m;
+	size_t total; /* the points of one topology so far */
+	int engine, is_fio;
+	struct strbuf sb; /* the value being read */
+	struct strvec fio_keys;
+	char *fio_text;
+};
 
-	memset(keys, 0, sizeof(keys));
-	if (json_is_string(w)) {
-		if (kp_enum(c, w, engines, "engine", &engine))
-			goto out;
-		w = NULL;
-	} else if (!json_is_object(w)) {
-		kp_fail(c, "expected an engine name or an object");
-		goto out;
+/* The engine: the workload's name, or its "engine" (*w NULL for a name). */
+static int workload_engine(struct keypath *c, json_t **w, int *engine)
+{
+	if (json_is_string(*w)) {
+		if (kp_enum(c, *w, engines, "engine", engine))
+			return -1;
+		*w = NULL;
+	} else if (!json_is_object(*w)) {
+		return kp_fail(c, "expected an engine name or an object");
 	} else {
-		json_t *e = json_object_get(w, "engine");
-		if (!e) {
-			kp_fail(c,
-				"missing 'engine' (seqread, seqwrite, rawread, "
-				"bonnie or fio)");
-			goto out;
-		}
+		json_t *e = json_object_get(*w, "engine");
+		if (!e)
+			return kp_fail(c,
+				       "missing 'engine' (seqread, seqwrite, "
+				       "rawread, bonnie or fio)");
 		size_t o2 = kp_push(c, "engine");
-		int r = kp_enum(c, e, engines, "engine", &engine);
+		int r = kp_enum(c, e, engines, "engine", engine);
 		kp_pop(c, o2);
 		if (r)
-			goto out;
+			return -1;
 	}
-	if (w && (kp_intf(c, w, "samples", 1, 1000, samples) ||
-		  kp_intf(c, w, "warmup", 0, 100, warmup)))
-		goto out;
-	is_fio = !strcmp(engines[engine], "fio");
-	if (is_fio) {
-		if (job_fio_workload(c, w, &fio_text, &fio_keys))
-			goto out;
-		job_fio_kconfig(job);
-	}
+	return 0;
+}
 
-	json_object_foreach(w, key, v) {
-		const struct key_rule *ek =
-			key_rule_find(engine_rules[engine], key);
-		int is_target = !strcmp(key, "target");
-		if (!is_target && list_index(key, job_workload_keys) >= 0)
-			continue;
-		/* job_fio_workload read the job; the rest is the harness's. */
-		if (is_fio && !strcmp(key, "job"))
-			continue;
-		if (is_fio && list_index(key, fio_harness_keys) >= 0) {
-			kp_fail(c, "'%s' is set by iobisect, from the host's fio",
-				key);
-			goto out;
-		}
-		if (!is_target && !ek) {
-			kp_fail(c, "unknown key '%s' for engine '%s'", key,
-				engines[engine]);
-			goto out;
-		}
-		if (nr == ARRAY_SIZE(keys)) {
-			kp_fail(c, "too many keys");
-			goto out;
-		}
-		/*
-		 * The cap before the values are checked against each other
-		 * (quadratic): 100,000 targets took half a minute to refuse.
-		 */
-		if (json_is_array(v) &&
-		    (json_array_size(v) > JOB_MAX_POINTS ||
-		     total * json_array_size(v) * job->nr_topologies >
-			     JOB_MAX_POINTS)) {
-			kp_fail(c,
-				"the matrix has more than %d points (%zu "
-				"topologies x the workload's lists)",
-				JOB_MAX_POINTS, job->nr_topologies);
-			goto out;
-		}
-		struct wkey *k = &keys[nr++];
-		size_t o2 = kp_push(c, key);
-		k->key = key;
-		k->list = json_is_array(v);
-		size_t n = k->list ? json_array_size(v) : 1;
-		if (k->list && !n) {
-			kp_fail(c, "empty list");
-			kp_pop(c, o2);
-			goto out;
-		}
-		for (size_t i = 0; i < n; i++) {
-			json_t *e = k->list ? json_array_get(v, i) : v;
-			size_t o3 = k->list ? kp_push_idx(c, i) : c->path.len;
-			int r;
-			if (is_target) {
-				const char *s;
-				r = kp_str(c, e, &s);
-				strbuf_reset(&sb);
-				if (!r)
-					strbuf_addstr(&sb, s);
-				if (!r && !job_valid_word(s))
-					r = kp_fail(
-						c, "'%s' cannot contain blanks",
-						s);
-				if (!r && strlen(s) > PROTO_SPEC_MAX_VALUE)
-					r = kp_fail(
-						c,
-						"'%.32s...' is longer than "
-						"the guest takes (%d bytes)",
-						s, PROTO_SPEC_MAX_VALUE);
-			} else {
-				r = kp_rule_value(c, ek, e, &sb);
-			}
-			for (size_t q = 0; !r && q < k->values.nr; q++)
-				if (!strcmp(k->values.v[q], sb.buf))
-					r = kp_fail(c, "'%s' is listed twice",
-						    sb.buf);
-			kp_pop(c, o3);
-			if (r) {
-				kp_pop(c, o2);
-				goto out;
-			}
-			strvec_push(&k->values, sb.buf);
-		}
+/* One value into *sb: a target is a word of the guest's, the rest by rule. */
+static int workload_value(struct keypath *c, struct strbuf *sb, int is_target,
+			  const struct key_rule *ek, json_t *e)
+{
+	const char *s;
+	int r;
+
+	if (!is_target)
+		return kp_rule_value(c, ek, e, sb);
+	r = kp_str(c, e, &s);
+	strbuf_reset(sb);
+	if (!r)
+		strbuf_addstr(sb, s);
+	if (!r && !job_valid_word(s))
+		r = kp_fail(c, "'%s' cannot contain blanks", s);
+	if (!r && strlen(s) > PROTO_SPEC_MAX_VALUE)
+		r = kp_fail(c,
+			    "'%.32s...' is longer than the guest takes (%d "
+			    "bytes)",
+			    s, PROTO_SPEC_MAX_VALUE);
+	return r;
+}
+
+/* Workload key `key` (one value, or a list to expand over) into wr. */
+static int workload_key(struct keypath *c, struct workload_read *wr,
+			const struct job *job, const char *key, json_t *v)
+{
+	const struct key_rule *ek =
+		key_rule_find(engine_rules[wr->engine], key);
+	int is_target = !strcmp(key, "target");
+
+	if (!is_target && list_index(key, job_workload_keys) >= 0)
+		return 0;
+	/* job_fio_workload read the job; the rest is the harness's. */
+	if (wr->is_fio && !strcmp(key, "job"))
+		return 0;
+	if (wr->is_fio && list_index(key, fio_harness_keys) >= 0)
+		return kp_fail(
+			c, "'%s' is set by iobisect, from the host's fio", key);
+	if (!is_target && !ek)
+		return kp_fail(c, "unknown key '%s' for engine '%s'", key,
+			       engines[wr->engine]);
+	if (wr->nr == ARRAY_SIZE(wr->keys))
+		return kp_fail(c, "too many keys");
+	/*
+	 * The cap before the values are checked against each other
+	 * (quadratic): 100,000 targets took half a minute to refuse.
+	 */
+	if (json_is_array(v) &&
+	    (json_array_size(v) > JOB_MAX_POINTS ||
+	     wr->total * json_array_size(v) * job->nr_topologies >
+		     JOB_MAX_POINTS))
+		return kp_fail(c,
+			       "the matrix has more than %d points (%zu "
+			       "topologies x the workload's lists)",
+			       JOB_MAX_POINTS, job->nr_topologies);
+	struct wkey *k = &wr->keys[wr->nr++];
+	size_t o2 = kp_push(c, key);
+	k->key = key;
+	k->list = json_is_array(v);
+	size_t n = k->list ? json_array_size(v) : 1;
+	if (k->list && !n) {
+		kp_fail(c, "empty list");
 		kp_pop(c, o2);
-		matrix_add(&m, n);
-		total = matrix_total(&m, JOB_MAX_POINTS);
+		return -1;
 	}
-	if (w && json_object_get(w, "size_mb") && json_object_get(w, "ram_x")) {
-		kp_fail(c, "size_mb and ram_x exclude each other");
-		goto out;
+	for (size_t i = 0; i < n; i++) {
+		json_t *e = k->list ? json_array_get(v, i) : v;
+		size_t o3 = k->list ? kp_push_idx(c, i) : c->path.len;
+		int r = workload_value(c, &wr->sb, is_target, ek, e);
+		for (size_t q = 0; !r && q < k->values.nr; q++)
+			if (!strcmp(k->values.v[q], wr->sb.buf))
+				r = kp_fail(c, "'%s' is listed twice",
+					    wr->sb.buf);
+		kp_pop(c, o3);
+		if (r) {
+			kp_pop(c, o2);
+			return -1;
+		}
+		strvec_push(&k->values, wr->sb.buf);
 	}
+	kp_pop(c, o2);
+	matrix_add(&wr->m, n);
+	wr->total = matrix_total(&wr->m, JOB_MAX_POINTS);
+	return 0;
+}
+
+/* The keys the harness adds to the workload's, one value each. */
+static void workload_added_keys(struct workload_read *wr, const struct job *job,
+				json_t *w)
+{
 	/*
 	 * A job with good and bad is meant for bisection: bound its samples
 	 * by time unless the workload says otherwise (runtime_ms 0 keeps the
@@ -293,101 +284,148 @@ int job_parse_workload(struct keypath *c, json_t *w, struct job *job,
 	 * apart from byte-bound ones.
 	 */
 	if (job->good && job->bad &&
-	    key_rule_find(engine_rules[engine], "runtime_ms") &&
+	    key_rule_find(engine_rules[wr->engine], "runtime_ms") &&
 	    !json_object_get(w, "runtime_ms")) {
-		struct wkey *k = &keys[nr++];
+		struct wkey *k = &wr->keys[wr->nr++];
 		k->key = "runtime_ms";
 		strvec_pushf(&k->values, "%d", JOB_BISECT_RUNTIME_MS);
-		matrix_add(&m, 1);
+		matrix_add(&wr->m, 1);
 	}
 	/* The fio keys, one value each: they name no point. */
-	for (size_t i = 0; i < fio_keys.nr; i++) {
-		struct wkey *k = &keys[nr++];
-		char *eq = strchr(fio_keys.v[i], '=');
+	for (size_t i = 0; i < wr->fio_keys.nr; i++) {
+		struct wkey *k = &wr->keys[wr->nr++];
+		char *eq = strchr(wr->fio_keys.v[i], '=');
 		*eq = '\0';
-		k->key = fio_keys.v[i];
+		k->key = wr->fio_keys.v[i];
 		strvec_push(&k->values, eq + 1);
-		matrix_add(&m, 1);
+		matrix_add(&wr->m, 1);
 	}
-	/* Each point costs samples x boots of guest time: keep it sane. */
-	if (total * job->nr_topologies > JOB_MAX_POINTS) {
-		kp_fail(c,
-			"the matrix has more than %d points (%zu topologies "
-			"x the workload's lists)",
-			JOB_MAX_POINTS, job->nr_topologies);
-		goto out;
-	}
-	/* One boot runs every point of its topology; the guest stops here. */
-	if (total > JOB_MAX_POINTS_PER_TOPOLOGY) {
-		kp_fail(c,
-			"the matrix has %zu points per topology; a boot runs "
-			"at most %d",
-			total, JOB_MAX_POINTS_PER_TOPOLOGY);
-		goto out;
-	}
+}
 
-	job->points = xcalloc(total * job->nr_topologies, sizeof(*job->points));
+/* The matrix's size, in all and per topology, within what a boot runs. */
+static int workload_caps(struct keypath *c, const struct workload_read *wr,
+			 const struct job *job)
+{
+	/* Each point costs samples x boots of guest time: keep it sane. */
+	if (wr->total * job->nr_topologies > JOB_MAX_POINTS)
+		return kp_fail(c,
+			       "the matrix has more than %d points (%zu "
+			       "topologies x the workload's lists)",
+			       JOB_MAX_POINTS, job->nr_topologies);
+	/* One boot runs every point of its topology; the guest stops here. */
+	if (wr->total > JOB_MAX_POINTS_PER_TOPOLOGY)
+		return kp_fail(c,
+			       "the matrix has %zu points per topology; a boot "
+			       "runs at most %d",
+			       wr->total, JOB_MAX_POINTS_PER_TOPOLOGY);
+	return 0;
+}
+
+/* Point `n` of the matrix on topology `t`: its keys, target and name. */
+static int workload_point(struct keypath *c, const struct workload_read *wr,
+			  struct job *job, size_t t, size_t n,
+			  const char *deftarget)
+{
+	const struct topology *topo = &job->topologies[t];
+	struct point *p = &job->points[job->nr_points++];
+	struct strbuf id = STRBUF_INIT;
+	size_t pick[MATRIX_MAX_LISTS];
+
+	matrix_pick(&wr->m, n, pick);
+	p->engine = xstrdup(engines[wr->engine]);
+	p->topo = (int)t;
+	for (size_t k = 0; k < wr->nr; k++) {
+		const char *val = wr->keys[k].values.v[pick[k]];
+		if (wr->keys[k].list)
+			strbuf_addf(&id, "%s%s=%s", id.len ? "," : "",
+				    wr->keys[k].key, val);
+		/*
+		 * runtime_ms=0 is no bound, as when absent: left out, it
+		 * leaves the spec and the spec hash as they were before the
+		 * key existed.
+		 */
+		if (!strcmp(wr->keys[k].key, "target"))
+			p->target = xstrdup(val);
+		else if (strcmp(wr->keys[k].key, "runtime_ms") ||
+			 strcmp(val, "0"))
+			strvec_pushf(&p->keys, "%s=%s", wr->keys[k].key, val);
+	}
+	if (!p->target)
+		p->target = xstrdup(deftarget);
+	if (wr->fio_text)
+		p->fio_job = xstrdup(wr->fio_text);
+	if (!id.len)
+		strbuf_addstr(&id, "default");
+	job_id_sanitize(id.buf);
+	p->id = strbuf_detach(&id);
+	if (strlen(p->id) > PROTO_SPEC_MAX_VALUE)
+		return kp_fail(c,
+			       "point '%.32s...' has a name longer than the "
+			       "guest takes (%d bytes)",
+			       p->id, PROTO_SPEC_MAX_VALUE);
+	size_t o2 = kp_push(c, "target");
+	int r = check_target(c, topo, wr->engine, p->target);
+	kp_pop(c, o2);
+	return r ? -1 : 0;
+}
+
+/* Every point: each topology by each combination of the lists. */
+static int workload_points(struct keypath *c, const struct workload_read *wr,
+			   struct job *job)
+{
+	job->points =
+		xcalloc(wr->total * job->nr_topologies, sizeof(*job->points));
 	for (size_t t = 0; t < job->nr_topologies; t++) {
-		const struct topology *topo = &job->topologies[t];
-		char *deftarget = default_target(topo);
-		for (size_t n = 0; n < total; n++) {
-			struct point *p = &job->points[job->nr_points++];
-			struct strbuf id = STRBUF_INIT;
-			size_t pick[MATRIX_MAX_LISTS];
-			matrix_pick(&m, n, pick);
-			p->engine = xstrdup(engines[engine]);
-			p->topo = (int)t;
-			for (size_t k = 0; k < nr; k++) {
-				const char *val = keys[k].values.v[pick[k]];
-				if (keys[k].list)
-					strbuf_addf(&id, "%s%s=%s",
-						    id.len ? "," : "",
-						    keys[k].key, val);
-				/*
-				 * runtime_ms=0 is no bound, as when absent:
-				 * left out, it leaves the spec and the spec
-				 * hash as they were before the key existed.
-				 */
-				if (!strcmp(keys[k].key, "target"))
-					p->target = xstrdup(val);
-				else if (strcmp(keys[k].key, "runtime_ms") ||
-					 strcmp(val, "0"))
-					strvec_pushf(&p->keys, "%s=%s",
-						     keys[k].key, val);
-			}
-			if (!p->target)
-				p->target = xstrdup(deftarget);
-			if (fio_text)
-				p->fio_job = xstrdup(fio_text);
-			if (!id.len)
-				strbuf_addstr(&id, "default");
-			job_id_sanitize(id.buf);
-			p->id = strbuf_detach(&id);
-			if (strlen(p->id) > PROTO_SPEC_MAX_VALUE) {
-				kp_fail(c,
-					"point '%.32s...' has a name longer "
-					"than the guest takes (%d bytes)",
-					p->id, PROTO_SPEC_MAX_VALUE);
+		char *deftarget = default_target(&job->topologies[t]);
+		for (size_t n = 0; n < wr->total; n++)
+			if (workload_point(c, wr, job, t, n, deftarget)) {
 				free(deftarget);
-				goto out;
+				return -1;
 			}
-			size_t o2 = kp_push(c, "target");
-			int r = check_target(c, topo, engine, p->target);
-			kp_pop(c, o2);
-			if (r) {
-				free(deftarget);
-				goto out;
-			}
-		}
 		free(deftarget);
 	}
+	return 0;
+}
+
+int job_parse_workload(struct keypath *c, json_t *w, struct job *job,
+		       int *samples, int *warmup)
+{
+	struct workload_read wr = {
+		.total = 1, .sb = STRBUF_INIT, .fio_keys = STRVEC_INIT};
+	int ret = -1;
+	const char *key;
+	json_t *v;
+	size_t old = kp_push(c, "workload");
+
+	if (workload_engine(c, &w, &wr.engine))
+		goto out;
+	if (w && (kp_intf(c, w, "samples", 1, 1000, samples) ||
+		  kp_intf(c, w, "warmup", 0, 100, warmup)))
+		goto out;
+	wr.is_fio = !strcmp(engines[wr.engine], "fio");
+	if (wr.is_fio) {
+		if (job_fio_workload(c, w, &wr.fio_text, &wr.fio_keys))
+			goto out;
+		job_fio_kconfig(job);
+	}
+	json_object_foreach(w, key, v) {
+		if (workload_key(c, &wr, job, key, v))
+			goto out;
+	}
+	if (w && json_object_get(w, "size_mb") && json_object_get(w, "ram_x")) {
+		kp_fail(c, "size_mb and ram_x exclude each other");
+		goto out;
+	}
+	workload_added_keys(&wr, job, w);
+	if (workload_caps(c, &wr, job) || workload_points(c, &wr, job))
+		goto out;
 	ret = 0;
 out:
-	for (size_t k = 0; k < nr; k++)
-		strvec_clear(&keys[k].values);
-	strvec_clear(&fio_keys);
-	free(fio_text);
-	strbuf_release(&sb);
+	for (size_t k = 0; k < wr.nr; k++)
+		strvec_clear(&wr.keys[k].values);
+	strvec_clear(&wr.fio_keys);
+	free(wr.fio_text);
+	strbuf_release(&wr.sb);
 	kp_pop(c, old);
 	return ret;
 }

@@ -49,6 +49,7 @@
 #include "verdict.h"
 #include "stats.h"
 #include "util.h"
+#include "verdict_priv.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -56,14 +57,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MB 1e6
-
 /*
  * Reasons are made of numbers and fixed words only, so a fixed buffer is
  * fine; cutting an over-long one short is better than failing a verdict.
  */
-__attribute__((format(printf, 3, 4))) static void
-fmt_fixed(char *buf, size_t size, const char *fmt, ...)
+void verdict_fmt(char *buf, size_t size, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -149,8 +147,8 @@ static void noise_of(struct noise_model *out, const struct verdict_input *in,
 }
 
 /* The figures every verdict reports, whatever it decides. */
-static void describe_sides(struct verdict *out, const double *base, size_t nb,
-			   const double *cand, size_t nc)
+void verdict_describe_sides(struct verdict *out, const double *base, size_t nb,
+			    const double *cand, size_t nc)
 {
 	out->n_base = nb;
 	out->n_cand = nc;
@@ -163,7 +161,7 @@ static void describe_sides(struct verdict *out, const double *base, size_t nb,
 	out->cliff_delta = stats_cliff_delta(cand, nc, base, nb);
 }
 
-static double error_bound(double e)
+double verdict_error_bound(double e)
 {
 	if (!(e > 0 && e < 0.5))
 		e = VERDICT_ERROR_DEFAULT;
@@ -171,7 +169,7 @@ static double error_bound(double e)
 }
 
 /* The share of boots that read anything: never below the floor. */
-static double wild_rate(const struct noise_model *nm)
+double verdict_wild_rate(const struct noise_model *nm)
 {
 	return nm->wild > NOISE_WILD_FLOOR ? fmin(nm->wild, 0.5)
 					   : NOISE_WILD_FLOOR;
@@ -182,7 +180,7 @@ static double wild_rate(const struct noise_model *nm)
  * a hiccup that reads anything at the model's wild rate h, so it is worth
  * odds of at most (1 - h) / h, applied to a ratio.
  */
-static double cap_evidence(double llr, size_t n, double h)
+double verdict_cap_evidence(double llr, size_t n, double h)
 {
 	double cap = (double)n * log((1 - h) / h);
 
@@ -207,12 +205,8 @@ static size_t min_size(size_t a, size_t b)
  * best: the fast side's half-line reaches down by the deepest shift
  * down (or the least up), the slow side's up by the least down (or the
  * most up).
+ * (struct side_law: verdict_priv.h.)
  */
-struct side_law {
-	double edge, se;
-	int fast;
-	double rate; /* of values in the slower mode, 0: a level held still */
-};
 
 static double shifted_edge(const struct side_law *s, double shift)
 {
@@ -244,9 +238,9 @@ static double side_loglik(double y, const struct side_law *s, double nu,
  * may be wild at rate h, reading anything, so it is worth odds of at most
  * (1 - h) / h either way.
  */
-static double value_llr(double y, const struct side_law *slow,
-			const struct side_law *fast, double nu,
-			const double *shift, size_t nr, double h)
+double verdict_value_llr(double y, const struct side_law *slow,
+			 const struct side_law *fast, double nu,
+			 const double *shift, size_t nr, double h)
 {
 	double w = log((1 - h) / h);
 	double l = side_loglik(y, slow, nu, shift, nr) -
@@ -266,7 +260,7 @@ static double shift_distance(double y, const struct side_law *s,
 }
 
 /* 1 / (1 + e^|llr|), without overflow. */
-static double posterior_error(double llr)
+double verdict_posterior_error(double llr)
 {
 	double a = fabs(llr);
 	return a > 700 ? 0 : 1 / (1 + exp(a));
@@ -316,8 +310,8 @@ static int slow_level(double *out, const struct threshold *t, double g,
  * smaller than the line is fast, one past it slow, and only one right at
  * the line takes every boot the cap allows.
  */
-static void side_edges(double *fast, double *slow, double g, double line,
-		       int is_auto)
+void verdict_side_edges(double *fast, double *slow, double g, double line,
+			int is_auto)
 {
 	double zone = is_auto ? 0 : VERDICT_LINE_ZONE * (g - line);
 
@@ -345,14 +339,14 @@ static int decide(struct verdict *out, const struct verdict_input *in,
 		return -1;
 	noise_of(&nm, in, base, bad, cand);
 	s = nm.sigma;
-	h = wild_rate(&nm);
+	h = verdict_wild_rate(&nm);
 	/* The machine's slower mode, in the frame where drops go down. */
 	moff = in->faster ? -nm.mode_offset : nm.mode_offset;
 	out->fast_level = level_bps(base->loc, in->faster);
 	out->slow_level = level_bps(c1, in->faster);
 	out->sigma_pct = s * 100;
 	out->nu = nm.nu;
-	out->bound = error_bound(in->error);
+	out->bound = verdict_error_bound(in->error);
 
 	/*
 	 * Each boot is weighed on its own against each side, so a boot the
@@ -363,7 +357,7 @@ static int decide(struct verdict *out, const struct verdict_input *in,
 	 * normal boots, as their mean against the level).
 	 */
 	nc = (double)cand->n;
-	side_edges(&fast.edge, &slow.edge, base->loc, c1, is_auto);
+	verdict_side_edges(&fast.edge, &slow.edge, base->loc, c1, is_auto);
 	fast.fast = 1;
 	slow.fast = 0;
 	/*
@@ -378,11 +372,12 @@ static int decide(struct verdict *out, const struct verdict_input *in,
 	fast.se = s * sqrt(1 + nc / (double)base->n);
 	slow.se = is_auto ? s * sqrt(1 + nc / (double)bad->n) : fast.se;
 	for (size_t i = 0; i < cand->n; i++)
-		llr += value_llr(cand->y[i], &slow, &fast, nm.nu, &moff, 1, h);
+		llr += verdict_value_llr(cand->y[i], &slow, &fast, nm.nu, &moff,
+					 1, h);
 	thin = min_size(cand->n, is_auto ? min_size(base->n, bad->n)
 					 : base->n);
-	out->llr = cap_evidence(llr, thin, h);
-	out->error = posterior_error(out->llr);
+	out->llr = verdict_cap_evidence(llr, thin, h);
+	out->error = verdict_posterior_error(out->llr);
 
 	/*
 	 * The newest boot, alone: far from both sides, in either mode? Not
@@ -414,36 +409,36 @@ static int decide(struct verdict *out, const struct verdict_input *in,
 		out->thin = is_auto && bad->n <= base->n ? VERDICT_THIN_BAD
 							: VERDICT_THIN_BASE;
 
-	fmt_fixed(head, sizeof(head),
-		  "good %.1f MB/s (%.1f%%, %zu boots), %s %.1f MB/s (%.1f%%, "
-		  "%zu boots): %+.1f%%; slow level %.1f MB/s, noise %.1f%%",
-		  out->base_median / MB, out->base_pct_stddev, out->n_base,
-		  label, out->cand_median / MB, out->cand_pct_stddev,
-		  out->n_cand, out->pct_change, out->slow_level / MB,
-		  out->sigma_pct);
+	verdict_fmt(head, sizeof(head),
+		    "good %.1f MB/s (%.1f%%, %zu boots), %s %.1f MB/s (%.1f%%, "
+		    "%zu boots): %+.1f%%; slow level %.1f MB/s, noise %.1f%%",
+		    out->base_median / MB, out->base_pct_stddev, out->n_base,
+		    label, out->cand_median / MB, out->cand_pct_stddev,
+		    out->n_cand, out->pct_change, out->slow_level / MB,
+		    out->sigma_pct);
 	if (cand->n < (size_t)in->runs_min) {
-		fmt_fixed(out->reason, sizeof(out->reason),
-			  "%s; %zu of %d boots so far", head, cand->n,
-			  in->runs_min);
+		verdict_fmt(out->reason, sizeof(out->reason),
+			    "%s; %zu of %d boots so far", head, cand->n,
+			    in->runs_min);
 	} else if (out->implausible) {
-		fmt_fixed(out->reason, sizeof(out->reason),
-			  "%s; the last boot (%.1f MB/s) fits neither level: "
-			  "one more",
-			  head, level_bps(last, in->faster) / MB);
+		verdict_fmt(out->reason, sizeof(out->reason),
+			    "%s; the last boot (%.1f MB/s) fits neither level: "
+			    "one more",
+			    head, level_bps(last, in->faster) / MB);
 	} else if (out->llr >= out->bound) {
 		out->kind = VERDICT_BAD;
-		fmt_fixed(out->reason, sizeof(out->reason),
-			  "%s: llr %+.1f >= %.1f: slow", head, out->llr,
-			  out->bound);
+		verdict_fmt(out->reason, sizeof(out->reason),
+			    "%s: llr %+.1f >= %.1f: slow", head, out->llr,
+			    out->bound);
 	} else if (out->llr <= -out->bound) {
 		out->kind = VERDICT_GOOD;
-		fmt_fixed(out->reason, sizeof(out->reason),
-			  "%s: llr %+.1f <= -%.1f: fast", head, out->llr,
-			  out->bound);
+		verdict_fmt(out->reason, sizeof(out->reason),
+			    "%s: llr %+.1f <= -%.1f: fast", head, out->llr,
+			    out->bound);
 	} else {
-		fmt_fixed(out->reason, sizeof(out->reason),
-			  "%s: llr %+.1f within ±%.1f: one more", head,
-			  out->llr, out->bound);
+		verdict_fmt(out->reason, sizeof(out->reason),
+			    "%s: llr %+.1f within ±%.1f: one more", head,
+			    out->llr, out->bound);
 	}
 	return 0;
 }
@@ -462,7 +457,7 @@ int verdict_decide(struct verdict *out, const struct verdict_input *in)
 	if (in->n_bad &&
 	    side_make(&bad, in->bad, in->n_bad, in->faster, "bad endpoint"))
 		goto out;
-	describe_sides(out, in->base, in->n_base, in->cand, in->n_cand);
+	verdict_describe_sides(out, in->base, in->n_base, in->cand, in->n_cand);
 	ret = decide(out, in, &base, &bad, &cand, "this", 1);
 out:
 	side_release(&bad);
@@ -513,7 +508,7 @@ static int endpoints_auto(struct verdict *out, const struct verdict_input *in,
 	out->fast_level = level_bps(good->loc, in->faster);
 	out->slow_level = level_bps(bad->loc, in->faster);
 	/* The same bound as Wald's, so one decisive boot of each can pass. */
-	out->bound = error_bound(in->error);
+	out->bound = verdict_error_bound(in->error);
 	d = bad->loc - good->loc;
 	/*
 	 * Locations carry the boots the slower mode took, which the spread
@@ -525,25 +520,26 @@ static int endpoints_auto(struct verdict *out, const struct verdict_input *in,
 						nm.mode_offset *
 						nm.mode_offset) *
 	     sqrt(1.0 / (double)good->n + 1.0 / (double)bad->n);
-	out->llr = cap_evidence(
+	out->llr = verdict_cap_evidence(
 		log_mixture_ratio(d, se, nm.nu, VERDICT_MIXTURE_TAU),
-		min_size(good->n, bad->n), wild_rate(&nm));
+		min_size(good->n, bad->n), verdict_wild_rate(&nm));
 	out->error = out->llr > 0 ? exp(-out->llr) : 1;
-	fmt_fixed(head, sizeof(head),
-		  "good %.1f MB/s (%.1f%%, %zu boots), bad %.1f MB/s (%.1f%%, "
-		  "%zu boots): %+.1f%%, noise %.1f%%",
-		  out->base_median / MB, out->base_pct_stddev, out->n_base,
-		  out->cand_median / MB, out->cand_pct_stddev, out->n_cand,
-		  out->pct_change, out->sigma_pct);
+	verdict_fmt(
+		head, sizeof(head),
+		"good %.1f MB/s (%.1f%%, %zu boots), bad %.1f MB/s (%.1f%%, "
+		"%zu boots): %+.1f%%, noise %.1f%%",
+		out->base_median / MB, out->base_pct_stddev, out->n_base,
+		out->cand_median / MB, out->cand_pct_stddev, out->n_cand,
+		out->pct_change, out->sigma_pct);
 	if (out->llr >= out->bound) {
 		out->kind = VERDICT_BAD;
-		fmt_fixed(out->reason, sizeof(out->reason),
-			  "%s: ratio e^%.1f >= e^%.1f: separated", head,
-			  out->llr, out->bound);
+		verdict_fmt(out->reason, sizeof(out->reason),
+			    "%s: ratio e^%.1f >= e^%.1f: separated", head,
+			    out->llr, out->bound);
 	} else {
-		fmt_fixed(out->reason, sizeof(out->reason),
-			  "%s: ratio e^%.1f < e^%.1f: not separated (yet)",
-			  head, out->llr, out->bound);
+		verdict_fmt(out->reason, sizeof(out->reason),
+			    "%s: ratio e^%.1f < e^%.1f: not separated (yet)",
+			    head, out->llr, out->bound);
 	}
 	return 0;
 }
@@ -558,7 +554,7 @@ int verdict_endpoints(struct verdict *out, const struct verdict_input *in)
 		return -1;
 	if (side_make(&bad, in->bad, in->n_bad, in->faster, "bad endpoint"))
 		goto out_good;
-	describe_sides(out, in->base, in->n_base, in->bad, in->n_bad);
+	verdict_describe_sides(out, in->base, in->n_base, in->bad, in->n_bad);
 	if (in->threshold.kind == THRESHOLD_AUTO) {
 		ret = endpoints_auto(out, in, &good, &bad);
 	} else {
@@ -570,219 +566,4 @@ int verdict_endpoints(struct verdict *out, const struct verdict_input *in)
 out_good:
 	side_release(&good);
 	return ret;
-}
-
-/*
- * The deepest the machine's slower mode is taken to be where an answer
- * is made: the model's, and the wall clock's at least, whatever the
- * clock (verdict_pairs says why).
- */
-static double mode_depth(const struct noise_model *nm)
-{
-	return fmax(fabs(nm->mode_offset), fabs(NOISE_MODE_OFFSET));
-}
-
-int verdict_beyond_modes(double d, const struct noise_model *nm)
-{
-	return fabs(d) > mode_depth(nm) * VERDICT_MODE_RANGE_HI;
-}
-
-/* The spread of pairs' ratios, robustly: 1.4826 times their MAD. */
-static double pairs_spread(const double *r, size_t n)
-{
-	double *d = xmalloc(n * sizeof(*d)), med = stats_median(r, n), v;
-
-	for (size_t i = 0; i < n; i++)
-		d[i] = fabs(r[i] - med);
-	v = 1.4826 * stats_median(d, n);
-	free(d);
-	return v;
-}
-
-/* Do these boots (bytes/s) hold still on in->machine? */
-static int boots_steady(const double *v, const struct verdict_pairs_input *in)
-{
-	double *y = xmalloc((in->n ? in->n : 1) * sizeof(*y));
-	int still;
-
-	noise_log(y, v, in->n);
-	still = noise_steady(y, in->n, in->machine);
-	free(y);
-	return still;
-}
-
-/*
- * The levels that held still for the pairs: the run's (in->steady), and
- * the other one when one of them did and the other's own boots in the
- * pairs hold still. A culprit found on one boot of its own has too few
- * boots of the slow level for the run to show it still (or a good level
- * of two boots and no fast step, the fast one); its pairs then carried
- * the slower mode's odds forever, and the mode's depths, which reach
- * past a -7% to -35% drop, explained each pair better as the pairs'
- * spread shrank: 16 pairs at -20.0% on a clock steady to 0.01% read llr
- * +0.2, and a third of such bisections ended inconclusive
- * (bench/sensitivity, 2026-12-06). Where neither level held still (a
- * machine with a mode), the pairs' boots alone are not taken for it.
- */
-static unsigned pairs_steady(const struct verdict_pairs_input *in)
-{
-	unsigned steady = in->steady;
-
-	if ((steady & VERDICT_STEADY_SLOW) && !(steady & VERDICT_STEADY_FAST) &&
-	    boots_steady(in->parent, in))
-		steady |= VERDICT_STEADY_FAST;
-	if ((steady & VERDICT_STEADY_FAST) && !(steady & VERDICT_STEADY_SLOW) &&
-	    boots_steady(in->culprit, in))
-		steady |= VERDICT_STEADY_SLOW;
-	return steady;
-}
-
-/*
- * The pairs' test. Each pair is a boot of the parent and one of the
- * culprit taken back to back, r = ln(culprit / parent): whatever speed
- * the machine had for those seconds is in both and cancels. "Right" is
- * r at the drop or below (the answer holds: the culprit is that much
- * slower than its parent), "wrong" r at no drop or above for auto, and
- * for a line the zone on either side of it as in verdict_decide. A pair
- * in which the machine changed mode between its two boots is shifted by
- * the mode's depth, up or down, at the rate two independent boots would
- * do so, the mode's rate no lower than the prior's.
- */
-int verdict_pairs(struct verdict *out, const struct verdict_pairs_input *in)
-{
-	struct side_law right, wrong;
-	double *r, s, h, rate, m, shift[2], llr = 0, mid, r_med;
-	size_t n = in->n, below = 0;
-	int still;
-
-	memset(out, 0, sizeof(*out));
-	if (!n || !in->parent || !in->culprit || !in->noise)
-		return error("no pairs to judge");
-	if (!(in->drop < 0))
-		return error("pairs need a drop below zero, not %g", in->drop);
-	r = xmalloc(n * sizeof(*r));
-	for (size_t i = 0; i < n; i++) {
-		r[i] = log(in->culprit[i] / in->parent[i]);
-		if (!isfinite(r[i])) {
-			free(r);
-			return error("a pair has %g and %g bytes/s",
-				     in->parent[i], in->culprit[i]);
-		}
-		if (in->faster)
-			r[i] = -r[i];
-	}
-	s = in->noise->sigma * M_SQRT2;
-	/*
-	 * The pairs' own spread, once there are enough of them to show it,
-	 * where it is wider than the model's: the model pools every commit's
-	 * boots, and a fast kernel's steady ones (0.0%) hide a slow kernel
-	 * that waits on QEMU's device and spreads 2%. 16 pairs of a real
-	 * culprit at -22.2% ±2% against -21.3% sought, pair noise 0.3%: each
-	 * pair a little short of the drop counted as several scales away, and
-	 * read llr -13.8 (bench/bisect-repeat.sh, 2026-12-06).
-	 */
-	if (n >= VERDICT_PAIRS_OWN_SPREAD)
-		s = fmax(s, pairs_spread(r, n));
-	h = fmin(0.5, 2 * wild_rate(in->noise));
-	/*
-	 * How often the machine changes mode within a pair. A run's boots
-	 * show fewer boots in the mode than there are (a commit booted while
-	 * the mode lasts reads there every time, and looks steady), so here,
-	 * where the answer is made, the prior is a floor.
-	 */
-	rate = fmax(in->noise->mode_rate, NOISE_MODE_RATE);
-	rate = 2 * rate * (1 - rate);
-	/*
-	 * And as deep as the wall clock's at least, whatever the clock: a
-	 * machine whose mode is deeper than its prior (a kernel that waits
-	 * on QEMU's device moves 4-9% with the host's load on the virtual
-	 * clock, for minutes) made pairs confirm a wrong commit in 0.25-1.5%
-	 * of simulated bisections at the virtual clock's 5%, none here.
-	 */
-	m = mode_depth(in->noise);
-	shift[0] = m;
-	shift[1] = -m;
-	side_edges(&wrong.edge, &right.edge, 0, in->drop, !in->line);
-	/*
-	 * Two sides closer than the pairs' noise cannot be told apart by
-	 * pairs: each would explain every pair on its side of zero, and the
-	 * ratio would wander to a bound on noise alone. The drop confirmed
-	 * is at least VERDICT_PAIRS_MIN_Z pair spreads.
-	 */
-	right.edge = fmin(right.edge, wrong.edge - VERDICT_PAIRS_MIN_Z * s);
-	wrong.fast = 1;
-	right.fast = 0;
-	/*
-	 * Both levels held still over the run: no slow stretch moved a
-	 * kernel between the two boots of a pair, so no pair is a mode's.
-	 */
-	out->steady = pairs_steady(in);
-	still = (out->steady & (VERDICT_STEADY_FAST | VERDICT_STEADY_SLOW)) ==
-		(VERDICT_STEADY_FAST | VERDICT_STEADY_SLOW);
-	wrong.rate = right.rate = still ? 0 : rate;
-	wrong.se = s;
-	/*
-	 * A drop the endpoints measured is known to within drop_se, one
-	 * error shared by every pair: on each pair's scale it counts n times
-	 * its variance, as it would for the pairs' mean, but only up to
-	 * VERDICT_PAIRS_SHARED pairs. Past that the right side grew so broad
-	 * that, on a precise clock, the wrong side's mode explained each pair
-	 * better: 16 pairs of a real culprit at -23.7% against a -15.7% drop
-	 * sought, pair noise 0.2%, read llr -7.3 (52-bisect-upstream,
-	 * 2026-12-06). Counted once per pair, or moving the right side's edge
-	 * by it instead, confirmed more shallow wrong drops (bench/README.md).
-	 */
-	right.se = sqrt(s * s + fmin((double)n, VERDICT_PAIRS_SHARED) *
-					in->drop_se * in->drop_se);
-	for (size_t i = 0; i < n; i++)
-		llr += value_llr(r[i], &right, &wrong, in->noise->nu, shift, 2,
-				 h);
-	out->llr = cap_evidence(llr, n, h);
-	out->error = posterior_error(out->llr);
-	out->bound = error_bound(in->error_right);
-	out->sigma_pct = s * 100;
-	out->nu = in->noise->nu;
-	out->n_base = out->n_cand = n;
-	describe_sides(out, in->parent, n, in->culprit, n);
-	/* The pairs' own figure: the median ratio within a pair. */
-	r_med = stats_median(r, n);
-	out->pct_change = (exp(in->faster ? -r_med : r_med) - 1) * 100;
-	out->fast_level = out->base_median;
-	out->slow_level = out->base_median * exp(in->drop);
-	/*
-	 * And most pairs must say so themselves: a pair in which the machine
-	 * changed mode reads a drop as deep as the mode, so where the drop
-	 * sought is that deep, a few such pairs could carry the ratio while
-	 * most pairs read no drop. Past the midpoint of the two sides, more
-	 * than half of them.
-	 */
-	mid = (right.edge + wrong.edge) / 2;
-	for (size_t i = 0; i < n; i++)
-		below += r[i] < mid;
-	/*
-	 * Pairs that read a drop within the mode's depths can all be pairs
-	 * whose culprit boots fell in slow stretches of the machine: such a
-	 * drop is confirmed by three pairs at least, never by one or two
-	 * that a stretch or two explain. A drop deeper than any mode (a
-	 * cliff) needs one, and so does any drop when both levels held still
-	 * over the run (there were no stretches).
-	 */
-	if (!still && n < 3 && !verdict_beyond_modes(r_med, in->noise))
-		below = 0;
-	if (out->llr >= out->bound && 2 * below > n)
-		out->kind = VERDICT_BAD;
-	else if (out->llr <= -error_bound(in->error_wrong) && 2 * below < n)
-		out->kind = VERDICT_GOOD;
-	fmt_fixed(out->reason, sizeof(out->reason),
-		  "%zu pairs: parent %.1f MB/s, culprit %.1f MB/s, %+.1f%% "
-		  "within a pair (the drop sought %+.1f%%, pair noise %.1f%%, "
-		  "%zu past half of it): llr %+.1f, %s",
-		  n, out->base_median / MB, out->cand_median / MB,
-		  out->pct_change, (exp(in->drop) - 1) * 100, out->sigma_pct,
-		  below, out->llr,
-		  out->kind == VERDICT_BAD    ? "confirmed"
-		  : out->kind == VERDICT_GOOD ? "contradicted"
-					      : "one more pair");
-	free(r);
-	return 0;
 }
