@@ -11,6 +11,7 @@
 #include "proto/spec_keys.h"
 #include "cpus.h"
 #include "boot_archive.h"
+#include "boot_images.h"
 #include "initramfs.h"
 #include "kvm.h"
 #include "qemu.h"
@@ -270,22 +271,6 @@ out:
 	return st;
 }
 
-/* Sparse file of `size_mb` MiB: only what the guest writes takes space. */
-static int make_image(const char *path, uint64_t size_mb)
-{
-	int fd = open_nofollow(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	if (fd < 0)
-		return -1;
-	if (ftruncate(fd, (off_t)(size_mb << 20))) {
-		int e = errno;
-		close(fd);
-		unlink(path);
-		return error("cannot size '%s': %s", path, strerror(e));
-	}
-	close(fd);
-	return 0;
-}
-
 /* Read what has been appended to `fd` since the last call; feed the parser. */
 static void drain(int fd, struct proto_report *rep)
 {
@@ -358,68 +343,6 @@ static void sleep_ms(int ms)
 {
 	struct timespec ts = {0, (long)ms * 1000000L};
 	nanosleep(&ts, NULL);
-}
-
-/* Paths of the images vm_boot created, to remove afterwards. */
-struct images {
-	char **path;
-	struct qemu_disk_host *host;
-	size_t nr;
-};
-
-static void images_release(struct images *im, int remove)
-{
-	for (size_t i = 0; i < im->nr; i++) {
-		/* tmpfs images hold RAM: they never outlive the boot. */
-		if (im->path[i] &&
-		    (remove || !strncmp(im->path[i], "/dev/shm/", 9)))
-			unlink(im->path[i]);
-		free(im->path[i]);
-	}
-	free(im->path);
-	free(im->host);
-	memset(im, 0, sizeof(*im));
-}
-
-static int images_prepare(struct images *im, const struct topology *t,
-			  const char *run_dir, unsigned boot_id)
-{
-	im->nr = t->nr_disks;
-	im->path = xcalloc(t->nr_disks, sizeof(*im->path));
-	im->host = xcalloc(t->nr_disks, sizeof(*im->host));
-	/* Again at each boot: what /dev/shm has left may have shrunk. */
-	if (safety_check_tmpfs(t, SAFETY_TMPFS_DIR))
-		return -1;
-	for (size_t i = 0; i < t->nr_disks; i++) {
-		const struct disk_spec *d = &t->disks[i];
-		struct stat st;
-		switch (d->backing) {
-		case BACKING_IMAGE:
-			im->path[i] = xstrfmt("%s/d%zu.img", run_dir, i);
-			break;
-		case BACKING_TMPFS:
-			im->path[i] = xstrfmt("%s/iobisect-%ld-%u-d%zu.img",
-					      SAFETY_TMPFS_DIR, (long)getpid(),
-					      boot_id, i);
-			break;
-		case BACKING_HOST:
-			if (!d->path || stat(d->path, &st))
-				return error("cannot pass through '%s': %s",
-					     d->path ? d->path : "(no path)",
-					     strerror(errno));
-			im->host[i].host_blockdev = S_ISBLK(st.st_mode);
-			continue;
-		case BACKING_NULL:
-			continue;
-		}
-		if (!d->size_mb)
-			return error("disk '%s': size_mb is 0",
-				     d->name ? d->name : "?");
-		if (make_image(im->path[i], d->size_mb))
-			return -1;
-		im->host[i].image = im->path[i];
-	}
-	return 0;
 }
 
 static int create_empty(const char *path)
@@ -505,7 +428,7 @@ int vm_boot(struct boot_result *out, const struct boot_request *req)
 	const struct topology *t;
 	struct strbuf spec = STRBUF_INIT, console = STRBUF_INIT;
 	struct strvec argv = STRVEC_INIT;
-	struct images im = {0};
+	struct boot_images im = {0};
 	char *initrd = NULL, *pidfile = NULL, *qlog = NULL, *cmdfile = NULL;
 	int rc = -1, fd = -1;
 
@@ -536,7 +459,7 @@ int vm_boot(struct boot_result *out, const struct boot_request *req)
 
 	if (guest_spec_render(job, req->topo, req->label, req->boot_id, &spec) ||
 	    vm_initramfs(initrd, &spec, req) ||
-	    images_prepare(&im, t, req->run_dir, req->boot_id))
+	    boot_images_prepare(&im, t, req->run_dir, req->boot_id))
 		goto out;
 	out->kvm = qemu_accel_resolve(&job->machine, kvm_usable());
 	struct clock clock;
@@ -675,7 +598,7 @@ int vm_boot(struct boot_result *out, const struct boot_request *req)
 out:
 	if (fd >= 0)
 		close(fd);
-	images_release(&im, !req->keep_images);
+	boot_images_release(&im, !req->keep_images);
 	if (!req->keep_images && initrd)
 		unlink(initrd);
 	strbuf_release(&spec);
