@@ -477,17 +477,14 @@ static void add_serial(struct strvec *argv, const char *id, const char *path)
 	strbuf_release(&sb);
 }
 
-int qemu_argv_build(struct strvec *argv, const struct qemu_config *cfg)
+/*
+ * QEMU itself, the machine with no default devices, its accelerator and
+ * clock, its size, and the kernel and initramfs it boots.
+ */
+static int add_machine(struct strvec *argv, const struct qemu_config *cfg)
 {
 	const struct machine_spec *m = cfg->machine;
-	const struct topology *t = cfg->topo;
-	struct strbuf sb = STRBUF_INIT, top = STRBUF_INIT;
-	int rc = -1;
 
-	if (!cfg->kernel || !cfg->initrd || !cfg->console_log ||
-	    !cfg->result_log)
-		return error("qemu: kernel, initrd and both serial files are "
-			     "needed");
 	strvec_push(argv, m && m->qemu && *m->qemu ? m->qemu : DEFAULT_QEMU);
 	/*
 	 * No default devices (no NIC, no VGA, no monitor, no serial we did
@@ -503,10 +500,9 @@ int qemu_argv_build(struct strvec *argv, const struct qemu_config *cfg)
 	 */
 	push2(argv, "-name", "iobisect,debug-threads=on");
 	if (cfg->clock && cfg->clock->kind == CLOCK_VIRTUAL) {
-		if (cfg->kvm) {
-			error("machine.clock: the virtual clock needs TCG");
-			goto out;
-		}
+		if (cfg->kvm)
+			return error("machine.clock: the virtual clock needs "
+				     "TCG");
 		/*
 		 * icount runs every vCPU on one host thread, at a fixed
 		 * shift ("auto" re-tunes the rate to the host's speed).
@@ -521,7 +517,8 @@ int qemu_argv_build(struct strvec *argv, const struct qemu_config *cfg)
 		push2(argv, "-accel", "tcg,thread=single");
 		strvec_push(argv, "-icount");
 		strvec_pushf(argv, "shift=%d,sleep=%s", cfg->clock->shift,
-			     job_topology_waits_on_host(t) ? "on" : "off");
+			     job_topology_waits_on_host(cfg->topo) ? "on"
+								   : "off");
 	} else if (cfg->kvm) {
 		push2(argv, "-accel", "kvm");
 		push2(argv, "-cpu", "host");
@@ -536,15 +533,28 @@ int qemu_argv_build(struct strvec *argv, const struct qemu_config *cfg)
 	strvec_pushf(argv, "%d", m && m->memory_mb > 0 ? m->memory_mb : 512);
 	push2(argv, "-kernel", cfg->kernel);
 	push2(argv, "-initrd", cfg->initrd);
-	qemu_cmdline(&sb, m);
-	nullb_params(&sb, t);
+	return 0;
+}
+
+/*
+ * The kernel command line (-append), with the guest's null_blk disks;
+ * a profiled boot adds the plugin and runs the kernel at its linked
+ * addresses.
+ */
+static int add_append(struct strvec *argv, const struct qemu_config *cfg)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	qemu_cmdline(&sb, cfg->machine);
+	nullb_params(&sb, cfg->topo);
 	if (cfg->plugin) {
 		/* QEMU's options have no escape for a comma in a value. */
 		if (strchr(cfg->plugin, ',') ||
 		    (cfg->plugin_out && strchr(cfg->plugin_out, ','))) {
 			error("qemu: a comma in '%s' or '%s'", cfg->plugin,
 			      cfg->plugin_out ? cfg->plugin_out : "");
-			goto out;
+			strbuf_release(&sb);
+			return -1;
 		}
 		strbuf_addstr(&sb, " nokaslr");
 		strvec_push(argv, "-plugin");
@@ -552,22 +562,26 @@ int qemu_argv_build(struct strvec *argv, const struct qemu_config *cfg)
 			     cfg->plugin_out ? cfg->plugin_out : "");
 	}
 	push2(argv, "-append", sb.buf);
-	/* Serial 0 is the kernel console, serial 1 the guest's result port. */
-	add_serial(argv, "console", cfg->console_log);
-	add_serial(argv, "result", cfg->result_log);
+	strbuf_release(&sb);
+	return 0;
+}
 
-	int virtual_clock = cfg->clock && cfg->clock->kind == CLOCK_VIRTUAL;
+/*
+ * One controller serves every disk of its bus (one virtio-scsi for
+ * SCSI): its queue goes to the vCPU's thread when all of them complete
+ * at once. -1 with an error when a disk's bus is unknown.
+ */
+static int add_controllers(struct strvec *argv, const struct topology *t,
+			   int virtual_clock)
+{
 	for (size_t i = 0; t && i < t->nr_disks; i++)
 		if ((unsigned)t->disks[i].bus >= NR_BUSES) {
+			struct strbuf label = STRBUF_INIT;
 			error("disk '%s': unknown bus",
-			      disk_label(&t->disks[i], i, &sb));
-			goto out;
+			      disk_label(&t->disks[i], i, &label));
+			strbuf_release(&label);
+			return -1;
 		}
-	/*
-	 * One controller serves every disk of its bus (one virtio-scsi for
-	 * SCSI): its queue goes to the vCPU's thread when all of them
-	 * complete at once.
-	 */
 	for (size_t b = 0; b < NR_BUSES; b++) {
 		int used = 0, at_once = 1;
 		if (!bus_info[b].controller)
@@ -585,8 +599,18 @@ int qemu_argv_build(struct strvec *argv, const struct qemu_config *cfg)
 			     bus_info[b].name,
 			     virtual_clock && at_once ? ",ioeventfd=off" : "");
 	}
+	return 0;
+}
 
+/* Each disk QEMU serves: its backing nodes, then its device on its bus. */
+static int add_disks(struct strvec *argv, const struct qemu_config *cfg,
+		     int virtual_clock)
+{
+	const struct topology *t = cfg->topo;
+	struct strbuf top = STRBUF_INIT, label = STRBUF_INIT;
 	int slots[NR_BUSES] = {0};
+	int rc = -1;
+
 	for (size_t i = 0; t && i < t->nr_disks; i++) {
 		const struct disk_spec *d = &t->disks[i];
 		const struct cache_mode *cm = find_cache(d);
@@ -594,7 +618,7 @@ int qemu_argv_build(struct strvec *argv, const struct qemu_config *cfg)
 			continue; /* the guest's: nullb_params */
 		if (!cm) {
 			error("disk '%s': unknown cache mode '%s'",
-			      disk_label(d, i, &sb), d->cache);
+			      disk_label(d, i, &label), d->cache);
 			goto out;
 		}
 		if (add_backing(argv, cfg, i, cm, &top) ||
@@ -604,7 +628,26 @@ int qemu_argv_build(struct strvec *argv, const struct qemu_config *cfg)
 	}
 	rc = 0;
 out:
-	strbuf_release(&sb);
 	strbuf_release(&top);
+	strbuf_release(&label);
 	return rc;
+}
+
+int qemu_argv_build(struct strvec *argv, const struct qemu_config *cfg)
+{
+	if (!cfg->kernel || !cfg->initrd || !cfg->console_log ||
+	    !cfg->result_log)
+		return error("qemu: kernel, initrd and both serial files are "
+			     "needed");
+	if (add_machine(argv, cfg) || add_append(argv, cfg))
+		return -1;
+	/* Serial 0 is the kernel console, serial 1 the guest's result port. */
+	add_serial(argv, "console", cfg->console_log);
+	add_serial(argv, "result", cfg->result_log);
+
+	int virtual_clock = cfg->clock && cfg->clock->kind == CLOCK_VIRTUAL;
+	if (add_controllers(argv, cfg->topo, virtual_clock) ||
+	    add_disks(argv, cfg, virtual_clock))
+		return -1;
+	return 0;
 }

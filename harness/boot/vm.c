@@ -11,6 +11,7 @@
 #include "proto/spec_keys.h"
 #include "cpus.h"
 #include "boot_archive.h"
+#include "boot_images.h"
 #include "initramfs.h"
 #include "kvm.h"
 #include "qemu.h"
@@ -270,22 +271,6 @@ out:
 	return st;
 }
 
-/* Sparse file of `size_mb` MiB: only what the guest writes takes space. */
-static int make_image(const char *path, uint64_t size_mb)
-{
-	int fd = open_nofollow(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	if (fd < 0)
-		return -1;
-	if (ftruncate(fd, (off_t)(size_mb << 20))) {
-		int e = errno;
-		close(fd);
-		unlink(path);
-		return error("cannot size '%s': %s", path, strerror(e));
-	}
-	close(fd);
-	return 0;
-}
-
 /* Read what has been appended to `fd` since the last call; feed the parser. */
 static void drain(int fd, struct proto_report *rep)
 {
@@ -358,68 +343,6 @@ static void sleep_ms(int ms)
 {
 	struct timespec ts = {0, (long)ms * 1000000L};
 	nanosleep(&ts, NULL);
-}
-
-/* Paths of the images vm_boot created, to remove afterwards. */
-struct images {
-	char **path;
-	struct qemu_disk_host *host;
-	size_t nr;
-};
-
-static void images_release(struct images *im, int remove)
-{
-	for (size_t i = 0; i < im->nr; i++) {
-		/* tmpfs images hold RAM: they never outlive the boot. */
-		if (im->path[i] &&
-		    (remove || !strncmp(im->path[i], "/dev/shm/", 9)))
-			unlink(im->path[i]);
-		free(im->path[i]);
-	}
-	free(im->path);
-	free(im->host);
-	memset(im, 0, sizeof(*im));
-}
-
-static int images_prepare(struct images *im, const struct topology *t,
-			  const char *run_dir, unsigned boot_id)
-{
-	im->nr = t->nr_disks;
-	im->path = xcalloc(t->nr_disks, sizeof(*im->path));
-	im->host = xcalloc(t->nr_disks, sizeof(*im->host));
-	/* Again at each boot: what /dev/shm has left may have shrunk. */
-	if (safety_check_tmpfs(t, SAFETY_TMPFS_DIR))
-		return -1;
-	for (size_t i = 0; i < t->nr_disks; i++) {
-		const struct disk_spec *d = &t->disks[i];
-		struct stat st;
-		switch (d->backing) {
-		case BACKING_IMAGE:
-			im->path[i] = xstrfmt("%s/d%zu.img", run_dir, i);
-			break;
-		case BACKING_TMPFS:
-			im->path[i] = xstrfmt("%s/iobisect-%ld-%u-d%zu.img",
-					      SAFETY_TMPFS_DIR, (long)getpid(),
-					      boot_id, i);
-			break;
-		case BACKING_HOST:
-			if (!d->path || stat(d->path, &st))
-				return error("cannot pass through '%s': %s",
-					     d->path ? d->path : "(no path)",
-					     strerror(errno));
-			im->host[i].host_blockdev = S_ISBLK(st.st_mode);
-			continue;
-		case BACKING_NULL:
-			continue;
-		}
-		if (!d->size_mb)
-			return error("disk '%s': size_mb is 0",
-				     d->name ? d->name : "?");
-		if (make_image(im->path[i], d->size_mb))
-			return -1;
-		im->host[i].image = im->path[i];
-	}
-	return 0;
 }
 
 static int create_empty(const char *path)
@@ -499,25 +422,33 @@ static int vm_initramfs(const char *initrd, const struct strbuf *spec,
 	return rc;
 }
 
-int vm_boot(struct boot_result *out, const struct boot_request *req)
-{
-	const struct job *job = req->job;
+/* One boot while it runs: what its steps share, released at its end. */
+struct boot_run {
+	const struct boot_request *req;
 	const struct topology *t;
-	struct strbuf spec = STRBUF_INIT, console = STRBUF_INIT;
-	struct strvec argv = STRVEC_INIT;
-	struct images im = {0};
-	char *initrd = NULL, *pidfile = NULL, *qlog = NULL, *cmdfile = NULL;
-	int rc = -1, fd = -1;
+	struct boot_result *out;
+	struct boot_images im;
+	struct strvec argv; /* QEMU's */
+	struct clock clock;
+	struct cpu_plan plan;
+	char *initrd, *pidfile, *qlog, *cmdfile;
+	int fd;		  /* the result port's file, read as it grows */
+	pid_t pid;	  /* QEMU's */
+	uint64_t t0;	  /* when QEMU started */
+	int vcpus_placed; /* place_vcpus is done */
+};
 
-	if (req->topo < 0 || (size_t)req->topo >= job->nr_topologies)
-		return error("topology %d is not in the job", req->topo);
-	t = &job->topologies[req->topo];
-	if (mkdir_p(req->run_dir, 0755))
-		return -1;
-	initrd = xstrfmt("%s/initramfs.cpio", req->run_dir);
-	pidfile = rundir_pidfile(req->run_dir);
-	qlog = xstrfmt("%s/qemu.log", req->run_dir);
-	cmdfile = xstrfmt("%s/qemu.cmdline", req->run_dir);
+/* The boot's files in its run folder, and what its report must hold. */
+static void name_files(struct boot_run *b)
+{
+	const struct boot_request *req = b->req;
+	const struct job *job = req->job;
+	struct boot_result *out = b->out;
+
+	b->initrd = xstrfmt("%s/initramfs.cpio", req->run_dir);
+	b->pidfile = rundir_pidfile(req->run_dir);
+	b->qlog = xstrfmt("%s/qemu.log", req->run_dir);
+	b->cmdfile = xstrfmt("%s/qemu.cmdline", req->run_dir);
 	free(out->console_log);
 	free(out->result_log);
 	out->console_log = xstrfmt("%s/console.log", req->run_dir);
@@ -530,68 +461,95 @@ int vm_boot(struct boot_result *out, const struct boot_request *req)
 	for (size_t i = 0; i < job->nr_points; i++)
 		if (job->points[i].topo == req->topo) {
 			out->report.expect_points++;
-			strvec_push(&out->report.expect_ids,
-				    job->points[i].id);
+			strvec_push(&out->report.expect_ids, job->points[i].id);
 		}
+}
 
-	if (guest_spec_render(job, req->topo, req->label, req->boot_id, &spec) ||
-	    vm_initramfs(initrd, &spec, req) ||
-	    images_prepare(&im, t, req->run_dir, req->boot_id))
+/*
+ * What QEMU needs before it starts: the initramfs with the spec, the disk
+ * images, the accelerator and clock, its argv (also in qemu.cmdline), the
+ * empty logs, and the result port's file open to read.
+ */
+static int prepare_boot(struct boot_run *b)
+{
+	const struct boot_request *req = b->req;
+	const struct job *job = req->job;
+	struct boot_result *out = b->out;
+	struct strbuf spec = STRBUF_INIT;
+	int rc = -1;
+
+	if (guest_spec_render(job, req->topo, req->label, req->boot_id,
+			      &spec) ||
+	    vm_initramfs(b->initrd, &spec, req) ||
+	    boot_images_prepare(&b->im, b->t, req->run_dir, req->boot_id))
 		goto out;
 	out->kvm = qemu_accel_resolve(&job->machine, kvm_usable());
-	struct clock clock;
-	if (out->kvm < 0 || clock_resolve(&clock, job, out->kvm))
+	if (out->kvm < 0 || clock_resolve(&b->clock, job, out->kvm))
 		goto out;
 
 	struct qemu_config cfg = {
 		.machine = &job->machine,
-		.topo = t,
-		.disks = im.host,
+		.topo = b->t,
+		.disks = b->im.host,
 		.kvm = out->kvm,
-		.clock = &clock,
+		.clock = &b->clock,
 		.kernel = req->kernel,
-		.initrd = initrd,
+		.initrd = b->initrd,
 		.console_log = out->console_log,
 		.result_log = out->result_log,
 		.plugin = req->plugin,
 		.plugin_out = req->plugin_out,
 	};
-	if (qemu_argv_build(&argv, &cfg) || create_empty(out->console_log) ||
-	    create_empty(out->result_log) || create_empty(qlog))
+	if (qemu_argv_build(&b->argv, &cfg) || create_empty(out->console_log) ||
+	    create_empty(out->result_log) || create_empty(b->qlog))
 		goto out;
-	write_cmdline(cmdfile, &argv);
-	fd = open(out->result_log, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
+	write_cmdline(b->cmdfile, &b->argv);
+	b->fd = open(out->result_log, O_RDONLY | O_CLOEXEC);
+	if (b->fd < 0) {
 		error("cannot open '%s': %s", out->result_log, strerror(errno));
 		goto out;
 	}
+	rc = 0;
+out:
+	strbuf_release(&spec);
+	return rc;
+}
 
+/*
+ * Start QEMU. When the host has CPUs to spare, QEMU starts on the building
+ * CPUs and its vCPU threads move to the measuring ones once they exist
+ * (cpus.h): placed by watch_qemu, as the boot is watched.
+ */
+static int start_qemu(struct boot_run *b)
+{
 	struct run_opts ro = RUN_OPTS_INIT;
-	ro.argv = (const char *const *)argv.v;
-	ro.stdout_path = qlog;
+	ro.argv = (const char *const *)b->argv.v;
+	ro.stdout_path = b->qlog;
 	ro.stderr_to_stdout = 1;
-	ro.pidfile = pidfile;
-	/*
-	 * When the host has CPUs to spare, QEMU starts on the building CPUs
-	 * and its vCPU threads move to the measuring ones once they exist
-	 * (cpus.h): placed below, as the boot is watched.
-	 */
-	struct cpu_plan plan;
+	ro.pidfile = b->pidfile;
 	cpu_set_t saved;
-	cpu_plan_make(&plan, &job->machine);
-	int pinned = cpus_pin_self(&plan, &plan.build, &saved);
-	int vcpus = job->machine.cpus > 0 ? job->machine.cpus : 1;
-	int vcpus_placed = !pinned;
-	uint64_t t0 = now_ns();
-	pid_t pid = run_start(&ro);
+	cpu_plan_make(&b->plan, &b->req->job->machine);
+	int pinned = cpus_pin_self(&b->plan, &b->plan.build, &saved);
+	b->vcpus_placed = !pinned;
+	b->t0 = now_ns();
+	b->pid = run_start(&ro);
 	if (pinned)
 		cpus_restore(&saved);
-	if (pid < 0)
-		goto out;
+	return b->pid < 0 ? -1 : 0;
+}
 
+/*
+ * Follow QEMU until it ends, or kill it (timeout, interrupt, or a guest
+ * that said done or panicked and lingers), then read the last of what
+ * the guest said. 1 when the harness was interrupted.
+ */
+static int watch_qemu(struct boot_run *b)
+{
+	const struct machine_spec *m = &b->req->job->machine;
+	struct boot_result *out = b->out;
+	int vcpus = m->cpus > 0 ? m->cpus : 1;
 	uint64_t timeout_ns =
-		(uint64_t)(job->machine.timeout_s > 0 ? job->machine.timeout_s
-						      : 300) *
+		(uint64_t)(m->timeout_s > 0 ? m->timeout_s : 300) *
 		1000000000ull;
 	int interrupted = 0;
 	size_t told = 0;
@@ -599,17 +557,18 @@ int vm_boot(struct boot_result *out, const struct boot_request *req)
 	cw.fd = open(out->console_log, O_RDONLY | O_CLOEXEC);
 	for (;;) {
 		/* Reaped, with what QEMU left in its group and its keeper. */
-		int ended = run_poll(pid, &out->qemu_exit);
-		drain(fd, &out->report);
-		note_times(out, t0);
-		tell_samples(req, &out->report, &told);
-		console_watch(&cw, t0);
+		int ended = run_poll(b->pid, &out->qemu_exit);
+		drain(b->fd, &out->report);
+		note_times(out, b->t0);
+		tell_samples(b->req, &out->report, &told);
+		console_watch(&cw, b->t0);
 		if (ended)
 			break;
-		uint64_t el = now_ns() - t0;
-		if (!vcpus_placed)
-			vcpus_placed = place_vcpus(&plan, pid, vcpus, el,
-						   clock.kind == CLOCK_VIRTUAL);
+		uint64_t el = now_ns() - b->t0;
+		if (!b->vcpus_placed)
+			b->vcpus_placed =
+				place_vcpus(&b->plan, b->pid, vcpus, el,
+					    b->clock.kind == CLOCK_VIRTUAL);
 		if (run_interrupted())
 			interrupted = 1;
 		else if (el > timeout_ns)
@@ -627,7 +586,7 @@ int vm_boot(struct boot_result *out, const struct boot_request *req)
 			sleep_ms(POLL_MS);
 			continue;
 		}
-		run_kill(pid);
+		run_kill(b->pid);
 		out->qemu_exit = out->timed_out ? RUN_TIMEOUT : RUN_SIGNALED;
 		break;
 	}
@@ -637,15 +596,23 @@ int vm_boot(struct boot_result *out, const struct boot_request *req)
 	 */
 	if (out->qemu_exit == RUN_SIGNALED && run_interrupted())
 		interrupted = 1;
-	out->total_ns = now_ns() - t0;
+	out->total_ns = now_ns() - b->t0;
 	if (cw.fd >= 0)
 		close(cw.fd);
 	strbuf_release(&cw.tail);
-	unlink(pidfile);
-	drain(fd, &out->report);
+	unlink(b->pidfile);
+	drain(b->fd, &out->report);
 	proto_report_finish(&out->report);
-	note_times(out, t0);
-	tell_samples(req, &out->report, &told);
+	note_times(out, b->t0);
+	tell_samples(b->req, &out->report, &told);
+	return interrupted;
+}
+
+/* The boot's status and detail, from the console, the report and qemu.log. */
+static void judge_boot(struct boot_run *b, int interrupted)
+{
+	struct boot_result *out = b->out;
+	struct strbuf console = STRBUF_INIT;
 
 	read_file(out->console_log, &console);
 	if (interrupted) {
@@ -655,35 +622,63 @@ int vm_boot(struct boot_result *out, const struct boot_request *req)
 		out->status = vm_classify(&out->detail, console.buf,
 					  &out->report, out->timed_out,
 					  out->done_ns ? 0 : out->qemu_exit);
-		char *oom = out->status == BOOT_PANIC
-				    ? vm_memory_hint(console.buf,
-						     &req->job->machine, t)
-				    : NULL;
+		char *oom =
+			out->status == BOOT_PANIC
+				? vm_memory_hint(console.buf,
+						 &b->req->job->machine, b->t)
+				: NULL;
 		if (oom)
 			strbuf_addf(&out->detail, "\n  %s", oom);
 		free(oom);
 		if (out->status == BOOT_QEMU_ERROR) {
 			struct strbuf ql = STRBUF_INIT;
-			if (!read_file(qlog, &ql) && ql.len) {
+			if (!read_file(b->qlog, &ql) && ql.len) {
 				strbuf_trim(&ql);
 				strbuf_addf(&out->detail, ": %s", ql.buf);
 			}
 			strbuf_release(&ql);
 		}
 	}
+	strbuf_release(&console);
+}
+
+/* Close, remove (unless kept) and free what the boot made. */
+static void boot_run_release(struct boot_run *b)
+{
+	if (b->fd >= 0)
+		close(b->fd);
+	boot_images_release(&b->im, !b->req->keep_images);
+	if (!b->req->keep_images && b->initrd)
+		unlink(b->initrd);
+	strvec_clear(&b->argv);
+	free(b->initrd);
+	free(b->pidfile);
+	free(b->qlog);
+	free(b->cmdfile);
+}
+
+int vm_boot(struct boot_result *out, const struct boot_request *req)
+{
+	struct boot_run b = {
+		.req = req,
+		.out = out,
+		.argv = STRVEC_INIT,
+		.fd = -1,
+		.pid = -1,
+	};
+	int rc = -1;
+
+	if (req->topo < 0 || (size_t)req->topo >= req->job->nr_topologies)
+		return error("topology %d is not in the job", req->topo);
+	b.t = &req->job->topologies[req->topo];
+	if (mkdir_p(req->run_dir, 0755))
+		return -1;
+	name_files(&b);
+	if (prepare_boot(&b) || start_qemu(&b))
+		goto out;
+	judge_boot(&b, watch_qemu(&b));
 	rc = 0;
 out:
-	if (fd >= 0)
-		close(fd);
-	images_release(&im, !req->keep_images);
-	if (!req->keep_images && initrd)
-		unlink(initrd);
-	strbuf_release(&spec);
-	strbuf_release(&console);
-	strvec_clear(&argv);
-	free(initrd);
-	free(pidfile);
-	free(qlog);
-	free(cmdfile);
+	boot_run_release(&b);
 	return rc;
 }

@@ -91,6 +91,41 @@ static void publish(const struct job *job, const struct bisect_report *rep,
 	}
 }
 
+/*
+ * What is refused before the job is read: --log with --json, a --json
+ * whose standard output cannot be held, and a bad --upload or --notify
+ * URL (found now, not after hours of bisection). 0, or -1 after error().
+ */
+static int check_options(int show_log, int as_json, const char *upload_url,
+			 const char *notify_url)
+{
+	const struct upload_options uo = UPLOAD_OPTIONS_INIT;
+
+	if (show_log && as_json)
+		return error("--log and --json: give one (the log is text)");
+	if (as_json && cmd_json_hold())
+		return -1;
+	if ((upload_url && upload_check_endpoint(&uo, upload_url)) ||
+	    (notify_url && upload_check_endpoint(&uo, notify_url)))
+		return -1;
+	return 0;
+}
+
+/*
+ * The report for people on stdout, as the driver wrote it or rendered
+ * from `rep`; with --json it goes to stderr (cmd_json.h).
+ */
+static void print_report(const struct bisect_report *rep, struct strbuf *text)
+{
+	strbuf_reset(text);
+	if (rep->text)
+		strbuf_addstr(text, rep->text);
+	else
+		bisect_report_render_text(rep, text);
+	fputs(text->buf, stdout);
+	fflush(stdout);
+}
+
 int cmd_bisect(int argc, char **argv)
 {
 	struct job job;
@@ -107,7 +142,6 @@ int cmd_bisect(int argc, char **argv)
 	size_t nr_holds = 0;
 	char hash[41];
 	struct executor exec;
-	const struct upload_options uo = UPLOAD_OPTIONS_INIT;
 
 	executor_init(&exec);
 	const struct opt opts[] = {
@@ -138,18 +172,7 @@ int cmd_bisect(int argc, char **argv)
 		executor_release(&exec);
 		return usage(opts);
 	}
-	if (show_log && as_json) {
-		executor_release(&exec);
-		error("--log and --json: give one (the log is text)");
-		return DRIVER_ABORT;
-	}
-	if (as_json && cmd_json_hold()) {
-		executor_release(&exec);
-		return DRIVER_ABORT;
-	}
-	/* A bad URL is found now, not after hours of bisection. */
-	if ((upload_url && upload_check_endpoint(&uo, upload_url)) ||
-	    (notify_url && upload_check_endpoint(&uo, notify_url))) {
+	if (check_options(show_log, as_json, upload_url, notify_url)) {
 		executor_release(&exec);
 		return DRIVER_ABORT;
 	}
@@ -182,14 +205,7 @@ int cmd_bisect(int argc, char **argv)
 	ret = driver_job_bisect(&job, &o, &rep);
 	if (ret == DRIVER_INTERRUPTED || !rep.job)
 		goto out;
-	strbuf_reset(&text);
-	if (rep.text)
-		strbuf_addstr(&text, rep.text);
-	else
-		bisect_report_render_text(&rep, &text);
-	/* With --json the report for people goes to stderr (cmd_json.h). */
-	fputs(text.buf, stdout);
-	fflush(stdout);
+	print_report(&rep, &text);
 	if (as_json) {
 		doc = bisect_report_to_json(&rep);
 		json_object_set_new(doc, "exit_code", json_integer(ret));

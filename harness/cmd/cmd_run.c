@@ -452,6 +452,87 @@ out:
 	return rc;
 }
 
+/* The run's first line: the kernel, the boots, the accelerator and clock. */
+static void say_run(const struct kernel_pick *k, const struct job *job,
+		    int boots, int kvm, const struct clock *clock)
+{
+	printf("kernel %s (%s), %zu topolog%s x %d boot(s), %d sample(s) per "
+	       "point, %s, %s clock",
+	       k->commit, k->image, job->nr_topologies,
+	       job->nr_topologies == 1 ? "y" : "ies", boots, job->samples,
+	       kvm ? "KVM" : "TCG", clock_name(clock->kind));
+	if (clock->kind == CLOCK_VIRTUAL)
+		printf(" (icount, shift %d)", clock->shift);
+	putchar('\n');
+}
+
+/*
+ * `boots` boots on each topology that has points, until the harness is
+ * interrupted. 1 when a boot could not be set up (the run folder, an
+ * image or the spec: the next boot would fail the same way), else 0;
+ * *failed is set when a boot failed.
+ */
+static int boot_topologies(const struct job *job, const struct kernel_pick *k,
+			   const struct probe_machine *pm, const char *run_dir,
+			   int boots, int keep, struct summary *sum,
+			   int *failed)
+{
+	int setup_failed = 0;
+
+	for (size_t t = 0;
+	     t < job->nr_topologies && !run_interrupted() && !setup_failed;
+	     t++) {
+		if (!topo_engine(job, (int)t))
+			continue;
+		struct machine_id m = MACHINE_ID_INIT;
+		probe_machine_id(&m, job, (int)t, pm);
+		for (int b = 1; b <= boots && !run_interrupted(); b++) {
+			int r = one_boot(job, (int)t, k, &m, run_dir, b, boots,
+					 keep, sum, failed);
+			if (r < 0)
+				setup_failed = 1;
+			if (r)
+				break;
+		}
+		results_machine_release(&m);
+	}
+	return setup_failed;
+}
+
+/*
+ * The --json document of a run: the kernel, the machine, every boot (taken
+ * from `sum`), the summary, the table (taken), where the results are
+ * (NULL: none stored) and the exit code.
+ */
+static json_t *run_json(const struct kernel_pick *k, const struct job *job,
+			int kvm, const struct clock *clock, int boots,
+			struct summary *sum, json_t *table, const char *results,
+			int code)
+{
+	json_t *doc = json_object();
+
+	json_object_set_new(doc, "iobisect", json_string(version_string()));
+	json_object_set_new(doc, "kernel",
+			    json_pack("{s:s, s:s, s:s}", "commit", k->commit,
+				      "image", k->image, "build_key",
+				      k->build_key));
+	json_object_set_new(doc, "job", json_string(job->name));
+	json_object_set_new(doc, "accel", json_string(kvm ? "kvm" : "tcg"));
+	json_object_set_new(doc, "clock", json_string(clock_name(clock->kind)));
+	if (clock->kind == CLOCK_VIRTUAL)
+		json_object_set_new(doc, "icount_shift",
+				    json_integer(clock->shift));
+	json_object_set_new(doc, "boots_per_topology", json_integer(boots));
+	json_object_set_new(doc, "boots", sum->boots);
+	sum->boots = NULL;
+	json_object_set_new(doc, "summary", summary_json(sum, job));
+	json_object_set_new(doc, "table", table ? table : json_null());
+	json_object_set_new(doc, "results",
+			    results ? json_string(results) : json_null());
+	json_object_set_new(doc, "exit_code", json_integer(code));
+	return doc;
+}
+
 int cmd_run(int argc, char **argv)
 {
 	struct run_args a = {0};
@@ -514,33 +595,9 @@ int cmd_run(int argc, char **argv)
 	int kvm = pm.kvm;
 	const struct clock clock = pm.clock;
 	int boots = a.boots ? a.boots : job.runs_min;
-	printf("kernel %s (%s), %zu topolog%s x %d boot(s), %d sample(s) per "
-	       "point, %s, %s clock",
-	       k.commit, k.image, job.nr_topologies,
-	       job.nr_topologies == 1 ? "y" : "ies", boots, job.samples,
-	       kvm ? "KVM" : "TCG", clock_name(clock.kind));
-	if (clock.kind == CLOCK_VIRTUAL)
-		printf(" (icount, shift %d)", clock.shift);
-	putchar('\n');
-	for (size_t t = 0;
-	     t < job.nr_topologies && !run_interrupted() && !setup_failed;
-	     t++) {
-		if (!topo_engine(&job, (int)t))
-			continue;
-		struct machine_id m = MACHINE_ID_INIT;
-		probe_machine_id(&m, &job, (int)t, &pm);
-		for (int b = 1; b <= boots && !run_interrupted(); b++) {
-			int r = one_boot(&job, (int)t, &k, &m, rd.path, b,
-					 boots, a.keep_images, &sum, &failed);
-			if (r < 0)
-				/* The run folder, an image or the spec: the
-				 * next boot would fail the same way. */
-				setup_failed = 1;
-			if (r)
-				break;
-		}
-		results_machine_release(&m);
-	}
+	say_run(&k, &job, boots, kvm, &clock);
+	setup_failed = boot_topologies(&job, &k, &pm, rd.path, boots,
+				       a.keep_images, &sum, &failed);
 	print_summary(&sum, &job, &clock);
 	/*
 	 * Boots that all said ok yet gave no sample to use measured
@@ -564,31 +621,9 @@ int cmd_run(int argc, char **argv)
 	       : failed		 ? 1
 				 : 0;
 	if (a.json) {
-		doc = json_object();
-		json_object_set_new(doc, "iobisect",
-				    json_string(version_string()));
-		json_object_set_new(
-			doc, "kernel",
-			json_pack("{s:s, s:s, s:s}", "commit", k.commit, "image",
-				  k.image, "build_key", k.build_key));
-		json_object_set_new(doc, "job", json_string(job.name));
-		json_object_set_new(doc, "accel",
-				    json_string(kvm ? "kvm" : "tcg"));
-		json_object_set_new(doc, "clock",
-				    json_string(clock_name(clock.kind)));
-		if (clock.kind == CLOCK_VIRTUAL)
-			json_object_set_new(doc, "icount_shift",
-					    json_integer(clock.shift));
-		json_object_set_new(doc, "boots_per_topology",
-				    json_integer(boots));
-		json_object_set_new(doc, "boots", sum.boots);
-		sum.boots = NULL;
-		json_object_set_new(doc, "summary", summary_json(&sum, &job));
-		json_object_set_new(doc, "table", table ? table : json_null());
+		doc = run_json(&k, &job, kvm, &clock, boots, &sum, table,
+			       stored ? where : NULL, code);
 		table = NULL;
-		json_object_set_new(doc, "results",
-				    stored ? json_string(where) : json_null());
-		json_object_set_new(doc, "exit_code", json_integer(code));
 	}
 	free(where);
 	free(dir);

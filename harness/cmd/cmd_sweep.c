@@ -445,6 +445,38 @@ static int interrupted_or_abort(struct sweep_run *s)
 	return EXIT_ABORT;
 }
 
+/* A row per sampled commit, named as git describe names it. */
+static void make_rows(struct sweep_run *s, const struct strvec *sample)
+{
+	s->rows = xcalloc(sample->nr + 1, sizeof(*s->rows));
+	for (size_t i = 0; i < sample->nr; i++) {
+		struct sweep_row *row = &s->rows[s->nr_rows++];
+		struct commit_info ci = COMMIT_INFO_INIT;
+
+		snprintf(row->id, sizeof(row->id), "%s", sample->v[i]);
+		row->outcome = "ok";
+		if (!repo_describe(s->repo, row->id, &ci)) {
+			row->describe =
+				ci.describe ? xstrdup(ci.describe) : NULL;
+			row->subject = ci.subject ? xstrdup(ci.subject) : NULL;
+		}
+		commit_info_release(&ci);
+	}
+}
+
+/* What the sweep measured, and how long it took since `t0`. */
+static void say_measured(const struct sweep_run *s, uint64_t t0)
+{
+	char took[32];
+
+	format_duration(took, sizeof(took), (now_ns() - t0) / 1e9);
+	printf("measured %u new boots (%zu commits; kernels: %u built, %u "
+	       "from the build cache) in %s\n",
+	       s->m.counts.boots, s->nr_rows, s->m.counts.builds,
+	       s->m.counts.builds_cached, took);
+	fflush(stdout);
+}
+
 /*
  * --every at most: the kernel's history has some 1.3 million commits; a
  * larger step than this samples only the range's ends.
@@ -459,7 +491,7 @@ int cmd_sweep(int argc, char **argv)
 	unsigned every = 0;
 	int boots = SWEEP_BOOTS_FIRST;
 	int bisect_improvements = 0, ret = EXIT_ABORT, code;
-	char a[41], b[41], took[32];
+	char a[41], b[41];
 	uint64_t t0 = now_ns();
 	const struct opt opts[] = {
 		OPT_STRING("--range", &range, "A..B", "the commits to sample"),
@@ -535,20 +567,7 @@ int cmd_sweep(int argc, char **argv)
 		      "each",
 		      s.job.name, sample.nr, range, s.boots);
 
-	s.rows = xcalloc(sample.nr + 1, sizeof(*s.rows));
-	for (size_t i = 0; i < sample.nr; i++) {
-		struct sweep_row *row = &s.rows[s.nr_rows++];
-		struct commit_info ci = COMMIT_INFO_INIT;
-
-		snprintf(row->id, sizeof(row->id), "%s", sample.v[i]);
-		row->outcome = "ok";
-		if (!repo_describe(s.repo, row->id, &ci)) {
-			row->describe =
-				ci.describe ? xstrdup(ci.describe) : NULL;
-			row->subject = ci.subject ? xstrdup(ci.subject) : NULL;
-		}
-		commit_info_release(&ci);
-	}
+	make_rows(&s, &sample);
 	if (sweep_sample_measure(&s)) {
 		ret = interrupted_or_abort(&s);
 		goto out;
@@ -556,12 +575,7 @@ int cmd_sweep(int argc, char **argv)
 	progress_clear(&s.progress);
 
 	print_table(&s);
-	format_duration(took, sizeof(took), (now_ns() - t0) / 1e9);
-	printf("measured %u new boots (%zu commits; kernels: %u built, %u "
-	       "from the build cache) in %s\n",
-	       s.m.counts.boots, s.nr_rows, s.m.counts.builds,
-	       s.m.counts.builds_cached, took);
-	fflush(stdout);
+	say_measured(&s, t0);
 	ret = analyse(&s, bisect_improvements);
 	if (s.upload_url && (ret == EXIT_REGRESSION || ret == EXIT_NO_REGRESSION))
 		upload(&s);

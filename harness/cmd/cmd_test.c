@@ -53,6 +53,83 @@ static int cwd_inside(const char *dir)
 	return inside;
 }
 
+/*
+ * The repository git bisect walks: --repo, else the current directory
+ * (git bisect run runs us in the tree it checked out), else the job's.
+ */
+static int open_walked_repo(struct repo **repo, const char *repo_arg,
+			    const struct job *job)
+{
+	if (repo_arg)
+		return repo_open(repo, repo_arg) ? -1 : 0;
+	if (!repo_open(repo, "."))
+		return 0;
+	if (!job->repo)
+		return error("not in a git repository and '%s' names none",
+			     job->path);
+	return repo_open(repo, job->repo) ? -1 : 0;
+}
+
+/*
+ * The endpoints are the job's words, so they are looked up in the job's
+ * repository when it opens (*job_repo; a clone has "origin/x" where the
+ * job says "x"). Build from the job's repository too when it holds the
+ * commit under test: its private tree is warm, while a throwaway clone's
+ * would build cold; the build key is the tree, so the image is the same
+ * either way. Returns the repository to build from.
+ */
+static const char *open_job_repo(struct repo **job_repo,
+				 const struct repo *repo, const struct job *job,
+				 const char *head)
+{
+	const char *build_repo = repo_path(repo);
+
+	if (job->repo && job->repo[0]) {
+		struct strbuf quiet = STRBUF_INIT;
+		char id[41];
+		error_capture(&quiet);
+		if (repo_open(job_repo, job->repo))
+			*job_repo = NULL;
+		else if (!repo_resolve(*job_repo, head, id))
+			build_repo = job->repo;
+		error_capture(NULL);
+		strbuf_release(&quiet);
+	}
+	return build_repo;
+}
+
+/*
+ * The endpoints' commits in `r`: good always, bad only when the auto
+ * line sits halfway (*auto_line): only then is bad measured.
+ */
+static int resolve_endpoints(const struct job *job, struct repo *r,
+			     char good[41], char bad[41], int *auto_line)
+{
+	if (repo_resolve(r, job->good, good))
+		return -1;
+	*auto_line = job_needs_bad(job);
+	if (job_check_needs_bad(job, job->bad))
+		return -1;
+	if (*auto_line && repo_resolve(r, job->bad, bad))
+		return -1;
+	return 0;
+}
+
+/*
+ * The --json answer: the commit tested, the endpoints (bad NULL when it
+ * was not measured), the mark, the exit code and the driver's message.
+ */
+static json_t *answer_json(const struct job *job, const char *head,
+			   const char *good, const char *bad,
+			   enum bisect_mark mark, int ret, const char *message)
+{
+	return json_pack("{s:s, s:s, s:s, s:o, s:s, s:o, s:i, s:s}", "iobisect",
+			 version_string(), "job", job->name, "commit", head,
+			 "bad", bad ? json_string(bad) : json_null(), "good",
+			 good, "mark", json_string(bisect_mark_name(mark)),
+			 "exit_code", ret, "message", message);
+}
+
 int cmd_test(int argc, char **argv)
 {
 	struct job job;
@@ -106,50 +183,13 @@ int cmd_test(int argc, char **argv)
 		goto out;
 	}
 
-	/* git bisect run runs us in the tree it checked out. */
-	if (repo_arg) {
-		if (repo_open(&repo, repo_arg))
-			goto out;
-	} else if (repo_open(&repo, ".")) {
-		if (!job.repo) {
-			error("not in a git repository and '%s' names none",
-			      job.path);
-			goto out;
-		}
-		if (repo_open(&repo, job.repo))
-			goto out;
-	}
+	if (open_walked_repo(&repo, repo_arg, &job))
+		goto out;
 	if (repo_resolve(repo, "HEAD", head))
 		goto out;
-	/*
-	 * The endpoints are the job's words, so they are looked up in the
-	 * job's repository when it opens (a clone has "origin/x" where the
-	 * job says "x"). Build from the job's repository too when it holds
-	 * the commit under test: its private tree is warm, while a throwaway
-	 * clone's would build cold; the build key is the tree, so the image
-	 * is the same either way.
-	 */
-	build_repo = repo_path(repo);
-	if (job.repo && job.repo[0]) {
-		struct strbuf quiet = STRBUF_INIT;
-		char id[41];
-		error_capture(&quiet);
-		if (repo_open(&job_repo, job.repo))
-			job_repo = NULL;
-		else if (!repo_resolve(job_repo, head, id))
-			build_repo = job.repo;
-		error_capture(NULL);
-		strbuf_release(&quiet);
-	}
-	if (repo_resolve(job_repo ? job_repo : repo, job.good, good))
-		goto out;
-
-	/* The auto line sits halfway: only then is bad measured. */
-	auto_line = job_needs_bad(&job);
-	if (job_check_needs_bad(&job, job.bad))
-		goto out;
-	if (auto_line &&
-	    repo_resolve(job_repo ? job_repo : repo, job.bad, bad))
+	build_repo = open_job_repo(&job_repo, repo, &job, head);
+	if (resolve_endpoints(&job, job_repo ? job_repo : repo, good, bad,
+			      &auto_line))
 		goto out;
 	if (!results && job.results[0] != '/' &&
 	    cwd_inside(repo_path(repo))) {
@@ -165,15 +205,9 @@ int cmd_test(int argc, char **argv)
 		fflush(stdout);
 		ret = bisect_exit_code(mark);
 		if (as_json)
-			doc = json_pack("{s:s, s:s, s:s, s:o, s:s, s:o, s:i, s:s}",
-					"iobisect", version_string(), "job",
-					job.name, "commit", head, "bad",
-					auto_line ? json_string(bad)
-						  : json_null(),
-					"good", good, "mark",
-					json_string(bisect_mark_name(mark)),
-					"exit_code", ret, "message",
-					res.message ? res.message : "");
+			doc = answer_json(&job, head, good,
+					  auto_line ? bad : NULL, mark, ret,
+					  res.message ? res.message : "");
 	} else {
 		if (res.message)
 			error("%s", res.message);
