@@ -80,7 +80,7 @@ STANDIN_HOLD_S=8 "$bin" run job.json --kernel "$img" --results res-hold \
 pid=$!
 seen=
 for ((i = 0; i < 120; i++)); do
-	grep -q " #0 " hold.out && { kill -0 "$pid" 2>/dev/null && seen=1; break; }
+	grep -qs " #0 " hold.out && { kill -0 "$pid" 2>/dev/null && seen=1; break; }
 	sleep 0.05
 done
 check "run: a sample is printed while the guest still runs" [ -n "$seen" ]
