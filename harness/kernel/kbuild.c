@@ -1,13 +1,13 @@
 /*
  * kbuild.c: cached, incremental kernel builds (see kbuild.h). Layout under
  * cache_dir():
- *   src/<repo-id>/            the private source tree (one per repository)
- *   src/<repo-id>.lock        held while the tree is checked out and built
- *   obj/<repo-id>-<cfg12>/    O= build folder, reused across commits
- *   obj/<repo-id>-<cfg12>.lock
- *   images/<key>/{bzImage,System.map,build.log,key.json}
- * A key with a bzImage is a hit: no checkout, no make (unless its map is
- * wanted and cannot be had otherwise: kmap.h).
+ *   trees/<repo-id>/<slot>/src          a private source tree per slot
+ *   trees/<repo-id>/<slot>/obj/<cfg12>  an O= build folder, reused
+ *   images/<key>/{bzImage,System.map,inputs,build.log,key.json}
+ * A key with a bzImage is a hit: no checkout, no make (unless its map or
+ * its inputs are wanted and cannot be had otherwise: kmap.h, inputs.h).
+ * kbuild_image is its steps, over one struct kbuild_run; the parts that
+ * run nothing are in kbuild_pure.c.
  */
 #include "kbuild.h"
 #include "kmap.h"
@@ -30,91 +30,6 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-
-const char *build_status_name(enum build_status s)
-{
-	switch (s) {
-	case BUILD_OK:
-		return "ok";
-	case BUILD_FAILED:
-		return "failed";
-	case BUILD_CONFIG_ERROR:
-		return "config-error";
-	case BUILD_SETUP_ERROR:
-		return "setup-error";
-	}
-	return "unknown";
-}
-
-void kbuild_key(const char *tree_id, const char *config_hash,
-		const char *toolchain_id, char out[41])
-{
-	struct strbuf sb = STRBUF_INIT;
-	strbuf_addf(&sb,
-		    "iobisect build key 1\ntree %s\nconfig %s\ntoolchain %s\n",
-		    tree_id, config_hash, toolchain_id);
-	hash_hex(sb.buf, sb.len, out);
-	strbuf_release(&sb);
-}
-
-char *kbuild_toolchain_id(const char *cc, const char *hostcc,
-			  const char *version_line, const char *env_id)
-{
-	return xstrfmt("cc=%s hostcc=%s %s%s%s", cc, hostcc ? hostcc : cc,
-		       version_line ? version_line : "",
-		       env_id && *env_id ? " " : "", env_id ? env_id : "");
-}
-
-const struct toolchain_rule *
-kbuild_pick_toolchain(const struct toolchain_rule *rules, size_t nr,
-		      unsigned kver)
-{
-	for (size_t i = 0; i < nr; i++)
-		if (kver_in_range(kver, &rules[i].range))
-			return &rules[i];
-	return NULL;
-}
-
-static int is_compiler_error(const char *line, size_t len)
-{
-	/* "path.c:12:3: error: ..." or "path.c:12: error: ..." */
-	const char *colon = memchr(line, ':', len);
-	if (!colon || colon == line)
-		return 0;
-	const char *p = colon + 1, *end = line + len;
-	if (p >= end || *p < '0' || *p > '9')
-		return 0;
-	const char *e = memmem(p, (size_t)(end - p), "error:", 6);
-	return e != NULL;
-}
-
-char *kbuild_first_error(const char *log)
-{
-	const char *fallback = NULL;
-	size_t fallback_len = 0;
-	for (const char *p = log; *p;) {
-		const char *eol = strchr(p, '\n');
-		size_t len = eol ? (size_t)(eol - p) : strlen(p);
-		if (is_compiler_error(p, len))
-			return xstrndup(p, len);
-		if (!fallback && (memmem(p, len, "Error ", 6) ||
-				  memmem(p, len, "error:", 6))) {
-			fallback = p;
-			fallback_len = len;
-		}
-		p += len + (eol ? 1 : 0);
-	}
-	return fallback ? xstrndup(fallback, fallback_len) : NULL;
-}
-
-void build_result_release(struct build_result *res)
-{
-	free(res->image);
-	free(res->log);
-	free(res->first_error);
-	free(res->message);
-	memset(res, 0, sizeof(*res));
-}
 
 /* A progress line, only for a person watching a terminal. */
 static void progress(const struct build_request *req, const char *fmt, ...)
@@ -591,7 +506,8 @@ static void make_failed(struct kbuild_run *b, int rc)
 		strip_tree_prefix(out->first_error, b->srcdir);
 	strbuf_release(&text);
 	if (out->first_error && rc > 0 && !run_interrupted() &&
-	    is_compiler_error(out->first_error, strlen(out->first_error))) {
+	    kbuild_is_compiler_error(out->first_error,
+				     strlen(out->first_error))) {
 		char *failed = xstrfmt("%s/" FAILED_FILE, b->imgdir);
 		write_file_atomic(failed, out->first_error,
 				  strlen(out->first_error));

@@ -89,6 +89,8 @@ kbuild_pick_toolchain(const struct toolchain_rule *rules, size_t nr,
  * Caller frees.
  */
 char *kbuild_first_error(const char *log);
+/* "path.c:12:3: error: ..." or "path.c:12: error: ...": the tree's own. */
+int kbuild_is_compiler_error(const char *line, size_t len);
 
 const char *build_status_name(enum build_status s);
 
