@@ -368,7 +368,6 @@ static int probe_typed(struct driver *d, const char *commit,
 	return r < 0 ? -1 : 0;
 }
 
-/* Build, then measure as the bisect type asks. 0, or -1 to stop. */
 /* `commit`'s image is `other`'s byte for byte: 1, 0 not or unknown. */
 static int same_image(struct driver *d, const char *commit, const char *other)
 {
@@ -415,6 +414,7 @@ static int same_as_judged(struct driver *d, const char *commit,
 	return 1;
 }
 
+/* Build, then measure as the bisect type asks. 0, or -1 to stop. */
 int driver_probe(struct driver *d, const char *commit, double error,
 		 unsigned cap, struct probe_note *n)
 {
