@@ -2,7 +2,6 @@
 #include "inputs.h"
 #include "build_log.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <ftw.h>
 #include <stdlib.h>
@@ -27,8 +26,7 @@ void inputs_add(struct kernel_inputs *in, const char *path)
 /* Characters that end a path inside a .cmd token ("$(wildcard x)", "-I"). */
 static size_t path_len(const char *s)
 {
-	size_t n = strcspn(s, " \t\n\\)(,;:'\"=");
-	return n;
+	return strcspn(s, " \t\n\\)(,;:'\"=");
 }
 
 /* Every file of the tree `text` names as `prefix`/path. */
