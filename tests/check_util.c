@@ -55,6 +55,30 @@ static int process_alive(long pid)
 	return alive;
 }
 
+/* Two files' bytes: the same, another size, the same size, one missing. */
+START_TEST(files_same_compares_bytes)
+{
+	const char *texts[] = { "image-1\n", "image-1\n", "image-10\n",
+				"image-2\n" };
+	char *path[4];
+
+	for (int i = 0; i < 4; i++) {
+		path[i] = xstrfmt("%s/f%d", tmpdir, i);
+		ck_assert_int_eq(write_file_atomic(path[i], texts[i],
+						   strlen(texts[i])),
+				 0);
+	}
+	ck_assert_int_eq(files_same(path[0], path[1]), 1);
+	ck_assert_int_eq(files_same(path[0], path[2]), 0);
+	ck_assert_int_eq(files_same(path[0], path[3]), 0);
+	char *gone = xstrfmt("%s/gone", tmpdir);
+	ck_assert_int_eq(files_same(path[0], gone), -1);
+	free(gone);
+	for (int i = 0; i < 4; i++)
+		free(path[i]);
+}
+END_TEST
+
 START_TEST(strbuf_grows_and_formats)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -814,6 +838,7 @@ int main(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_set_timeout(tc, 20);
 	tcase_add_test(tc, strbuf_grows_and_formats);
+	tcase_add_test(tc, files_same_compares_bytes);
 	tcase_add_test(tc, relpath_between_install_folders);
 	tcase_add_test(tc, build_id_read_from_elf_notes);
 	tcase_add_test(tc, strvec_index_and_value);

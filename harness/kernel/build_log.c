@@ -24,22 +24,12 @@ char *build_log_value(const char *imgdir, const char *name)
 	return value;
 }
 
-static int same_bytes(const char *a, const char *b)
-{
-	struct strbuf x = STRBUF_INIT, y = STRBUF_INIT;
-	int same = !read_file(a, &x) && !read_file(b, &y) && x.len == y.len &&
-		   !memcmp(x.buf, y.buf, x.len);
-	strbuf_release(&x);
-	strbuf_release(&y);
-	return same;
-}
-
 int build_log_folder(const char *imgdir, char **objdir)
 {
 	char *dir = build_log_value(imgdir, "objdir");
 	char *image = xstrfmt("%s/bzImage", imgdir);
 	char *built = dir ? xstrfmt("%s/arch/x86/boot/bzImage", dir) : NULL;
-	int holds = built && file_exists(built) && same_bytes(built, image);
+	int holds = built && files_same(built, image) == 1;
 
 	free(image);
 	free(built);

@@ -446,15 +446,9 @@ static const struct clock *ops_clock(void *payload)
 
 int probe_same_image(const struct probe_image *a, const struct probe_image *b)
 {
-	struct strbuf x = STRBUF_INIT, y = STRBUF_INIT;
-	int same = -1;
-
-	if (a && b && a->image && b->image && !read_file(a->image, &x) &&
-	    !read_file(b->image, &y))
-		same = x.len == y.len && !memcmp(x.buf, y.buf, x.len);
-	strbuf_release(&x);
-	strbuf_release(&y);
-	return same;
+	if (!a || !b || !a->image || !b->image)
+		return -1;
+	return files_same(a->image, b->image);
 }
 
 static int ops_same_image(void *payload, const char *a, const char *b)

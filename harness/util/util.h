@@ -179,6 +179,8 @@ int path_inside(const char *path, const char *dir);
 int same_file_path(const char *a, const char *b);
 int copy_file(const char *from, const char *to, mode_t mode);
 int file_exists(const char *path);
+/* 1 when two files hold the same bytes, 0 when not, -1 when unreadable. */
+int files_same(const char *a, const char *b);
 int remove_tree(const char *path);
 /*
  * Hard links of the tree `from` at `to` (copies across file systems), of
