@@ -399,9 +399,7 @@ enum driver_status driver_job_bisect(struct job *job,
 	}
 	b.driver_ready = 1;
 	if (job->inputs_only) {
-		b.narrow = (struct narrow_repo){ .job = job,
-						 .repo = b.repo,
-						 .good = b.st.good };
+		b.narrow = (struct narrow_repo){ .job = job, .repo = b.repo };
 		b.d.narrow = narrow_by_inputs;
 		b.d.narrow_arg = &b.narrow;
 	}

@@ -94,7 +94,7 @@ int narrow_by_inputs(void *arg, const char *const *commits, size_t nr,
 		if ((rc = image_inputs(n, commits[i], &in, why)))
 			goto out;
 	same = xcalloc(range->nr ? range->nr : 1, sizeof(*same));
-	if (narrow_same(n->repo, &in, range, n->good, same)) {
+	if (narrow_same(n->repo, &in, range, commits[0], same)) {
 		rc = -1;
 		goto out;
 	}

@@ -29,12 +29,12 @@ int narrow_same(struct repo *r, const struct kernel_inputs *in,
  * driver.h's narrow operation for a job's repository (arg): the union of
  * the endpoints' inputs decides, each image asked of the build cache
  * with its inputs (BUILD_WANT_INPUTS: one cached before they were kept
- * is built again). 1 with *why for images not built here (prebuilt).
+ * is built again); commits[0] is the good endpoint. 1 with *why for
+ * images not built here (prebuilt).
  */
 struct narrow_repo {
 	const struct job *job;
 	struct repo *repo;
-	const char *good;
 };
 int narrow_by_inputs(void *arg, const char *const *commits, size_t nr,
 		     const struct commit_graph *range,
