@@ -46,6 +46,10 @@ static void progress(const struct build_request *req, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* The host's own compilers: a toolchain entry with no environment. */
+static const struct toolenv host_env = {TOOLENV_HOST, STRVEC_INIT, NULL,
+					STRVEC_INIT};
+
 /* First line of `cc --version` in env, the compiler's identity in keys. */
 static char *compiler_version(const struct toolenv *env, const char *cc,
 			      const char *dir)
@@ -287,8 +291,6 @@ static int resolve_source(struct kbuild_run *b)
 static int identify_toolchain(struct kbuild_run *b)
 {
 	const struct build_request *req = b->req;
-	static const struct toolenv host_env = {TOOLENV_HOST, STRVEC_INIT, NULL,
-						STRVEC_INIT};
 	const struct toolchain_rule *tc = kbuild_pick_toolchain(
 		req->toolchains, req->nr_toolchains, b->kver);
 
@@ -400,6 +402,31 @@ static int check_out(struct kbuild_run *b)
 	return repo_checkout(b->repo, out->commit, b->srcdir);
 }
 
+/*
+ * The host's ccache folder, for a chroot that has a ccache of its own:
+ * bound in, it serves the chroot's compiler the objects the same compiler
+ * made on the host (ccache tells compilers apart by size and date, which a
+ * Debian package gives alike in both). NULL when either has no ccache.
+ */
+static char *chroot_ccache_dir(const struct toolenv *env)
+{
+	const char *argv[] = {"ccache", "--get-config", "cache_dir", NULL};
+	struct strbuf sb = STRBUF_INIT;
+	char *inside = xstrfmt("%s/usr/bin/ccache", env->root);
+	char *host = run_which("ccache"), *dir = NULL;
+
+	if (host && !access(inside, X_OK) &&
+	    !toolenv_output(&host_env, NULL, NULL, argv, &sb)) {
+		strbuf_trim(&sb);
+		if (sb.buf[0] == '/' && !mkdir_p(sb.buf, 0755))
+			dir = strbuf_detach(&sb);
+	}
+	strbuf_release(&sb);
+	free(inside);
+	free(host);
+	return dir;
+}
+
 /* make's variables and environment: compilers, ccache, a fixed stamp. */
 static void make_settings(struct kbuild_run *b)
 {
@@ -408,13 +435,20 @@ static void make_settings(struct kbuild_run *b)
 	 * repositories and runs: paths under trees/ are made relative
 	 * (base_dir), and the build folder is not hashed when a fragment
 	 * turns debug information on (the objects' comp_dir may then name
-	 * another tree; bzImage carries no debug information).
+	 * another tree; bzImage carries no debug information). A prefix's
+	 * environment (a container) may not see the host's cache: none.
 	 */
-	/* Not in an environment: the host's ccache is not there. */
+	char *shared = b->env->kind == TOOLENV_CHROOT
+			       ? chroot_ccache_dir(b->env)
+			       : NULL;
 	char *ccache = b->env->kind == TOOLENV_HOST ? run_which("ccache")
+		       : shared			    ? xstrdup("ccache")
 						    : NULL;
 
 	strvec_push(&b->vars, "ARCH=x86_64");
+	if (shared)
+		strvec_pushf(&b->menv, "CCACHE_DIR=%s", shared);
+	free(shared);
 	if (ccache) {
 		strvec_pushf(&b->vars, "CC=ccache %s", b->cc);
 		strvec_pushf(&b->vars, "HOSTCC=ccache %s", b->hostcc);
