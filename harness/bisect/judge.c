@@ -45,22 +45,15 @@ void judge_noise(struct judge *j, struct noise_model *out)
 {
 	struct measure_boots *b;
 	size_t nr = measure_repeated(j->m, &b);
+	/* Each commit's boots in bytes/s (noise_estimate_boots). */
 	struct noise_group *g = xcalloc(nr + 1, sizeof(*g));
-	double **y = xcalloc(nr + 1, sizeof(*y));
 
 	for (size_t i = 0; i < nr; i++) {
-		const double *v = b[i].values;
-		size_t n = b[i].nr;
+		g[i] = (struct noise_group){b[i].values, b[i].nr};
 		if (j->m->good && !strcmp(b[i].commit, j->m->good))
-			window(b[i].values, b[i].nr, &v, &n);
-		y[i] = xmalloc(n * sizeof(double));
-		noise_log(y[i], v, n);
-		g[i] = (struct noise_group){y[i], n};
+			window(b[i].values, b[i].nr, &g[i].y, &g[i].n);
 	}
-	noise_estimate(out, j->machine, g, nr);
-	for (size_t i = 0; i < nr; i++)
-		free(y[i]);
-	free(y);
+	noise_estimate_boots(out, j->machine, g, nr);
 	free(g);
 	free(b);
 }
@@ -102,26 +95,25 @@ static int level_steady(struct judge *j, const char *endpoint,
 			enum bisect_mark mark, int *out)
 {
 	const struct bisect_state *st = j->st;
-	double *y = NULL;
+	double *v = NULL;
 	size_t n = 0, alloc = 0;
 	int ret = -1;
 
 	*out = 0;
-	if (endpoint && endpoint[0] && add_boots(j, endpoint, &y, &n, &alloc))
+	if (endpoint && endpoint[0] && add_boots(j, endpoint, &v, &n, &alloc))
 		goto out;
 	for (size_t i = 0; st && i < st->nr_marks; i++) {
 		const char *c = st->marks[i].commit;
 		if (st->marks[i].mark != mark || !last_of_its_commit(st, i) ||
 		    (endpoint && !strcmp(c, endpoint)))
 			continue;
-		if (add_boots(j, c, &y, &n, &alloc))
+		if (add_boots(j, c, &v, &n, &alloc))
 			goto out;
 	}
-	noise_log(y, y, n);
-	*out = noise_steady(y, n, j->machine);
+	*out = noise_steady_boots(v, n, j->machine);
 	ret = 0;
 out:
-	free(y);
+	free(v);
 	return ret;
 }
 
