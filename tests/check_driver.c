@@ -1146,8 +1146,8 @@ START_TEST(test_on_a_machine_with_modes)
 END_TEST
 
 /*
- * The noise model's priors, and the words its figures are shown in,
- * follow the clock the measuring operations resolved ("auto" under TCG
+ * The noise model's priors (the judge's, once a run), and the words its
+ * figures are shown in, follow the clock the measuring operations resolved ("auto" under TCG
  * with one vCPU is the virtual clock), and without such an operation the
  * clock the job names.
  */
@@ -1165,6 +1165,7 @@ START_TEST(priors_and_unit_follow_the_resolved_clock)
 	struct fake f;
 	struct job job;
 	struct measure m;
+	struct judge j;
 	struct noise_model nm;
 	struct strbuf unit = STRBUF_INIT;
 
@@ -1172,14 +1173,16 @@ START_TEST(priors_and_unit_follow_the_resolved_clock)
 	fake_init(&f, 4, 2, 50, 5);
 	job_init(&job);
 	measure_init(&m, &job, &virt_ops, &f);
-	measure_noise(&m, &nm);
+	judge_init(&j, &m, NULL);
+	judge_noise(&j, &nm);
 	ck_assert_double_eq_tol(nm.sigma, NOISE_VIRTUAL_PRIOR_SIGMA, 1e-12);
 	measure_unit(&m, &unit);
 	ck_assert_str_eq(unit.buf, "MB/s in virtual time (icount, shift 4)");
 	measure_release(&m);
 
 	measure_init(&m, &job, &fake_ops, &f);
-	measure_noise(&m, &nm);
+	judge_init(&j, &m, NULL);
+	judge_noise(&j, &nm);
 	ck_assert_double_eq_tol(nm.sigma, NOISE_PRIOR_SIGMA, 1e-12);
 	strbuf_reset(&unit);
 	measure_unit(&m, &unit);
@@ -1189,13 +1192,56 @@ START_TEST(priors_and_unit_follow_the_resolved_clock)
 	job.machine.clock = "virtual";
 	job.machine.icount_shift = 5;
 	measure_init(&m, &job, &fake_ops, &f);
-	measure_noise(&m, &nm);
+	judge_init(&j, &m, NULL);
+	judge_noise(&j, &nm);
 	ck_assert_double_eq_tol(nm.sigma, NOISE_VIRTUAL_PRIOR_SIGMA, 1e-12);
 	strbuf_reset(&unit);
 	measure_unit(&m, &unit);
 	ck_assert_str_eq(unit.buf, "MB/s in virtual time (icount, shift 5)");
 	measure_release(&m);
 	strbuf_release(&unit);
+	graph_release(&f.g);
+}
+END_TEST
+
+/*
+ * `iobisect test` judges its pairs as the answer's are: on the clock's
+ * priors and with the levels that held still. On the virtual clock, where
+ * kernels that compute read the same to 0.1%, and with the good
+ * endpoint's boots of earlier tests stored (git bisect run asks one
+ * commit a run), a -20% commit is slow in a few pairs, and one before it
+ * fast. The pairs' input without them (the wall clock's priors, no level
+ * still) held the slower mode's doubt over every pair, and the commit
+ * stayed untestable after runs.max pairs.
+ */
+START_TEST(test_pairs_on_the_clock_s_priors)
+{
+	struct measure_ops virt_ops = fake_ops;
+	struct fake f;
+	struct job job;
+	struct driver d;
+	struct driver_result res;
+	enum bisect_mark mark;
+
+	virt_ops.clock = fake_clock;
+	fake_init(&f, 8, 4, 20, 0.1);
+	for (int i = 0; i < 4; i++)
+		f.values[0][f.nr[0]++] = (200 + 0.1 * (i % 2)) * MB;
+	job_init(&job);
+	driver_init(&d, &job, &virt_ops, &f, NULL, NULL);
+	ck_assert_int_eq(driver_test(&d, f.good, f.g.nodes[0].id, id_at(&f, 5),
+				     &res, &mark),
+			 DRIVER_CULPRIT);
+	ck_assert_msg(mark == BISECT_BAD, "%s", res.message);
+	ck_assert_uint_le(f.nr[5], 3);
+	driver_result_release(&res);
+	ck_assert_int_eq(driver_test(&d, f.good, f.g.nodes[0].id, id_at(&f, 3),
+				     &res, &mark),
+			 DRIVER_CULPRIT);
+	ck_assert_msg(mark == BISECT_GOOD, "%s", res.message);
+	ck_assert_uint_le(f.nr[3], 3);
+	driver_result_release(&res);
+	driver_release(&d);
 	graph_release(&f.g);
 }
 END_TEST
@@ -1394,6 +1440,38 @@ START_TEST(revert_brings_back_one_change)
 	ck_assert_int_eq(r.res.answer.revert, REPORT_REVERT_NONE);
 	ck_assert_uint_eq(f.reverts, 0);
 	ck_assert_uint_eq(f.boots, boots);
+	run_end(&r, &f);
+}
+END_TEST
+
+/*
+ * The revert's pairs are judged as the answer's are: with the levels that
+ * held still over the run. On the virtual clock, kernels that compute
+ * read the same to 0.1%, and the revert of a -20% change is decided in a
+ * pair or two. Without the run's still levels (the revert's pairs built
+ * their input apart from the answer's) every pair kept the slower mode's
+ * doubt: 4 pairs, where 1 shows it.
+ */
+START_TEST(revert_pairs_on_the_levels_that_held_still)
+{
+	struct measure_ops virt_ops = fake_ops;
+	struct fake f;
+	struct run r;
+
+	virt_ops.clock = fake_clock;
+	fake_init(&f, 12, 7, 20, 0.1);
+	job_init(&r.job);
+	r.job.revert = 1;
+	run_start(&r, &f);
+	driver_init(&r.d, &r.job, &virt_ops, &f, &f.g, &r.st);
+	ck_assert_int_eq(driver_bisect(&r.d, &r.res), DRIVER_CULPRIT);
+	ck_assert_str_eq(r.res.culprit, id_at(&f, 7));
+	ck_assert_int_eq(r.res.answer.revert, REPORT_REVERT_MEASURED);
+	printf("revert on the virtual clock: %u pairs, %.1f%% brought back\n",
+	       r.res.answer.revert_pairs, r.res.answer.brought_pct);
+	ck_assert(r.res.answer.brought_pct > 95 &&
+		  r.res.answer.brought_pct < 105);
+	ck_assert_uint_le(r.res.answer.revert_pairs, 2);
 	run_end(&r, &f);
 }
 END_TEST
@@ -1812,9 +1890,11 @@ static Suite *driver_suite(void)
 	tcase_add_test(tc, faster_finds_the_improvement);
 	tcase_add_test(tc, test_one_commit);
 	tcase_add_test(tc, test_on_a_machine_with_modes);
+	tcase_add_test(tc, test_pairs_on_the_clock_s_priors);
 	tcase_add_test(tc, host_waits_note_names_the_way_out);
 	tcase_add_test(tc, line_near_the_drop_gives_way);
 	tcase_add_test(tc, revert_brings_back_one_change);
+	tcase_add_test(tc, revert_pairs_on_the_levels_that_held_still);
 	tcase_add_test(tc, revert_of_a_change_partly_fixed);
 	tcase_add_test(tc, two_changes_culprit_explains_part);
 	tcase_add_test(tc, same_image_is_never_named);

@@ -139,9 +139,9 @@ void driver_answer_share(struct driver *d, const char *culprit,
 		return;
 	le = log(b / g);
 	lc = log(c / p);
-	measure_noise(&d->m, &nm);
+	judge_noise(&d->judge, &nm);
 	/* No quieter than the clock's prior: levels drift over a run. */
-	sigma = fmax(nm.sigma, measure_noise_machine(&d->m)->prior_sigma);
+	sigma = fmax(nm.sigma, d->judge.machine->prior_sigma);
 	se = sigma * sqrt(1.0 / (double)ng + 1.0 / (double)nb +
 			  1.0 / (double)np + 1.0 / (double)nc);
 	a->have_share = 1;

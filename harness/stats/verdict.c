@@ -268,38 +268,14 @@ double verdict_posterior_error(double llr)
 
 /*
  * The slow level on the log scale (direction applied), from the baseline's
- * location `g` (and its level in bytes/s), or -1 after error().
+ * location `g`, as the job's line (or the bad endpoint, for auto) puts it
+ * (threshold_slow_level), or -1 after error().
  */
 static int slow_level(double *out, const struct threshold *t, double g,
 		      int faster, const struct side *bad)
 {
-	double fast_bps = level_bps(g, faster), drop;
-
-	if (t->kind != THRESHOLD_AUTO) {
-		if (!threshold_drop(&drop, t, fast_bps, faster)) {
-			*out = g + drop;
-			return 0;
-		}
-		if (t->kind == THRESHOLD_PERCENT)
-			return error("threshold %g%% does not draw a line",
-				     t->value);
-		if (!(t->value > 0))
-			return error("threshold %g MB/s does not draw a line",
-				     t->value);
-		return error("threshold %g MB/s is not below the "
-			     "baseline's %.1f MB/s",
-			     t->value, fast_bps / MB);
-	}
-	if (!bad || !bad->n)
-		return error("threshold 'auto' needs the bad "
-			     "endpoint's boots");
-	if (!(bad->loc < g))
-		return error("threshold 'auto' needs bad (%.1f MB/s) "
-			     "%s than good (%.1f MB/s)",
-			     level_bps(bad->loc, faster) / MB,
-			     faster ? "faster" : "slower", fast_bps / MB);
-	*out = bad->loc;
-	return 0;
+	return threshold_slow_level(out, t, g, bad && bad->n ? bad->loc : NAN,
+				    faster);
 }
 
 /*
