@@ -382,7 +382,8 @@ done:
 	if (!*reopen) {
 		record_pairs(d, culprit, nr ? &pairs[0].v : NULL,
 			     BISECT_UNTESTED);
-		for (size_t k = 0; k < nr; k++)
+		/* A parent that failed to build leaves the later ones unset. */
+		for (size_t k = 0; k < nr && pairs[k].boots.parent; k++)
 			if (!driver_is_good(d, pairs[k].boots.parent))
 				record_pairs(d, pairs[k].boots.parent,
 					     &pairs[k].v, BISECT_UNTESTED);
