@@ -168,30 +168,36 @@ int measure_load(struct measure *m, const char *commit, struct sample_set *out)
 	return 0;
 }
 
+/*
+ * The run meets `commit`'s build: counted the first time, as made or as
+ * served from the cache, whoever built it (here or a Slurm task). 1 the
+ * first time, else 0.
+ */
+static int count_build(struct measure *m, const char *commit, int cached)
+{
+	for (size_t i = 0; i < m->built.nr; i++)
+		if (!strcmp(m->built.v[i], commit))
+			return 0;
+	strvec_push(&m->built, commit);
+	if (cached)
+		m->counts.builds_cached++;
+	else
+		m->counts.builds++;
+	return 1;
+}
+
 int measure_build(struct measure *m, const char *commit,
 		  struct build_facts *out)
 {
-	int first = 1;
-
 	build_facts_release(out);
-	for (size_t i = 0; i < m->built.nr; i++)
-		first &= !!strcmp(m->built.v[i], commit);
 	if (m->progress)
 		progress_phase(m->progress, "building");
 	if (m->ops->build(m->payload, commit, out)) {
 		build_facts_release(out);
 		return -1;
 	}
-	if (first) {
-		strvec_push(&m->built, commit);
-		if (out->cached)
-			m->counts.builds_cached++;
-		else
-			m->counts.builds++;
-		if (out->failed && out->log)
-			strvec_pushf(&m->logs, "build of %.12s: %s", commit,
-				     out->log);
-	}
+	if (count_build(m, commit, out->cached) && out->failed && out->log)
+		strvec_pushf(&m->logs, "build of %.12s: %s", commit, out->log);
 	return out->failed ? 1 : 0;
 }
 
@@ -280,20 +286,31 @@ out:
 void measure_count_remote(struct measure *m, const char *commit,
 			  const char *key, int cached, size_t boots)
 {
-	int first = 1;
-
 	m->counts.boots += (unsigned)boots;
-	if (!key[0])
-		return;
-	for (size_t i = 0; i < m->built.nr; i++)
-		first &= !!strcmp(m->built.v[i], commit);
-	if (!first)
-		return;
-	strvec_push(&m->built, commit);
-	if (cached)
-		m->counts.builds_cached++;
-	else
-		m->counts.builds++;
+	if (key[0])
+		count_build(m, commit, cached);
+}
+
+int measure_many(struct measure *m, const char *const *commits, size_t n,
+		 unsigned boots)
+{
+	size_t *had = xcalloc(n + 1, sizeof(*had));
+	struct sample_set set = SAMPLE_SET_INIT;
+	int ret;
+
+	for (size_t i = 0; i < n; i++)
+		if (!measure_load(m, commits[i], &set))
+			had[i] = set.nr;
+	ret = m->ops->measure_many(m->payload, commits, n, boots);
+	/* The boots the commits gained are the run's, as a boot's own are. */
+	for (size_t i = 0; !ret && i < n; i++) {
+		measure_stale(m, commits[i]);
+		if (!measure_load(m, commits[i], &set) && set.nr > had[i])
+			m->counts.boots += (unsigned)(set.nr - had[i]);
+	}
+	sample_set_release(&set);
+	free(had);
+	return ret ? -1 : 0;
 }
 
 void measure_window(const struct sample_set *all, const double **v, size_t *n)

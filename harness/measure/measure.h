@@ -127,7 +127,10 @@ struct measure {
 	struct progress *progress; /* NULL: quiet */
 	const char *good; /* the baseline commit (full id), NULL: none */
 
-	/* What this run measured. */
+	/*
+	 * What this run measured, counted here only, as the operations
+	 * report it: every command and report reads these.
+	 */
 	struct run_counts counts;
 	unsigned baseline_boots; /* of counts.boots, the baseline's */
 	unsigned since_good; /* boots since the last good one */
@@ -202,6 +205,14 @@ int measure_commit(struct measure *m, const char *commit, unsigned want,
  */
 void measure_count_remote(struct measure *m, const char *commit,
 			  const char *key, int cached, size_t boots);
+/*
+ * Build `n` commits and boot each until `boots` are stored, all at once
+ * (ops->measure_many, which the caller checks is there: a multisection
+ * round on a cluster). The boots the commits gained, as measure_load
+ * reads them before and after, count as the run's. 0, or -1 to stop.
+ */
+int measure_many(struct measure *m, const char *const *commits, size_t n,
+		 unsigned boots);
 
 /* The baseline a verdict compares with: the last MEASURE_WINDOW boots. */
 void measure_window(const struct sample_set *all, const double **v,
