@@ -964,7 +964,8 @@ END_TEST
  */
 /* ops->measure_many: each commit booted until `boots` are stored. */
 static int fake_many(void *payload, const char *const *commits, size_t n,
-		     unsigned boots)
+		     unsigned boots, struct build_facts *builds,
+		     struct boot_facts *out)
 {
 	struct fake *f = payload;
 
@@ -973,6 +974,8 @@ static int fake_many(void *payload, const char *const *commits, size_t n,
 		while (f->nr[position(f, commits[i])] < boots)
 			if (fake_boot(f, commits[i], &b))
 				return -1;
+		fake_build(f, commits[i], &builds[i]);
+		out[i].ok = 1;
 	}
 	return 0;
 }
@@ -1010,7 +1013,7 @@ START_TEST(boots_counted_once_with_rounds)
 	ids[1] = id_at(&f, 4);
 	while (f.nr[3] < 2 || f.nr[4] < 2)
 		fake_boot(&f, f.nr[3] < 2 ? ids[0] : ids[1], &b);
-	ck_assert_int_eq(measure_many(&m, ids, 2, 3), 0);
+	ck_assert_int_eq(measure_many(&m, ids, 2, 3, NULL), 0);
 	ck_assert_uint_eq(m.counts.boots, 2);
 	ck_assert_int_eq(measure_boot(&m, ids[0], &b), 0);
 	ck_assert_uint_eq(m.counts.boots, 3);

@@ -282,7 +282,7 @@ static int round_of_many(struct driver *d, struct driver_result *res)
 	d->rounds++;
 	driver_say(d, "[bisect] round %u: %zu commits at once", d->rounds, nk);
 	/* The round's boots count as the run's, as a step's own do. */
-	if (measure_many(&d->m, ids, nk, floor))
+	if (measure_many(&d->m, ids, nk, floor, NULL))
 		goto out;
 	for (size_t i = 0; i < nk; i++)
 		if (open_candidate(d, pick[i]) && step(d, res, pick[i]))

@@ -248,6 +248,20 @@ out:
 	return ret;
 }
 
+int sweep_top_up_round(size_t *at, size_t *nr, unsigned *want,
+		       const struct changepoint_commit *series, size_t n,
+		       const struct changepoint_options *opt, size_t cap)
+{
+	*want = 0;
+	if (sweep_undecided(at, nr, series, n, opt, cap))
+		return -1;
+	/* One boot more for the commit that has the most: all reach it. */
+	for (size_t i = 0; i < *nr; i++)
+		if (series[at[i]].n + 1 > *want)
+			*want = (unsigned)series[at[i]].n + 1;
+	return 0;
+}
+
 char *sweep_bisect_job_name(const char *job, const char *good, const char *bad)
 {
 	return xstrfmt("%s-bisect-%.12s-%.12s", job, good, bad);

@@ -170,20 +170,22 @@ int measure_load(struct measure *m, const char *commit, struct sample_set *out)
 
 /*
  * The run meets `commit`'s build: counted the first time, as made or as
- * served from the cache, whoever built it (here or a Slurm task). 1 the
- * first time, else 0.
+ * served from the cache, whoever built it (here or a Slurm task), and a
+ * failed build's log kept for the report.
  */
-static int count_build(struct measure *m, const char *commit, int cached)
+static void count_build(struct measure *m, const char *commit,
+			const struct build_facts *b)
 {
 	for (size_t i = 0; i < m->built.nr; i++)
 		if (!strcmp(m->built.v[i], commit))
-			return 0;
+			return;
 	strvec_push(&m->built, commit);
-	if (cached)
+	if (b->cached)
 		m->counts.builds_cached++;
 	else
 		m->counts.builds++;
-	return 1;
+	if (b->failed && b->log)
+		strvec_pushf(&m->logs, "build of %.12s: %s", commit, b->log);
 }
 
 int measure_build(struct measure *m, const char *commit,
@@ -196,8 +198,7 @@ int measure_build(struct measure *m, const char *commit,
 		build_facts_release(out);
 		return -1;
 	}
-	if (count_build(m, commit, out->cached) && out->failed && out->log)
-		strvec_pushf(&m->logs, "build of %.12s: %s", commit, out->log);
+	count_build(m, commit, out);
 	return out->failed ? 1 : 0;
 }
 
@@ -283,32 +284,38 @@ out:
 	return ret;
 }
 
-void measure_count_remote(struct measure *m, const char *commit,
-			  const char *key, int cached, size_t boots)
-{
-	m->counts.boots += (unsigned)boots;
-	if (key[0])
-		count_build(m, commit, cached);
-}
-
 int measure_many(struct measure *m, const char *const *commits, size_t n,
-		 unsigned boots)
+		 unsigned boots, struct boot_facts *out)
 {
 	size_t *had = xcalloc(n + 1, sizeof(*had));
+	struct build_facts *builds = xcalloc(n + 1, sizeof(*builds));
+	struct boot_facts *facts = xcalloc(n + 1, sizeof(*facts));
 	struct sample_set set = SAMPLE_SET_INIT;
 	int ret;
 
 	for (size_t i = 0; i < n; i++)
 		if (!measure_load(m, commits[i], &set))
 			had[i] = set.nr;
-	ret = m->ops->measure_many(m->payload, commits, n, boots);
+	ret = m->ops->measure_many(m->payload, commits, n, boots, builds,
+				   facts);
 	/* The boots the commits gained are the run's, as a boot's own are. */
 	for (size_t i = 0; !ret && i < n; i++) {
 		measure_stale(m, commits[i]);
 		if (!measure_load(m, commits[i], &set) && set.nr > had[i])
 			m->counts.boots += (unsigned)(set.nr - had[i]);
+		if (builds[i].key[0])
+			count_build(m, commits[i], &builds[i]);
+	}
+	for (size_t i = 0; i < n; i++) {
+		build_facts_release(&builds[i]);
+		if (out && !ret)
+			out[i] = facts[i];
+		else
+			boot_facts_release(&facts[i]);
 	}
 	sample_set_release(&set);
+	free(facts);
+	free(builds);
 	free(had);
 	return ret ? -1 : 0;
 }
