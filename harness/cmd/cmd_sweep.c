@@ -35,7 +35,6 @@
 #include "repo.h"
 #include "results.h"
 #include "run.h"
-#include "state.h"
 #include "state_lock.h"
 #include "stats.h"
 #include "sweep.h"
@@ -43,11 +42,9 @@
 #include "util.h"
 
 #include <dirent.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 
 enum {
