@@ -76,7 +76,8 @@ void sweep_analysis_release(struct sweep_analysis *a);
  * The sample's change points (the job's threshold, sweep_past_threshold),
  * which are bisected: the regressions past it, and the improvements too
  * when `bisect_improvements`. Each point's commit takes its role in the
- * sweep state, which is saved. 0, or -1 after error().
+ * sweep state (for the caller to save once it has said them). 0, or -1
+ * after error().
  */
 int sweep_analyse(struct sweep_run *s, int bisect_improvements,
 		  struct sweep_analysis *out);

@@ -47,7 +47,7 @@ int sweep_analyse(struct sweep_run *s, int bisect_improvements,
 		free(p->role);
 		p->role = xstrdup(slower ? "step" : "improvement");
 	}
-	ret = sweep_state_save(&s->st, s->dir);
+	ret = 0;
 out:
 	free(series);
 	return ret;

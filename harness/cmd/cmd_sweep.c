@@ -309,6 +309,8 @@ static int analyse(struct sweep_cmd *s, int bisect_improvements)
 	if (sweep_analyse(&s->run, bisect_improvements, &a))
 		goto out;
 	print_changes(s, &a);
+	if (sweep_state_save(&s->run.st, s->run.dir))
+		goto out;
 	fflush(stdout);
 	for (size_t i = 0; i < a.cps.nr; i++) {
 		const struct changepoint *cp = &a.cps.points[i];
