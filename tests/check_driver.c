@@ -962,6 +962,68 @@ END_TEST
  * booted whose record the stop kept from the state is found in the
  * store: the run then boots exactly as the whole run did.
  */
+/* ops->measure_many: each commit booted until `boots` are stored. */
+static int fake_many(void *payload, const char *const *commits, size_t n,
+		     unsigned boots, struct build_facts *builds,
+		     struct boot_facts *out)
+{
+	struct fake *f = payload;
+
+	for (size_t i = 0; i < n; i++) {
+		struct boot_facts b = { 0 };
+		while (f->nr[position(f, commits[i])] < boots)
+			if (fake_boot(f, commits[i], &b))
+				return -1;
+		fake_build(f, commits[i], &builds[i]);
+		out[i].ok = 1;
+	}
+	return 0;
+}
+
+/*
+ * The run's boots are counted once, in measure, whoever booted them: a
+ * step's own boots, a multisection round's (measure_many), and not the
+ * boots a commit already had. The state's count, which report.txt's
+ * "N boots" and summary.json's "boots" both print, is every boot the
+ * operations made.
+ */
+START_TEST(boots_counted_once_with_rounds)
+{
+	struct fake f;
+	struct run r;
+	struct measure_ops many_ops = fake_ops;
+	struct measure m;
+	const char *ids[2];
+	struct boot_facts b = { 0 };
+
+	many_ops.measure_many = fake_many;
+	fake_init(&f, 24, 17, 85, 5);
+	job_init(&r.job);
+	run_start(&r, &f);
+	driver_init(&r.d, &r.job, &many_ops, &f, &f.g, &r.st);
+	r.d.multi = 3;
+	ck_assert_int_eq(driver_bisect(&r.d, &r.res), DRIVER_CULPRIT);
+	ck_assert_str_eq(r.res.culprit, id_at(&f, 17));
+	ck_assert_uint_gt(r.d.rounds, 0);
+	ck_assert_uint_eq(r.st.counts.boots, f.boots);
+
+	/* Two boots stored before, one booted by a round: one counted. */
+	measure_init(&m, &r.job, &many_ops, &f);
+	ids[0] = id_at(&f, 3);
+	ids[1] = id_at(&f, 4);
+	while (f.nr[3] < 2 || f.nr[4] < 2)
+		fake_boot(&f, f.nr[3] < 2 ? ids[0] : ids[1], &b);
+	ck_assert_int_eq(measure_many(&m, ids, 2, 3, NULL), 0);
+	ck_assert_uint_eq(m.counts.boots, 2);
+	ck_assert_int_eq(measure_boot(&m, ids[0], &b), 0);
+	ck_assert_uint_eq(m.counts.boots, 3);
+	ck_assert_uint_eq(m.counts.samples, 3);
+	boot_facts_release(&b);
+	measure_release(&m);
+	run_end(&r, &f);
+}
+END_TEST
+
 START_TEST(stop_within_the_pairs_keeps_them)
 {
 	struct fake f;
@@ -1886,6 +1948,7 @@ static Suite *driver_suite(void)
 	tcase_add_test(tc, machine_with_modes_names_no_wrong_commit);
 	tcase_add_test(tc, exit_codes);
 	tcase_add_test(tc, resume_replays_marks);
+	tcase_add_test(tc, boots_counted_once_with_rounds);
 	tcase_add_test(tc, stop_within_the_pairs_keeps_them);
 	tcase_add_test(tc, faster_finds_the_improvement);
 	tcase_add_test(tc, test_one_commit);

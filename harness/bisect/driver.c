@@ -283,21 +283,8 @@ static int round_of_many(struct driver *d, struct driver_result *res)
 		ids[i] = d->graph->nodes[pick[i]].id;
 	d->rounds++;
 	driver_say(d, "[bisect] round %u: %zu commits at once", d->rounds, nk);
-	size_t *had = xcalloc(nk, sizeof(*had));
-	struct sample_set set = SAMPLE_SET_INIT;
-	for (size_t i = 0; i < nk; i++)
-		if (!measure_load(&d->m, ids[i], &set))
-			had[i] = set.nr;
-	int failed = d->m.ops->measure_many(d->m.payload, ids, nk, floor);
 	/* The round's boots count as the run's, as a step's own do. */
-	for (size_t i = 0; !failed && i < nk; i++) {
-		measure_stale(&d->m, ids[i]);
-		if (!measure_load(&d->m, ids[i], &set) && set.nr > had[i])
-			d->m.counts.boots += (unsigned)(set.nr - had[i]);
-	}
-	sample_set_release(&set);
-	free(had);
-	if (failed)
+	if (measure_many(&d->m, ids, nk, floor, NULL))
 		goto out;
 	for (size_t i = 0; i < nk; i++)
 		if (open_candidate(d, pick[i]) && step(d, res, pick[i]))

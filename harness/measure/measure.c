@@ -159,30 +159,37 @@ int measure_load(struct measure *m, const char *commit, struct sample_set *out)
 	return 0;
 }
 
+/*
+ * The run meets `commit`'s build: counted the first time, as made or as
+ * served from the cache, whoever built it (here or a Slurm task), and a
+ * failed build's log kept for the report.
+ */
+static void count_build(struct measure *m, const char *commit,
+			const struct build_facts *b)
+{
+	for (size_t i = 0; i < m->built.nr; i++)
+		if (!strcmp(m->built.v[i], commit))
+			return;
+	strvec_push(&m->built, commit);
+	if (b->cached)
+		m->counts.builds_cached++;
+	else
+		m->counts.builds++;
+	if (b->failed && b->log)
+		strvec_pushf(&m->logs, "build of %.12s: %s", commit, b->log);
+}
+
 int measure_build(struct measure *m, const char *commit,
 		  struct build_facts *out)
 {
-	int first = 1;
-
 	build_facts_release(out);
-	for (size_t i = 0; i < m->built.nr; i++)
-		first &= !!strcmp(m->built.v[i], commit);
 	if (m->progress)
 		progress_phase(m->progress, "building");
 	if (m->ops->build(m->payload, commit, out)) {
 		build_facts_release(out);
 		return -1;
 	}
-	if (first) {
-		strvec_push(&m->built, commit);
-		if (out->cached)
-			m->counts.builds_cached++;
-		else
-			m->counts.builds++;
-		if (out->failed && out->log)
-			strvec_pushf(&m->logs, "build of %.12s: %s", commit,
-				     out->log);
-	}
+	count_build(m, commit, out);
 	return out->failed ? 1 : 0;
 }
 
@@ -268,23 +275,40 @@ out:
 	return ret;
 }
 
-void measure_count_remote(struct measure *m, const char *commit,
-			  const char *key, int cached, size_t boots)
+int measure_many(struct measure *m, const char *const *commits, size_t n,
+		 unsigned boots, struct boot_facts *out)
 {
-	int first = 1;
+	size_t *had = xcalloc(n + 1, sizeof(*had));
+	struct build_facts *builds = xcalloc(n + 1, sizeof(*builds));
+	struct boot_facts *facts = xcalloc(n + 1, sizeof(*facts));
+	struct sample_set set = SAMPLE_SET_INIT;
+	int ret;
 
-	m->counts.boots += (unsigned)boots;
-	if (!key[0])
-		return;
-	for (size_t i = 0; i < m->built.nr; i++)
-		first &= !!strcmp(m->built.v[i], commit);
-	if (!first)
-		return;
-	strvec_push(&m->built, commit);
-	if (cached)
-		m->counts.builds_cached++;
-	else
-		m->counts.builds++;
+	for (size_t i = 0; i < n; i++)
+		if (!measure_load(m, commits[i], &set))
+			had[i] = set.nr;
+	ret = m->ops->measure_many(m->payload, commits, n, boots, builds,
+				   facts);
+	/* The boots the commits gained are the run's, as a boot's own are. */
+	for (size_t i = 0; !ret && i < n; i++) {
+		measure_stale(m, commits[i]);
+		if (!measure_load(m, commits[i], &set) && set.nr > had[i])
+			m->counts.boots += (unsigned)(set.nr - had[i]);
+		if (builds[i].key[0])
+			count_build(m, commits[i], &builds[i]);
+	}
+	for (size_t i = 0; i < n; i++) {
+		build_facts_release(&builds[i]);
+		if (out && !ret)
+			out[i] = facts[i];
+		else
+			boot_facts_release(&facts[i]);
+	}
+	sample_set_release(&set);
+	free(facts);
+	free(builds);
+	free(had);
+	return ret ? -1 : 0;
 }
 
 size_t measure_repeated(struct measure *m, struct measure_boots **out)

@@ -3,10 +3,10 @@
  * (or finds it built), boots it once and stores what it measured, reads
  * back the per-boot values stored for it, and boots pairs of two commits
  * side by side. It returns boots and never a verdict: the bisection's
- * judge (bisect/judge.h) pools their noise and judges them. The bisection (driver.h),
- * `iobisect test`, `iobisect sweep` (its builds, boots and stored values;
- * on Slurm its tasks' counts) and a Slurm task (`iobisect measure`,
- * probe_task) get their evidence here.
+ * judge (bisect/judge.h) pools their noise and judges them. The
+ * bisection (driver.h), `iobisect test`, `iobisect sweep` (sweep_run.h:
+ * its builds, boots and stored values, on Slurm its tasks') and a Slurm
+ * task (`iobisect measure`, probe_task) get their evidence here.
  *
  * One command boots beside it instead: `iobisect run` measures no commit
  * at the metric point but an image (built, or given as a file) on every
@@ -87,11 +87,13 @@ struct measure_ops {
 	void (*prefetch)(void *payload, const char *const *commits, size_t n);
 	/*
 	 * Optional: build `n` commits and boot each until `boots` are stored,
-	 * all at once (a multisection round on a cluster). 0, or -1 after
-	 * error() as boot.
+	 * all at once (a multisection round, a sweep's sample, on a
+	 * cluster). builds[i] and out[i] (zeroed) get what commit i's build
+	 * and boots came to. 0, or -1 after error() as boot.
 	 */
 	int (*measure_many)(void *payload, const char *const *commits,
-			    size_t n, unsigned boots);
+			    size_t n, unsigned boots,
+			    struct build_facts *builds, struct boot_facts *out);
 	/*
 	 * Optional: the clock that times the boots, as resolved ("auto"
 	 * included). NULL: the job's machine.clock as it names it. The noise
@@ -124,7 +126,10 @@ struct measure {
 	struct progress *progress; /* NULL: quiet */
 	const char *good; /* the baseline commit (full id), NULL: none */
 
-	/* What this run measured. */
+	/*
+	 * What this run measured, counted here only, as the operations
+	 * report it: every command and report reads these.
+	 */
 	struct run_counts counts;
 	unsigned baseline_boots; /* of counts.boots, the baseline's */
 	unsigned since_good; /* boots since the last good one */
@@ -193,12 +198,16 @@ int measure_commit(struct measure *m, const char *commit, unsigned want,
 		   struct build_facts *build, struct boot_facts *out);
 
 /*
- * A commit built and booted elsewhere (a Slurm task): its `boots` and
- * its build (key "" when none was tried) counted as this run's, the
- * build once per commit as measure_build counts it.
+ * Build `n` commits and boot each until `boots` are stored, all at once
+ * (ops->measure_many, which the caller checks is there: a multisection
+ * round, a sweep's sample, on a cluster). out[i] (may be NULL) gets how
+ * commit i went. The boots the commits gained, as measure_load reads
+ * them before and after, count as the run's, and each build (key "" when
+ * none was tried) once per commit as measure_build counts it. 0, or -1
+ * to stop.
  */
-void measure_count_remote(struct measure *m, const char *commit,
-			  const char *key, int cached, size_t boots);
+int measure_many(struct measure *m, const char *const *commits, size_t n,
+		 unsigned boots, struct boot_facts *out);
 
 /* A commit's boots as the layer holds them: one value each, boot order. */
 struct measure_boots {

@@ -49,6 +49,12 @@ void html_series_pair(const struct scan *s, size_t series,
 
 int html_render(const struct scan *s, const struct html_options *o,
 		struct strbuf *out);
+/* Series `series`' plot, its change points `cr` drawn (html_plot.c). */
+void html_render_plot(struct strbuf *out, const struct scan *s,
+		      size_t series, const struct changepoint_result *cr,
+		      long culprit);
+/* The class that colours a commit of role `role`: good, bad, skip, other. */
+const char *html_role_class(const char *role);
 /* Text made safe inside HTML elements and attribute values. */
 void html_escape(struct strbuf *out, const char *s);
 /* The same for at most `max` bytes of `s` (an abbreviated commit id). */
