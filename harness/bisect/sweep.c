@@ -9,7 +9,6 @@
 
 #include <errno.h>
 #include <fnmatch.h>
-#include <math.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
