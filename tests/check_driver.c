@@ -1479,6 +1479,54 @@ START_TEST(two_changes_culprit_explains_part)
 END_TEST
 
 /*
+ * Three levels on the virtual clock, as issue 47 found them: 102.5 MB/s,
+ * then -6.7% (95.6) from position 7, then -3.3% more (92.4) from 10,
+ * every boot the same to 0.05%. The commits between the changes sit
+ * steadily between the endpoints' levels: each is evidence of a second
+ * change, not noise, told in VERDICT_BETWEEN_BOOTS boots and kept out of
+ * the slow level. The bad endpoint boots until its level held still
+ * (NOISE_STEADY_BOOTS), not after each of their boots, and the first
+ * change is the answer. (The code before booted such a commit 8 times,
+ * "fit neither level", the bad endpoint after each, skipped them all and
+ * ended inconclusive.)
+ */
+START_TEST(three_levels_name_both_changes)
+{
+	struct measure_ops virt_ops = fake_ops;
+	struct fake f;
+	struct run r;
+
+	virt_ops.clock = fake_clock;
+	fake_init(&f, 12, 7, 100 * (1 - 95.6 / 102.5), 0.05);
+	f.fast = 102.5;
+	f.slow = 95.6;
+	f.change_at = 10;
+	f.change = 92.4 / 95.6;
+	job_init(&r.job);
+	run_start(&r, &f);
+	driver_init(&r.d, &r.job, &virt_ops, &f, &f.g, &r.st);
+	r.status = driver_bisect(&r.d, &r.res);
+	debug_log(&r);
+	printf("three levels: %u boots, the bad endpoint %zu, the middle "
+	       "commits %zu %zu; answer at %d\n",
+	       f.boots, f.nr[12], f.nr[8], f.nr[9],
+	       r.res.culprit[0] ? position(&f, r.res.culprit) : -1);
+	ck_assert_int_eq(r.status, DRIVER_CULPRIT);
+	ck_assert_str_eq(r.res.culprit, id_at(&f, 7));
+	/* Not the culprit, whose pairs boot it too. */
+	for (int p = 8; p < 10; p++)
+		ck_assert_uint_le(f.nr[p], VERDICT_BETWEEN_BOOTS);
+	ck_assert_uint_le(f.nr[12], NOISE_STEADY_BOOTS);
+	for (int p = 8; p < 10; p++)
+		if (f.nr[p])
+			ck_assert_int_ge(strvec_index(&r.st.between,
+						      id_at(&f, p)),
+					 0);
+	run_end(&r, &f);
+}
+END_TEST
+
+/*
  * A commit whose image is its parent's byte for byte, whose boots read
  * slow (a drop that can only be noise): the steps name it and its pairs
  * would confirm it, but it is never named. It is marked as its parent,
@@ -1817,6 +1865,7 @@ static Suite *driver_suite(void)
 	tcase_add_test(tc, revert_brings_back_one_change);
 	tcase_add_test(tc, revert_of_a_change_partly_fixed);
 	tcase_add_test(tc, two_changes_culprit_explains_part);
+	tcase_add_test(tc, three_levels_name_both_changes);
 	tcase_add_test(tc, same_image_is_never_named);
 	tcase_add_test(tc, same_image_of_the_bad_endpoint);
 	tcase_add_test(tc, same_image_as_an_endpoint_takes_its_verdict);

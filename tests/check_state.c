@@ -216,6 +216,7 @@ START_TEST(revert_round_trip_keeps_its_pairs)
 	state_confirm_add_pair(p, 0, 4);
 	state_confirm_add_pair(p, 1, 5);
 	strvec_push(&s.same_image, ID_B);
+	strvec_push(&s.between, ID_A);
 	j = state_to_json(&s);
 	ck_assert_int_eq(state_from_json(&back, j, "test"), 0);
 	json_decref(j);
@@ -229,6 +230,8 @@ START_TEST(revert_round_trip_keeps_its_pairs)
 	ck_assert_uint_eq(back.revert.pairs.parents[0].pairs[1].culprit, 5);
 	ck_assert_uint_eq(back.same_image.nr, 1);
 	ck_assert_str_eq(back.same_image.v[0], ID_B);
+	ck_assert_uint_eq(back.between.nr, 1);
+	ck_assert_str_eq(back.between.v[0], ID_A);
 	state_release(&back);
 	/* A revert that does not apply: its files, no commit, no pairs. */
 	state_revert_clear(&s.revert);
@@ -245,9 +248,11 @@ START_TEST(revert_round_trip_keeps_its_pairs)
 	/* None begun: no key. */
 	state_revert_clear(&s.revert);
 	strvec_clear(&s.same_image);
+	strvec_clear(&s.between);
 	j = state_to_json(&s);
 	ck_assert_ptr_null(json_object_get(j, "revert"));
 	ck_assert_ptr_null(json_object_get(j, "same_image"));
+	ck_assert_ptr_null(json_object_get(j, "between"));
 	json_decref(j);
 	state_release(&s);
 }

@@ -233,6 +233,8 @@ static int step(struct driver *d, struct driver_result *res, size_t node)
 		goto out;
 	driver_record(d, id, ROLE_STEP, &n, m);
 	driver_say_verdict(d, id, &n, m);
+	if (n.have_verdict)
+		driver_between(d, id, &n.v);
 	if (d->m.progress)
 		progress_commit_done(d->m.progress);
 	ret = 0;

@@ -7,7 +7,9 @@
  * commit shows where it sits; one that waits on QEMU's device moves with
  * the host's load, and its boots keep the slower mode's doubt. The boots
  * are taken over the whole run, minutes apart, so a level that moved in
- * the run shows it.
+ * the run shows it. A commit that sat still between the levels (the
+ * state's between) is a level of its own, part of neither, whatever its
+ * mark: in the slow level it would make that level move.
  */
 #include "driver.h"
 #include "driver_priv.h"
@@ -54,7 +56,8 @@ static int level_steady(struct driver *d, const char *endpoint,
 	for (size_t i = 0; st && i < st->nr_marks; i++) {
 		const char *c = st->marks[i].commit;
 		if (st->marks[i].mark != mark || !last_of_its_commit(st, i) ||
-		    (endpoint && !strcmp(c, endpoint)))
+		    (endpoint && !strcmp(c, endpoint)) ||
+		    strvec_index(&st->between, c) >= 0)
 			continue;
 		if (add_boots(d, c, &y, &n, &alloc))
 			goto out;
@@ -64,6 +67,21 @@ static int level_steady(struct driver *d, const char *endpoint,
 out:
 	free(y);
 	return ret;
+}
+
+void driver_between(struct driver *d, const char *commit,
+		    const struct verdict *v)
+{
+	if (!v->between)
+		return;
+	if (d->st && strvec_index(&d->st->between, commit) < 0)
+		strvec_push(&d->st->between, commit);
+	driver_say(d,
+		   "[bisect] %.12s reads %.1f MB/s, between the levels %.1f "
+		   "and %.1f: a second change in the range; it is %s",
+		   commit, v->own_level / 1e6, v->fast_level / 1e6,
+		   v->bad_level / 1e6,
+		   v->kind == VERDICT_BAD ? "slow" : "fast");
 }
 
 int driver_steady_levels(struct driver *d, unsigned *out)

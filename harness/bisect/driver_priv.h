@@ -101,6 +101,13 @@ int driver_narrow(struct driver *d);
  * with those marked bad. 0, or -1 to stop.
  */
 int driver_steady_levels(struct driver *d, unsigned *out);
+/*
+ * A step's verdict `v` on `commit` that sat still between the levels
+ * (struct verdict's between): said, and kept in the state's between,
+ * out of both levels from then on. Nothing when it did not.
+ */
+void driver_between(struct driver *d, const char *commit,
+		    const struct verdict *v);
 
 /* driver_endpoints.c */
 enum driver_status driver_endpoints_typed(struct driver *d,

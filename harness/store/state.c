@@ -50,6 +50,7 @@ void state_release(struct bisect_state *s)
 	state_confirm_clear(&s->confirm);
 	state_revert_clear(&s->revert);
 	strvec_clear(&s->same_image);
+	strvec_clear(&s->between);
 	free(s->started);
 	free(s->updated);
 	free(s->unit);

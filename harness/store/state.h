@@ -166,6 +166,13 @@ struct bisect_state {
 	 */
 	struct strvec same_image;
 	/*
+	 * Commits whose boots held still between the run's two levels (a
+	 * level of their own: verdict.h's between). Marked as their verdict
+	 * says, but part of neither level (driver_levels.c). The file says
+	 * "between".
+	 */
+	struct strvec between;
+	/*
 	 * Not saved: the answer a finished run gave, kept when the run is
 	 * asked again, so its pairs are not taken twice.
 	 */

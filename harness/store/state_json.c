@@ -190,6 +190,8 @@ json_t *state_to_json(const struct bisect_state *s)
 	if (s->same_image.nr)
 		json_object_set_new(root, "same_image",
 				    strvec_json(&s->same_image));
+	if (s->between.nr)
+		json_object_set_new(root, "between", strvec_json(&s->between));
 	run_counts_to_json(root, &s->counts);
 	json_object_set_new(root, "seconds", json_num(s->seconds));
 	set_str(root, "started", s->started);
@@ -616,7 +618,8 @@ int state_from_json(struct bisect_state *s, const json_t *root,
 	v = json_object_get(root, "revert");
 	if (v && revert_from_json(&s->revert, v, origin))
 		goto out;
-	if (get_strvec(root, "same_image", &s->same_image, origin))
+	if (get_strvec(root, "same_image", &s->same_image, origin) ||
+	    get_strvec(root, "between", &s->between, origin))
 		goto out;
 	if (check_marks(s, origin))
 		goto out;
