@@ -1375,7 +1375,7 @@ START_TEST(revert_brings_back_one_change)
 	answer_text(&r, &sb);
 	ck_assert_ptr_nonnull(strstr(sb.buf, "brings back"));
 	ck_assert_ptr_nonnull(strstr(sb.buf, "the culprit explains"));
-	ck_assert_ptr_null(strstr(sb.buf, "second change"));
+	ck_assert_ptr_null(strstr(sb.buf, "another change"));
 	j = answer_json(&r, "revert");
 	ck_assert_str_eq(json_string_value(json_object_get(j, "state")),
 			 "measured");
@@ -1427,7 +1427,7 @@ START_TEST(revert_of_a_change_partly_fixed)
 	ck_assert(r.res.answer.explains_pct > 150);
 	ck_assert(r.res.answer.rest_beyond_noise);
 	answer_text(&r, &sb);
-	ck_assert_ptr_nonnull(strstr(sb.buf, "a second change may be"));
+	ck_assert_ptr_nonnull(strstr(sb.buf, "another change in the range"));
 	strbuf_release(&sb);
 	run_end(&r, &f);
 }
@@ -1469,9 +1469,15 @@ START_TEST(two_changes_culprit_explains_part)
 	ck_assert(r.res.answer.brought_pct > 45 &&
 		  r.res.answer.brought_pct < 85);
 	answer_text(&r, &sb);
-	ck_assert_ptr_nonnull(strstr(sb.buf, "a second change may be"));
+	ck_assert_ptr_nonnull(strstr(sb.buf, "another change in the range"));
+	ck_assert_ptr_nonnull(strstr(sb.buf, "the rest ("));
+	ck_assert_double_eq_tol(r.res.answer.rest_pct,
+				100 - r.res.answer.explains_pct, 1e-9);
 	j = answer_json(&r, "share");
 	ck_assert(json_is_true(json_object_get(j, "rest_beyond_noise")));
+	ck_assert_double_eq_tol(json_number_value(json_object_get(j,
+								  "rest_pct")),
+				r.res.answer.rest_pct, 1e-9);
 	json_decref(j);
 	strbuf_release(&sb);
 	run_end(&r, &f);

@@ -154,6 +154,8 @@ int driver_confirm(struct driver *d, size_t node, struct driver_result *res,
  * to stop.
  */
 int driver_same_image(struct driver *d, size_t node);
+/* One boot's spread for share.h's sums: the run's, at least the prior. */
+double driver_share_sigma(struct driver *d);
 /* The culprit's drop against its parent's set against the endpoints'. */
 void driver_answer_share(struct driver *d, const char *culprit,
 			 struct driver_result *res);

@@ -50,6 +50,7 @@ struct bisect_report_answer {
 	double endpoints_pct;	/* bad against good */
 	double culprit_pct;	/* the culprit against its (first) parent */
 	double explains_pct;	/* of the endpoints' drop, in log ratio */
+	double rest_pct;	/* what it leaves: 100 - explains_pct */
 	int rest_beyond_noise; /* the rest is more than the noise allows */
 	/* The bad endpoint with the culprit reverted, in pairs against it. */
 	enum bisect_report_revert revert;

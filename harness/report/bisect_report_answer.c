@@ -15,6 +15,7 @@ void bisect_report_answer_init(struct bisect_report_answer *a)
 {
 	memset(a, 0, sizeof(*a));
 	a->endpoints_pct = a->culprit_pct = a->explains_pct = NAN;
+	a->rest_pct = NAN;
 	a->revert_bad = a->revert_median = a->revert_pct = NAN;
 	a->brought_pct = a->brought_mbps = NAN;
 }
@@ -96,9 +97,9 @@ void bisect_report_render_answer(const struct bisect_report_answer *a,
 				 "the endpoints %+.1f%%, medians per boot)",
 			    a->explains_pct, a->culprit_pct, a->endpoints_pct);
 		if (a->rest_beyond_noise)
-			strbuf_addstr(out, "; the rest is beyond the noise: "
-					   "a second change may be in the "
-					   "range");
+			strbuf_addf(out, "; the rest (%.0f%%) is beyond the "
+					 "noise: another change in the range",
+				    a->rest_pct);
 		strbuf_addch(out, '\n');
 	}
 	render_revert(a, out);
@@ -137,6 +138,7 @@ void bisect_report_answer_json(const struct bisect_report_answer *a,
 				    json_num(a->endpoints_pct));
 		json_object_set_new(j, "explains_pct",
 				    json_num(a->explains_pct));
+		json_object_set_new(j, "rest_pct", json_num(a->rest_pct));
 		json_object_set_new(j, "rest_beyond_noise",
 				    json_boolean(a->rest_beyond_noise));
 		json_object_set_new(o, "share", j);
