@@ -585,7 +585,8 @@ enum driver_status driver_bisect(struct driver *d, struct driver_result *res)
 	/* Beside the answer, saved above: neither can change it. */
 	if (st->status == STATE_DONE && d->job->bisect_type == BISECT_PERF) {
 		driver_answer_share(d, res->culprit, res);
-		if (driver_revert(d, res->culprit, res))
+		if (driver_revert(d, res->culprit, res) ||
+		    driver_changes(d, res))
 			ret = driver_stopped(d);
 	}
 out:

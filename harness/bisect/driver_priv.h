@@ -160,6 +160,16 @@ double driver_share_sigma(struct driver *d);
 void driver_answer_share(struct driver *d, const char *culprit,
 			 struct driver_result *res);
 
+/* driver_changes.c */
+
+/*
+ * Every change in the range beside the answer (job "runs.changes"): the
+ * parts whose ends differ beyond the noise, each bisected on its own,
+ * kept in the state's changes and in res->answer.changes. It never
+ * changes the answer. 0, or -1 to stop.
+ */
+int driver_changes(struct driver *d, struct driver_result *res);
+
 /* driver_revert.c */
 
 /*
