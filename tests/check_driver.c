@@ -1570,6 +1570,8 @@ END_TEST
  * the fix is named too, an improvement; and two drops, -35% at 4 and
  * -20% more at 9, under a 15% line: the first past the line is still the
  * answer, the second beside it. With runs.changes 1, the answer alone.
+ * One change that explains the drop within the noise: nothing sought,
+ * not a boot more.
  */
 START_TEST(every_change_beside_the_answer)
 {
@@ -1630,6 +1632,23 @@ START_TEST(every_change_beside_the_answer)
 		ck_assert_str_eq(r.res.culprit, id_at(&f, cases[i].culprit));
 		ck_assert_uint_eq(r.res.answer.nr_changes, 0);
 		ck_assert_uint_lt(f.boots, boots);
+		run_end(&r, &f);
+	}
+	for (int k = 3; k >= 1; k -= 2) {
+		static unsigned boots;
+		struct fake f;
+		struct run r;
+
+		fake_init(&f, 12, 7, 30, 3);
+		job_init(&r.job);
+		r.job.changes = k;
+		run_start(&r, &f);
+		ck_assert_int_eq(run_bisect(&r, &f), DRIVER_CULPRIT);
+		ck_assert_uint_eq(r.res.answer.nr_changes, k > 1);
+		if (k == 3)
+			boots = f.boots;
+		else
+			ck_assert_uint_eq(f.boots, boots);
 		run_end(&r, &f);
 	}
 }

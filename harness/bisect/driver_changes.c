@@ -203,8 +203,15 @@ int driver_changes(struct driver *d, struct driver_result *res)
 			c->pairs = pairs_of(st, res->culprit);
 			c->faster = d->job->faster;
 		}
-		add_part(&parts, &nr, &alloc, d->good, res->parents.v[0]);
-		add_part(&parts, &nr, &alloc, res->culprit, d->bad);
+		/*
+		 * The answer explains the endpoints' drop within the noise:
+		 * no other change to seek, and no part's ends to boot.
+		 */
+		if (!res->answer.have_share || res->answer.rest_beyond_noise) {
+			add_part(&parts, &nr, &alloc, d->good,
+				 res->parents.v[0]);
+			add_part(&parts, &nr, &alloc, res->culprit, d->bad);
+		}
 		for (size_t i = 0; i < nr && ret >= 0 &&
 				   st->nr_changes < (size_t)d->job->changes;
 		     i++)
