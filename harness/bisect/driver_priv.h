@@ -6,7 +6,9 @@
  * driver_probe.c (one commit probed and recorded, and what every part
  * shares), and that over the measuring layer (measure.h). Beside the
  * answer, driver_answer.c (a culprit whose image is its parent's, the
- * culprit's share of the drop) and driver_revert.c (the revert check).
+ * culprit's share of the drop), driver_revert.c (the revert check) and
+ * driver_changes.c (every other change in the range, each part bisected
+ * by a driver of its own).
  */
 #ifndef IOBISECT_DRIVER_PRIV_H
 #define IOBISECT_DRIVER_PRIV_H
