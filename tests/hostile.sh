@@ -121,6 +121,14 @@ s = json.load(open(sys.argv[1]))
 s["marks"].append({"commit": "f" * 40, "mark": "good"})
 json.dump(s, open(sys.argv[1], "w"))
 PY
+# The changes found beside the answer, spoiled: a commit that is no id.
+store bad-change
+python3 - results/bad-change/bisect-state.json <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))
+s["changes"] = [{"commit": "../../etc", "parent": "f" * 40}]
+json.dump(s, open(sys.argv[1], "w"))
+PY
 # Names from the data that a page must show as text, never run.
 store xss
 python3 - results/xss <<'PY'
@@ -628,6 +636,7 @@ check ok "warning: ignoring a profile: '.*profile.json' is larger than 16 MiB" m
 check ok "warning: ignoring a table: '.*table.json' is larger than 4 MiB" may=out/x.html -- report results/big-table --html out/x.html
 rm -f out/x.html
 check bad "mark of f{40}: not a commit of the bisection" -- report results/bad-mark --html out/x.html
+check bad "'commit' is not a commit id" -- report results/bad-change --html out/x.html
 # Hostile names are shown as text: a parser finds nothing that runs.
 check ok '' may=out/xss.html after='python3 "$root/tests/html-check.py" out/xss.html "${xss_names[@]}"' -- report results/xss --html out/xss.html
 rm -f out/xss.html

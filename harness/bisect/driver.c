@@ -235,6 +235,8 @@ static int step(struct driver *d, struct driver_result *res, size_t node)
 		goto out;
 	driver_record(d, id, ROLE_STEP, &n, m);
 	driver_say_verdict(d, id, &n, m);
+	if (n.have_verdict)
+		driver_between(d, id, &n.v);
 	if (d->m.progress)
 		progress_commit_done(d->m.progress);
 	ret = 0;
@@ -572,7 +574,8 @@ enum driver_status driver_bisect(struct driver *d, struct driver_result *res)
 	/* Beside the answer, saved above: neither can change it. */
 	if (st->status == STATE_DONE && d->job->bisect_type == BISECT_PERF) {
 		driver_answer_share(d, res->culprit, res);
-		if (driver_revert(d, res->culprit, res))
+		if (driver_revert(d, res->culprit, res) ||
+		    driver_changes(d, res))
 			ret = driver_stopped(d);
 	}
 out:

@@ -6,8 +6,9 @@
  * driver_probe.c (one commit probed and recorded, and what every part
  * shares), and that over the judge (judge.h) and the measuring layer
  * (measure.h). Beside the answer, driver_answer.c (a culprit whose image
- * is its parent's, the culprit's share of the drop) and driver_revert.c
- * (the revert check).
+ * is its parent's, the culprit's share of the drop), driver_revert.c (the
+ * revert check) and driver_changes.c (every other change in the range,
+ * each part bisected by a driver of its own).
  */
 #ifndef IOBISECT_DRIVER_PRIV_H
 #define IOBISECT_DRIVER_PRIV_H
@@ -88,6 +89,13 @@ void driver_say_verdict(struct driver *d, const char *commit,
  * to ops->prefetch. 0, or -1 to stop.
  */
 int driver_narrow(struct driver *d);
+/*
+ * A step's verdict `v` on `commit` that sat still between the levels
+ * (struct verdict's between): said, and kept in the state's between,
+ * out of both levels from then on. Nothing when it did not.
+ */
+void driver_between(struct driver *d, const char *commit,
+		    const struct verdict *v);
 
 /* driver_endpoints.c */
 enum driver_status driver_endpoints_typed(struct driver *d,
@@ -127,9 +135,21 @@ int driver_confirm(struct driver *d, size_t node, struct driver_result *res,
  * to stop.
  */
 int driver_same_image(struct driver *d, size_t node);
+/* One boot's spread for share.h's sums: the run's, at least the prior. */
+double driver_share_sigma(struct driver *d);
 /* The culprit's drop against its parent's set against the endpoints'. */
 void driver_answer_share(struct driver *d, const char *culprit,
 			 struct driver_result *res);
+
+/* driver_changes.c */
+
+/*
+ * Every change in the range beside the answer (job "runs.changes"): the
+ * parts whose ends differ beyond the noise, each bisected on its own,
+ * kept in the state's changes and in res->answer.changes. It never
+ * changes the answer. 0, or -1 to stop.
+ */
+int driver_changes(struct driver *d, struct driver_result *res);
 
 /* driver_revert.c */
 

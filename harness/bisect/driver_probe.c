@@ -496,6 +496,21 @@ void driver_record(struct driver *d, const char *commit, enum probe_role role,
 	}
 }
 
+void driver_between(struct driver *d, const char *commit,
+		    const struct verdict *v)
+{
+	if (!v->between)
+		return;
+	if (d->st && strvec_index(&d->st->between, commit) < 0)
+		strvec_push(&d->st->between, commit);
+	driver_say(d,
+		   "[bisect] %.12s reads %.1f MB/s, between the levels %.1f "
+		   "and %.1f: a second change in the range; it is %s",
+		   commit, v->own_level / 1e6, v->fast_level / 1e6,
+		   v->bad_level / 1e6,
+		   v->kind == VERDICT_BAD ? "slow" : "fast");
+}
+
 void driver_say_verdict(struct driver *d, const char *commit,
 			const struct probe_note *n, enum bisect_mark mark)
 {

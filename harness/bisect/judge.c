@@ -90,6 +90,9 @@ static int add_boots(struct judge *j, const char *commit, double **v,
  * kernel that computes holds still on the virtual clock, and then one
  * boot of a commit shows where it sits; one that waits on QEMU's device
  * moves with the host's load, and its boots keep the slower mode's doubt.
+ * A commit that sat still between the levels (the state's between) is a
+ * level of its own, part of neither whatever its mark: in the slow level
+ * it would make that level move.
  */
 static int level_steady(struct judge *j, const char *endpoint,
 			enum bisect_mark mark, int *out)
@@ -105,7 +108,8 @@ static int level_steady(struct judge *j, const char *endpoint,
 	for (size_t i = 0; st && i < st->nr_marks; i++) {
 		const char *c = st->marks[i].commit;
 		if (st->marks[i].mark != mark || !last_of_its_commit(st, i) ||
-		    (endpoint && !strcmp(c, endpoint)))
+		    (endpoint && !strcmp(c, endpoint)) ||
+		    strvec_index(&st->between, c) >= 0)
 			continue;
 		if (add_boots(j, c, &v, &n, &alloc))
 			goto out;

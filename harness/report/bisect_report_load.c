@@ -102,6 +102,8 @@ int bisect_report_load(struct bisect_report *r, const char *dir, const char *cul
 	r->identical_image =
 		json_is_true(json_object_get(o, "identical_image"));
 	r->message = str_dup(o, "message");
+	/* What stands beside the answer: its share, revert, changes. */
+	bisect_report_answer_from_json(&r->answer, o);
 	if (load_rows(r, json_object_get(o, "metrics"))) {
 		bisect_report_release(r);
 		goto spoiled;
