@@ -94,8 +94,7 @@ int driver_same_image(struct driver *d, size_t node)
 	return ret;
 }
 
-/* The level of a commit's boots (median 0 and n 0: none). */
-static struct share_level level_of(struct driver *d, const char *commit)
+struct share_level driver_level_of(struct driver *d, const char *commit)
 {
 	struct sample_set s = SAMPLE_SET_INIT;
 	struct share_level l = {0, 0};
@@ -132,9 +131,9 @@ void driver_answer_share(struct driver *d, const char *culprit,
 {
 	struct bisect_report_answer *a = &res->answer;
 	struct share_input in = {
-		.good = level_of(d, d->good),
-		.bad = level_of(d, d->bad),
-		.culprit = level_of(d, culprit),
+		.good = driver_level_of(d, d->good),
+		.bad = driver_level_of(d, d->bad),
+		.culprit = driver_level_of(d, culprit),
 		.sigma = driver_share_sigma(d),
 		.same_image = 0, /* such a culprit is never named */
 	};
@@ -142,7 +141,7 @@ void driver_answer_share(struct driver *d, const char *culprit,
 
 	if (!res->parents.nr)
 		return;
-	in.parent = level_of(d, res->parents.v[0]);
+	in.parent = driver_level_of(d, res->parents.v[0]);
 	if (share_account(&sh, &in))
 		return;
 	a->have_share = 1;

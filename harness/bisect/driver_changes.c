@@ -33,19 +33,6 @@ struct part {
 	char lo[41], hi[41];
 };
 
-static struct share_level level_of(struct driver *d, const char *commit)
-{
-	struct sample_set s = SAMPLE_SET_INIT;
-	struct share_level l = {0, 0};
-
-	if (!measure_load(&d->m, commit, &s) && s.nr) {
-		l.median = stats_median(s.values, s.nr);
-		l.n = s.nr;
-	}
-	sample_set_release(&s);
-	return l;
-}
-
 static void add_part(struct part **parts, size_t *nr, size_t *alloc,
 		     const char *lo, const char *hi)
 {
@@ -70,7 +57,8 @@ static unsigned pairs_of(const struct bisect_state *st, const char *culprit)
 static int bisect_part(struct driver *d, const struct part *pt,
 		       struct part **parts, size_t *nr, size_t *alloc)
 {
-	struct share_level lo = level_of(d, pt->lo), hi = level_of(d, pt->hi);
+	struct share_level lo = driver_level_of(d, pt->lo);
+	struct share_level hi = driver_level_of(d, pt->hi);
 	long at_lo = graph_find(d->graph, pt->lo);
 	long at_hi = graph_find(d->graph, pt->hi);
 	struct commit_graph g = {0};
@@ -148,8 +136,8 @@ static void changes_result(struct driver *d, struct driver_result *res)
 {
 	const struct bisect_state *st = d->st;
 	struct share_input in = {
-		.good = level_of(d, d->good),
-		.bad = level_of(d, d->bad),
+		.good = driver_level_of(d, d->good),
+		.bad = driver_level_of(d, d->bad),
 		.sigma = driver_share_sigma(d),
 		.same_image = 0,
 	};
@@ -176,8 +164,8 @@ static void changes_result(struct driver *d, struct driver_result *res)
 		rc->pairs = c->pairs;
 		rc->faster = c->faster;
 		rc->answer = !strcmp(c->commit, res->culprit);
-		in.parent = level_of(d, c->parent);
-		in.culprit = level_of(d, c->commit);
+		in.parent = driver_level_of(d, c->parent);
+		in.culprit = driver_level_of(d, c->commit);
 		if (!share_account(&sh, &in)) {
 			rc->change_pct = sh.culprit_pct;
 			rc->explains_pct = sh.explains_pct;

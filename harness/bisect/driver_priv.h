@@ -135,6 +135,8 @@ int driver_confirm(struct driver *d, size_t node, struct driver_result *res,
  * to stop.
  */
 int driver_same_image(struct driver *d, size_t node);
+/* The level of a commit's boots (median 0 and n 0: none). */
+struct share_level driver_level_of(struct driver *d, const char *commit);
 /* One boot's spread for share.h's sums: the run's, at least the prior. */
 double driver_share_sigma(struct driver *d);
 /* The culprit's drop against its parent's set against the endpoints'. */
