@@ -141,7 +141,19 @@ for f in glob.glob(sys.argv[1] + "/*/*/*/boot-*-sample-*.json"):
     d["<b onclick=alert(3)>"] = d.pop("read")
     json.dump(d, open(f, "w"))
 PY
-xss_names=('<script>alert(1)</script>' '"><img src=x onerror=alert(2)>' '<b onclick=alert(3)>')
+# What the stored answer explains (summary.json): a file the revert
+# conflicts in, a change whose commit is no id.
+python3 - results/xss "$(cat culprit)" <<'PY'
+import json, sys
+json.dump({"job": "synth", "status": "done", "culprit": {"id": sys.argv[2]},
+           "parent": "0" * 40, "metrics": [],
+           "changes": [{"commit": "<i onmouseover=alert(6)>", "parent": "",
+                        "change_pct": -9, "explains_pct": 100, "pairs": 4}],
+           "revert": {"state": "conflicts", "culprit": sys.argv[2],
+                      "commit": "", "conflicts": ["<svg onload=alert(5)>"]}},
+          open(sys.argv[1] + "/summary.json", "w"))
+PY
+xss_names=('<script>alert(1)</script>' '"><img src=x onerror=alert(2)>' '<b onclick=alert(3)>' '<svg onload=alert(5)>' '<i onmouseover=alert(6)>')
 # Names a terminal must show as text: a sample's point, a profile's
 # function and label (profile.json as a hand or a bug wrote it).
 store esc-names

@@ -106,6 +106,15 @@ void bisect_report_answer_json(const struct bisect_report_answer *a,
  */
 void bisect_report_answer_from_json(struct bisect_report_answer *a,
 				    json_t *o);
+/*
+ * The same keys read from <dir>/summary.json into *a (initialized by the
+ * caller) for the pages that show a stored bisection (html.c, compare):
+ * 0 when it holds a finished answer naming `culprit` (NULL: any); 1 when
+ * there is none, it is stale, or it cannot be read (after a warning),
+ * and *a is left as it was.
+ */
+int bisect_report_answer_load(struct bisect_report_answer *a, const char *dir,
+			      const char *culprit);
 
 struct bisect_report {
 	char *job;

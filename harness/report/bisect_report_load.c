@@ -131,3 +131,30 @@ out:
 	free(spath);
 	return ret;
 }
+
+int bisect_report_answer_load(struct bisect_report_answer *a, const char *dir,
+			      const char *culprit)
+{
+	char *path = xstrfmt("%s/summary.json", dir);
+	json_t *o = NULL;
+	const char *status, *id;
+	int ret = 1;
+
+	if (!store_file_exists(path))
+		goto out;
+	o = store_json_optional(path, REPORT_MAX, JSON_REJECT_DUPLICATES,
+				"the stored answer");
+	status = json_string_value(json_object_get(o, "status"));
+	id = json_string_value(
+		json_object_get(json_object_get(o, "culprit"), "id"));
+	/* Another answer's figures are not this one's: a stale summary. */
+	if (!status || strcmp(status, "done") || !id ||
+	    (culprit && strcmp(id, culprit)))
+		goto out;
+	bisect_report_answer_from_json(a, o);
+	ret = 0;
+out:
+	json_decref(o);
+	free(path);
+	return ret;
+}

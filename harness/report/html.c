@@ -4,7 +4,8 @@
  * Plots share one x axis (every commit of the scan, in history order) so
  * the eye can run down the page from one topology to the next. What a
  * series' plot and rows are drawn from is in html_series.c, the plot in
- * html_plot.c, the counters in html_counters.c.
+ * html_plot.c, the counters in html_counters.c, what the stored answer
+ * explains (its changes, the revert check) in html_answer.c.
  */
 #include "html.h"
 #include "stats.h"
@@ -271,7 +272,8 @@ static void card(struct strbuf *out, const char *value, const char *label)
 
 /* The document's head, its title and the page's header. */
 static void render_head(struct strbuf *out, const struct scan *s,
-			const struct html_options *o)
+			const struct html_options *o,
+			const struct bisect_report_answer *a)
 {
 	strbuf_addstr(out, "<!DOCTYPE html>\n<html lang=\"en\"><head>"
 			   "<meta charset=\"utf-8\">\n<meta name=\"viewport\" "
@@ -282,7 +284,8 @@ static void render_head(struct strbuf *out, const struct scan *s,
 		strbuf_addstr(out, "iobisect: ");
 		html_escape(out, s->job);
 	}
-	strbuf_addf(out, "</title>\n<style>%s</style></head><body>\n", css);
+	strbuf_addf(out, "</title>\n<style>%s%s</style></head><body>\n", css,
+		    html_answer_css(a));
 
 	strbuf_addstr(out, "<header><h1>");
 	if (o->title)
@@ -372,7 +375,8 @@ static void render_figure_title(struct strbuf *out, const struct scan *s,
 
 /* MB/s per commit: the legend, then a figure per series. */
 static void render_figures(struct strbuf *out, const struct scan *s,
-			   const struct changepoint_result *crs, long culprit)
+			   const struct changepoint_result *crs, long culprit,
+			   const struct bisect_report_answer *a)
 {
 	strbuf_addstr(out, "<h2>MB/s per commit</h2>\n<p class=\"legend\">"
 			   "<span><i style=\"background:#2e9e5b\"></i>good"
@@ -380,12 +384,15 @@ static void render_figures(struct strbuf *out, const struct scan *s,
 			   "bad</span><span><i style=\"background:#2f6fd6\">"
 			   "</i>other</span><span>dot: median of the boots, "
 			   "whisker: min-max; dashed orange: level between "
-			   "change points; dashed violet: change point</span>"
-			   "</p>\n");
+			   "change points; dashed violet: change point</span>");
+	if (a->nr_changes)
+		strbuf_addstr(out, "<span>triangle: a change the bisection "
+				   "found, its size against its parent</span>");
+	strbuf_addstr(out, "</p>\n");
 	for (size_t i = 0; i < s->nr_series; i++) {
 		strbuf_addstr(out, "<div class=\"fig\">");
 		render_figure_title(out, s, &s->series[i], &crs[i]);
-		html_render_plot(out, s, i, &crs[i], culprit);
+		html_render_plot(out, s, i, &crs[i], culprit, a);
 		strbuf_addstr(out, "</div>\n");
 	}
 }
@@ -427,8 +434,14 @@ int html_render(const struct scan *s, const struct html_options *o,
 {
 	struct changepoint_result *crs;
 	long culprit = html_culprit(s);
+	struct bisect_report_answer a;
 	size_t nr_changes = 0;
 	int ret = 0;
+
+	bisect_report_answer_init(&a);
+	/* What the stored answer explains: nothing when none is stored. */
+	if (culprit >= 0)
+		bisect_report_answer_load(&a, s->dir, s->state.culprit);
 
 	crs = xcalloc(s->nr_series + 1, sizeof(*crs));
 	for (size_t i = 0; i < s->nr_series && !ret; i++) {
@@ -438,9 +451,10 @@ int html_render(const struct scan *s, const struct html_options *o,
 	if (ret)
 		goto out;
 
-	render_head(out, s, o);
+	render_head(out, s, o, &a);
 	render_cards(out, s, culprit, nr_changes);
-	render_figures(out, s, crs, culprit);
+	html_render_answer(out, &a);
+	render_figures(out, s, crs, culprit, &a);
 	strbuf_addstr(out, "<h2>Comparison (LKP style)</h2>\n");
 	render_lkp(out, s, crs);
 	html_render_counters(out, s, crs);
@@ -455,5 +469,6 @@ out:
 	for (size_t i = 0; i < s->nr_series; i++)
 		changepoint_result_release(&crs[i]);
 	free(crs);
+	bisect_report_answer_release(&a);
 	return ret;
 }

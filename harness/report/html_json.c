@@ -1,7 +1,8 @@
 /*
  * html_json.c: the HTML page's data as JSON (html.h, html_report_json):
  * the commits in order, each series' cells and changepoints, the
- * compared pair and the bisect state, for a program that draws its own.
+ * compared pair, the bisect state and what its stored answer explains,
+ * for a program that draws its own.
  */
 #include "html.h"
 #include "json_num.h"
@@ -164,6 +165,25 @@ static json_t *json_series(const struct scan *s, const struct html_options *o,
 	return js;
 }
 
+/*
+ * What the stored answer explains, as summary.json holds it, under
+ * "answer" (its keys: "changes", "share", "revert"); none: no key.
+ */
+static void json_answer(json_t *root, const struct scan *s, long culprit)
+{
+	struct bisect_report_answer a;
+
+	bisect_report_answer_init(&a);
+	if (culprit >= 0 &&
+	    !bisect_report_answer_load(&a, s->dir, s->state.culprit) &&
+	    html_answer_shown(&a)) {
+		json_t *j = json_object();
+		bisect_report_answer_json(&a, 1, j);
+		json_object_set_new(root, "answer", j);
+	}
+	bisect_report_answer_release(&a);
+}
+
 json_t *html_report_json(const struct scan *s, const struct html_options *o)
 {
 	json_t *root = json_object(), *series = json_array();
@@ -188,5 +208,6 @@ json_t *html_report_json(const struct scan *s, const struct html_options *o)
 	json_object_set_new(root, "series", series);
 	if (s->has_state)
 		json_object_set_new(root, "bisect", state_to_json(&s->state));
+	json_answer(root, s, culprit);
 	return root;
 }

@@ -1,7 +1,8 @@
 /*
  * html_plot.c: one series' SVG plot on the report page (html.h): MB/s per
  * commit, a median dot and a min-max whisker per commit, the levels
- * between change points, the change points and the culprit's column.
+ * between change points, the change points, the culprit's column and
+ * the changes the bisection found (html_answer.c).
  * Plots share one x axis (every commit of the scan, in history order).
  */
 #include "html.h"
@@ -176,6 +177,41 @@ static void plot_changes(struct strbuf *out, const struct plot *p,
 	}
 }
 
+/*
+ * Each change the bisection found (summary.json): a triangle at the foot
+ * of its column, its size and way beside it, in every plot that measured
+ * it. The culprit's column is drawn already; its change is marked too.
+ */
+static void plot_found(struct strbuf *out, const struct plot *p,
+		       const struct bisect_report_answer *a)
+{
+	double foot = PT + p->ph;
+
+	for (size_t j = 0; j < a->nr_changes; j++) {
+		const struct bisect_report_change *c = &a->changes[j];
+		long i = html_change_index(p->s, c->commit);
+		if (i < 0 || !p->ser->cells[i].nr)
+			continue;
+		double x = plot_x(p, (double)i);
+		strbuf_addf(out, "<g class=\"change %s\" data-commit=\"",
+			    c->faster ? "faster" : "slower");
+		html_escape(out, p->s->commits[i].id);
+		strbuf_addf(out, "\" data-change-pct=\"%.2f\"><title>",
+			    c->change_pct);
+		html_escape(out, p->s->commits[i].abbrev);
+		strbuf_addch(out, ' ');
+		html_change_size(out, c);
+		strbuf_addf(out, " against its parent, %.0f%% of the "
+				 "endpoints' drop%s</title>",
+			    c->explains_pct, c->answer ? ", the answer" : "");
+		strbuf_addf(out, "<path d=\"M%.1f %.1fL%.1f %.1fL%.1f %.1fZ\"/>",
+			    x - 5, foot, x + 5, foot, x, foot - 8);
+		strbuf_addf(out, "<text x=\"%.1f\" y=\"%.1f\">", x, foot - 12);
+		html_change_size(out, c);
+		strbuf_addstr(out, "</text></g>\n");
+	}
+}
+
 /* Each commit's boots: a whisker from min to max, a dot at the median. */
 static void plot_boots(struct strbuf *out, const struct plot *p)
 {
@@ -229,7 +265,8 @@ static void plot_labels(struct strbuf *out, const struct plot *p,
 }
 
 void html_render_plot(struct strbuf *out, const struct scan *s, size_t si,
-		      const struct changepoint_result *cr, long culprit)
+		      const struct changepoint_result *cr, long culprit,
+		      const struct bisect_report_answer *a)
 {
 	size_t n = s->nr_commits;
 	double pw = PW - PL - PR;
@@ -250,6 +287,7 @@ void html_render_plot(struct strbuf *out, const struct scan *s, size_t si,
 	plot_culprit(out, &p, culprit);
 	plot_changes(out, &p, cr);
 	plot_boots(out, &p);
+	plot_found(out, &p, a);
 	plot_labels(out, &p, culprit);
 	strbuf_addstr(out, "</svg>\n");
 }
