@@ -448,10 +448,13 @@ static char *two_changes(char *revert)
 	return extra;
 }
 
+/* cmd_compare.c: the stored answer's lines (declared there for tests). */
+void compare_render_answer(const struct scan *s, struct strbuf *out);
+
 /*
  * Every change the bisection found is marked in each plot that measured
  * it, with its size and way; the page lists them under the answer, with
- * the culprit's share and the revert check.
+ * the culprit's share and the revert check, and compare prints them.
  */
 START_TEST(changes_and_revert_on_the_page)
 {
@@ -497,6 +500,20 @@ START_TEST(changes_and_revert_on_the_page)
 				  json_object_get(j, "answer"), "changes")),
 			  2);
 	json_decref(j);
+	/* compare: a line per change, one for the revert. */
+	strbuf_reset(&out);
+	compare_render_answer(&s, &out);
+	m = xstrfmt("    %.12s -4.1%% against its parent %.12s, 22%% of the "
+		    "endpoints' drop, confidence 95.0%%, 6 pairs\n",
+		    ids[3], ids[2]);
+	ck_assert_msg(strstr(out.buf, m), "%s", out.buf);
+	free(m);
+	m = xstrfmt("  reverting %.12s on the bad tip brings back 85%% of the "
+		    "drop (+98.0 MB/s): 6 pairs",
+		    ids[6]);
+	ck_assert_msg(strstr(out.buf, m), "%s", out.buf);
+	ck_assert_uint_eq(count(out.buf, "against its parent"), 2);
+	free(m);
 	free(extra);
 	strbuf_release(&out);
 	scan_release(&s);
@@ -523,6 +540,11 @@ START_TEST(revert_conflicts_are_named_and_escaped)
 				      "mm/x.c.</p>"),
 		      "no conflicts' line");
 	ck_assert_ptr_null(strstr(out.buf, "<b>&"));
+	strbuf_reset(&out);
+	compare_render_answer(&s, &out);
+	ck_assert_msg(strstr(out.buf, "does not apply cleanly: conflicts in "
+				      "block/<b>&.c, mm/x.c\n"),
+		      "%s", out.buf);
 	free(extra);
 	strbuf_release(&out);
 	scan_release(&s);
@@ -532,7 +554,7 @@ END_TEST
 /*
  * An older summary.json (no changes, share or revert), or one that
  * answers another state, leaves the page and its JSON byte for byte as
- * they are without one.
+ * they are without one, and compare says nothing more.
  */
 START_TEST(old_summary_renders_as_before)
 {
@@ -559,6 +581,9 @@ START_TEST(old_summary_renders_as_before)
 		ck_assert_str_eq(jout, jnone);
 		free(jout);
 		json_decref(j);
+		strbuf_reset(&out);
+		compare_render_answer(&s, &out);
+		ck_assert_str_eq(out.buf, "");
 	}
 	free(jnone);
 	free(extra);

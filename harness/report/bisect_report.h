@@ -115,6 +115,12 @@ void bisect_report_answer_from_json(struct bisect_report_answer *a,
  */
 int bisect_report_answer_load(struct bisect_report_answer *a, const char *dir,
 			      const char *culprit);
+/*
+ * Every change found (even the answer's alone) and the revert check, a
+ * line each, as report.txt words them; nothing when neither is known.
+ */
+void bisect_report_render_found(const struct bisect_report_answer *a,
+				struct strbuf *out);
 
 struct bisect_report {
 	char *job;

@@ -61,14 +61,14 @@ bisect_report_answer_add_change(struct bisect_report_answer *a)
 	return c;
 }
 
-/* Every change found, when there is more than the answer's. */
-static void render_changes(const struct bisect_report_answer *a,
+/* Every change found, when there are at least `min`. */
+static void render_changes(const struct bisect_report_answer *a, size_t min,
 			   struct strbuf *out)
 {
-	if (a->nr_changes < 2)
+	if (!a->nr_changes || a->nr_changes < min)
 		return;
-	strbuf_addf(out, "  %zu changes in the range, oldest first:\n",
-		    a->nr_changes);
+	strbuf_addf(out, "  %zu change%s in the range, oldest first:\n",
+		    a->nr_changes, a->nr_changes == 1 ? "" : "s");
 	for (size_t i = 0; i < a->nr_changes; i++) {
 		const struct bisect_report_change *c = &a->changes[i];
 		strbuf_addf(out, "    %.12s %+.1f%% against its parent %.12s, "
@@ -146,7 +146,14 @@ void bisect_report_render_answer(const struct bisect_report_answer *a,
 		strbuf_addch(out, '\n');
 	}
 	render_revert(a, out);
-	render_changes(a, out);
+	render_changes(a, 2, out);
+}
+
+void bisect_report_render_found(const struct bisect_report_answer *a,
+				struct strbuf *out)
+{
+	render_changes(a, 1, out);
+	render_revert(a, out);
 }
 
 static const char *const revert_names[] = {
