@@ -107,6 +107,8 @@ for kind in profile table; do
 	store "big-$kind"
 	for c in "results/big-$kind"/*/; do cp "secret/big-$kind.json" "$c$kind.json"; done
 done
+# The stored answer a page and compare read beside the state: a FIFO.
+store fifo-summary; mkfifo results/fifo-summary/summary.json
 store link-state; mv results/link-state/bisect-state.json secret/state.json
 ln -s "$S/secret/state.json" results/link-state/bisect-state.json
 store fifo-sweep; rm results/fifo-sweep/bisect-state.json
@@ -644,6 +646,8 @@ for kind in profile table; do
 	check ok "warning: ignoring a $kind: '.*$kind.json' is a FIFO" secs=5 may=out/x.html -- report results/fifo-$kind --html out/x.html
 	rm -f out/x.html
 done
+check ok "warning: ignoring the stored answer: '.*summary.json' is a FIFO" secs=5 may=out/x.html -- report results/fifo-summary --html out/x.html
+check ok "warning: ignoring the stored answer: '.*summary.json' is a FIFO" secs=5 -- compare "$good" "$culprit" --results results/fifo-summary
 check ok "warning: ignoring a profile: '.*profile.json' is larger than 16 MiB" may=out/x.html -- report results/big-profile --html out/x.html
 check ok "warning: ignoring a table: '.*table.json' is larger than 4 MiB" may=out/x.html -- report results/big-table --html out/x.html
 rm -f out/x.html

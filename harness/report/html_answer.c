@@ -45,8 +45,18 @@ long html_change_index(const struct scan *s, const char *id)
 /* "-12.3% slower" or "+4.0% faster": a change's size and its way. */
 void html_change_size(struct strbuf *out, const struct bisect_report_change *c)
 {
-	strbuf_addf(out, "%+.1f%% %s", c->change_pct,
-		    c->faster ? "faster" : "slower");
+	if (isfinite(c->change_pct))
+		strbuf_addf(out, "%+.1f%% ", c->change_pct);
+	strbuf_addstr(out, c->faster ? "faster" : "slower");
+}
+
+/* A percentage cell: "-" when the summary has no figure. */
+static void td_pct(struct strbuf *out, double pct, int decimals)
+{
+	if (isfinite(pct))
+		strbuf_addf(out, "<td class=\"num\">%.*f%%</td>", decimals, pct);
+	else
+		strbuf_addstr(out, "<td class=\"num\">-</td>");
 }
 
 static void change_row(struct strbuf *out, const struct bisect_report_change *c)
@@ -60,12 +70,9 @@ static void change_row(struct strbuf *out, const struct bisect_report_change *c)
 	html_escape_n(out, c->parent, 12);
 	strbuf_addf(out, "</td><td class=\"num %s\">", c->faster ? "pos" : "neg");
 	html_change_size(out, c);
-	strbuf_addf(out, "</td><td class=\"num\">%.0f%%</td>", c->explains_pct);
-	if (isfinite(c->confidence))
-		strbuf_addf(out, "<td class=\"num\">%.1f%%</td>",
-			    c->confidence * 100);
-	else
-		strbuf_addstr(out, "<td class=\"num\">-</td>");
+	strbuf_addstr(out, "</td>");
+	td_pct(out, c->explains_pct, 0);
+	td_pct(out, c->confidence * 100, 1);
 	strbuf_addf(out, "<td class=\"num\">%u</td><td>%s</td></tr>\n",
 		    c->pairs, c->answer ? "the answer" : "");
 }

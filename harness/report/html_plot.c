@@ -201,9 +201,11 @@ static void plot_found(struct strbuf *out, const struct plot *p,
 		html_escape(out, p->s->commits[i].abbrev);
 		strbuf_addch(out, ' ');
 		html_change_size(out, c);
-		strbuf_addf(out, " against its parent, %.0f%% of the "
-				 "endpoints' drop%s</title>",
-			    c->explains_pct, c->answer ? ", the answer" : "");
+		strbuf_addstr(out, " against its parent");
+		if (isfinite(c->explains_pct))
+			strbuf_addf(out, ", %.0f%% of the endpoints' drop",
+				    c->explains_pct);
+		strbuf_addf(out, "%s</title>", c->answer ? ", the answer" : "");
 		strbuf_addf(out, "<path d=\"M%.1f %.1fL%.1f %.1fL%.1f %.1fZ\"/>",
 			    x - 5, foot, x + 5, foot, x, foot - 8);
 		strbuf_addf(out, "<text x=\"%.1f\" y=\"%.1f\">", x, foot - 12);
