@@ -116,6 +116,13 @@ void bisect_report_answer_from_json(struct bisect_report_answer *a,
 int bisect_report_answer_load(struct bisect_report_answer *a, const char *dir,
 			      const char *culprit);
 /*
+ * The culprit's share of the endpoints' drop, and whether the rest is
+ * beyond the noise, as one sentence in lower case without its stop
+ * (report.txt, compare and the HTML page say it alike).
+ */
+void bisect_report_share_text(const struct bisect_report_answer *a,
+			      struct strbuf *out);
+/*
  * Every change found (even the answer's alone) and the revert check, a
  * line each, as report.txt words them; nothing when neither is known.
  */

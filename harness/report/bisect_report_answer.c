@@ -61,6 +61,19 @@ bisect_report_answer_add_change(struct bisect_report_answer *a)
 	return c;
 }
 
+void bisect_report_share_text(const struct bisect_report_answer *a,
+			      struct strbuf *out)
+{
+	strbuf_addf(out, "the culprit explains %.0f%% of the endpoints' drop "
+			 "(%+.1f%% against its parent, the endpoints %+.1f%%, "
+			 "medians per boot)",
+		    a->explains_pct, a->culprit_pct, a->endpoints_pct);
+	if (a->rest_beyond_noise)
+		strbuf_addf(out, "; the rest (%.0f%%) is beyond the noise: "
+				 "another change in the range",
+			    a->rest_pct);
+}
+
 /* Every change found, when there are at least `min`. */
 static void render_changes(const struct bisect_report_answer *a, size_t min,
 			   struct strbuf *out)
@@ -135,14 +148,8 @@ void bisect_report_render_answer(const struct bisect_report_answer *a,
 	if (!done)
 		return;
 	if (a->have_share) {
-		strbuf_addf(out, "  the culprit explains %.0f%% of the "
-				 "endpoints' drop (%+.1f%% against its parent, "
-				 "the endpoints %+.1f%%, medians per boot)",
-			    a->explains_pct, a->culprit_pct, a->endpoints_pct);
-		if (a->rest_beyond_noise)
-			strbuf_addf(out, "; the rest (%.0f%%) is beyond the "
-					 "noise: another change in the range",
-				    a->rest_pct);
+		strbuf_addstr(out, "  ");
+		bisect_report_share_text(a, out);
 		strbuf_addch(out, '\n');
 	}
 	render_revert(a, out);

@@ -12,6 +12,7 @@
  */
 #include "html.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <string.h>
 
@@ -80,17 +81,16 @@ static void change_row(struct strbuf *out, const struct bisect_report_change *c)
 static void render_share(struct strbuf *out,
 			 const struct bisect_report_answer *a)
 {
+	struct strbuf text = STRBUF_INIT;
+
 	if (!a->have_share)
 		return;
-	strbuf_addf(out, "<p class=\"share\">The culprit explains %.0f%% of "
-			 "the endpoints' drop (%+.1f%% against its parent, the "
-			 "endpoints %+.1f%%, medians per boot)",
-		    a->explains_pct, a->culprit_pct, a->endpoints_pct);
-	if (a->rest_beyond_noise)
-		strbuf_addf(out, "; the rest (%.0f%%) is beyond the noise: "
-				 "another change in the range",
-			    a->rest_pct);
+	bisect_report_share_text(a, &text);
+	text.buf[0] = (char)toupper((unsigned char)text.buf[0]);
+	strbuf_addstr(out, "<p class=\"share\">");
+	html_escape(out, text.buf);
 	strbuf_addstr(out, ".</p>\n");
+	strbuf_release(&text);
 }
 
 static void render_revert(struct strbuf *out,
