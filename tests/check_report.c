@@ -450,6 +450,32 @@ START_TEST(stored_report_reads_back_whole)
 }
 END_TEST
 
+/*
+ * A revert that brings back less than half a percent says none, not
+ * "-0%" (two changes: the later one hides the first at the tip), and
+ * one pair is a pair.
+ */
+START_TEST(revert_of_nothing_says_none)
+{
+	struct bisect_report_answer a;
+	struct strbuf out = STRBUF_INIT;
+
+	bisect_report_answer_init(&a);
+	a.revert = REPORT_REVERT_MEASURED;
+	memcpy(a.reverted, CULPRIT, 41);
+	a.revert_pairs = 1;
+	a.brought_pct = -0.3;
+	a.brought_mbps = -0.1;
+	bisect_report_render_found(&a, &out);
+	ck_assert_msg(strstr(out.buf, "brings back none of the drop (-0.1 MB/s)"),
+		      "%s", out.buf);
+	ck_assert_msg(strstr(out.buf, ": 1 pair of the revert"), "%s", out.buf);
+	ck_assert_ptr_null(strstr(out.buf, "-0%"));
+	strbuf_release(&out);
+	bisect_report_answer_release(&a);
+}
+END_TEST
+
 START_TEST(status_line_has_step_commit_samples_and_time_left)
 {
 	struct progress p;
@@ -513,6 +539,7 @@ static Suite *report_suite(void)
 	tcase_add_test(tc, profile_difference_in_text_and_json);
 	tcase_add_test(tc, write_puts_both_files_beside_each_other);
 	tcase_add_test(tc, stored_report_reads_back_whole);
+	tcase_add_test(tc, revert_of_nothing_says_none);
 	tcase_add_test(tc, status_line_has_step_commit_samples_and_time_left);
 	tcase_add_test(tc, log_gets_plain_lines_and_no_noise);
 	suite_add_tcase(s, tc);

@@ -116,6 +116,13 @@ void bisect_report_answer_from_json(struct bisect_report_answer *a,
 int bisect_report_answer_load(struct bisect_report_answer *a, const char *dir,
 			      const char *culprit);
 /*
+ * What a measured revert check did to the drop: "brings back N% of the
+ * drop (+M MB/s)", "none" under half a percent, or the revert's own
+ * change when the endpoints give no drop to share.
+ */
+void bisect_report_revert_size(const struct bisect_report_answer *a,
+			       struct strbuf *out);
+/*
  * The culprit's share of the endpoints' drop, and whether the rest is
  * beyond the noise, as one sentence in lower case without its stop
  * (report.txt, compare and the HTML page say it alike).

@@ -61,6 +61,21 @@ bisect_report_answer_add_change(struct bisect_report_answer *a)
 	return c;
 }
 
+void bisect_report_revert_size(const struct bisect_report_answer *a,
+			       struct strbuf *out)
+{
+	/* Under half a percent prints as none, not as "-0%". */
+	if (isfinite(a->brought_pct) && fabs(a->brought_pct) < 0.5)
+		strbuf_addf(out, "brings back none of the drop (%+.1f MB/s)",
+			    a->brought_mbps);
+	else if (isfinite(a->brought_pct))
+		strbuf_addf(out, "brings back %.0f%% of the drop (%+.1f MB/s)",
+			    a->brought_pct, a->brought_mbps);
+	else
+		strbuf_addf(out, "reads %+.1f%% (%+.1f MB/s)", a->revert_pct,
+			    a->brought_mbps);
+}
+
 void bisect_report_share_text(const struct bisect_report_answer *a,
 			      struct strbuf *out)
 {
@@ -106,18 +121,13 @@ static void render_revert(const struct bisect_report_answer *a,
 		break;
 	case REPORT_REVERT_MEASURED:
 		strbuf_addf(out, "  reverting %.12s on the bad tip ", a->reverted);
-		if (isfinite(a->brought_pct))
-			strbuf_addf(out, "brings back %.0f%% of the drop "
-					 "(%+.1f MB/s)",
-				    a->brought_pct, a->brought_mbps);
-		else
-			strbuf_addf(out, "reads %+.1f%% (%+.1f MB/s)",
-				    a->revert_pct, a->brought_mbps);
-		strbuf_addf(out, ": %u pairs of the revert and the bad "
+		bisect_report_revert_size(a, out);
+		strbuf_addf(out, ": %u pair%s of the revert and the bad "
 				 "endpoint, %+.1f%% within a pair (%u builds, "
 				 "%u boots, %.0f s this run)\n",
-			    a->revert_pairs, a->revert_pct, a->revert_builds,
-			    a->revert_boots, a->revert_seconds);
+			    a->revert_pairs, a->revert_pairs == 1 ? "" : "s",
+			    a->revert_pct, a->revert_builds, a->revert_boots,
+			    a->revert_seconds);
 		break;
 	case REPORT_REVERT_CONFLICTS:
 		strbuf_addf(out, "  reverting %.12s on the bad tip does not "

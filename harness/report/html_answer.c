@@ -120,13 +120,7 @@ static void render_revert(struct strbuf *out,
 		strbuf_addstr(out, "was not measured: ");
 		html_escape(out, a->revert_why);
 	} else {
-		if (isfinite(a->brought_pct))
-			strbuf_addf(out, "brings back %.0f%% of the drop "
-					 "(%+.1f MB/s)",
-				    a->brought_pct, a->brought_mbps);
-		else
-			strbuf_addf(out, "reads %+.1f%% (%+.1f MB/s)",
-				    a->revert_pct, a->brought_mbps);
+		bisect_report_revert_size(a, out);
 		strbuf_addf(out, ", %u pair%s against the bad endpoint (%u "
 				 "build%s, %u boot%s, %.0f s)",
 			    a->revert_pairs, a->revert_pairs == 1 ? "" : "s",
