@@ -256,17 +256,6 @@ void bisect_report_answer_json(const struct bisect_report_answer *a,
 }
 
 /* summary.json read back (bisect_report_load.c): the keys above. */
-static double num_at(json_t *o, const char *key)
-{
-	json_t *v = json_object_get(o, key);
-	return json_is_number(v) ? json_number_value(v) : NAN;
-}
-
-static unsigned uint_at(json_t *o, const char *key)
-{
-	json_int_t v = json_integer_value(json_object_get(o, key));
-	return v > 0 && v < (json_int_t)UINT32_MAX ? (unsigned)v : 0;
-}
 
 /* A commit id of 40 characters at most into out; 0 when there is one. */
 static int id_at(json_t *o, const char *key, char out[41])
@@ -306,15 +295,15 @@ static void revert_from_json(struct bisect_report_answer *a, json_t *j)
 	}
 	strvec_from(&a->conflicts, json_object_get(j, "conflicts"));
 	a->revert_why = why ? xstrdup(why) : NULL;
-	a->revert_pairs = uint_at(j, "pairs");
-	a->revert_boots = uint_at(j, "boots");
-	a->revert_builds = uint_at(j, "builds");
-	a->revert_seconds = num_at(j, "seconds");
-	a->revert_bad = num_at(j, "bad_mbps") * 1e6;
-	a->revert_median = num_at(j, "revert_mbps") * 1e6;
-	a->revert_pct = num_at(j, "change_pct");
-	a->brought_pct = num_at(j, "brought_back_pct");
-	a->brought_mbps = num_at(j, "brought_back_mbps");
+	a->revert_pairs = json_count_at(j, "pairs");
+	a->revert_boots = json_count_at(j, "boots");
+	a->revert_builds = json_count_at(j, "builds");
+	a->revert_seconds = json_num_at(j, "seconds");
+	a->revert_bad = json_num_at(j, "bad_mbps") * 1e6;
+	a->revert_median = json_num_at(j, "revert_mbps") * 1e6;
+	a->revert_pct = json_num_at(j, "change_pct");
+	a->brought_pct = json_num_at(j, "brought_back_pct");
+	a->brought_mbps = json_num_at(j, "brought_back_mbps");
 }
 
 void bisect_report_answer_from_json(struct bisect_report_answer *a,
@@ -325,10 +314,10 @@ void bisect_report_answer_from_json(struct bisect_report_answer *a,
 
 	if (json_is_object(j)) {
 		a->have_share = 1;
-		a->culprit_pct = num_at(j, "culprit_pct");
-		a->endpoints_pct = num_at(j, "endpoints_pct");
-		a->explains_pct = num_at(j, "explains_pct");
-		a->rest_pct = num_at(j, "rest_pct");
+		a->culprit_pct = json_num_at(j, "culprit_pct");
+		a->endpoints_pct = json_num_at(j, "endpoints_pct");
+		a->explains_pct = json_num_at(j, "explains_pct");
+		a->rest_pct = json_num_at(j, "rest_pct");
 		a->rest_beyond_noise =
 			json_is_true(json_object_get(j, "rest_beyond_noise"));
 	}
@@ -342,10 +331,10 @@ void bisect_report_answer_from_json(struct bisect_report_answer *a,
 		if (!json_is_object(v) || id_at(v, "commit", c.commit) ||
 		    id_at(v, "parent", c.parent))
 			continue;
-		c.change_pct = num_at(v, "change_pct");
-		c.explains_pct = num_at(v, "explains_pct");
-		c.confidence = num_at(v, "confidence");
-		c.pairs = uint_at(v, "pairs");
+		c.change_pct = json_num_at(v, "change_pct");
+		c.explains_pct = json_num_at(v, "explains_pct");
+		c.confidence = json_num_at(v, "confidence");
+		c.pairs = json_count_at(v, "pairs");
 		c.answer = json_is_true(json_object_get(v, "answer"));
 		c.faster = json_is_true(json_object_get(v, "faster"));
 		*bisect_report_answer_add_change(a) = c;

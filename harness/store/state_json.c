@@ -254,12 +254,6 @@ static int get_id(const json_t *o, const char *key, char out[41],
 	return 0;
 }
 
-static double get_num(const json_t *o, const char *key)
-{
-	json_t *v = json_object_get(o, key);
-	return json_is_number(v) ? json_number_value(v) : NAN;
-}
-
 static unsigned get_uint(const json_t *o, const char *key)
 {
 	json_t *v = json_object_get(o, key);
@@ -310,7 +304,7 @@ static int changes_from_json(struct bisect_state *s, const json_t *root,
 		    get_id(v, "parent", parent, 0, origin))
 			return -1;
 		c = state_add_change(s, commit, parent);
-		c->confidence = get_num(v, "confidence");
+		c->confidence = json_num_at(v, "confidence");
 		c->pairs = get_uint(v, "pairs");
 		c->faster = json_is_true(json_object_get(v, "faster"));
 	}
@@ -408,26 +402,26 @@ static int probe_from_json(struct bisect_state *s, const json_t *o,
 	p->cached = json_is_true(json_object_get(o, "cached"));
 	p->boots = get_uint(o, "boots_run");
 	p->samples = get_uint(o, "samples");
-	p->seconds = get_num(o, "seconds");
+	p->seconds = json_num_at(o, "seconds");
 	v = json_object_get(o, "verdict");
 	if (v) {
 		if (!json_is_object(v) ||
 		    get_str(v, "verdict", 1, &p->v.verdict, origin))
 			return error("%s: probe of %s has a bad verdict",
 				     origin, id);
-		p->v.good_median = get_num(v, "good_median_bw_bytes");
-		p->v.good_stddev_pct = get_num(v, "good_stddev_pct");
-		p->v.median = get_num(v, "median_bw_bytes");
-		p->v.stddev_pct = get_num(v, "stddev_pct");
-		p->v.effect_pct = get_num(v, "effect_pct");
-		p->v.p_value = get_num(v, "p_value");
-		p->v.llr = get_num(v, "llr");
-		p->v.error = get_num(v, "error");
+		p->v.good_median = json_num_at(v, "good_median_bw_bytes");
+		p->v.good_stddev_pct = json_num_at(v, "good_stddev_pct");
+		p->v.median = json_num_at(v, "median_bw_bytes");
+		p->v.stddev_pct = json_num_at(v, "stddev_pct");
+		p->v.effect_pct = json_num_at(v, "effect_pct");
+		p->v.p_value = json_num_at(v, "p_value");
+		p->v.llr = json_num_at(v, "llr");
+		p->v.error = json_num_at(v, "error");
 		p->v.good_boots = get_uint(v, "good_boots");
 		p->v.boots = get_uint(v, "boots");
 	} else if (json_object_get(o, "boots")) {
-		p->v.median = get_num(o, "median_bw_bytes");
-		p->v.stddev_pct = get_num(o, "stddev_pct");
+		p->v.median = json_num_at(o, "median_bw_bytes");
+		p->v.stddev_pct = json_num_at(o, "stddev_pct");
 		p->v.boots = get_uint(o, "boots");
 	}
 	return get_outcome(o, id, p, origin);
@@ -622,9 +616,9 @@ int state_from_json(struct bisect_state *s, const json_t *root,
 		goto out;
 	}
 	s->status = (enum state_status)st;
-	s->confidence = get_num(root, "confidence");
+	s->confidence = json_num_at(root, "confidence");
 	run_counts_from_json(&s->counts, root);
-	s->seconds = get_num(root, "seconds");
+	s->seconds = json_num_at(root, "seconds");
 	/* A spoiled time is none: the report's total must not go negative. */
 	if (!isfinite(s->seconds) || s->seconds < 0)
 		s->seconds = 0;
