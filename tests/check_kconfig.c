@@ -225,6 +225,17 @@ START_TEST(test_hash)
 	ck_assert_str_ne(h1, h2);
 	ck_assert_int_eq(kconfig_hash(&full, "CONFIG_A=y\n", h3), 0);
 	ck_assert_str_ne(h1, h3);
+	/* What Kconfig reads counts, not the text: comments, order, repeats. */
+	ck_assert_int_eq(kconfig_hash(&tiny, "# why\nCONFIG_B=y\nCONFIG_A=y\n"
+					     "# CONFIG_C is not set\n", h2), 0);
+	ck_assert_int_eq(kconfig_hash(&tiny, "CONFIG_A=y\nCONFIG_C=n\n"
+					     "CONFIG_B=y\nCONFIG_B=y\n", h4), 0);
+	ck_assert_str_eq(h2, h4);
+	ck_assert_int_eq(kconfig_hash(&tiny, "CONFIG_A=m\nCONFIG_A=y\n", h2), 0);
+	ck_assert_str_eq(h1, h2);
+	/* The last setting wins, as in Kconfig. */
+	ck_assert_int_eq(kconfig_hash(&tiny, "CONFIG_A=y\nCONFIG_A=m\n", h2), 0);
+	ck_assert_str_ne(h1, h2);
 	/* The base's content counts, not only its name. */
 	ck_assert_int_eq(write_file_atomic(base, "CONFIG_X=m\n", 11), 0);
 	ck_assert_int_eq(kconfig_hash(&full, "CONFIG_A=y\n", h4), 0);

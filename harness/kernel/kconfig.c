@@ -223,6 +223,11 @@ static int base_is_tiny(const char *base)
 	return !base || !*base || !strcmp(base, "tiny");
 }
 
+static int option_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
 int kconfig_hash(const struct kconfig_spec *spec, const char *merged,
 		 char out[41])
 {
@@ -238,7 +243,18 @@ int kconfig_hash(const struct kconfig_spec *spec, const char *merged,
 		}
 		strbuf_addstr(&sb, "\nfragments\n");
 	}
-	strbuf_addstr(&sb, merged);
+	/*
+	 * The options as Kconfig reads them (the last setting of each, in name
+	 * order), not the fragments' text: a comment, a repeat or a fragment
+	 * that asks nothing new builds the same kernel, so it keeps the key.
+	 */
+	struct strvec req = STRVEC_INIT;
+	kconfig_requested(merged, &req);
+	qsort(req.v, req.nr, sizeof(*req.v), option_cmp);
+	strbuf_addstr(&sb, "options\n");
+	for (size_t i = 0; i < req.nr; i++)
+		strbuf_addf(&sb, "%s\n", req.v[i]);
+	strvec_clear(&req);
 	hash_hex(sb.buf, sb.len, out);
 	strbuf_release(&sb);
 	return 0;

@@ -66,8 +66,10 @@ int kconfig_check(const char *merged, const char *dotconfig,
 
 /*
  * Identity of a configuration for build keys: the hash of the base
- * ("tiny" or the full base file's content) and the merged fragments. The
- * full base is read from disk.
+ * ("tiny" or the full base file's content) and the options the merged
+ * fragments ask for, as Kconfig reads them (the last setting of each): a
+ * comment, a repeat or a fragment that asks nothing new keeps the key.
+ * The full base is read from disk.
  */
 int kconfig_hash(const struct kconfig_spec *spec, const char *merged,
 		 char out[41]);
