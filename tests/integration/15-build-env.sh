@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # 15-build-env: old-kernel toolchains on this machine. The fixture's v6.1
 # with the smallest config that still boots the guest on a virtio disk
-# (base, virtio, and loop for CONFIG_BLK_DEV), built by
+# (base, virtio, and loop for CONFIG_BLK_DEV) and without System V IPC
+# (lib.sh's NOSYSV_FRAGMENTS: 49-fio boots fio on this image), built by
 #  - Debian's second compiler, gcc-11, as a plain toolchain entry, and
 #  - the same gcc-11 inside a real environment: a minimal Debian chroot
 #    made once by debootstrap and kept in the cache folder
@@ -26,7 +27,7 @@ job() { # NAME TOOLCHAIN-JSON
 {
   "name": "$1",
   "repo": "$repo",
-  "kconfig": {"fragments": ["base", "virtio", "loop"]},
+  "kconfig": {"fragments": ["${NOSYSV_FRAGMENTS//,/\", \"}"]},
   "toolchain": [$2],
   "machine": {"cpus": 1, "memory_mb": 256, "timeout_s": 240},
   "topology": "virtio",

@@ -60,6 +60,24 @@ fixture_kernel() {
 	iob_field image <<<"$out"
 }
 
+# The fragments of a v6.1 without System V IPC (fio cannot start there):
+# 15-build-env's gcc-11 builds use them, 49-fio boots fio on the image, so
+# the one cold build a second compiler needs serves both.
+NOSYSV_FRAGMENT=$IOB_ROOT/tests/jobs/kconfig/no-sysvipc.config
+NOSYSV_FRAGMENTS=base,virtio,loop,$NOSYSV_FRAGMENT
+
+# nosysv_kernel: that bzImage, built by gcc-11 (from the cache once 15 ran).
+nosysv_kernel() {
+	local repo out
+	repo=$(fixture_repo) || return 1
+	if ! out=$(iob build --repo "$repo" --commit v6.1 --kconfig "$NOSYSV_FRAGMENTS" --cc gcc-11); then
+		printf '%s\n' "$out" >&2
+		echo "nosysv_kernel: building v6.1 without SysV IPC failed" >&2
+		return 1
+	fi
+	iob_field image <<<"$out"
+}
+
 demo_ids() {
 	repo=$(fixture_repo)
 	series=$("$IOB_ROOT/tests/fixture/demo-series.sh" 2>/dev/null) || return 1
