@@ -317,6 +317,10 @@ static const char *const corrupt[] = {
 	"{\"version\": 1, \"job_hash\": \"x\", \"probes\": [",
 	"[1, 2]",
 	"{\"version\": 7}",
+	/* A version past unsigned's range is not version 1 cut short. */
+	"{\"version\":4294967297,\"job_hash\":\"h\",\"good\":\"" ID_GOOD
+	"\",\"bad\":\"" ID_BAD "\",\"merge_base\":\"\",\"status\":"
+	"\"running\",\"culprit\":\"\",\"probes\":[],\"marks\":[]}",
 	/* A mark that the engine cannot take. */
 	"{\"version\":1,\"job_hash\":\"h\",\"good\":\"" ID_GOOD
 	"\",\"bad\":\"" ID_BAD

@@ -254,10 +254,13 @@ static int get_id(const json_t *o, const char *key, char out[41],
 	return 0;
 }
 
+/* A count; 0, as a missing one, when it is not one unsigned holds (a
+ * version of 2^32 + 1 is not version 1). */
 static unsigned get_uint(const json_t *o, const char *key)
 {
 	json_t *v = json_object_get(o, key);
-	return json_is_integer(v) && json_integer_value(v) >= 0
+	return json_is_integer(v) && json_integer_value(v) >= 0 &&
+			       json_integer_value(v) <= UINT_MAX
 		       ? (unsigned)json_integer_value(v)
 		       : 0;
 }
