@@ -188,6 +188,76 @@ START_TEST(build_folder_scanned_and_kept)
 }
 END_TEST
 
+/*
+ * What a change costs: each object's .cmd file counts one for every
+ * file it names (a header named twice in one still one); a header two
+ * objects read costs 2, a .c file 1; what decides what is built, and an
+ * input no object reads itself, every object. Kept in `objects` and
+ * read back the same; an image's list with no `objects`: not known.
+ */
+START_TEST(objects_counted_and_kept)
+{
+	struct kernel_inputs in = KERNEL_INPUTS_INIT, back = KERNEL_INPUTS_INIT;
+	char *bio = xstrfmt("deps_block/bio.o := %s/block/bio.c \\\n"
+			    "  ../src/include/linux/blkdev.h \\\n"
+			    "  %s/include/linux/blkdev.h\n",
+			    src, src);
+	char *core = xstrfmt("deps_block/blk-core.o := %s/block/blk-core.c "
+			     "\\\n  %s/include/linux/blkdev.h \\\n"
+			     "  %s/include/linux/kconfig.h\n",
+			     src, src, src);
+	char *gen = xstrfmt("cmd_x := sh %s/scripts/syscalltbl.sh "
+			    "%s/arch/x86/entry/syscalls/syscall_64.tbl\n",
+			    src, src);
+	struct strbuf list = STRBUF_INIT;
+	char *file = xstrfmt("%s/objects", tmp);
+
+	put(src, "block/blk-core.c", "");
+	put(obj, "block/.bio.o.cmd", bio);
+	put(obj, "block/.blk-core.o.cmd", core);
+	put(obj, "arch/x86/include/generated/asm/.syscalls_64.h.cmd", gen);
+	put(obj, "tools/objtool/.check.o.cmd", "cmd_x := gcc\n");
+	ck_assert_int_eq(inputs_collect(&in, obj, src), 4);
+	ck_assert_int_eq(in.nr_objects, 2);
+	ck_assert_int_eq(inputs_objects(&in, "include/linux/blkdev.h"), 2);
+	ck_assert_int_eq(inputs_objects(&in, "include/linux/kconfig.h"), 1);
+	ck_assert_int_eq(inputs_objects(&in, "block/bio.c"), 1);
+	ck_assert_int_eq(inputs_objects(&in, "block/Makefile"), 2);
+	ck_assert_int_eq(inputs_objects(&in, "scripts/Makefile.build"), 2);
+	ck_assert_int_eq(inputs_objects(&in, "tools/objtool/check.c"), 2);
+	ck_assert_int_eq(
+		inputs_objects(&in, "arch/x86/entry/syscalls/syscall_64.tbl"),
+		2);
+	ck_assert_int_eq(inputs_objects(&in, "Documentation/block/x.rst"), 0);
+	ck_assert_int_eq(inputs_objects(&in, "block/blk-mq.c"), 0);
+	ck_assert_int_eq(inputs_write(&in, tmp), 0);
+	ck_assert_int_eq(read_file(file, &list), 0);
+	ck_assert_str_eq(list.buf, "2\n1\tblock/bio.c\n1\tblock/blk-core.c\n"
+				   "2\tinclude/linux/blkdev.h\n"
+				   "1\tinclude/linux/kconfig.h\n");
+	ck_assert_int_eq(inputs_load(&back, tmp), 0);
+	ck_assert_int_eq(back.nr_objects, 2);
+	ck_assert_int_eq(inputs_objects(&back, "include/linux/blkdev.h"), 2);
+	ck_assert_int_eq(inputs_objects(&back, "block/bio.c"), 1);
+	inputs_release(&back);
+	/* Kept before objects were counted: not known. */
+	ck_assert_int_eq(unlink(file), 0);
+	ck_assert_int_eq(inputs_load(&back, tmp), 0);
+	ck_assert_int_eq(inputs_objects(&back, "block/bio.c"), -1);
+	inputs_release(&back);
+	/* A line that is not a count and a path: the file is named. */
+	ck_assert_int_eq(write_file_atomic(file, "2\nblock/bio.c\n", 15), 0);
+	ck_assert_int_eq(inputs_load(&back, tmp), -1);
+	inputs_release(&back);
+	inputs_release(&in);
+	strbuf_release(&list);
+	free(bio);
+	free(core);
+	free(gen);
+	free(file);
+}
+END_TEST
+
 static Suite *inputs_suite(void)
 {
 	Suite *s = suite_create("inputs");
@@ -197,6 +267,7 @@ static Suite *inputs_suite(void)
 	tcase_add_loop_test(tc, which_changes_can_change_the_image, 0,
 			    ARRAY_SIZE(change_cases));
 	tcase_add_test(tc, build_folder_scanned_and_kept);
+	tcase_add_test(tc, objects_counted_and_kept);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -12,15 +12,30 @@ void inputs_release(struct kernel_inputs *in)
 {
 	str_index_release(&in->index);
 	strvec_clear(&in->paths);
+	free(in->objects);
+	in->objects = NULL;
+	in->alloc_objects = 0;
+	in->nr_objects = 0;
+}
+
+/* The index of `path`, added (read by no object yet) unless it is there. */
+static size_t add(struct kernel_inputs *in, const char *path)
+{
+	long at = str_index_get(&in->index, path, STR_INDEX_WHOLE);
+
+	if (at >= 0)
+		return (size_t)at;
+	strvec_push(&in->paths, path);
+	str_index_put(&in->index, in->paths.v[in->paths.nr - 1],
+		      STR_INDEX_WHOLE, in->paths.nr - 1);
+	ALLOC_GROW(in->objects, in->paths.nr, in->alloc_objects);
+	in->objects[in->paths.nr - 1] = 0;
+	return in->paths.nr - 1;
 }
 
 void inputs_add(struct kernel_inputs *in, const char *path)
 {
-	if (str_index_get(&in->index, path, STR_INDEX_WHOLE) >= 0)
-		return;
-	strvec_push(&in->paths, path);
-	str_index_put(&in->index, in->paths.v[in->paths.nr - 1],
-		      STR_INDEX_WHOLE, in->paths.nr - 1);
+	add(in, path);
 }
 
 /* Characters that end a path inside a .cmd token ("$(wildcard x)", "-I"). */
@@ -29,9 +44,13 @@ static size_t path_len(const char *s)
 	return strcspn(s, " \t\n\\)(,;:'\"=");
 }
 
-/* Every file of the tree `text` names as `prefix`/path. */
-static void scan_prefix(struct kernel_inputs *in, const char *text,
-			const char *prefix, const char *srcdir)
+/*
+ * Every file of the tree `text` names as `prefix`/path; each also into
+ * *obj (one object's files) when it is given.
+ */
+static void scan_prefix(struct kernel_inputs *in, struct kernel_inputs *obj,
+			const char *text, const char *prefix,
+			const char *srcdir)
 {
 	size_t pl = strlen(prefix);
 	struct strbuf path = STRBUF_INIT;
@@ -51,22 +70,26 @@ static void scan_prefix(struct kernel_inputs *in, const char *text,
 		strbuf_reset(&path);
 		strbuf_add(&path, rel, n);
 		p = rel + n;
-		if (str_index_get(&in->index, path.buf, STR_INDEX_WHOLE) >= 0)
-			continue;
-		/* A folder (-I) or a file the tree no longer has is not one. */
-		struct stat st;
-		char *abs = xstrfmt("%s/%s", srcdir, path.buf);
-		int file = !lstat(abs, &st) &&
-			   (S_ISREG(st.st_mode) || S_ISLNK(st.st_mode));
-		free(abs);
-		if (file)
+		if (str_index_get(&in->index, path.buf, STR_INDEX_WHOLE) < 0) {
+			/* A folder (-I) or a file gone is not one. */
+			struct stat st;
+			char *abs = xstrfmt("%s/%s", srcdir, path.buf);
+			int file = !lstat(abs, &st) && (S_ISREG(st.st_mode) ||
+							S_ISLNK(st.st_mode));
+			free(abs);
+			if (!file)
+				continue;
 			inputs_add(in, path.buf);
+		}
+		if (obj)
+			inputs_add(obj, path.buf);
 	}
 	strbuf_release(&path);
 }
 
-void inputs_scan_cmd(struct kernel_inputs *in, const char *text,
-		     const char *srcdir, const char *from_objdir)
+static void scan_cmd(struct kernel_inputs *in, struct kernel_inputs *obj,
+		     const char *text, const char *srcdir,
+		     const char *from_objdir)
 {
 	/*
 	 * The tree's files are named by absolute path (the build folder is
@@ -75,9 +98,30 @@ void inputs_scan_cmd(struct kernel_inputs *in, const char *text,
 	 * makes the compiler's own dependency lines relative to the build
 	 * folder ("../../src/...").
 	 */
-	scan_prefix(in, text, srcdir, srcdir);
+	scan_prefix(in, obj, text, srcdir, srcdir);
 	if (from_objdir && *from_objdir)
-		scan_prefix(in, text, from_objdir, srcdir);
+		scan_prefix(in, obj, text, from_objdir, srcdir);
+}
+
+void inputs_scan_cmd(struct kernel_inputs *in, const char *text,
+		     const char *srcdir, const char *from_objdir)
+{
+	scan_cmd(in, NULL, text, srcdir, from_objdir);
+}
+
+void inputs_scan_object(struct kernel_inputs *in, const char *text,
+			const char *srcdir, const char *from_objdir)
+{
+	/* Its own set: a file named twice in one .cmd is one object. */
+	struct kernel_inputs obj = KERNEL_INPUTS_INIT;
+
+	scan_cmd(in, &obj, text, srcdir, from_objdir);
+	/* objtool's objects name no file: not the kernel's. */
+	if (obj.paths.nr)
+		in->nr_objects++;
+	for (size_t i = 0; i < obj.paths.nr; i++)
+		in->objects[add(in, obj.paths.v[i])]++;
+	inputs_release(&obj);
 }
 
 /*
@@ -174,8 +218,12 @@ static int visit(const char *path, const struct stat *st, int type,
 			inputs_add(scan.in, rel);
 			free(rel);
 		}
-		inputs_scan_cmd(scan.in, text.buf, scan.srcdir,
-				scan.from_objdir);
+		if (n > 6 && !strcmp(base + n - 6, ".o.cmd"))
+			inputs_scan_object(scan.in, text.buf, scan.srcdir,
+					   scan.from_objdir);
+		else
+			inputs_scan_cmd(scan.in, text.buf, scan.srcdir,
+					scan.from_objdir);
 	}
 	scan.files++;
 	strbuf_release(&text);
@@ -233,16 +281,18 @@ int inputs_keep(const char *objdir, const char *srcdir, const char *imgdir)
 int inputs_adopt(const char *imgdir)
 {
 	char *file = xstrfmt("%s/" INPUTS_FILE, imgdir);
+	char *objects = xstrfmt("%s/" INPUTS_OBJECTS_FILE, imgdir);
 	char *objdir = NULL, *srcdir = NULL;
-	int rc = 1;
+	int rc = file_exists(file);
 
-	if (!file_exists(file)) {
-		rc = 0;
+	/* Kept before the objects were: theirs too, while it can be had. */
+	if (!rc || !file_exists(objects)) {
 		if (build_log_folder(imgdir, &objdir) &&
 		    (srcdir = build_log_value(imgdir, "srcdir")))
 			rc = inputs_keep(objdir, srcdir, imgdir) ? -1 : 1;
 	}
 	free(file);
+	free(objects);
 	free(objdir);
 	free(srcdir);
 	return rc;
@@ -269,8 +319,66 @@ int inputs_write(const struct kernel_inputs *in, const char *dir)
 		strbuf_addch(&sb, '\n');
 	}
 	rc = write_file_atomic(file, sb.buf ? sb.buf : "", sb.len);
+	if (!rc && in->nr_objects > 0) {
+		free(file);
+		file = xstrfmt("%s/" INPUTS_OBJECTS_FILE, dir);
+		strbuf_reset(&sb);
+		strbuf_addf(&sb, "%ld\n", in->nr_objects);
+		for (size_t i = 0; i < in->paths.nr; i++) {
+			long at = str_index_get(&in->index, sorted[i],
+						STR_INDEX_WHOLE);
+			if (in->objects[at] > 0)
+				strbuf_addf(&sb, "%ld\t%s\n", in->objects[at],
+					    sorted[i]);
+		}
+		rc = write_file_atomic(file, sb.buf, sb.len);
+	}
 	free(file);
 	free(sorted);
+	strbuf_release(&sb);
+	return rc;
+}
+
+/* `dir`/objects into *in (see inputs_load): 0, or -1 after error(). */
+static int load_objects(struct kernel_inputs *in, const char *dir)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *file = xstrfmt("%s/" INPUTS_OBJECTS_FILE, dir);
+	int rc = 0;
+
+	if (file_exists(file) && !(rc = read_file(file, &sb) ? -1 : 0)) {
+		char *line = sb.buf, *nl, *end;
+		long total = strtol(line, &end, 10);
+
+		if (end == line || *end != '\n' || total <= 0) {
+			rc = error("'%s' does not start with the number of "
+				   "objects",
+				   file);
+			goto out;
+		}
+		if (total > in->nr_objects)
+			in->nr_objects = total;
+		for (line = end + 1; *line; line = nl + 1) {
+			long count = strtol(line, &end, 10);
+			nl = strchr(line, '\n');
+			if (nl)
+				*nl = '\0';
+			if (end == line || *end != '\t' || !end[1] ||
+			    count <= 0) {
+				rc = error("'%s': a line is not \"<objects>"
+					   "\\t<path>\": '%s'",
+					   file, line);
+				goto out;
+			}
+			size_t at = add(in, end + 1);
+			if (count > in->objects[at])
+				in->objects[at] = count;
+			if (!nl)
+				break;
+		}
+	}
+out:
+	free(file);
 	strbuf_release(&sb);
 	return rc;
 }
@@ -291,6 +399,8 @@ int inputs_load(struct kernel_inputs *in, const char *dir)
 			if (*line)
 				inputs_add(in, line);
 		}
+		if (!rc && load_objects(in, dir))
+			rc = -1;
 	}
 	free(file);
 	strbuf_release(&sb);
@@ -365,4 +475,17 @@ int inputs_can_change(const struct kernel_inputs *in, const char *path)
 			return 1;
 	}
 	return 0;
+}
+
+long inputs_objects(const struct kernel_inputs *in, const char *path)
+{
+	long at;
+
+	if (in->nr_objects <= 0)
+		return -1;
+	if (!inputs_can_change(in, path))
+		return 0;
+	at = str_index_get(&in->index, path, STR_INDEX_WHOLE);
+	return at >= 0 && in->objects[at] > 0 ? in->objects[at]
+					      : in->nr_objects;
 }
