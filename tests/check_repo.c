@@ -13,7 +13,10 @@
  *                  st1 (v1.1)      stable (diverged from master at c2)
  *   r1                             orphan (a second root)
  */
+#include "build_cost.h"
 #include "graph.h"
+#include "kbuild.h"
+#include "objdir_last.h"
 #include "repo.h"
 #include "narrow.h"
 #include "util.h"
@@ -324,6 +327,98 @@ START_TEST(test_narrow_by_inputs)
 }
 END_TEST
 
+/* A file `name` in `dir` (made) holding `text`. */
+static void put_file(const char *dir, const char *name, const char *text)
+{
+	char *path = xstrfmt("%s/%s", dir, name);
+	ck_assert_int_eq(mkdir_p(dir, 0755), 0);
+	ck_assert_int_eq(write_file_atomic(path, text, strlen(text)), 0);
+	free(path);
+}
+
+/*
+ * What a commit costs to build from the folders at hand, on real trees:
+ * of 10 objects, a.c is read by 1 and b.c by 7 (a header). Slot 0 last
+ * built c1, slot 1 c3; slot 2 has no mark (its make stopped). c2
+ * changes a.c from c1 (1) but b.c from c3 (7): slot 0, 1 object. c4
+ * changes a.c and b.c from c1 (8) but a.c from c3: slot 1, 1. s.c is
+ * no input: free. A change past every object is every object. An image
+ * in the cache costs nothing.
+ */
+START_TEST(test_build_cost_from_folders_at_hand)
+{
+	struct repo *r = open_repo();
+	struct build_cost bc;
+	struct kernel_inputs in = KERNEL_INPUTS_INIT;
+	char *cfg = xstrfmt("%s/cache/trees/r", tmpdir);
+	char *obj0 = xstrfmt("%s/0/obj/cfg", cfg), *obj1 = xstrfmt("%s/1/obj/cfg", cfg);
+	char *obj2 = xstrfmt("%s/2/obj/cfg", cfg);
+	char *img = xstrfmt("%s/cache/images/one", tmpdir);
+	char *log = xstrfmt("# iobisect build x\n# objdir %s\n", obj1);
+	char tree[41], key[41];
+	char *where = NULL, *cached;
+	static const char cfg_hash[] = "0123456789012345678901234567890123456789";
+
+	inputs_add(&in, "a.c");
+	inputs_add(&in, "b.c");
+	in.objects[0] = 1;
+	in.objects[1] = 7;
+	in.nr_objects = 10;
+	ck_assert_int_eq(build_cost_diff(r, &in, ids.c1, ids.c3), 8);
+	ck_assert_int_eq(build_cost_diff(r, &in, ids.c3, ids.m), 0);
+	in.objects[0] = 5;
+	ck_assert_int_eq(build_cost_diff(r, &in, ids.c1, ids.c3), 10);
+	in.objects[0] = 1;
+
+	ck_assert_int_eq(mkdir_p(img, 0755), 0);
+	ck_assert_int_eq(inputs_write(&in, img), 0);
+	put_file(img, "key.json", "{\"config_hash\": \"0123456789012345678901234567890123456789\", \"toolchain\": \"cc=gcc\"}");
+	put_file(img, "build.log", log);
+	ck_assert_int_eq(mkdir_p(obj0, 0755), 0);
+	ck_assert_int_eq(mkdir_p(obj1, 0755), 0);
+	ck_assert_int_eq(mkdir_p(obj2, 0755), 0);
+	ck_assert_int_eq(objdir_last_write(obj0, ids.c1, img), 0);
+	ck_assert_int_eq(objdir_last_write(obj1, ids.c3, img), 0);
+	ck_assert_int_eq(objdir_last_write(obj2, ids.c1, img), 0);
+	ck_assert_int_eq(objdir_last_forget(obj2), 0);
+
+	ck_assert_int_eq(build_cost_init(&bc, r, img), 0);
+	ck_assert_int_eq(build_cost_of(&bc, ids.c2, &where), 1);
+	ck_assert_str_eq(where, obj0);
+	free(where);
+	ck_assert_int_eq(build_cost_of(&bc, ids.c4, &where), 1);
+	ck_assert_str_eq(where, obj1);
+	free(where);
+	ck_assert_int_eq(build_cost_of(&bc, ids.s1, NULL), 1);
+	ck_assert_int_eq(build_cost_of(&bc, ids.m, NULL), 0);
+	/* c4's image is in the cache: nothing to build. */
+	ck_assert_int_eq(repo_tree_id(r, ids.c4, tree), 0);
+	kbuild_key(tree, cfg_hash, "cc=gcc", key);
+	cached = xstrfmt("%s/images/%s", cache_dir(), key);
+	put_file(cached, "bzImage", "image");
+	ck_assert_int_eq(build_cost_of(&bc, ids.c4, &where), 0);
+	ck_assert_ptr_null(where);
+	build_cost_release(&bc);
+
+	/* No folder says what it built: not known. */
+	ck_assert_int_eq(objdir_last_forget(obj0), 0);
+	ck_assert_int_eq(objdir_last_forget(obj1), 0);
+	ck_assert_int_eq(build_cost_init(&bc, r, img), 0);
+	ck_assert_int_eq(build_cost_of(&bc, ids.c2, NULL), -1);
+	build_cost_release(&bc);
+
+	inputs_release(&in);
+	free(cached);
+	free(cfg);
+	free(obj0);
+	free(obj1);
+	free(obj2);
+	free(img);
+	free(log);
+	repo_free(r);
+}
+END_TEST
+
 START_TEST(test_range_diverged_good)
 {
 	struct repo *r = open_repo();
@@ -623,6 +718,7 @@ static Suite *repo_suite(void)
 	tcase_add_test(tc, test_open_not_a_repo);
 	tcase_add_test(tc, test_range_with_merge);
 	tcase_add_test(tc, test_narrow_by_inputs);
+	tcase_add_test(tc, test_build_cost_from_folders_at_hand);
 	tcase_add_test(tc, test_range_diverged_good);
 	tcase_add_test(tc, test_range_no_common_ancestor);
 	tcase_add_test(tc, test_range_reversed);

@@ -14,6 +14,7 @@
 #include "inputs.h"
 #include "kconfig.h"
 #include "objdir_guard.h"
+#include "objdir_last.h"
 #include "prebuilt.h"
 #include "repo.h"
 #include "run.h"
@@ -397,7 +398,9 @@ static int check_out(struct kbuild_run *b)
 	if (rc)
 		return -1;
 	progress(b->req, "checking out %.12s", out->commit);
-	return repo_checkout(b->repo, out->commit, b->srcdir);
+	/* From here the folder holds a mix until its image is kept. */
+	return objdir_last_forget(b->objdir) ||
+	       repo_checkout(b->repo, out->commit, b->srcdir);
 }
 
 /* make's variables and environment: compilers, ccache, a fixed stamp. */
@@ -583,7 +586,8 @@ static int store_image(struct kbuild_run *b, uint64_t start)
 		return -1;
 	out->seconds = (double)(now_ns() - start) / 1e9;
 	return write_key_json(b->imgdir, out, b->tree_id, b->config_hash,
-			      b->toolchain_id, b->merged.buf);
+			      b->toolchain_id, b->merged.buf) ||
+	       objdir_last_write(b->objdir, out->commit, b->imgdir);
 }
 
 /* The caller's one line on a failure, several errors made one. */

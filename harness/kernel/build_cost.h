@@ -1,0 +1,55 @@
+/*
+ * build_cost.h: what building a commit costs from the build folders at
+ * hand, in objects make compiles again. Each folder of the configuration
+ * (every slot's, objdir_last.h) last built some commit; from that folder,
+ * a commit costs the objects that read a file the two commits' trees
+ * differ in (inputs_objects: a header 1,000 objects include costs 1,000,
+ * a .c file 1, a Makefile, a Kconfig file or scripts/ every object). The
+ * cost is the cheapest folder's; an image the cache holds costs nothing.
+ * A bisection takes it to choose among split points near the middle
+ * (bisect.h, bisect_next_split).
+ */
+#ifndef IOBISECT_BUILD_COST_H
+#define IOBISECT_BUILD_COST_H
+
+#include "inputs.h"
+#include "repo.h"
+
+struct build_cost {
+	struct repo *repo; /* not owned */
+	char *objdir;	   /* one folder of the configuration; its siblings */
+	char config_hash[41];
+	char *toolchain; /* the toolchain's identity in build keys */
+	/* The folders' images' inputs, as loaded, by image folder. */
+	struct strvec imgdirs;
+	struct kernel_inputs *inputs;
+};
+#define BUILD_COST_INIT { NULL, NULL, {0}, NULL, STRVEC_INIT, NULL }
+
+/*
+ * Set up from an image of the configuration (its folder in the cache:
+ * build.log names its build folder, key.json its configuration and
+ * toolchain). 0, or -1 after error().
+ */
+int build_cost_init(struct build_cost *bc, struct repo *r,
+		    const char *imgdir);
+void build_cost_release(struct build_cost *bc);
+
+/*
+ * The objects building `commit` compiles in the folder at hand that
+ * makes it cheapest, 0 when its image (or its remembered failure) is in
+ * the cache; *objdir (may be NULL) gets that folder (caller frees; NULL
+ * for a cached image). -1 when no folder says what it last built with
+ * the objects of its image counted (not known).
+ */
+long build_cost_of(struct build_cost *bc, const char *commit, char **objdir);
+
+/*
+ * The objects a change from `from` to `to` compiles again in a folder
+ * whose image `in` lists: the sum over the changed paths, capped at
+ * every object (an upper bound: see inputs_objects). -1 after error().
+ */
+long build_cost_diff(struct repo *r, const struct kernel_inputs *in,
+		     const char *from, const char *to);
+
+#endif
