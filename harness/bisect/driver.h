@@ -91,6 +91,14 @@ struct driver {
 		      struct commit_graph *out, struct strbuf *why);
 	void *narrow_arg;
 	/*
+	 * Set by the caller: the objects a build of `commit` compiles from
+	 * the build folders at hand (build_cost.h), -1 when not known. Each
+	 * step is then the cheapest commit near the middle
+	 * (bisect_next_split); NULL: the middle.
+	 */
+	long (*build_cost)(void *arg, const char *commit);
+	void *build_cost_arg;
+	/*
 	 * good, bad and merge_base set; marks and probes of an earlier run
 	 * are replayed. Updated as the run goes. NULL for driver_test:
 	 * nothing is kept.

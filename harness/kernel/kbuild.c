@@ -662,7 +662,13 @@ int kbuild_image(struct build_result *out, const struct build_request *req)
 	b.imgdir = xstrfmt("%s/images/%s", cache_dir(), out->key);
 	out->image = xstrfmt("%s/bzImage", b.imgdir);
 	out->log = xstrfmt("%s/build.log", b.imgdir);
-	if (cache_answers(&b, 1, &status) || take_folders(&b))
+	if (cache_answers(&b, 1, &status))
+		goto out;
+	if (req->flags & BUILD_CACHE_ONLY) {
+		error("%.12s is not in the cache", out->commit);
+		goto out;
+	}
+	if (take_folders(&b))
 		goto out;
 	/* Whoever held the lock may have just built this very key. */
 	if (cache_answers(&b, 0, &status) || check_out(&b))
