@@ -44,11 +44,17 @@ static size_t path_len(const char *s)
 	return strcspn(s, " \t\n\\)(,;:'\"=");
 }
 
+/* One object's files, as indexes into the set's paths (repeats too). */
+struct object_files {
+	size_t *idx;
+	size_t nr, alloc;
+};
+
 /*
  * Every file of the tree `text` names as `prefix`/path; each also into
- * *obj (one object's files) when it is given.
+ * *obj when it is given.
  */
-static void scan_prefix(struct kernel_inputs *in, struct kernel_inputs *obj,
+static void scan_prefix(struct kernel_inputs *in, struct object_files *obj,
 			const char *text, const char *prefix,
 			const char *srcdir)
 {
@@ -70,7 +76,8 @@ static void scan_prefix(struct kernel_inputs *in, struct kernel_inputs *obj,
 		strbuf_reset(&path);
 		strbuf_add(&path, rel, n);
 		p = rel + n;
-		if (str_index_get(&in->index, path.buf, STR_INDEX_WHOLE) < 0) {
+		long at = str_index_get(&in->index, path.buf, STR_INDEX_WHOLE);
+		if (at < 0) {
 			/* A folder (-I) or a file gone is not one. */
 			struct stat st;
 			char *abs = xstrfmt("%s/%s", srcdir, path.buf);
@@ -79,15 +86,17 @@ static void scan_prefix(struct kernel_inputs *in, struct kernel_inputs *obj,
 			free(abs);
 			if (!file)
 				continue;
-			inputs_add(in, path.buf);
+			at = (long)add(in, path.buf);
 		}
-		if (obj)
-			inputs_add(obj, path.buf);
+		if (obj) {
+			ALLOC_GROW(obj->idx, obj->nr + 1, obj->alloc);
+			obj->idx[obj->nr++] = (size_t)at;
+		}
 	}
 	strbuf_release(&path);
 }
 
-static void scan_cmd(struct kernel_inputs *in, struct kernel_inputs *obj,
+static void scan_cmd(struct kernel_inputs *in, struct object_files *obj,
 		     const char *text, const char *srcdir,
 		     const char *from_objdir)
 {
@@ -109,19 +118,27 @@ void inputs_scan_cmd(struct kernel_inputs *in, const char *text,
 	scan_cmd(in, NULL, text, srcdir, from_objdir);
 }
 
+static int by_index(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	return (x > y) - (x < y);
+}
+
 void inputs_scan_object(struct kernel_inputs *in, const char *text,
 			const char *srcdir, const char *from_objdir)
 {
-	/* Its own set: a file named twice in one .cmd is one object. */
-	struct kernel_inputs obj = KERNEL_INPUTS_INIT;
+	struct object_files obj = { NULL, 0, 0 };
 
 	scan_cmd(in, &obj, text, srcdir, from_objdir);
 	/* objtool's objects name no file: not the kernel's. */
-	if (obj.paths.nr)
+	if (obj.nr)
 		in->nr_objects++;
-	for (size_t i = 0; i < obj.paths.nr; i++)
-		in->objects[add(in, obj.paths.v[i])]++;
-	inputs_release(&obj);
+	/* A file named twice in one .cmd (its source line, its deps) once. */
+	qsort(obj.idx, obj.nr, sizeof(*obj.idx), by_index);
+	for (size_t i = 0; i < obj.nr; i++)
+		if (!i || obj.idx[i] != obj.idx[i - 1])
+			in->objects[obj.idx[i]]++;
+	free(obj.idx);
 }
 
 /*
