@@ -19,9 +19,9 @@ static int set_up(struct split_cost *s)
 	req.flags |= BUILD_CACHE_ONLY | BUILD_QUIET;
 	error_capture(&quiet);
 	if (!kbuild_image(&res, &req)) {
-		char *dir = xstrndup(res.image,
-				     (size_t)(strrchr(res.image, '/') -
-					      res.image));
+		char *dir =
+			xstrndup(res.image,
+				 (size_t)(strrchr(res.image, '/') - res.image));
 		rc = build_cost_init(&s->bc, s->repo, dir) ? -1 : 1;
 		free(dir);
 	}

@@ -21,7 +21,10 @@ struct split_cost {
 	struct build_cost bc;
 	int ready; /* 0: not set up yet, 1: set up, -1: cannot be */
 };
-#define SPLIT_COST_INIT { NULL, NULL, NULL, BUILD_COST_INIT, 0 }
+#define SPLIT_COST_INIT                                                        \
+	{                                                                      \
+		NULL, NULL, NULL, BUILD_COST_INIT, 0                           \
+	}
 
 /* The operation: arg is a struct split_cost. -1 when not known. */
 long split_cost_of(void *arg, const char *commit);

@@ -12,18 +12,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-int build_cost_init(struct build_cost *bc, struct repo *r,
-		    const char *imgdir)
+int build_cost_init(struct build_cost *bc, struct repo *r, const char *imgdir)
 {
 	char *key = xstrfmt("%s/key.json", imgdir);
 	json_error_t err;
 	json_t *j = json_load_file(key, 0, &err);
-	const char *config = j ? json_string_value(json_object_get(
-					 j, "config_hash"))
-			       : NULL;
-	const char *toolchain = j ? json_string_value(json_object_get(
-					    j, "toolchain"))
-				  : NULL;
+	const char *config =
+		j ? json_string_value(json_object_get(j, "config_hash")) : NULL;
+	const char *toolchain =
+		j ? json_string_value(json_object_get(j, "toolchain")) : NULL;
 	int rc = 0;
 
 	*bc = (struct build_cost)BUILD_COST_INIT;
@@ -71,10 +68,10 @@ static int add_path(const char *path, void *arg)
 long build_cost_diff(struct repo *r, const struct kernel_inputs *in,
 		     const char *from, const char *to)
 {
-	struct tally t = { in, 0 };
+	struct tally t = {in, 0};
 
-	if (in->nr_objects <= 0 || repo_diff_paths(r, from, to, add_path,
-						   &t) < 0)
+	if (in->nr_objects <= 0 ||
+	    repo_diff_paths(r, from, to, add_path, &t) < 0)
 		return -1;
 	return t.sum < in->nr_objects ? t.sum : in->nr_objects;
 }
@@ -129,8 +126,8 @@ long build_cost_of(struct build_cost *bc, const char *commit, char **objdir)
 		return 0;
 	nr = objdir_last_siblings(bc->objdir, &last);
 	for (size_t i = 0; i < nr; i++) {
-		const struct kernel_inputs *in = image_inputs(bc,
-							      last[i].imgdir);
+		const struct kernel_inputs *in =
+			image_inputs(bc, last[i].imgdir);
 		long n = in ? build_cost_diff(bc->repo, in, last[i].commit,
 					      commit)
 			    : -1;

@@ -24,15 +24,17 @@ struct build_cost {
 	struct strvec imgdirs;
 	struct kernel_inputs *inputs;
 };
-#define BUILD_COST_INIT { NULL, NULL, {0}, NULL, STRVEC_INIT, NULL }
+#define BUILD_COST_INIT                                                        \
+	{                                                                      \
+		NULL, NULL, {0}, NULL, STRVEC_INIT, NULL                       \
+	}
 
 /*
  * Set up from an image of the configuration (its folder in the cache:
  * build.log names its build folder, key.json its configuration and
  * toolchain). 0, or -1 after error().
  */
-int build_cost_init(struct build_cost *bc, struct repo *r,
-		    const char *imgdir);
+int build_cost_init(struct build_cost *bc, struct repo *r, const char *imgdir);
 void build_cost_release(struct build_cost *bc);
 
 /*

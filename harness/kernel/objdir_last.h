@@ -12,9 +12,9 @@
 #include <stddef.h>
 
 struct objdir_last {
-	char *objdir;	  /* the build folder */
-	char commit[41];  /* what it last built */
-	char *imgdir;	  /* that build's image folder in the cache */
+	char *objdir;	 /* the build folder */
+	char commit[41]; /* what it last built */
+	char *imgdir;	 /* that build's image folder in the cache */
 };
 
 /* Mark `objdir` as holding the build of `commit` (image in imgdir). */
