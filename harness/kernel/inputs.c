@@ -356,45 +356,59 @@ int inputs_write(const struct kernel_inputs *in, const char *dir)
 	return rc;
 }
 
-/* `dir`/objects into *in (see inputs_load): 0, or -1 after error(). */
+/*
+ * `dir`/objects into *in (see inputs_load): 0, or -1 after warning(),
+ * every count then not known. Only a split's cost rests on them: the
+ * list of inputs stands without them.
+ */
 static int load_objects(struct kernel_inputs *in, const char *dir)
 {
 	struct strbuf sb = STRBUF_INIT;
 	char *file = xstrfmt("%s/" INPUTS_OBJECTS_FILE, dir);
+	const char *bad = NULL;
 	int rc = 0;
 
-	if (file_exists(file) && !(rc = read_file(file, &sb) ? -1 : 0)) {
+	if (file_exists(file) && !read_file(file, &sb)) {
 		char *line = sb.buf, *nl, *end;
 		long total = strtol(line, &end, 10);
 
 		if (end == line || *end != '\n' || total <= 0) {
-			rc = error("'%s' does not start with the number of "
-				   "objects",
-				   file);
+			bad = "does not start with the number of objects";
 			goto out;
 		}
 		if (total > in->nr_objects)
 			in->nr_objects = total;
 		for (line = end + 1; *line; line = nl + 1) {
-			long count = strtol(line, &end, 10);
+			long count = strtol(line, &end, 10), at;
 			nl = strchr(line, '\n');
 			if (nl)
 				*nl = '\0';
 			if (end == line || *end != '\t' || !end[1] ||
 			    count <= 0) {
-				rc = error("'%s': a line is not \"<objects>"
-					   "\\t<path>\": '%s'",
-					   file, line);
+				bad = "has a line that is not \"<objects>\\t"
+				      "<path>\"";
 				goto out;
 			}
-			size_t at = add(in, end + 1);
-			if (count > in->objects[at])
+			/* Counts for the inputs listed, no others. */
+			at = str_index_get(&in->index, end + 1,
+					   STR_INDEX_WHOLE);
+			if (at >= 0 && count > in->objects[at])
 				in->objects[at] = count;
 			if (!nl)
 				break;
 		}
+	} else if (file_exists(file)) {
+		bad = "cannot be read";
 	}
 out:
+	if (bad) {
+		warning("'%s' %s: what a step costs to build is not known",
+			file, bad);
+		in->nr_objects = 0;
+		for (size_t i = 0; i < in->paths.nr; i++)
+			in->objects[i] = 0;
+		rc = -1;
+	}
 	free(file);
 	strbuf_release(&sb);
 	return rc;
@@ -416,8 +430,8 @@ int inputs_load(struct kernel_inputs *in, const char *dir)
 			if (*line)
 				inputs_add(in, line);
 		}
-		if (!rc && load_objects(in, dir))
-			rc = -1;
+		if (!rc)
+			load_objects(in, dir);
 	}
 	free(file);
 	strbuf_release(&sb);

@@ -84,7 +84,8 @@ int inputs_write(const struct kernel_inputs *in, const char *dir);
 /*
  * Read `dir`/inputs into *in: 0, 1 when there is none, -1 after error().
  * `dir`/objects too, when there is one; a second image's counts add as
- * the larger of the two, an object list for each path of either.
+ * the larger of the two. One that cannot be read leaves every count not
+ * known (a warning), and the list as it is.
  */
 int inputs_load(struct kernel_inputs *in, const char *dir);
 
