@@ -487,7 +487,7 @@ static char *log_objdir(const char *log)
 
 /*
  * A build folder says what it last built once its image is kept, and
- * nothing once a build in it failed (a mix of two commits); a request
+ * after a build in it failed, the two commits it is a mix of; a request
  * for the cache only builds nothing.
  */
 START_TEST(test_folder_says_what_it_last_built)
@@ -512,9 +512,15 @@ START_TEST(test_folder_says_what_it_last_built)
 	ck_assert_int_eq(make_runs(), 1);
 	build_result_release(&b);
 
+	/* A failed build leaves a mix of the two commits. */
 	build(&b, broken_id, frag_ok, NULL);
 	ck_assert_int_eq(b.status, BUILD_FAILED);
-	ck_assert_int_eq(objdir_last_read(objdir, &last), 0);
+	ck_assert_int_eq(objdir_last_read(objdir, &last), 1);
+	ck_assert_str_eq(last.commit, b.commit);
+	ck_assert_str_eq(last.from, a.commit);
+	ck_assert_str_eq(last.imgdir, imgdir);
+	free(last.objdir);
+	free(last.imgdir);
 	build_result_release(&b);
 
 	build(&b, next_id, frag_ok, NULL);

@@ -339,11 +339,13 @@ static void put_file(const char *dir, const char *name, const char *text)
 /*
  * What a commit costs to build from the folders at hand, on real trees:
  * of 10 objects, a.c is read by 1 and b.c by 7 (a header). Slot 0 last
- * built c1, slot 1 c3; slot 2 has no mark (its make stopped). c2
+ * built c1, slot 1 c3; slot 2 has no mark (a second build began in it
+ * half-way). c2
  * changes a.c from c1 (1) but b.c from c3 (7): slot 0, 1 object. c4
  * changes a.c and b.c from c1 (8) but a.c from c3: slot 1, 1. s.c is
  * no input: free. A change past every object is every object. An image
- * in the cache costs nothing.
+ * in the cache costs nothing. A folder left half-way costs what either
+ * of its commits differs in.
  */
 START_TEST(test_build_cost_from_folders_at_hand)
 {
@@ -357,6 +359,7 @@ START_TEST(test_build_cost_from_folders_at_hand)
 	char *log = xstrfmt("# iobisect build x\n# objdir %s\n", obj1);
 	char tree[41], key[41];
 	char *where = NULL, *cached;
+	struct objdir_last last;
 	static const char cfg_hash[] = "0123456789012345678901234567890123456789";
 
 	inputs_add(&in, "a.c");
@@ -379,8 +382,11 @@ START_TEST(test_build_cost_from_folders_at_hand)
 	ck_assert_int_eq(mkdir_p(obj2, 0755), 0);
 	ck_assert_int_eq(objdir_last_write(obj0, ids.c1, img), 0);
 	ck_assert_int_eq(objdir_last_write(obj1, ids.c3, img), 0);
-	ck_assert_int_eq(objdir_last_write(obj2, ids.c1, img), 0);
-	ck_assert_int_eq(objdir_last_forget(obj2), 0);
+	/* Slot 2 left half-way from c3 to c4, then once more: no mark. */
+	ck_assert_int_eq(objdir_last_write(obj2, ids.c3, img), 0);
+	ck_assert_int_eq(objdir_last_begin(obj2, ids.c4), 0);
+	ck_assert_int_eq(objdir_last_begin(obj2, ids.c1), 0);
+	ck_assert_int_eq(objdir_last_read(obj2, &last), 0);
 
 	ck_assert_int_eq(build_cost_init(&bc, r, img), 0);
 	ck_assert_int_eq(build_cost_of(&bc, ids.c2, &where), 1);
@@ -400,8 +406,24 @@ START_TEST(test_build_cost_from_folders_at_hand)
 	ck_assert_ptr_null(where);
 	build_cost_release(&bc);
 
-	/* No folder says what it built: not known. */
+	/*
+	 * Slot 1 alone, half-way from c3 to c4 (a build stopped): c3 costs
+	 * what c4 differs in (a.c: 1), c1 what either does (8 + 8: every
+	 * object).
+	 */
 	ck_assert_int_eq(objdir_last_forget(obj0), 0);
+	ck_assert_int_eq(objdir_last_begin(obj1, ids.c4), 0);
+	ck_assert_int_eq(objdir_last_read(obj1, &last), 1);
+	ck_assert_str_eq(last.commit, ids.c4);
+	ck_assert_str_eq(last.from, ids.c3);
+	free(last.objdir);
+	free(last.imgdir);
+	ck_assert_int_eq(build_cost_init(&bc, r, img), 0);
+	ck_assert_int_eq(build_cost_of(&bc, ids.c3, NULL), 1);
+	ck_assert_int_eq(build_cost_of(&bc, ids.c1, NULL), 10);
+	build_cost_release(&bc);
+
+	/* No folder says what it built: not known. */
 	ck_assert_int_eq(objdir_last_forget(obj1), 0);
 	ck_assert_int_eq(build_cost_init(&bc, r, img), 0);
 	ck_assert_int_eq(build_cost_of(&bc, ids.c2, NULL), -1);

@@ -131,6 +131,17 @@ long build_cost_of(struct build_cost *bc, const char *commit, char **objdir)
 		long n = in ? build_cost_diff(bc->repo, in, last[i].commit,
 					      commit)
 			    : -1;
+		/*
+		 * A mix of two commits: an object is at one or the other,
+		 * so what either differs in may be compiled again.
+		 */
+		if (n >= 0 && last[i].from[0]) {
+			long m = build_cost_diff(bc->repo, in, last[i].from,
+						 commit);
+			n = m < 0		     ? -1
+			    : n + m < in->nr_objects ? n + m
+						     : in->nr_objects;
+		}
 		if (n >= 0 && (best < 0 || n < best)) {
 			best = n;
 			if (objdir) {

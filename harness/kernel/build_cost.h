@@ -4,8 +4,10 @@
  * (every slot's, objdir_last.h) last built some commit; from that folder,
  * a commit costs the objects that read a file the two commits' trees
  * differ in (inputs_objects: a header 1,000 objects include costs 1,000,
- * a .c file 1, a Makefile, a Kconfig file or scripts/ every object). The
- * cost is the cheapest folder's; an image the cache holds costs nothing.
+ * a .c file 1, a Makefile, a Kconfig file or scripts/ every object); a
+ * folder a build left half-way (objdir_last.h) what differs from either
+ * of its two commits. The cost is the cheapest folder's; an image the
+ * cache holds costs nothing.
  * A bisection takes it to choose among split points near the middle
  * (bisect.h, bisect_next_split).
  */

@@ -399,7 +399,7 @@ static int check_out(struct kbuild_run *b)
 		return -1;
 	progress(b->req, "checking out %.12s", out->commit);
 	/* From here the folder holds a mix until its image is kept. */
-	return objdir_last_forget(b->objdir) ||
+	return objdir_last_begin(b->objdir, out->commit) ||
 	       repo_checkout(b->repo, out->commit, b->srcdir);
 }
 

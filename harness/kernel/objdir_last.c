@@ -11,7 +11,10 @@
 #include <string.h>
 #include <unistd.h>
 
-/* In the folder, so it goes with the folder: "<commit>\n<imgdir>\n". */
+/*
+ * In the folder, so it goes with the folder: "<commit>\n<imgdir>\n", and
+ * "<from>\n" after them while it is a mix.
+ */
 #define LAST_MARK ".iobisect-last-build"
 
 int objdir_last_write(const char *objdir, const char *commit,
@@ -23,6 +26,30 @@ int objdir_last_write(const char *objdir, const char *commit,
 
 	free(text);
 	free(mark);
+	return rc;
+}
+
+int objdir_last_begin(const char *objdir, const char *commit)
+{
+	struct objdir_last last;
+	int rc = objdir_last_read(objdir, &last);
+
+	if (rc == 1 && !last.from[0] && strcmp(last.commit, commit)) {
+		char *mark = xstrfmt("%s/" LAST_MARK, objdir);
+		char *text = xstrfmt("%s\n%s\n%s\n", commit, last.imgdir,
+				     last.commit);
+		rc = write_file_atomic(mark, text, strlen(text));
+		free(text);
+		free(mark);
+	} else if (rc == 1 && !last.from[0]) {
+		rc = 0; /* the same commit again: still whole */
+	} else {
+		rc = objdir_last_forget(objdir);
+	}
+	if (last.objdir) {
+		free(last.objdir);
+		free(last.imgdir);
+	}
 	return rc;
 }
 
@@ -61,6 +88,18 @@ int objdir_last_read(const char *objdir, struct objdir_last *out)
 		}
 		memcpy(out->commit, sb.buf, 40);
 		out->imgdir = xstrndup(nl + 1, strcspn(nl + 1, "\n"));
+		nl = strchr(nl + 1, '\n');
+		if (nl && nl[1]) {
+			if (strspn(nl + 1, "0123456789abcdef") != 40) {
+				free(out->imgdir);
+				out->imgdir = NULL;
+				rc = error("'%s' names no commit it was built "
+					   "from",
+					   mark);
+				goto out;
+			}
+			memcpy(out->from, nl + 1, 40);
+		}
 		out->objdir = xstrdup(objdir);
 		rc = 1;
 	}

@@ -2,9 +2,12 @@
  * objdir_last.h: what each build folder last built. A commit is cheapest
  * to build in the folder whose last build is nearest it (split points by
  * cost, build_cost.h), so kbuild marks a folder with the commit and the
- * image of its build once that image is in the cache, and takes the mark
- * away before make runs there again: a folder whose make failed or was
- * stopped holds a mix of two commits, and is not at hand.
+ * image of its build once that image is in the cache. Before make runs
+ * there again the mark says the folder is on its way from that commit to
+ * the next one: while make runs, and after it failed or was stopped, the
+ * folder holds a mix of the two (a guess built beside a boot is often
+ * stopped once the run no longer needs it). A folder that was a mix when
+ * another build began is not at hand until a build in it ends whole.
  */
 #ifndef IOBISECT_OBJDIR_LAST_H
 #define IOBISECT_OBJDIR_LAST_H
@@ -13,14 +16,24 @@
 
 struct objdir_last {
 	char *objdir;	 /* the build folder */
-	char commit[41]; /* what it last built */
-	char *imgdir;	 /* that build's image folder in the cache */
+	char commit[41]; /* what it last built, or is on its way to */
+	char *imgdir;	 /* its last whole build's image folder */
+	/*
+	 * "" when the folder holds commit's build whole; else the commit
+	 * of that last whole build, and the folder a mix of the two.
+	 */
+	char from[41];
 };
 
-/* Mark `objdir` as holding the build of `commit` (image in imgdir). */
+/* Mark `objdir` as holding the build of `commit` whole (image in imgdir). */
 int objdir_last_write(const char *objdir, const char *commit,
 		      const char *imgdir);
-/* Take the mark away (make is about to change the folder). */
+/*
+ * make is about to build `commit` in `objdir`: a folder marked whole is
+ * marked on its way from there, any other loses its mark.
+ */
+int objdir_last_begin(const char *objdir, const char *commit);
+/* Take the mark away. */
 int objdir_last_forget(const char *objdir);
 /* The mark of `objdir` into *out: 1, 0 when it has none, -1 on error. */
 int objdir_last_read(const char *objdir, struct objdir_last *out);
