@@ -7,6 +7,7 @@
 #include "util.h"
 
 #include <check.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -230,20 +231,49 @@ START_TEST(objects_counted_and_kept)
 		2);
 	ck_assert_int_eq(inputs_objects(&in, "Documentation/block/x.rst"), 0);
 	ck_assert_int_eq(inputs_objects(&in, "block/blk-mq.c"), 0);
+	/* Which objects: bio.o and blk-core.o in the order nftw met them. */
+	const uint64_t *b = inputs_object_bits(&in, "block/bio.c");
+	const uint64_t *c = inputs_object_bits(&in, "block/blk-core.c");
+	const uint64_t *h = inputs_object_bits(&in, "include/linux/blkdev.h");
+	ck_assert(b && c && h);
+	ck_assert(b[0] == 1 || b[0] == 2);
+	ck_assert_uint_eq(b[0] | c[0], 3);
+	ck_assert_uint_eq(h[0], 3);
+	ck_assert_ptr_null(inputs_object_bits(&in, "block/Makefile"));
 	ck_assert_int_eq(inputs_write(&in, tmp), 0);
 	ck_assert_int_eq(read_file(file, &list), 0);
-	ck_assert_str_eq(list.buf, "2\n1\tblock/bio.c\n1\tblock/blk-core.c\n"
-				   "2\tinclude/linux/blkdev.h\n"
-				   "1\tinclude/linux/kconfig.h\n");
+	ck_assert_str_eq(list.buf,
+			 b[0] == 1 ? "2\n1\tblock/bio.c\t1\n"
+				     "1\tblock/blk-core.c\t2\n"
+				     "2\tinclude/linux/blkdev.h\t3\n"
+				     "1\tinclude/linux/kconfig.h\t2\n"
+				   : "2\n1\tblock/bio.c\t2\n"
+				     "1\tblock/blk-core.c\t1\n"
+				     "2\tinclude/linux/blkdev.h\t3\n"
+				     "1\tinclude/linux/kconfig.h\t1\n");
 	ck_assert_int_eq(inputs_load(&back, tmp), 0);
 	ck_assert_int_eq(back.nr_objects, 2);
 	ck_assert_int_eq(inputs_objects(&back, "include/linux/blkdev.h"), 2);
 	ck_assert_int_eq(inputs_objects(&back, "block/bio.c"), 1);
+	ck_assert_uint_eq(inputs_object_bits(&back, "block/bio.c")[0], b[0]);
+	ck_assert_uint_eq(
+		inputs_object_bits(&back, "include/linux/blkdev.h")[0], 3);
+	/* A second image numbers its objects its own way: counts only. */
+	ck_assert_int_eq(inputs_load(&back, tmp), 0);
+	ck_assert_int_eq(inputs_objects(&back, "block/bio.c"), 1);
+	ck_assert_ptr_null(inputs_object_bits(&back, "block/bio.c"));
 	inputs_release(&back);
 	/* Kept before objects were counted: not known. */
 	ck_assert_int_eq(unlink(file), 0);
 	ck_assert_int_eq(inputs_load(&back, tmp), 0);
 	ck_assert_int_eq(inputs_objects(&back, "block/bio.c"), -1);
+	inputs_release(&back);
+	/* Kept without which objects: the counts, no bits. */
+	ck_assert_int_eq(write_file_atomic(file, "2\n1\tblock/bio.c\n", 16),
+			 0);
+	ck_assert_int_eq(inputs_load(&back, tmp), 0);
+	ck_assert_int_eq(inputs_objects(&back, "block/bio.c"), 1);
+	ck_assert_ptr_null(inputs_object_bits(&back, "block/bio.c"));
 	inputs_release(&back);
 	/*
 	 * A line that is not a count and a path: the file is named, the

@@ -338,7 +338,8 @@ static void put_file(const char *dir, const char *name, const char *text)
 
 /*
  * What a commit costs to build from the folders at hand, on real trees:
- * of 10 objects, a.c is read by 1 and b.c by 7 (a header). Slot 0 last
+ * of 10 objects, a.c is read by 1 and b.c by 7 (a header), counted as a
+ * sum when the image does not say which objects, each once when it does. Slot 0 last
  * built c1, slot 1 c3; slot 2 has no mark (a second build began in it
  * half-way). c2
  * changes a.c from c1 (1) but b.c from c3 (7): slot 0, 1 object. c4
@@ -372,6 +373,14 @@ START_TEST(test_build_cost_from_folders_at_hand)
 	in.objects[0] = 5;
 	ck_assert_int_eq(build_cost_diff(r, &in, ids.c1, ids.c3), 10);
 	in.objects[0] = 1;
+	/* Which objects: a.c's one is among b.c's 7, so the two cost 7. */
+	in.bits = xcalloc(2, sizeof(*in.bits));
+	in.words = 1;
+	in.rows = 2;
+	in.bits[0] = 1;
+	in.bits[1] = 0x7f;
+	ck_assert_int_eq(build_cost_diff(r, &in, ids.c1, ids.c3), 7);
+	ck_assert_int_eq(build_cost_diff(r, &in, ids.c1, ids.c2), 1);
 
 	ck_assert_int_eq(mkdir_p(img, 0755), 0);
 	ck_assert_int_eq(inputs_write(&in, img), 0);
@@ -397,6 +406,13 @@ START_TEST(test_build_cost_from_folders_at_hand)
 	free(where);
 	ck_assert_int_eq(build_cost_of(&bc, ids.s1, NULL), 1);
 	ck_assert_int_eq(build_cost_of(&bc, ids.m, NULL), 0);
+	/* Said again from memory, until a folder moves. */
+	ck_assert_int_eq(build_cost_of(&bc, ids.c2, NULL), 1);
+	ck_assert_int_eq(build_cost_of(&bc, ids.c2, NULL), 1);
+	ck_assert_int_eq(objdir_last_forget(obj0), 0);
+	ck_assert_int_eq(build_cost_of(&bc, ids.c2, NULL), 7);
+	ck_assert_int_eq(objdir_last_write(obj0, ids.c1, img), 0);
+	ck_assert_int_eq(build_cost_of(&bc, ids.c2, NULL), 1);
 	/* c4's image is in the cache: nothing to build. */
 	ck_assert_int_eq(repo_tree_id(r, ids.c4, tree), 0);
 	kbuild_key(tree, cfg_hash, "cc=gcc", key);

@@ -9,6 +9,7 @@
 #include "util.h"
 
 #include <jansson.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -45,6 +46,9 @@ void build_cost_release(struct build_cost *bc)
 		inputs_release(&bc->inputs[i]);
 	free(bc->inputs);
 	strvec_clear(&bc->imgdirs);
+	strbuf_release(&bc->marks);
+	strvec_clear(&bc->said);
+	free(bc->costs);
 	free(bc->objdir);
 	free(bc->toolchain);
 	*bc = (struct build_cost)BUILD_COST_INIT;
@@ -52,28 +56,52 @@ void build_cost_release(struct build_cost *bc)
 
 struct tally {
 	const struct kernel_inputs *in;
-	long sum;
+	uint64_t *which; /* the objects so far, when the image says which */
+	long sum;	 /* else the sum of the paths' objects, at most */
+	int all;	 /* every object */
 };
 
 static int add_path(const char *path, void *arg)
 {
 	struct tally *t = arg;
 	long n = inputs_objects(t->in, path);
+	const uint64_t *bits;
 
-	t->sum += n > 0 ? n : 0;
-	/* Every object already: no path can add more. */
-	return t->sum >= t->in->nr_objects;
+	if (n <= 0)
+		return 0;
+	if (n >= t->in->nr_objects) {
+		/* Every object already: no path can add more. */
+		t->all = 1;
+		return 1;
+	}
+	if (t->which && (bits = inputs_object_bits(t->in, path))) {
+		for (size_t i = 0; i < t->in->words; i++)
+			t->which[i] |= bits[i];
+	} else {
+		t->sum += n;
+	}
+	return 0;
 }
 
 long build_cost_diff(struct repo *r, const struct kernel_inputs *in,
 		     const char *from, const char *to)
 {
-	struct tally t = {in, 0};
+	struct tally t = {in, NULL, 0, 0};
+	long n;
 
-	if (in->nr_objects <= 0 ||
-	    repo_diff_paths(r, from, to, add_path, &t) < 0)
+	if (in->nr_objects <= 0)
 		return -1;
-	return t.sum < in->nr_objects ? t.sum : in->nr_objects;
+	if (in->bits)
+		t.which = xcalloc(in->words, sizeof(*t.which));
+	if (repo_diff_paths(r, from, to, add_path, &t) < 0) {
+		free(t.which);
+		return -1;
+	}
+	n = t.sum;
+	for (size_t i = 0; t.which && i < in->words; i++)
+		n += __builtin_popcountll(t.which[i]);
+	free(t.which);
+	return t.all || n > in->nr_objects ? in->nr_objects : n;
 }
 
 /* The inputs of the image in `imgdir`, loaded once; NULL without counts. */
@@ -114,17 +142,44 @@ static int cached(struct build_cost *bc, const char *commit)
 	return hit;
 }
 
+/*
+ * Where `commit`'s cost is among those said while the folders read as
+ * they do now, or -1; what was said before they moved is forgotten.
+ */
+static int said_before(struct build_cost *bc, const struct objdir_last *last,
+		       size_t nr, const char *commit)
+{
+	struct strbuf now = STRBUF_INIT;
+
+	for (size_t i = 0; i < nr; i++)
+		strbuf_addf(&now, "%s %s %s %s\n", last[i].objdir,
+			    last[i].commit, last[i].from, last[i].imgdir);
+	if (strcmp(now.buf, bc->marks.buf)) {
+		strbuf_reset(&bc->marks);
+		strbuf_addstr(&bc->marks, now.buf);
+		strvec_clear(&bc->said);
+	}
+	strbuf_release(&now);
+	return strvec_index(&bc->said, commit);
+}
+
 long build_cost_of(struct build_cost *bc, const char *commit, char **objdir)
 {
 	struct objdir_last *last = NULL;
 	size_t nr;
 	long best = -1;
+	int at;
 
 	if (objdir)
 		*objdir = NULL;
 	if (cached(bc, commit))
 		return 0;
 	nr = objdir_last_siblings(bc->objdir, &last);
+	/* Said already (a guess's question), unless the folder is asked. */
+	if ((at = said_before(bc, last, nr, commit)) >= 0 && !objdir) {
+		objdir_last_release(last, nr);
+		return bc->costs[at];
+	}
 	for (size_t i = 0; i < nr; i++) {
 		const struct kernel_inputs *in =
 			image_inputs(bc, last[i].imgdir);
@@ -151,5 +206,8 @@ long build_cost_of(struct build_cost *bc, const char *commit, char **objdir)
 		}
 	}
 	objdir_last_release(last, nr);
+	ALLOC_GROW(bc->costs, bc->said.nr + 1, bc->alloc_costs);
+	bc->costs[bc->said.nr] = best;
+	strvec_push(&bc->said, commit);
 	return best;
 }

@@ -25,10 +25,19 @@ struct build_cost {
 	/* The folders' images' inputs, as loaded, by image folder. */
 	struct strvec imgdirs;
 	struct kernel_inputs *inputs;
+	/*
+	 * The costs said while the folders' marks read `marks`: a step asks
+	 * again for its guesses, and a cost is a tree diff a folder.
+	 */
+	struct strbuf marks;
+	struct strvec said;
+	long *costs;
+	size_t alloc_costs;
 };
 #define BUILD_COST_INIT                                                        \
 	{                                                                      \
-		NULL, NULL, {0}, NULL, STRVEC_INIT, NULL                       \
+		NULL, NULL, {0}, NULL, STRVEC_INIT, NULL, STRBUF_INIT,         \
+			STRVEC_INIT, NULL, 0                                   \
 	}
 
 /*
@@ -50,8 +59,12 @@ long build_cost_of(struct build_cost *bc, const char *commit, char **objdir);
 
 /*
  * The objects a change from `from` to `to` compiles again in a folder
- * whose image `in` lists: the sum over the changed paths, capped at
- * every object (an upper bound: see inputs_objects). -1 after error().
+ * whose image `in` lists: those that read a changed path, each once
+ * (the union of inputs_object_bits; 1,064 for a change to sched.h and
+ * 1,089 with slab.h and fs.h beside it, where a sum would say every
+ * object), or every object for a path that decides what is built. An
+ * image kept without which objects: the sum of the counts, at most every
+ * object. -1 after error().
  */
 long build_cost_diff(struct repo *r, const struct kernel_inputs *in,
 		     const char *from, const char *to);

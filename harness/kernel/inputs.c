@@ -16,6 +16,35 @@ void inputs_release(struct kernel_inputs *in)
 	in->objects = NULL;
 	in->alloc_objects = 0;
 	in->nr_objects = 0;
+	free(in->bits);
+	in->bits = NULL;
+	in->words = in->rows = 0;
+}
+
+/* Room for object k's bit in a row for every path there is room for. */
+static void bits_fit(struct kernel_inputs *in, size_t k)
+{
+	size_t words = in->words ? in->words : 4;
+	uint64_t *bits;
+
+	while (words * 64 <= k)
+		words *= 2;
+	if (in->bits && words == in->words && in->rows >= in->paths.nr)
+		return;
+	bits = xcalloc(in->alloc_objects * words, sizeof(*bits));
+	for (size_t i = 0; in->bits && i < in->rows; i++)
+		memcpy(bits + i * words, in->bits + i * in->words,
+		       in->words * sizeof(*bits));
+	free(in->bits);
+	in->bits = bits;
+	in->words = words;
+	in->rows = in->alloc_objects;
+}
+
+static void set_bit(struct kernel_inputs *in, size_t path, size_t k)
+{
+	bits_fit(in, k);
+	in->bits[path * in->words + k / 64] |= UINT64_C(1) << (k % 64);
 }
 
 /* The index of `path`, added (read by no object yet) unless it is there. */
@@ -130,14 +159,16 @@ void inputs_scan_object(struct kernel_inputs *in, const char *text,
 	struct object_files obj = { NULL, 0, 0 };
 
 	scan_cmd(in, &obj, text, srcdir, from_objdir);
-	/* objtool's objects name no file: not the kernel's. */
-	if (obj.nr)
-		in->nr_objects++;
 	/* A file named twice in one .cmd (its source line, its deps) once. */
 	qsort(obj.idx, obj.nr, sizeof(*obj.idx), by_index);
 	for (size_t i = 0; i < obj.nr; i++)
-		if (!i || obj.idx[i] != obj.idx[i - 1])
+		if (!i || obj.idx[i] != obj.idx[i - 1]) {
 			in->objects[obj.idx[i]]++;
+			set_bit(in, obj.idx[i], (size_t)in->nr_objects);
+		}
+	/* objtool's objects name no file: not the kernel's. */
+	if (obj.nr)
+		in->nr_objects++;
 	free(obj.idx);
 }
 
@@ -320,6 +351,32 @@ static int by_name(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* Path `at`'s objects in hex, object k in bit k % 4 of digit k / 4. */
+static void add_bits(struct strbuf *sb, const struct kernel_inputs *in,
+		     size_t at)
+{
+	size_t digits = 0, n = (size_t)in->nr_objects;
+
+	if (!in->bits)
+		return;
+	for (size_t k = 0; k < n; k += 4) {
+		unsigned d = 0;
+		for (size_t j = 0; j < 4 && k + j < n; j++)
+			d |= (unsigned)(in->bits[at * in->words + (k + j) / 64] >>
+					((k + j) % 64) & 1) << j;
+		if (d)
+			digits = k / 4 + 1;
+	}
+	for (size_t i = 0; i < digits; i++) {
+		unsigned d = 0;
+		for (size_t j = 0; j < 4 && 4 * i + j < n; j++)
+			d |= (unsigned)(in->bits[at * in->words +
+						 (4 * i + j) / 64] >>
+					((4 * i + j) % 64) & 1) << j;
+		strbuf_addch(sb, "0123456789abcdef"[d]);
+	}
+}
+
 int inputs_write(const struct kernel_inputs *in, const char *dir)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -344,9 +401,12 @@ int inputs_write(const struct kernel_inputs *in, const char *dir)
 		for (size_t i = 0; i < in->paths.nr; i++) {
 			long at = str_index_get(&in->index, sorted[i],
 						STR_INDEX_WHOLE);
-			if (in->objects[at] > 0)
-				strbuf_addf(&sb, "%ld\t%s\n", in->objects[at],
+			if (in->objects[at] > 0) {
+				strbuf_addf(&sb, "%ld\t%s\t", in->objects[at],
 					    sorted[i]);
+				add_bits(&sb, in, (size_t)at);
+				strbuf_addch(&sb, '\n');
+			}
 		}
 		rc = write_file_atomic(file, sb.buf, sb.len);
 	}
@@ -354,6 +414,29 @@ int inputs_write(const struct kernel_inputs *in, const char *dir)
 	free(sorted);
 	strbuf_release(&sb);
 	return rc;
+}
+
+/*
+ * Path `at`'s objects from their hex (see add_bits): 0, or -1 when it is
+ * not that (none: an objects file kept before they were).
+ */
+static int read_bits(struct kernel_inputs *in, size_t at, const char *hex,
+		     long total)
+{
+	size_t n = hex ? strlen(hex) : 0;
+
+	if (!n || n * 4 > (size_t)total + 3 ||
+	    strspn(hex, "0123456789abcdef") != n)
+		return -1;
+	bits_fit(in, (size_t)total - 1);
+	for (size_t i = 0; i < n; i++) {
+		unsigned d = (unsigned)(hex[i] <= '9' ? hex[i] - '0'
+						      : hex[i] - 'a' + 10);
+		for (size_t j = 0; j < 4; j++)
+			if (d >> j & 1)
+				set_bit(in, at, 4 * i + j);
+	}
+	return 0;
 }
 
 /*
@@ -376,26 +459,45 @@ static int load_objects(struct kernel_inputs *in, const char *dir)
 			bad = "does not start with the number of objects";
 			goto out;
 		}
+		/*
+		 * One image's objects: a second image numbers its own, so
+		 * with two only the counts are known.
+		 */
+		int which = !in->nr_objects;
 		if (total > in->nr_objects)
 			in->nr_objects = total;
+		if (!which) {
+			free(in->bits);
+			in->bits = NULL;
+		}
 		for (line = end + 1; *line; line = nl + 1) {
 			long count = strtol(line, &end, 10), at;
+			char *hex;
 			nl = strchr(line, '\n');
 			if (nl)
 				*nl = '\0';
 			if (end == line || *end != '\t' || !end[1] ||
 			    count <= 0) {
 				bad = "has a line that is not \"<objects>\\t"
-				      "<path>\"";
+				      "<path>\\t<which>\"";
 				goto out;
 			}
+			if ((hex = strchr(end + 1, '\t')))
+				*hex++ = '\0';
 			/* Counts for the inputs listed, no others. */
 			at = str_index_get(&in->index, end + 1,
 					   STR_INDEX_WHOLE);
 			if (at >= 0 && count > in->objects[at])
 				in->objects[at] = count;
+			if (which && at >= 0 &&
+			    read_bits(in, (size_t)at, hex, total))
+				which = 0;
 			if (!nl)
 				break;
+		}
+		if (!which) {
+			free(in->bits);
+			in->bits = NULL;
 		}
 	} else if (file_exists(file)) {
 		bad = "cannot be read";
@@ -407,6 +509,8 @@ out:
 		in->nr_objects = 0;
 		for (size_t i = 0; i < in->paths.nr; i++)
 			in->objects[i] = 0;
+		free(in->bits);
+		in->bits = NULL;
 		rc = -1;
 	}
 	free(file);
@@ -519,4 +623,15 @@ long inputs_objects(const struct kernel_inputs *in, const char *path)
 	at = str_index_get(&in->index, path, STR_INDEX_WHOLE);
 	return at >= 0 && in->objects[at] > 0 ? in->objects[at]
 					      : in->nr_objects;
+}
+
+const uint64_t *inputs_object_bits(const struct kernel_inputs *in,
+				   const char *path)
+{
+	long at = str_index_get(&in->index, path, STR_INDEX_WHOLE);
+
+	if (!in->bits || at < 0 || (size_t)at >= in->rows ||
+	    in->objects[at] <= 0)
+		return NULL;
+	return in->bits + (size_t)at * in->words;
 }

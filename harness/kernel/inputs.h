@@ -22,6 +22,8 @@
 #include "str_index.h"
 #include "util.h"
 
+#include <stdint.h>
+
 #define INPUTS_FILE "inputs"
 #define INPUTS_OBJECTS_FILE "objects"
 
@@ -35,8 +37,16 @@ struct kernel_inputs {
 	long *objects;
 	size_t alloc_objects;
 	long nr_objects;
+	/*
+	 * Which objects read each path: `words` words a path (bit k: object
+	 * k), rows for `rows` paths; NULL when not known (a list of two
+	 * images, or one kept without them).
+	 */
+	uint64_t *bits;
+	size_t words, rows;
 };
-#define KERNEL_INPUTS_INIT { STRVEC_INIT, { NULL, NULL, 0, 0 }, NULL, 0, 0 }
+#define KERNEL_INPUTS_INIT                                                     \
+	{ STRVEC_INIT, { NULL, NULL, 0, 0 }, NULL, 0, 0, NULL, 0, 0 }
 
 void inputs_release(struct kernel_inputs *in);
 /* Add one path (relative to the tree's top) unless it is there. */
@@ -111,5 +121,13 @@ int inputs_can_change(const struct kernel_inputs *in, const char *path);
  * one header or a few .c files.
  */
 long inputs_objects(const struct kernel_inputs *in, const char *path);
+
+/*
+ * The objects that read `path` (words `in->words`), NULL when they are
+ * not known or no object reads it: inputs_objects says what it costs.
+ * The union over a set of changed paths is what the set costs, exactly.
+ */
+const uint64_t *inputs_object_bits(const struct kernel_inputs *in,
+				   const char *path);
 
 #endif
