@@ -406,6 +406,19 @@ static long fake_cost(size_t node, void *arg)
 	return c->cost[node];
 }
 
+/* The same for a range of 200. */
+struct fake_cost_200 {
+	long cost[200];
+	unsigned asked;
+};
+
+static long fake_cost_200(size_t node, void *arg)
+{
+	struct fake_cost_200 *c = arg;
+	c->asked++;
+	return c->cost[node];
+}
+
 /*
  * Split points by cost on a line of 32: the middle is node 16 (16
  * candidates either side); within 60/40 the smaller side keeps at
@@ -489,6 +502,43 @@ START_TEST(split_by_cost_asks_only_near_the_middle)
 			 BISECT_NEXT);
 	ck_assert_uint_eq(split.node, 16);
 	ck_assert_int_eq(split.cost, -1);
+	bisect_release(&e);
+	graph_release(&g);
+
+	/*
+	 * A line of 64: nodes 26 to 38 are within 60/40 (13), all asked; a
+	 * line of 200 has 41 within (nodes 80 to 120), BISECT_SPLIT_MAX_ASKED
+	 * asked, from the middle to the bound's edge.
+	 */
+	make_linear(&g, 64);
+	for (size_t i = 0; i < 64; i++)
+		c.cost[i] = 50;
+	ck_assert_int_eq(bisect_init(&e, &g), 0);
+	c.asked = 0;
+	ck_assert_int_eq(bisect_next_split(&e, fake_cost, &c, &split),
+			 BISECT_NEXT);
+	ck_assert_uint_eq(c.asked, 13);
+	bisect_release(&e);
+	graph_release(&g);
+	{
+		struct fake_cost_200 big = { { 0 }, 0 };
+		make_linear(&g, 200);
+		for (size_t i = 0; i < 200; i++)
+			big.cost[i] = 50;
+		big.cost[120] = 3; /* the bound's edge, last: always asked */
+		ck_assert_int_eq(bisect_init(&e, &g), 0);
+		ck_assert_int_eq(bisect_next_split(&e, fake_cost_200, &big,
+						   &split),
+				 BISECT_NEXT);
+		ck_assert_uint_eq(big.asked, BISECT_SPLIT_MAX_ASKED);
+		ck_assert_uint_eq(split.node, 120);
+		bisect_release(&e);
+		graph_release(&g);
+	}
+
+	make_linear(&g, 32);
+	ck_assert_int_eq(bisect_init(&e, &g), 0);
+	c.asked = 0;
 	ck_assert_int_eq(bisect_mark(&e, 16, BISECT_SKIP), 0);
 	ck_assert_int_eq(bisect_next(&e, &node), BISECT_NEXT);
 	ck_assert_int_eq(bisect_next_split(&e, fake_cost, &c, &split),

@@ -282,12 +282,17 @@ enum bisect_status bisect_next_split(const struct bisect_engine *e,
 	 */
 	if (!cost || skipped_first)
 		goto out;
+	size_t within = 1, asked;
+	while (within < nr_untested &&
+	       within_split_bound(ranked[within].distance, m))
+		within++;
+	asked = within < BISECT_SPLIT_MAX_ASKED ? within
+						: BISECT_SPLIT_MAX_ASKED;
 	out->cost = out->middle_cost = cost(ranked[0].node, arg);
-	for (size_t i = 1; i < nr_untested && out->cost > 0; i++) {
-		long c;
-		if (!within_split_bound(ranked[i].distance, m))
-			break;
-		c = cost(ranked[i].node, arg);
+	for (size_t j = 1; j < asked && out->cost > 0; j++) {
+		/* Evenly spread, nearest the middle first. */
+		size_t i = asked == within ? j : j * (within - 1) / (asked - 1);
+		long c = cost(ranked[i].node, arg);
 		if (c >= 0 && c < out->cost) {
 			out->cost = c;
 			out->node = ranked[i].node;
