@@ -15,6 +15,14 @@
  * file; a folder make went into ("block/"); a tree whose every file
  * counts ("tools/objtool/" and "**": objtool is made by tools/'s own
  * build, whose .cmd files name no dependencies).
+ *
+ * And a file `objects` beside it, for what a change costs to build: the
+ * number of objects (`.*.o.cmd` files that name a file of the tree) on
+ * its first line, then "<objects>\t<path>\t<which>" for each input some
+ * object read, <which> a bitset in hex (object k in bit k % 4 of digit
+ * k / 4, trailing zeros left out): 0.7 MB for the virtio kernel's 1,207
+ * objects and 3,257 such inputs. A header most objects include costs
+ * most of a build, a .c file one object, two headers what either feeds.
  */
 #ifndef IOBISECT_INPUTS_H
 #define IOBISECT_INPUTS_H
