@@ -169,6 +169,7 @@ deps:
 # (and by signals and a full disk) and resumed.
 unit: $(CHECK_BIN) $(O)/iobisect
 	@scripts/check-layers.sh $(HARNESS_DIRS)
+	@scripts/long-functions.sh
 	@scripts/run-unit.sh $(CHECK_BIN)
 	@tests/hostile.sh $(O)/iobisect
 	@tests/docs-defaults.py $(O)/iobisect

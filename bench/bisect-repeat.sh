@@ -10,9 +10,15 @@
 #
 # Per run one line: mode, run, exit code, the commit named, right / wrong /
 # inconclusive / not-apart (exit 2: the endpoints not separated) / error (the
-# run aborted), boots, wall time; then per mode the counts, mean boots and
-# mean wall time. Raw files (job, logs, results,
-# runs.tsv, table.txt) stay in --out.
+# run aborted), boots, wall time, confidence, and the branch's changes named
+# (summary.json "changes"; a branch with more than one, as
+# iobisect-demo-two-changes, prints "change" lines beside its "culprit":
+# k of N, the answer counted); then per mode the counts, mean boots and
+# mean wall time, and the runs that named every change. With auto, a
+# branch of two changes takes either as a right answer (the level between
+# them, nearer one or the other, decides which); with a line, only its
+# "culprit", the first commit past the line. Raw files (job, logs, results, runs.tsv, table.txt)
+# stay in --out.
 #
 # usage: bench/bisect-repeat.sh [--runs N] [--threshold T] [--out DIR]
 #                               [--iobisect PATH] [--modes bisect,gitbisect]
@@ -59,6 +65,8 @@ series=$("$root/tests/fixture/demo-series.sh" 2>/dev/null)
 branch=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["bad"])' "$jobfile")
 culprit=$(awk -v b="$branch" '$1 == "culprit" && $2 == b { print $3 }' <<<"$series")
 [ -n "$culprit" ] || { echo "bisect-repeat: demo-series printed no culprit" >&2; exit 1; }
+# Every change of the branch, the culprit first.
+changes="$culprit $(awk -v b="$branch" '$1 == "change" && $2 == b { printf "%s ", $3 }' <<<"$series")"
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 
@@ -83,7 +91,8 @@ boots() { find "$1" -name 'boot-*.json' ! -name 'boot-*-sample-*' 2>/dev/null | 
 verdict() { # NAMED -> right, wrong or inconclusive
 	if [ -z "$1" ] || [ "$1" = - ]; then
 		echo inconclusive
-	elif [ "$1" = "$culprit" ]; then
+	elif [ "$1" = "$culprit" ] ||
+		{ [ "$threshold" = auto ] && [[ " $changes " == *" $1 "* ]]; }; then
 		echo right
 	else
 		echo wrong
@@ -91,18 +100,21 @@ verdict() { # NAMED -> right, wrong or inconclusive
 }
 
 run_bisect() { # K: one `iobisect bisect`; prints its fields
-	local d=$out/bisect-$1 rc=0 t0 t1 named conf
+	local d=$out/bisect-$1 rc=0 t0 t1 named conf found
 	rm -rf "$d" && mkdir -p "$d"
 	t0=$(now)
 	"$iob" bisect "$out/job.json" --results "$d/results" >"$d/out.log" 2>"$d/err.log" || rc=$?
 	t1=$(now)
-	read -r named conf < <(python3 - "$d/results" <<'PY'
+	read -r named conf found < <(python3 - "$d/results" $changes <<'PY'
 import glob, json, sys
 s = glob.glob(sys.argv[1] + "/**/summary.json", recursive=True)
+want = sys.argv[2:]
 j = json.load(open(s[0])) if s else {}
 c = (j.get("culprit") or {}).get("id") or "-"
 conf = j.get("confidence")
-print(c, "%.3f" % conf if isinstance(conf, (int, float)) else "-")
+got = {x.get("commit") for x in j.get("changes") or []} | {c}
+print(c, "%.3f" % conf if isinstance(conf, (int, float)) else "-",
+      "%d/%d" % (sum(w in got for w in want), len(want)))
 PY
 )
 	# Only exit 0 names a culprit; a likelier one below the target is not.
@@ -111,7 +123,8 @@ PY
 	v=$(verdict "$named")
 	[ "$rc" != 2 ] || v=not-apart
 	[ "$rc" -lt 128 ] || v=error
-	echo "$rc $named $v $(boots "$d/results") $(awk "BEGIN { printf \"%.0f\", $t1 - $t0 }") $conf"
+	[ "$rc" = 0 ] || found=0/${found#*/}
+	echo "$rc $named $v $(boots "$d/results") $(awk "BEGIN { printf \"%.0f\", $t1 - $t0 }") $conf $found"
 }
 
 run_gitbisect() { # K: one `git bisect run iobisect test` in a throwaway clone
@@ -134,31 +147,31 @@ run_gitbisect() { # K: one `git bisect run iobisect test` in a throwaway clone
 	git -C "$d/linux" bisect reset >/dev/null 2>&1 || true
 	rm -rf "$d/linux"
 	if [ "$rc" != 0 ] && [ -z "$named" ] && ! grep -q "only 'skip'ped commits left" "$d/out.log"; then
-		echo "$rc - error $(boots "$d/results") $(awk "BEGIN { printf \"%.0f\", $t1 - $t0 }") -"
+		echo "$rc - error $(boots "$d/results") $(awk "BEGIN { printf \"%.0f\", $t1 - $t0 }") - -"
 		return
 	fi
-	echo "$rc ${named:--} $(verdict "$named") $(boots "$d/results") $(awk "BEGIN { printf \"%.0f\", $t1 - $t0 }") -"
+	echo "$rc ${named:--} $(verdict "$named") $(boots "$d/results") $(awk "BEGIN { printf \"%.0f\", $t1 - $t0 }") - -"
 }
 
 echo "# $(date -u +%FT%TZ) $iob, threshold $threshold, default machine, culprit $culprit, $runs runs per mode" | tee "$out/table.txt"
-printf '%-9s %3s %4s %-12s %-12s %5s %6s %5s\n' mode run exit named verdict boots wall_s conf | tee -a "$out/table.txt"
+printf '%-9s %3s %4s %-12s %-12s %5s %6s %5s %7s\n' mode run exit named verdict boots wall_s conf changes | tee -a "$out/table.txt"
 : >"$out/runs.tsv"
 for m in ${modes//,/ }; do
 	for k in $(seq 1 "$runs"); do
 		echo "bisect-repeat: $m run $k of $runs ($(date -u +%T))" >&2
-		read -r rc named v b w conf < <("run_$m" "$k")
-		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$m" "$k" "$rc" "$named" "$v" "$b" "$w" "$conf" >>"$out/runs.tsv"
-		printf '%-9s %3s %4s %-12s %-12s %5s %6s %5s\n' "$m" "$k" "$rc" "${named:0:12}" "$v" "$b" "$w" "$conf" | tee -a "$out/table.txt"
+		read -r rc named v b w conf found < <("run_$m" "$k")
+		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$m" "$k" "$rc" "$named" "$v" "$b" "$w" "$conf" "$found" >>"$out/runs.tsv"
+		printf '%-9s %3s %4s %-12s %-12s %5s %6s %5s %7s\n' "$m" "$k" "$rc" "${named:0:12}" "$v" "$b" "$w" "$conf" "$found" | tee -a "$out/table.txt"
 	done
 done
 echo | tee -a "$out/table.txt"
 awk -F'\t' '
-	{ n[$1]++; c[$1, $5]++; b[$1] += $6; w[$1] += $7; if (!($1 in seen)) { seen[$1] = 1; order[++nm] = $1 } }
+	{ n[$1]++; c[$1, $5]++; b[$1] += $6; w[$1] += $7; split($9, f, "/"); all[$1] += f[1] != "" && f[1] == f[2]; if (!($1 in seen)) { seen[$1] = 1; order[++nm] = $1 } }
 	END {
-		printf "%-9s %4s %5s %5s %5s %9s %5s %7s %7s\n", "mode", "runs", "right", "wrong", "incon", "not-apart", "error", "boots", "wall_s"
+		printf "%-9s %4s %5s %5s %5s %9s %5s %7s %7s %5s\n", "mode", "runs", "right", "wrong", "incon", "not-apart", "error", "boots", "wall_s", "all"
 		for (i = 1; i <= nm; i++) {
 			m = order[i]
-			printf "%-9s %4d %5d %5d %5d %9d %5d %7.1f %7.0f\n", m, n[m], c[m, "right"], c[m, "wrong"], c[m, "inconclusive"], c[m, "not-apart"], c[m, "error"], b[m] / n[m], w[m] / n[m]
+			printf "%-9s %4d %5d %5d %5d %9d %5d %7.1f %7.0f %5d\n", m, n[m], c[m, "right"], c[m, "wrong"], c[m, "inconclusive"], c[m, "not-apart"], c[m, "error"], b[m] / n[m], w[m] / n[m], all[m]
 		}
 	}' "$out/runs.tsv" | tee -a "$out/table.txt"
 echo "bisect-repeat: $out/table.txt" >&2

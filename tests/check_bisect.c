@@ -278,6 +278,37 @@ START_TEST(narrow_linear_keeps_bad_and_bisects_the_rest)
 }
 END_TEST
 
+/*
+ * A part of a linear range between two of its commits (another change's
+ * bisection): the commits after lo up to hi, hi first, the oldest's
+ * parent lo named as its outside parent; from the good endpoint (-1),
+ * everything up to hi, the oldest's parent the good endpoint as before.
+ */
+START_TEST(between_two_commits_of_the_range)
+{
+	struct commit_graph g, n = { 0 };
+
+	make_linear(&g, 8);
+	ck_assert_uint_eq(graph_between(&g, 5, 1, &n), 4);
+	for (size_t i = 0; i < 4; i++)
+		ck_assert_str_eq(n.nodes[i].id, g.nodes[1 + i].id);
+	ck_assert_uint_eq(n.nodes[0].parents[0], 1);
+	ck_assert_uint_eq(n.nodes[3].nr_parents, 0);
+	ck_assert_int_eq(n.nodes[3].outside_parents, 1);
+	ck_assert_str_eq(n.nodes[3].outside[0], g.nodes[5].id);
+	graph_release(&n);
+	ck_assert_uint_eq(graph_between(&g, -1, 6, &n), 2);
+	ck_assert_str_eq(n.nodes[0].id, g.nodes[6].id);
+	ck_assert_int_eq(n.nodes[1].outside_parents, 1);
+	ck_assert_ptr_null(n.nodes[1].outside);
+	graph_release(&n);
+	/* Nothing between a commit and itself. */
+	ck_assert_uint_eq(graph_between(&g, 3, 3, &n), 0);
+	graph_release(&n);
+	graph_release(&g);
+}
+END_TEST
+
 START_TEST(first_choice_halves_the_merge_graph)
 {
 	/*
@@ -902,6 +933,7 @@ int main(void)
 	tcase_add_test(tc, first_choice_halves_the_merge_graph);
 	tcase_add_test(tc, narrow_drops_the_same_and_the_side_they_hide);
 	tcase_add_test(tc, narrow_linear_keeps_bad_and_bisects_the_rest);
+	tcase_add_test(tc, between_two_commits_of_the_range);
 	tcase_add_loop_test(tc, skips_near_the_culprit, 0,
 			    ARRAY_SIZE(skip_cases));
 	tcase_add_test(tc, skip_moves_away);

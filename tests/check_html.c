@@ -413,6 +413,186 @@ START_TEST(json_skips_empty_cells)
 }
 END_TEST
 
+/*
+ * The stored answer's summary.json (bisect_report_answer_json's keys):
+ * `extra` is what stands beside the answer, "" for an older summary.
+ */
+static void write_summary(const char *culprit, const char *extra)
+{
+	char *path = xstrfmt("%s/j/summary.json", tmp);
+	char *doc = xstrfmt("{\"job\": \"j\", \"status\": \"done\", "
+			    "\"culprit\": {\"id\": \"%s\", \"subject\": \"x\"}, "
+			    "\"parent\": \"%s\", \"confidence\": 0.97, "
+			    "\"metrics\": []%s}",
+			    culprit, ids[5], extra);
+	ck_assert_int_eq(write_file_atomic(path, doc, strlen(doc)), 0);
+	free(path);
+	free(doc);
+}
+
+/* Two changes, the second the answer, and `revert` (freed). */
+static char *two_changes(char *revert)
+{
+	char *extra = xstrfmt(
+		", \"share\": {\"culprit_pct\": -16.0, \"endpoints_pct\": -20.0, "
+		"\"explains_pct\": 78.0, \"rest_pct\": 22.0, "
+		"\"rest_beyond_noise\": true}, \"changes\": ["
+		"{\"commit\": \"%s\", \"parent\": \"%s\", \"change_pct\": -4.1, "
+		"\"explains_pct\": 22.0, \"confidence\": 0.95, \"pairs\": 6, "
+		"\"answer\": false, \"faster\": false}, "
+		"{\"commit\": \"%s\", \"parent\": \"%s\", \"change_pct\": -16.0, "
+		"\"explains_pct\": 78.0, \"confidence\": 0.99, \"pairs\": 8, "
+		"\"answer\": true, \"faster\": false}], \"revert\": %s",
+		ids[3], ids[2], ids[6], ids[5], revert);
+	free(revert);
+	return extra;
+}
+
+/* cmd_compare.c: the stored answer's lines (declared there for tests). */
+void compare_render_answer(const struct scan *s, struct strbuf *out);
+
+/*
+ * Every change the bisection found is marked in each plot that measured
+ * it, with its size and way; the page lists them under the answer, with
+ * the culprit's share and the revert check, and compare prints them.
+ */
+START_TEST(changes_and_revert_on_the_page)
+{
+	struct scan s;
+	struct html_options o = HTML_OPTIONS_INIT;
+	struct strbuf out = STRBUF_INIT;
+	char *extra = two_changes(xstrfmt(
+		"{\"state\": \"measured\", \"culprit\": \"%s\", \"commit\": "
+		"\"%s\", \"conflicts\": [], \"pairs\": 6, \"boots\": 12, "
+		"\"builds\": 1, \"seconds\": 340, \"change_pct\": 21.0, "
+		"\"brought_back_pct\": 85.0, \"brought_back_mbps\": 98.0}",
+		ids[6], ids[7]));
+	char *m;
+
+	write_state("x");
+	write_summary(ids[6], extra);
+	ck_assert_int_eq(scan_load(&s, tmp, "j"), 0);
+	ck_assert_int_eq(html_render(&s, &o, &out), 0);
+	for (int c = 3; c <= 6; c += 3) {
+		m = xstrfmt("<g class=\"change slower\" data-commit=\"%s\"", ids[c]);
+		ck_assert_msg(count(out.buf, m) == 4, "no marker of %s", ids[c]);
+		free(m);
+		m = xstrfmt("<tr class=\"slower%s\" data-commit=\"%s\"><td "
+			    "class=\"id\">%.12s</td>",
+			    c == 6 ? " answer" : "", ids[c], ids[c]);
+		ck_assert_msg(count(out.buf, m) == 1, "no row of %s", ids[c]);
+		free(m);
+	}
+	ck_assert_uint_eq(count(out.buf, ">-4.1% slower</text>"), 4);
+	ck_assert_ptr_nonnull(strstr(out.buf, "-16.0% slower</td><td "
+					      "class=\"num\">78%</td><td class="
+					      "\"num\">99.0%</td><td class=\"num\">"
+					      "8</td>"));
+	m = xstrfmt("<p class=\"revert\" data-state=\"measured\">Reverting "
+		    "<span class=\"id\">%.12s</span> on the bad tip brings back "
+		    "85%% of the drop (+98.0 MB/s), 6 pairs",
+		    ids[6]);
+	ck_assert_msg(strstr(out.buf, m), "no revert line");
+	free(m);
+	ck_assert_ptr_nonnull(strstr(out.buf, "the rest (22%) is beyond"));
+	json_t *j = html_report_json(&s, &o);
+	ck_assert_uint_eq(json_array_size(json_object_get(
+				  json_object_get(j, "answer"), "changes")),
+			  2);
+	json_decref(j);
+	/* compare: a line per change, one for the revert. */
+	strbuf_reset(&out);
+	compare_render_answer(&s, &out);
+	m = xstrfmt("    %.12s -4.1%% against its parent %.12s, 22%% of the "
+		    "endpoints' drop, confidence 95.0%%, 6 pairs\n",
+		    ids[3], ids[2]);
+	ck_assert_msg(strstr(out.buf, m), "%s", out.buf);
+	free(m);
+	m = xstrfmt("  reverting %.12s on the bad tip brings back 85%% of the "
+		    "drop (+98.0 MB/s): 6 pairs",
+		    ids[6]);
+	ck_assert_msg(strstr(out.buf, m), "%s", out.buf);
+	ck_assert_uint_eq(count(out.buf, "against its parent"), 2);
+	free(m);
+	free(extra);
+	strbuf_release(&out);
+	scan_release(&s);
+}
+END_TEST
+
+/* A revert that does not apply: its files named, escaped on the page. */
+START_TEST(revert_conflicts_are_named_and_escaped)
+{
+	struct scan s;
+	struct html_options o = HTML_OPTIONS_INIT;
+	struct strbuf out = STRBUF_INIT;
+	char *extra = two_changes(xstrfmt(
+		"{\"state\": \"conflicts\", \"culprit\": \"%s\", \"commit\": "
+		"\"\", \"conflicts\": [\"block/<b>&.c\", \"mm/x.c\"]}",
+		ids[6]));
+
+	write_state("x");
+	write_summary(ids[6], extra);
+	ck_assert_int_eq(scan_load(&s, tmp, "j"), 0);
+	ck_assert_int_eq(html_render(&s, &o, &out), 0);
+	ck_assert_msg(strstr(out.buf, "on the bad tip does not apply cleanly: "
+				      "conflicts in block/&lt;b&gt;&amp;.c, "
+				      "mm/x.c.</p>"),
+		      "no conflicts' line");
+	ck_assert_ptr_null(strstr(out.buf, "<b>&"));
+	strbuf_reset(&out);
+	compare_render_answer(&s, &out);
+	ck_assert_msg(strstr(out.buf, "does not apply cleanly: conflicts in "
+				      "block/<b>&.c, mm/x.c\n"),
+		      "%s", out.buf);
+	free(extra);
+	strbuf_release(&out);
+	scan_release(&s);
+}
+END_TEST
+
+/*
+ * An older summary.json (no changes, share or revert), or one that
+ * answers another state, leaves the page and its JSON byte for byte as
+ * they are without one, and compare says nothing more.
+ */
+START_TEST(old_summary_renders_as_before)
+{
+	struct scan s;
+	struct html_options o = HTML_OPTIONS_INIT;
+	struct strbuf none = STRBUF_INIT, out = STRBUF_INIT;
+	char *extra = two_changes(xstrdup("{}"));
+	char *jnone, *jout;
+
+	write_state("x");
+	ck_assert_int_eq(scan_load(&s, tmp, "j"), 0);
+	ck_assert_int_eq(html_render(&s, &o, &none), 0);
+	json_t *j = html_report_json(&s, &o);
+	jnone = json_dumps(j, JSON_SORT_KEYS);
+	json_decref(j);
+	const char *summaries[][2] = { { ids[6], "" }, { ids[7], extra } };
+	for (size_t k = 0; k < 2; k++) {
+		write_summary(summaries[k][0], summaries[k][1]);
+		strbuf_reset(&out);
+		ck_assert_int_eq(html_render(&s, &o, &out), 0);
+		ck_assert_str_eq(out.buf, none.buf);
+		j = html_report_json(&s, &o);
+		jout = json_dumps(j, JSON_SORT_KEYS);
+		ck_assert_str_eq(jout, jnone);
+		free(jout);
+		json_decref(j);
+		strbuf_reset(&out);
+		compare_render_answer(&s, &out);
+		ck_assert_str_eq(out.buf, "");
+	}
+	free(jnone);
+	free(extra);
+	strbuf_release(&none);
+	strbuf_release(&out);
+	scan_release(&s);
+}
+END_TEST
+
 START_TEST(missing_folder_is_an_error)
 {
 	struct scan s;
@@ -438,6 +618,9 @@ static Suite *html_suite(void)
 	tcase_add_test(tc, json_carries_change_points_in_mbps);
 	tcase_add_test(tc, corrupt_state_blocks_only_who_needs_it);
 	tcase_add_test(tc, json_skips_empty_cells);
+	tcase_add_test(tc, changes_and_revert_on_the_page);
+	tcase_add_test(tc, revert_conflicts_are_named_and_escaped);
+	tcase_add_test(tc, old_summary_renders_as_before);
 	tcase_add_test(tc, missing_folder_is_an_error);
 	suite_add_tcase(s, tc);
 	return s;

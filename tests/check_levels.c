@@ -16,6 +16,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define MB 1e6
 
@@ -90,6 +91,75 @@ START_TEST(still_good_level_decides_one_boot)
 	in.steady = 0;
 	ck_assert_int_eq(verdict_decide(&v, &in), 0);
 	ck_assert_int_eq(v.kind, VERDICT_GOOD);
+}
+END_TEST
+
+/*
+ * Three levels on the virtual clock (issue 47): good 102.5 MB/s, bad
+ * 92.4, both held still, and a commit whose boots read 95.6 ±0.05%. Two
+ * boots fit neither level: one more of the commit, not of an endpoint
+ * (the code before booted the bad endpoint after each). Three that hold
+ * still are a level of their own, a second change: judged by where it
+ * sits, slow here (nearer the slow level; with a 5% line, past it), fast
+ * when it sits nearer the good level (or short of a 9% line). Boots that
+ * do not hold still, or levels that did not, are not one.
+ */
+START_TEST(still_commit_between_the_levels)
+{
+	double base[] = {102.5 * MB, 102.5 * MB, 102.45 * MB, 102.55 * MB};
+	double bad[] = {92.4 * MB, 92.42 * MB, 92.38 * MB};
+	double mid[] = {95.6 * MB, 95.65 * MB, 95.58 * MB};
+	double near_fast[] = {100.2 * MB, 100.25 * MB, 100.2 * MB};
+	double moving[] = {95.6 * MB, 97.5 * MB, 94.6 * MB};
+	struct verdict_input in = {0};
+	struct verdict v;
+
+	in.base = base;
+	in.n_base = 4;
+	in.bad = bad;
+	in.n_bad = 3;
+	in.cand = mid;
+	in.n_cand = 2;
+	in.threshold.kind = THRESHOLD_AUTO;
+	in.machine = noise_machine_of(1);
+	in.error = 0.05;
+	in.runs_min = 1;
+	in.steady = VERDICT_STEADY_FAST | VERDICT_STEADY_SLOW;
+	ck_assert_int_eq(verdict_decide(&v, &in), 0);
+	ck_assert_int_eq(v.kind, VERDICT_UNDECIDED);
+	ck_assert(v.implausible && !v.between);
+	ck_assert_int_eq(v.thin, VERDICT_THIN_NONE);
+	in.n_cand = VERDICT_BETWEEN_BOOTS;
+	ck_assert_int_eq(verdict_decide(&v, &in), 0);
+	ck_assert_msg(v.between && v.kind == VERDICT_BAD, "%s", v.reason);
+	ck_assert(!v.implausible);
+	ck_assert_double_eq_tol(v.own_level / MB, 95.6, 0.1);
+	ck_assert_double_eq_tol(v.bad_level / MB, 92.4, 0.1);
+	ck_assert(v.error < 0.01);
+	ck_assert_ptr_nonnull(strstr(v.reason, "second change"));
+	in.cand = near_fast;
+	ck_assert_int_eq(verdict_decide(&v, &in), 0);
+	ck_assert_msg(v.between && v.kind == VERDICT_GOOD, "%s", v.reason);
+	/* A line: where it sits against the line. */
+	in.cand = mid;
+	in.threshold.kind = THRESHOLD_PERCENT;
+	in.threshold.value = 5;
+	ck_assert_int_eq(verdict_decide(&v, &in), 0);
+	ck_assert_msg(v.between && v.kind == VERDICT_BAD, "%s", v.reason);
+	in.threshold.value = 9;
+	ck_assert_int_eq(verdict_decide(&v, &in), 0);
+	ck_assert_msg(v.between && v.kind == VERDICT_GOOD, "%s", v.reason);
+	/* Not a level: boots that move, or a level that may. */
+	in.threshold.kind = THRESHOLD_AUTO;
+	in.cand = moving;
+	ck_assert_int_eq(verdict_decide(&v, &in), 0);
+	ck_assert(!v.between);
+	in.cand = mid;
+	in.steady = VERDICT_STEADY_FAST;
+	in.n_bad = 2; /* one more of the bad endpoint may move its level */
+	ck_assert_int_eq(verdict_decide(&v, &in), 0);
+	ck_assert(!v.between && v.kind == VERDICT_UNDECIDED);
+	ck_assert_int_eq(v.thin, VERDICT_THIN_BAD);
 }
 END_TEST
 
@@ -245,6 +315,7 @@ static Suite *levels_suite(void)
 
 	tcase_add_loop_test(tc, steady_levels, 0, ARRAY_SIZE(steady_cases));
 	tcase_add_test(tc, still_good_level_decides_one_boot);
+	tcase_add_test(tc, still_commit_between_the_levels);
 	tcase_add_test(tc, still_levels_one_pair);
 	tcase_add_test(tc, pairs_hold_the_slow_level_still);
 	tcase_add_test(tc, beyond_modes);

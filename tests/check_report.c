@@ -366,17 +366,42 @@ END_TEST
 /*
  * A finished bisection's report read back holds what a re-run prints and
  * publishes: the text as written, the parent and the table's figures
- * (a re-run used to rewrite it without them, and notify 0.0%).
+ * (a re-run used to rewrite it without them, and notify 0.0%), and what
+ * stands beside the answer: its share, the revert check, every change
+ * (the reader left them out: the page could not show them).
  */
 START_TEST(stored_report_reads_back_whole)
 {
 	char dir[] = "/tmp/check_report.XXXXXX";
 	struct bisect_report r, back;
 	struct strbuf txt = STRBUF_INIT, err = STRBUF_INIT;
+	struct bisect_report_change *chg;
 	char *path;
 
 	ck_assert_ptr_nonnull(mkdtemp(dir));
 	fill(&r);
+	r.answer.have_share = 1;
+	r.answer.culprit_pct = -6.7;
+	r.answer.endpoints_pct = -9.8;
+	r.answer.explains_pct = 67;
+	r.answer.rest_pct = 33;
+	r.answer.rest_beyond_noise = 1;
+	r.answer.revert = REPORT_REVERT_MEASURED;
+	memcpy(r.answer.reverted, CULPRIT, 41);
+	memcpy(r.answer.revert_commit, PARENT, 41);
+	r.answer.revert_pairs = 3;
+	r.answer.brought_pct = 68;
+	chg = bisect_report_answer_add_change(&r.answer);
+	memcpy(chg->commit, CULPRIT, 41);
+	memcpy(chg->parent, PARENT, 41);
+	chg->change_pct = -6.7;
+	chg->answer = 1;
+	chg = bisect_report_answer_add_change(&r.answer);
+	memcpy(chg->commit, PARENT, 41);
+	memcpy(chg->parent, CULPRIT, 41);
+	chg->change_pct = -3.3;
+	chg->pairs = 2;
+	chg->confidence = 0.97;
 	ck_assert_int_eq(bisect_report_write(&r, dir), 0);
 	bisect_report_render_text(&r, &txt);
 	bisect_report_init(&back);
@@ -389,6 +414,19 @@ START_TEST(stored_report_reads_back_whole)
 	ck_assert(back.rows[0].bad_median == 32.1);
 	ck_assert(back.rows[0].significant);
 	ck_assert_str_eq(back.culprit.subject, r.culprit.subject);
+	ck_assert(back.answer.have_share && back.answer.rest_beyond_noise);
+	ck_assert(back.answer.explains_pct == 67 && back.answer.rest_pct == 33);
+	ck_assert_int_eq(back.answer.revert, REPORT_REVERT_MEASURED);
+	ck_assert_str_eq(back.answer.revert_commit, PARENT);
+	ck_assert_uint_eq(back.answer.revert_pairs, 3);
+	ck_assert(back.answer.brought_pct == 68);
+	ck_assert_uint_eq(back.answer.nr_changes, 2);
+	ck_assert(back.answer.changes[0].answer);
+	ck_assert_str_eq(back.answer.changes[1].commit, PARENT);
+	ck_assert(back.answer.changes[1].change_pct == -3.3);
+	ck_assert_uint_eq(back.answer.changes[1].pairs, 2);
+	ck_assert(back.answer.changes[1].confidence == 0.97);
+	ck_assert(isnan(back.answer.changes[0].confidence));
 	bisect_report_release(&back);
 	/* Another answer than the state's is stale: not served. */
 	error_capture(&err);
@@ -409,6 +447,32 @@ START_TEST(stored_report_reads_back_whole)
 	strbuf_release(&err);
 	strbuf_release(&txt);
 	bisect_report_release(&r);
+}
+END_TEST
+
+/*
+ * A revert that brings back less than half a percent says none, not
+ * "-0%" (two changes: the later one hides the first at the tip), and
+ * one pair is a pair.
+ */
+START_TEST(revert_of_nothing_says_none)
+{
+	struct bisect_report_answer a;
+	struct strbuf out = STRBUF_INIT;
+
+	bisect_report_answer_init(&a);
+	a.revert = REPORT_REVERT_MEASURED;
+	memcpy(a.reverted, CULPRIT, 41);
+	a.revert_pairs = 1;
+	a.brought_pct = -0.3;
+	a.brought_mbps = -0.1;
+	bisect_report_render_found(&a, &out);
+	ck_assert_msg(strstr(out.buf, "brings back none of the drop (-0.1 MB/s)"),
+		      "%s", out.buf);
+	ck_assert_msg(strstr(out.buf, ": 1 pair of the revert"), "%s", out.buf);
+	ck_assert_ptr_null(strstr(out.buf, "-0%"));
+	strbuf_release(&out);
+	bisect_report_answer_release(&a);
 }
 END_TEST
 
@@ -475,6 +539,7 @@ static Suite *report_suite(void)
 	tcase_add_test(tc, profile_difference_in_text_and_json);
 	tcase_add_test(tc, write_puts_both_files_beside_each_other);
 	tcase_add_test(tc, stored_report_reads_back_whole);
+	tcase_add_test(tc, revert_of_nothing_says_none);
 	tcase_add_test(tc, status_line_has_step_commit_samples_and_time_left);
 	tcase_add_test(tc, log_gets_plain_lines_and_no_noise);
 	suite_add_tcase(s, tc);

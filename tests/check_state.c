@@ -216,6 +216,11 @@ START_TEST(revert_round_trip_keeps_its_pairs)
 	state_confirm_add_pair(p, 0, 4);
 	state_confirm_add_pair(p, 1, 5);
 	strvec_push(&s.same_image, ID_B);
+	strvec_push(&s.between, ID_A);
+	state_add_change(&s, ID_A, ID_B)->pairs = 3;
+	state_add_change(&s, ID_B, ID_A)->faster = 1;
+	s.changes[1].confidence = 0.97;
+	s.changes_sought = 1;
 	j = state_to_json(&s);
 	ck_assert_int_eq(state_from_json(&back, j, "test"), 0);
 	json_decref(j);
@@ -229,6 +234,16 @@ START_TEST(revert_round_trip_keeps_its_pairs)
 	ck_assert_uint_eq(back.revert.pairs.parents[0].pairs[1].culprit, 5);
 	ck_assert_uint_eq(back.same_image.nr, 1);
 	ck_assert_str_eq(back.same_image.v[0], ID_B);
+	ck_assert_uint_eq(back.between.nr, 1);
+	ck_assert_str_eq(back.between.v[0], ID_A);
+	ck_assert_uint_eq(back.nr_changes, 2);
+	ck_assert_str_eq(back.changes[0].commit, ID_A);
+	ck_assert_str_eq(back.changes[0].parent, ID_B);
+	ck_assert_uint_eq(back.changes[0].pairs, 3);
+	ck_assert(isnan(back.changes[0].confidence) && !back.changes[0].faster);
+	ck_assert(back.changes[1].faster);
+	ck_assert_double_eq_tol(back.changes[1].confidence, 0.97, 1e-12);
+	ck_assert(back.changes_sought);
 	state_release(&back);
 	/* A revert that does not apply: its files, no commit, no pairs. */
 	state_revert_clear(&s.revert);
@@ -245,9 +260,14 @@ START_TEST(revert_round_trip_keeps_its_pairs)
 	/* None begun: no key. */
 	state_revert_clear(&s.revert);
 	strvec_clear(&s.same_image);
+	strvec_clear(&s.between);
+	s.nr_changes = 0;
+	s.changes_sought = 0;
 	j = state_to_json(&s);
 	ck_assert_ptr_null(json_object_get(j, "revert"));
 	ck_assert_ptr_null(json_object_get(j, "same_image"));
+	ck_assert_ptr_null(json_object_get(j, "between"));
+	ck_assert_ptr_null(json_object_get(j, "changes"));
 	json_decref(j);
 	state_release(&s);
 }

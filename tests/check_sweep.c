@@ -2,10 +2,14 @@
  * check_sweep.c: choosing a sweep's commits (every Nth along first-parent
  * history with both ends measured, tags by glob in range order), the sweep
  * state file the store's readers take the commits' order from, which steps
- * are past the job's threshold, the derived bisection job, and the
- * first-parent walk over a real repository with a merge.
+ * are past the job's threshold, the derived bisection job, which commits
+ * of a sample are booted and how often (sweep_run.h, over fake
+ * operations, here and as rounds at once), and the first-parent walk
+ * over a real repository with a merge.
  */
+#include "progress.h"
 #include "sweep.h"
+#include "sweep_run.h"
 #include "util.h"
 
 #include <check.h>
@@ -292,6 +296,229 @@ START_TEST(more_boots_only_where_undecided)
 }
 END_TEST
 
+/*
+ * A round of more boots asks each undecided commit for one more than the
+ * most any of them has: c3 with two boots and c9 with three both reach
+ * four; a decided sample asks for no round.
+ */
+START_TEST(top_up_round_reaches_the_most_plus_one)
+{
+	double v[5][4];
+	struct changepoint_commit series[5];
+	struct changepoint_options opt;
+	struct threshold auto_line = {THRESHOLD_AUTO, 0};
+	static const size_t boots[5] = {2, 2, 0, 3, 2};
+	size_t at[5], nr;
+	unsigned want = 99;
+
+	for (size_t i = 0; i < 5; i++) {
+		for (size_t b = 0; b < 4; b++)
+			v[i][b] = (i < 3 ? 69 : 17) * 1e6 *
+				  (1 + 0.01 * ((double)b - 1) +
+				   0.002 * (double)i);
+		series[i].values = v[i];
+		series[i].n = boots[i];
+	}
+	sweep_changepoint_options(&opt, &auto_line);
+	ck_assert_int_eq(sweep_top_up_round(at, &nr, &want, series, 5, &opt,
+					    16),
+			 0);
+	ck_assert_uint_eq(nr, 2);
+	ck_assert_uint_eq(at[0], 1);
+	ck_assert_uint_eq(at[1], 3);
+	ck_assert_uint_eq(want, 4);
+	for (size_t i = 0; i < 5; i++)
+		series[i].n = i == 2 ? 0 : 3;
+	ck_assert_int_eq(sweep_top_up_round(at, &nr, &want, series, 5, &opt,
+					    16),
+			 0);
+	ck_assert_uint_eq(nr, 0);
+	ck_assert_uint_eq(want, 0);
+}
+END_TEST
+
+/*
+ * The demo's sample over fake operations: five commits at 69 MB/s, then
+ * 17 from the fourth on; the third does not build. Each boot of commit i
+ * reads as in more_boots_only_where_undecided.
+ */
+struct fake_sample {
+	char ids[5][41];
+	size_t nr[5];
+	unsigned boots, builds; /* the operations' own */
+	unsigned boot_calls, many_calls;
+	double v[5][64];
+};
+
+static int fake_at(const struct fake_sample *f, const char *commit)
+{
+	for (int i = 0; i < 5; i++)
+		if (!strcmp(f->ids[i], commit))
+			return i;
+	ck_abort_msg("unknown commit %s", commit);
+	return -1;
+}
+
+static int sample_build(void *payload, const char *commit,
+			struct build_facts *out)
+{
+	struct fake_sample *f = payload;
+	int i = fake_at(f, commit);
+
+	f->builds++;
+	snprintf(out->key, sizeof(out->key), "%040x", i + 0x100);
+	out->failed = i == 2;
+	if (out->failed)
+		out->first_error = xstrdup("error: expected ';'");
+	return 0;
+}
+
+static void boot_one(struct fake_sample *f, int i)
+{
+	size_t b = f->nr[i];
+
+	ck_assert_uint_lt(b, 64);
+	f->v[i][b] = (i < 3 ? 69 : 17) * 1e6 *
+		     (1 + 0.01 * ((double)(b % 3) - 1) + 0.002 * (double)i);
+	f->nr[i]++;
+	f->boots++;
+}
+
+static int sample_boot(void *payload, const char *commit,
+		       struct boot_facts *out)
+{
+	struct fake_sample *f = payload;
+
+	f->boot_calls++;
+	boot_one(f, fake_at(f, commit));
+	out->ok = 1;
+	out->samples = 1;
+	return 0;
+}
+
+static int sample_load(void *payload, const char *commit,
+		       struct sample_set *out)
+{
+	struct fake_sample *f = payload;
+	int i = fake_at(f, commit);
+
+	sample_set_copy_values(out, f->v[i], f->nr[i]);
+	return 0;
+}
+
+static int sample_many(void *payload, const char *const *commits, size_t n,
+		       unsigned boots, struct build_facts *builds,
+		       struct boot_facts *out)
+{
+	struct fake_sample *f = payload;
+
+	f->many_calls++;
+	for (size_t k = 0; k < n; k++) {
+		int i = fake_at(f, commits[k]);
+		sample_build(f, commits[k], &builds[k]);
+		if (builds[k].failed) {
+			out[k].outcome = PROBE_BUILD_FAILED;
+			out[k].first_error = xstrdup(builds[k].first_error);
+			continue;
+		}
+		while (f->nr[i] < boots)
+			boot_one(f, i);
+		out[k].ok = 1;
+	}
+	return 0;
+}
+
+static const struct measure_ops sample_ops = {
+	.build = sample_build,
+	.boot = sample_boot,
+	.load = sample_load,
+};
+
+/*
+ * Two boots a commit leave the step undecided: the commits beside it
+ * (the second and fourth) get more, the others none, the commit that
+ * does not build none; here a commit at a time, or (`_i` 1) as rounds
+ * at once. Every boot the operations made is counted once.
+ */
+START_TEST(sample_tops_up_beside_the_step)
+{
+	char dir[] = "/tmp/check_sweep.XXXXXX";
+	struct fake_sample f;
+	struct measure_ops ops = sample_ops;
+	struct job job;
+	struct measure m;
+	struct progress progress;
+	struct strbuf said = STRBUF_INIT;
+	struct sweep_run run;
+	struct sweep_state back = SWEEP_STATE_INIT;
+	FILE *notes;
+	char *notes_path;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	notes_path = xstrfmt("%s/notes", dir);
+	notes = fopen(notes_path, "w+");
+	ck_assert_ptr_nonnull(notes);
+	memset(&f, 0, sizeof(f));
+	for (unsigned i = 0; i < 5; i++)
+		fake_id(f.ids[i], i);
+	if (_i)
+		ops.measure_many = sample_many;
+	memset(&job, 0, sizeof(job));
+	job.runs_max = 8;
+	job.threshold.kind = THRESHOLD_AUTO;
+	measure_init(&m, &job, &ops, &f);
+	progress_init(&progress, notes);
+	memset(&run, 0, sizeof(run));
+	run.job = &job;
+	run.progress = &progress;
+	run.m = &m;
+	run.dir = dir;
+	run.boots = SWEEP_BOOTS_FIRST;
+	run.rows = xcalloc(5, sizeof(*run.rows));
+	for (size_t i = 0; i < 5; i++) {
+		memcpy(run.rows[i].id, f.ids[i], 41);
+		run.rows[i].outcome = "ok";
+	}
+	run.nr_rows = 5;
+
+	ck_assert_int_eq(sweep_sample_measure(&run), 0);
+	ck_assert_uint_eq(f.nr[0], 2);
+	ck_assert_uint_gt(f.nr[1], 2);
+	ck_assert_uint_eq(f.nr[2], 0);
+	ck_assert_uint_gt(f.nr[3], 2);
+	ck_assert_uint_eq(f.nr[4], 2);
+	ck_assert_uint_eq(f.nr[1], f.nr[3]);
+	ck_assert_str_eq(run.rows[2].outcome, "build-failure");
+	for (size_t i = 0; i < 5; i++)
+		ck_assert_uint_eq(run.rows[i].set.nr, f.nr[i]);
+	ck_assert_uint_eq(m.counts.boots, f.boots);
+	ck_assert_uint_eq(m.counts.builds, 5);
+	if (_i)
+		ck_assert_uint_eq(f.boot_calls, 0);
+	else
+		ck_assert_uint_eq(f.many_calls, 0);
+	/* The sample in its order, saved for the store's readers. */
+	ck_assert_int_eq(sweep_state_load(&back, dir), 0);
+	ck_assert_uint_eq(back.nr, 5);
+	ck_assert_str_eq(back.v[4].commit, f.ids[4]);
+	fflush(notes);
+	ck_assert_int_eq(read_file(notes_path, &said), 0);
+	ck_assert_msg(strstr(said.buf, "[sweep] a step undecided beside 2 "
+				       "commits: 3 boots each"),
+		      "%s", said.buf);
+	ck_assert_msg(strstr(said.buf, ": build-failure: error: expected ';'"),
+		      "%s", said.buf);
+	strbuf_release(&said);
+	sweep_state_release(&back);
+	sweep_run_release(&run);
+	measure_release(&m);
+	progress_release(&progress);
+	fclose(notes);
+	free(notes_path);
+	remove_tree(dir);
+}
+END_TEST
+
 START_TEST(derived_bisection_job)
 {
 	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
@@ -476,6 +703,8 @@ static Suite *sweep_suite(void)
 	tcase_add_test(tc, derived_bisection_job);
 	tcase_add_loop_test(tc, more_boots_only_where_undecided, 0,
 			    ARRAY_SIZE(undecided_cases));
+	tcase_add_test(tc, top_up_round_reaches_the_most_plus_one);
+	tcase_add_loop_test(tc, sample_tops_up_beside_the_step, 0, 2);
 	suite_add_tcase(s, tc);
 
 	tcase_add_checked_fixture(git, repo_setup, repo_teardown);

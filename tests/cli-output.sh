@@ -129,6 +129,11 @@ rc=$?
 check "compare --json exits 0" [ $rc = 0 ]
 check "compare --json: a row with both medians and the change" \
 	json_has compare.json 'd["base"]["commit"] == "'"$good"'" and d["rows"] and d["rows"][0]["base_median_mbps"] > d["rows"][0]["head_median_mbps"] and d["rows"][0]["change_pct"] < -20 and d["rows"][0]["clock"] == "virtual"'
+# compare for people: under the table, what the finished bisection found
+# (summary.json): its change, and its revert check (prebuilt: not measured)
+"$bin" compare --results res-bisect/cli "$good" "$tip" >compare.txt 2>compare.err
+check "compare: a line for the bisection's change and one for its revert" \
+	bash -c "grep -q '^    ${culprit:0:12} -[0-9.]*% against its parent .*(the answer)\$' compare.txt && grep -q '^  reverting ${culprit:0:12} on the bad tip: not measured: ' compare.txt"
 "$bin" compare --results res-bisect/cli "$good" 0123abcd --json >compare2.json 2>compare2.err
 rc=$?
 check "compare --json of a commit with no results: exit 1, stdout empty" \

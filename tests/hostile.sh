@@ -107,6 +107,8 @@ for kind in profile table; do
 	store "big-$kind"
 	for c in "results/big-$kind"/*/; do cp "secret/big-$kind.json" "$c$kind.json"; done
 done
+# The stored answer a page and compare read beside the state: a FIFO.
+store fifo-summary; mkfifo results/fifo-summary/summary.json
 store link-state; mv results/link-state/bisect-state.json secret/state.json
 ln -s "$S/secret/state.json" results/link-state/bisect-state.json
 store fifo-sweep; rm results/fifo-sweep/bisect-state.json
@@ -121,6 +123,14 @@ s = json.load(open(sys.argv[1]))
 s["marks"].append({"commit": "f" * 40, "mark": "good"})
 json.dump(s, open(sys.argv[1], "w"))
 PY
+# The changes found beside the answer, spoiled: a commit that is no id.
+store bad-change
+python3 - results/bad-change/bisect-state.json <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))
+s["changes"] = [{"commit": "../../etc", "parent": "f" * 40}]
+json.dump(s, open(sys.argv[1], "w"))
+PY
 # Names from the data that a page must show as text, never run.
 store xss
 python3 - results/xss <<'PY'
@@ -133,7 +143,19 @@ for f in glob.glob(sys.argv[1] + "/*/*/*/boot-*-sample-*.json"):
     d["<b onclick=alert(3)>"] = d.pop("read")
     json.dump(d, open(f, "w"))
 PY
-xss_names=('<script>alert(1)</script>' '"><img src=x onerror=alert(2)>' '<b onclick=alert(3)>')
+# What the stored answer explains (summary.json): a file the revert
+# conflicts in, a change whose commit is no id.
+python3 - results/xss "$(cat culprit)" <<'PY'
+import json, sys
+json.dump({"job": "synth", "status": "done", "culprit": {"id": sys.argv[2]},
+           "parent": "0" * 40, "metrics": [],
+           "changes": [{"commit": "<i onmouseover=alert(6)>", "parent": "",
+                        "change_pct": -9, "explains_pct": 100, "pairs": 4}],
+           "revert": {"state": "conflicts", "culprit": sys.argv[2],
+                      "commit": "", "conflicts": ["<svg onload=alert(5)>"]}},
+          open(sys.argv[1] + "/summary.json", "w"))
+PY
+xss_names=('<script>alert(1)</script>' '"><img src=x onerror=alert(2)>' '<b onclick=alert(3)>' '<svg onload=alert(5)>' '<i onmouseover=alert(6)>')
 # Names a terminal must show as text: a sample's point, a profile's
 # function and label (profile.json as a hand or a bug wrote it).
 store esc-names
@@ -624,10 +646,13 @@ for kind in profile table; do
 	check ok "warning: ignoring a $kind: '.*$kind.json' is a FIFO" secs=5 may=out/x.html -- report results/fifo-$kind --html out/x.html
 	rm -f out/x.html
 done
+check ok "warning: ignoring the stored answer: '.*summary.json' is a FIFO" secs=5 may=out/x.html -- report results/fifo-summary --html out/x.html
+check ok "warning: ignoring the stored answer: '.*summary.json' is a FIFO" secs=5 -- compare "$good" "$culprit" --results results/fifo-summary
 check ok "warning: ignoring a profile: '.*profile.json' is larger than 16 MiB" may=out/x.html -- report results/big-profile --html out/x.html
 check ok "warning: ignoring a table: '.*table.json' is larger than 4 MiB" may=out/x.html -- report results/big-table --html out/x.html
 rm -f out/x.html
 check bad "mark of f{40}: not a commit of the bisection" -- report results/bad-mark --html out/x.html
+check bad "'commit' is not a commit id" -- report results/bad-change --html out/x.html
 # Hostile names are shown as text: a parser finds nothing that runs.
 check ok '' may=out/xss.html after='python3 "$root/tests/html-check.py" out/xss.html "${xss_names[@]}"' -- report results/xss --html out/xss.html
 rm -f out/xss.html

@@ -4,7 +4,8 @@
  * confidence, and `git bisect run`'s one commit. The endpoints are in
  * driver_endpoints.c, the confirmation in driver_confirm.c, one commit's
  * probe in driver_probe.c; the evidence comes from the measuring layer
- * (measure.h), and nothing here reaches git, make or QEMU.
+ * (measure.h), every verdict on it from the judge (judge.h), and nothing
+ * here reaches git, make or QEMU.
  */
 #include "driver.h"
 #include "driver_priv.h"
@@ -42,6 +43,7 @@ void driver_init(struct driver *d, const struct job *job,
 	memset(d, 0, sizeof(*d));
 	d->job = job;
 	measure_init(&d->m, job, ops, payload);
+	judge_init(&d->judge, &d->m, st);
 	d->graph = d->range = graph;
 	d->st = st;
 	/* The job's, its default applied where the job was made (job.c). */
@@ -247,6 +249,8 @@ static int step(struct driver *d, struct driver_result *res, size_t node)
 		goto out;
 	driver_record(d, id, ROLE_STEP, &n, m);
 	driver_say_verdict(d, id, &n, m);
+	if (n.have_verdict)
+		driver_between(d, id, &n.v);
 	if (d->m.progress)
 		progress_commit_done(d->m.progress);
 	ret = 0;
@@ -295,21 +299,8 @@ static int round_of_many(struct driver *d, struct driver_result *res)
 		ids[i] = d->graph->nodes[pick[i]].id;
 	d->rounds++;
 	driver_say(d, "[bisect] round %u: %zu commits at once", d->rounds, nk);
-	size_t *had = xcalloc(nk, sizeof(*had));
-	struct sample_set set = SAMPLE_SET_INIT;
-	for (size_t i = 0; i < nk; i++)
-		if (!measure_load(&d->m, ids[i], &set))
-			had[i] = set.nr;
-	int failed = d->m.ops->measure_many(d->m.payload, ids, nk, floor);
 	/* The round's boots count as the run's, as a step's own do. */
-	for (size_t i = 0; !failed && i < nk; i++) {
-		measure_stale(&d->m, ids[i]);
-		if (!measure_load(&d->m, ids[i], &set) && set.nr > had[i])
-			d->m.counts.boots += (unsigned)(set.nr - had[i]);
-	}
-	sample_set_release(&set);
-	free(had);
-	if (failed)
+	if (measure_many(&d->m, ids, nk, floor, NULL))
 		goto out;
 	for (size_t i = 0; i < nk; i++)
 		if (open_candidate(d, pick[i]) && step(d, res, pick[i]))
@@ -605,7 +596,8 @@ enum driver_status driver_bisect(struct driver *d, struct driver_result *res)
 	/* Beside the answer, saved above: neither can change it. */
 	if (st->status == STATE_DONE && d->job->bisect_type == BISECT_PERF) {
 		driver_answer_share(d, res->culprit, res);
-		if (driver_revert(d, res->culprit, res))
+		if (driver_revert(d, res->culprit, res) ||
+		    driver_changes(d, res))
 			ret = driver_stopped(d);
 	}
 out:
@@ -623,27 +615,25 @@ out:
 static int test_pairs(struct driver *d, const char *commit,
 		      struct probe_note *n, enum bisect_mark *mark)
 {
-	struct measure_pairs p = {.parent = d->good};
-	struct verdict_pairs_input in = {0};
+	struct judged_pairs p = {.boots.parent = d->good};
+	struct verdict_pairs_input in;
 	struct boot_facts fail = {0};
-	struct noise_model nm;
 	int r;
 
 	*mark = BISECT_SKIP;
 	r = driver_build_commit(d, commit, n);
 	if (r)
 		return r < 0 ? -1 : 0;
-	measure_noise(&d->m, &nm);
-	if (driver_pairs_drop(d, &in, &nm))
+	if (judge_pairs_input(&d->judge, &in, d->separated ? &d->sep : NULL,
+			      DRIVER_TEST_ERROR, DRIVER_TEST_ERROR))
 		return -1;
-	in.error_right = in.error_wrong = DRIVER_TEST_ERROR;
-	r = measure_pairs_run(&d->m, commit, &p, &in,
-			      (size_t)d->job->runs_max, &fail);
+	r = judge_pairs(&d->judge, commit, &p, &in, (size_t)d->job->runs_max,
+			&fail);
 	if (r > 0)
 		driver_note_failure(n, &fail);
 	boot_facts_release(&fail);
 	if (r == 0) {
-		n->have_verdict = p.n > 0;
+		n->have_verdict = p.boots.n > 0;
 		n->v = p.v;
 		n->outcome = PROBE_UNDECIDED;
 		if (p.decided)
@@ -653,7 +643,7 @@ static int test_pairs(struct driver *d, const char *commit,
 			n->outcome = *mark == BISECT_BAD ? PROBE_SLOW
 							 : PROBE_FAST;
 	}
-	measure_pairs_release(&p);
+	judged_pairs_release(&p);
 	return r < 0 ? -1 : 0;
 }
 

@@ -9,10 +9,12 @@
  * the unit tests and bench/sensitivity call it directly with fake
  * operations.
  *
- * The driver decides; it measures nothing itself. Every build, boot,
+ * The driver decides what to measure next, and what a verdict means for
+ * the range; it measures and judges nothing itself. Every build, boot,
  * per-boot value, noise model and pair comes from the measuring layer
  * (measure.h), over the operations it is given: the real ones (probe.h),
- * a test's replay numbers, the benchmark's resample measured boots.
+ * a test's replay numbers, the benchmark's resample measured boots. Every
+ * verdict on them is the judge's (judge.h).
  *
  * How many boots. Every verdict is a sequential test (verdict.h): a commit
  * is booted once, judged, and booted again only while the evidence is not
@@ -29,9 +31,9 @@
  * Noise. Every verdict shares one noise model (noise.h: a spread, the
  * machine's slower mode, a rate of wild boots), pooled from all the
  * commits this run booted twice or more (the good endpoint's last
- * MEASURE_WINDOW boots, the bad endpoint, the steps, the pairs).
+ * JUDGE_WINDOW boots, the bad endpoint, the steps, the pairs).
  *
- * Drift. The baseline is the good endpoint's last MEASURE_WINDOW boots. A
+ * Drift. The baseline is the good endpoint's last JUDGE_WINDOW boots. A
  * probe that is not decided by its first boot gets a good boot before
  * every MEASURE_REFRESH boots of its own, so the baseline a slow-to-decide
  * verdict leans on is measured beside it; a cliff decided in one boot
@@ -45,6 +47,7 @@
 #include "exit_code.h"
 #include "graph.h"
 #include "job.h"
+#include "judge.h"
 #include "measure.h"
 #include "results.h"
 #include "state.h"
@@ -73,6 +76,12 @@ struct driver {
 	 * The caller sets m.progress (NULL: quiet).
 	 */
 	struct measure m;
+	/*
+	 * Every verdict on it (judge.h): the run's priors, its line (the
+	 * job's, or auto once it gave way to the endpoints' own drop), and
+	 * the bad endpoint once built.
+	 */
+	struct judge judge;
 	/*
 	 * The range, nodes[0] the bad endpoint; NULL for driver_test. Once
 	 * the endpoints are built, the commits that can change their kernel
@@ -117,14 +126,8 @@ struct driver {
 	uint64_t t0;
 	struct verdict sep; /* the endpoints' separation */
 	int separated;
-	int bad_built; /* the bad endpoint is built: its boots can be read */
 	int doubt;     /* the steps' marks are in doubt (st->doubt_from) */
 	unsigned same_images; /* answers whose image was their parent's */
-	/*
-	 * The job as this run judges it: the caller's, or a copy whose line
-	 * gave way to the endpoints' own drop (driver_endpoints.c).
-	 */
-	struct job job_as_judged;
 	struct strvec guess; /* the next probes' commits, for ops->prefetch */
 	struct commit_graph narrowed;
 	int narrow_done; /* asked once a run */

@@ -10,6 +10,7 @@
 #include "driver.h"
 #include "driver_priv.h"
 
+#include "share.h"
 #include "stats.h"
 
 #include <math.h>
@@ -93,67 +94,67 @@ int driver_same_image(struct driver *d, size_t node)
 	return ret;
 }
 
-/*
- * What the rest may be before it is said to be more than the noise: in
- * standard errors of the two drops' difference (one in 370 by chance
- * for a normal law).
- */
-#define ANSWER_REST_SE 3.0
-
-/* The median of a commit's boots (NAN: none), and how many there are. */
-static double median_of(struct driver *d, const char *commit, size_t *n)
+struct share_level driver_level_of(struct driver *d, const char *commit)
 {
 	struct sample_set s = SAMPLE_SET_INIT;
-	double m = NAN;
+	struct share_level l = {0, 0};
 
-	*n = 0;
 	if (!measure_load(&d->m, commit, &s) && s.nr) {
-		m = stats_median(s.values, s.nr);
-		*n = s.nr;
+		l.median = stats_median(s.values, s.nr);
+		l.n = s.nr;
 	}
 	sample_set_release(&s);
-	return m;
+	return l;
+}
+
+/*
+ * One boot's spread for the accounting: the run's, no quieter than the
+ * clock's prior, as levels drift over a run.
+ */
+double driver_share_sigma(struct driver *d)
+{
+	struct noise_model nm;
+
+	judge_noise(&d->judge, &nm);
+	return fmax(nm.sigma, d->judge.machine->prior_sigma);
 }
 
 /*
  * Both drops from the medians of all the four commits' boots, as the
  * report's table shows them: within the culprit's pairs alone, one pair
  * in a slower stretch of the host (one pair confirms a cliff) read a
- * drop 8% deeper than the medians on the demo's virtual clock.
+ * drop 8% deeper than the medians on the demo's virtual clock. The sums
+ * are share_account's (share.h).
  */
 void driver_answer_share(struct driver *d, const char *culprit,
 			 struct driver_result *res)
 {
 	struct bisect_report_answer *a = &res->answer;
-	struct noise_model nm;
-	size_t ng, nb, np, nc;
-	double g, b, p, c, le, lc, sigma, se;
+	struct share_input in = {
+		.good = driver_level_of(d, d->good),
+		.bad = driver_level_of(d, d->bad),
+		.culprit = driver_level_of(d, culprit),
+		.sigma = driver_share_sigma(d),
+		.same_image = 0, /* such a culprit is never named */
+	};
+	struct share sh;
 
 	if (!res->parents.nr)
 		return;
-	g = median_of(d, d->good, &ng);
-	b = median_of(d, d->bad, &nb);
-	p = median_of(d, res->parents.v[0], &np);
-	c = median_of(d, culprit, &nc);
-	if (!(g > 0) || !(b > 0) || !(p > 0) || !(c > 0) || b == g)
+	in.parent = driver_level_of(d, res->parents.v[0]);
+	if (share_account(&sh, &in))
 		return;
-	le = log(b / g);
-	lc = log(c / p);
-	measure_noise(&d->m, &nm);
-	/* No quieter than the clock's prior: levels drift over a run. */
-	sigma = fmax(nm.sigma, measure_noise_machine(&d->m)->prior_sigma);
-	se = sigma * sqrt(1.0 / (double)ng + 1.0 / (double)nb +
-			  1.0 / (double)np + 1.0 / (double)nc);
 	a->have_share = 1;
-	a->endpoints_pct = (exp(le) - 1) * 100;
-	a->culprit_pct = (exp(lc) - 1) * 100;
-	a->explains_pct = lc / le * 100;
-	a->rest_beyond_noise = fabs(le - lc) > ANSWER_REST_SE * se;
+	a->endpoints_pct = sh.endpoints_pct;
+	a->culprit_pct = sh.culprit_pct;
+	a->explains_pct = sh.explains_pct;
+	a->rest_pct = sh.rest_pct;
+	a->rest_beyond_noise = sh.rest_beyond_noise;
 	driver_say(d,
 		   "[bisect] %.12s explains %.0f%% of the endpoints' drop "
 		   "(%+.1f%% against its parent, the endpoints %+.1f%%)%s",
 		   culprit, a->explains_pct, a->culprit_pct, a->endpoints_pct,
-		   a->rest_beyond_noise ? "; the rest is beyond the noise: a "
-					  "second change may be in the range"
+		   a->rest_beyond_noise ? "; the rest is beyond the noise: "
+					  "another change in the range"
 					: "");
 }

@@ -39,44 +39,6 @@ void driver_culprit_parents(struct driver *d, size_t node, struct strvec *out)
 }
 
 /*
- * The drop the pairs test (verdict_pairs): the threshold's line, or with
- * auto the endpoints' measured drop and its uncertainty. -1 after error()
- * when the line cannot be drawn.
- */
-int driver_pairs_drop(struct driver *d, struct verdict_pairs_input *in,
-		      const struct noise_model *nm)
-{
-	const struct threshold *t = &d->job->threshold;
-	const struct verdict *sep = &d->sep;
-	struct sample_set good = SAMPLE_SET_INIT;
-	double g = sep->base_median;
-	int faster = d->job->faster;
-
-	/* Without the endpoints' test (`iobisect test`, a line): good's. */
-	if (!d->separated) {
-		if (measure_load(&d->m, d->good, &good))
-			return -1;
-		g = good.nr ? stats_median(good.values, good.nr) : 0;
-		sample_set_release(&good);
-	}
-
-	in->line = t->kind != THRESHOLD_AUTO;
-	in->drop_se = 0;
-	if (t->kind == THRESHOLD_AUTO) {
-		in->drop = -fabs(log(sep->cand_median / g));
-		in->drop_se = nm->sigma * sqrt(1.0 / (double)sep->n_base +
-					       1.0 / (double)sep->n_cand);
-	} else if (threshold_drop(&in->drop, t, g, faster)) {
-		in->drop = NAN;
-	}
-	in->faster = faster;
-	if (!(in->drop < 0) || !isfinite(in->drop))
-		return error("no drop to seek: good %.1f MB/s, threshold %g",
-			     g / 1e6, t->value);
-	return 0;
-}
-
-/*
  * The pairs said the culprit is not slower than this parent: which of
  * the two did the steps misjudge? Each is judged on its fresh boots (its
  * pairs') against the run's levels: the culprit now fast, or the parent
@@ -97,10 +59,11 @@ static int misjudged(struct driver *d, size_t node, const char *culprit,
 	*which = can_c ? 0 : can_p ? 1 : -1;
 	if (!can_c || !can_p)
 		return 0;
-	rc = driver_judge(d, culprit, culprit_from, DRIVER_STEP_ERROR, &vc, &s);
+	rc = judge_step(&d->judge, culprit, culprit_from, DRIVER_STEP_ERROR,
+			&vc, &s);
 	rp = rc < 0 ? -1
-		    : driver_judge(d, p->parent, p->parent_from,
-				   DRIVER_STEP_ERROR, &vp, &s);
+		    : judge_step(&d->judge, p->parent, p->parent_from,
+				 DRIVER_STEP_ERROR, &vp, &s);
 	sample_set_release(&s);
 	if (rc < 0 || rp < 0)
 		return -1;
@@ -147,12 +110,12 @@ void driver_keep_pairs(struct state_confirm_parent *rec,
 
 /* The record is of this confirmation: its culprit and its parents. */
 static int record_is_of(const struct state_confirm *c, const char *culprit,
-			const struct measure_pairs *pairs, size_t nr)
+			const struct judged_pairs *pairs, size_t nr)
 {
 	if (strcmp(c->culprit, culprit) || c->nr_parents != nr)
 		return 0;
 	for (size_t k = 0; k < nr; k++)
-		if (strcmp(c->parents[k].parent, pairs[k].parent))
+		if (strcmp(c->parents[k].parent, pairs[k].boots.parent))
 			return 0;
 	return 1;
 }
@@ -166,7 +129,7 @@ static int record_is_of(const struct state_confirm *c, const char *culprit,
  * is found again however soon the run stops. 0, or -1 to stop.
  */
 static int resume_record(struct driver *d, const char *culprit,
-			 struct measure_pairs *pairs, size_t nr,
+			 struct judged_pairs *pairs, size_t nr,
 			 size_t *culprit_from)
 {
 	struct state_confirm *c = &d->st->confirm;
@@ -178,16 +141,16 @@ static int resume_record(struct driver *d, const char *culprit,
 		c->culprit_from = (unsigned)*culprit_from;
 		for (size_t k = 0; k < nr; k++)
 			state_confirm_add_parent(
-				c, pairs[k].parent,
-				(unsigned)pairs[k].parent_from);
+				c, pairs[k].boots.parent,
+				(unsigned)pairs[k].boots.parent_from);
 		return driver_save(d) ? -1 : 0;
 	}
 	*culprit_from = from = c->culprit_from;
 	for (size_t k = 0; k < nr; k++) {
 		const struct state_confirm_parent *cp = &c->parents[k];
-		pairs[k].parent_from = cp->parent_from;
+		pairs[k].boots.parent_from = cp->parent_from;
 		for (size_t i = 0; i < cp->nr_pairs; i++) {
-			measure_pairs_push(&pairs[k], NAN, NAN,
+			measure_pairs_push(&pairs[k].boots, NAN, NAN,
 					   cp->pairs[i].parent,
 					   cp->pairs[i].culprit);
 			if ((size_t)cp->pairs[i].culprit + 1 > from)
@@ -201,7 +164,7 @@ static int resume_record(struct driver *d, const char *culprit,
 	 * its record's.
 	 */
 	for (size_t k = 0; k < nr; k++) {
-		struct measure_pairs *p = &pairs[k];
+		struct measure_pairs *p = &pairs[k].boots;
 		if (measure_pairs_reread(&d->m, culprit, p, from))
 			return -1;
 		if (p->n && p->c_at[p->n - 1] + 1 > from)
@@ -212,31 +175,116 @@ static int resume_record(struct driver *d, const char *culprit,
 }
 
 /*
- * Pairs (measure_pairs_run) one at a time, each kept in `rec` and the
- * state saved before the next is booted: a run stopped anywhere in them
- * loses at most the pair under way. 0, 1 when boots kept failing, -1 to
- * stop.
+ * Pairs (judge_pairs) one at a time, each kept in `rec` and the state
+ * saved before the next is booted: a run stopped anywhere in them loses
+ * at most the pair under way. 0, 1 when boots kept failing, -1 to stop.
  */
 int driver_take_pairs(struct driver *d, const char *commit,
-		      struct state_confirm_parent *rec, struct measure_pairs *p,
+		      struct state_confirm_parent *rec, struct judged_pairs *p,
 		      struct verdict_pairs_input *in, size_t cap,
 		      struct boot_facts *fail)
 {
 	for (;;) {
-		size_t had = p->n;
-		int r = measure_pairs_run(&d->m, commit, p, in,
-					  p->n < cap ? p->n + 1 : cap, fail);
+		size_t had = p->boots.n;
+		int r = judge_pairs(&d->judge, commit, p, in,
+				    had < cap ? had + 1 : cap, fail);
 
 		if (r)
 			return r;
-		if (p->n > had) {
-			driver_keep_pairs(rec, p);
+		if (p->boots.n > had) {
+			driver_keep_pairs(rec, &p->boots);
 			if (driver_save(d))
 				return -1;
 		}
-		if (p->decided || p->n >= cap)
+		if (p->decided || p->boots.n >= cap)
 			return 0;
 	}
+}
+
+/*
+ * The culprit's parents built, and the boots each commit had before its
+ * pairs: 0, 1 when a parent cannot be measured (res says why), -1 to
+ * stop.
+ */
+static int parents_built(struct driver *d, const char *culprit,
+			 struct judged_pairs *pairs, size_t nr,
+			 size_t *culprit_from, struct driver_result *res)
+{
+	struct sample_set s = SAMPLE_SET_INIT;
+	int ret = -1;
+
+	if (measure_load(&d->m, culprit, &s))
+		goto out;
+	*culprit_from = s.nr;
+	for (size_t k = 0; k < nr; k++) {
+		struct measure_pairs *p = &pairs[k].boots;
+		struct probe_note n = {0};
+		int r;
+		p->parent = res->parents.v[k];
+		r = driver_build_commit(d, p->parent, &n);
+		if (r > 0)
+			driver_set_message(res,
+					   xstrfmt("the culprit's parent %.12s "
+						   "cannot be measured: %s",
+						   p->parent,
+						   driver_failure_text(&n)));
+		driver_note_release(&n);
+		if (r) {
+			ret = r;
+			goto out;
+		}
+		if (measure_load(&d->m, p->parent, &s))
+			goto out;
+		p->parent_from = s.nr;
+	}
+	ret = 0;
+out:
+	sample_set_release(&s);
+	return ret;
+}
+
+/*
+ * The pairs of `p` say the culprit at `node` is not slower than this
+ * parent: re-mark the commit they show misjudged, and re-open the range
+ * (*reopen); when neither can be re-marked, res says so. 0, or -1 to
+ * stop.
+ */
+static int contradicted(struct driver *d, size_t node, size_t culprit_from,
+			const struct judged_pairs *p, struct driver_result *res,
+			int *reopen)
+{
+	const char *culprit = d->graph->nodes[node].id, *id;
+	const char *parent = p->boots.parent;
+	enum bisect_mark mark;
+	int which;
+
+	if (misjudged(d, node, culprit, culprit_from, &p->boots, &which))
+		return -1;
+	if (which < 0) {
+		driver_set_message(
+			res, xstrfmt("the pairs of %.12s and its parent %.12s "
+				     "show no drop, and neither can be "
+				     "re-marked: the machine's speed moved "
+				     "during the run, or the slowdown is older "
+				     "than the range",
+				     culprit, parent));
+		return 0;
+	}
+	id = which ? parent : culprit;
+	mark = which ? BISECT_BAD : BISECT_GOOD;
+	driver_say(d,
+		   "[bisect] the pairs contradict the steps: %.12s is %s; "
+		   "re-opening the range",
+		   id, which ? "slow" : "fast");
+	if (bisect_mark(&d->engine, (size_t)graph_find(d->graph, id), mark))
+		return -1;
+	record_pairs(d, id, &p->v, mark);
+	res->reopened++;
+	*reopen = 1;
+	/* Its pairs are done with: the range is open again. */
+	if (d->st)
+		state_confirm_clear(&d->st->confirm);
+	return 0;
 }
 
 /*
@@ -250,13 +298,13 @@ int driver_confirm(struct driver *d, size_t node, struct driver_result *res,
 		   int *reopen, double *conf)
 {
 	const char *culprit = d->graph->nodes[node].id;
-	size_t nr, cap = driver_pairs_cap(d), culprit_from;
-	struct measure_pairs *pairs;
-	struct sample_set s = SAMPLE_SET_INIT;
-	struct verdict_pairs_input in = {0};
-	struct noise_model nm;
+	size_t nr, cap = driver_pairs_cap(d), culprit_from = 0;
+	struct judged_pairs *pairs;
+	struct verdict_pairs_input in;
+	/* Each parent's share of the answer's confidence, so all hold. */
+	double each_sure;
 	char *subject;
-	int ret = -1;
+	int ret = -1, r;
 
 	*reopen = 0;
 	*conf = 0;
@@ -269,27 +317,11 @@ int driver_confirm(struct driver *d, size_t node, struct driver_result *res,
 						culprit));
 		goto done;
 	}
-	if (measure_load(&d->m, culprit, &s))
+	r = parents_built(d, culprit, pairs, nr, &culprit_from, res);
+	if (r < 0)
 		goto out;
-	culprit_from = s.nr;
-	for (size_t k = 0; k < nr; k++) {
-		struct probe_note n = {0};
-		int r;
-		pairs[k].parent = res->parents.v[k];
-		r = driver_build_commit(d, pairs[k].parent, &n);
-		if (r > 0)
-			driver_set_message(res,
-					   xstrfmt("the culprit's parent %.12s "
-						   "cannot be measured: %s",
-						   pairs[k].parent,
-						   driver_failure_text(&n)));
-		driver_note_release(&n);
-		if (r)
-			goto done;
-		if (measure_load(&d->m, pairs[k].parent, &s))
-			goto out;
-		pairs[k].parent_from = s.nr;
-	}
+	if (r > 0)
+		goto done;
 	if (d->st && resume_record(d, culprit, pairs, nr, &culprit_from))
 		goto out;
 	if (d->m.progress) {
@@ -297,29 +329,26 @@ int driver_confirm(struct driver *d, size_t node, struct driver_result *res,
 		progress_commit(d->m.progress, "confirm", 0, 0, culprit, subject);
 		free(subject);
 	}
-	measure_noise(&d->m, &nm);
-	if (driver_pairs_drop(d, &in, &nm)) {
+	each_sure = pow(d->target, 1.0 / (double)nr);
+	r = judge_pairs_input(&d->judge, &in, d->separated ? &d->sep : NULL,
+			      1 - each_sure, DRIVER_STEP_ERROR);
+	if (r < 0)
+		goto out;
+	if (r > 0) {
 		driver_set_message(res, xstrdup("the answer cannot be "
 						"confirmed: the threshold "
 						"draws no drop"));
 		goto done;
 	}
-	if (driver_steady_levels(d, &in.steady))
-		goto out;
-	in.machine = measure_noise_machine(&d->m);
-	/* Each parent's share of the answer's error, so all together hold. */
-	in.error_right = 1 - pow(d->target, 1.0 / (double)nr);
-	in.error_wrong = DRIVER_STEP_ERROR;
 	*conf = 1;
 	for (size_t k = 0; k < nr; k++) {
-		struct measure_pairs *p = &pairs[k];
+		struct judged_pairs *p = &pairs[k];
 		struct boot_facts fail = {0};
-		int r = d->st ? driver_take_pairs(d, culprit,
-						  &d->st->confirm.parents[k],
-						  p, &in, cap, &fail)
-			      : measure_pairs_run(&d->m, culprit, p, &in, cap,
-						  &fail);
 
+		r = d->st ? driver_take_pairs(d, culprit,
+					      &d->st->confirm.parents[k], p,
+					      &in, cap, &fail)
+			  : judge_pairs(&d->judge, culprit, p, &in, cap, &fail);
 		if (r > 0)
 			driver_set_message(res,
 					   xstrfmt("the answer could not be "
@@ -333,41 +362,11 @@ int driver_confirm(struct driver *d, size_t node, struct driver_result *res,
 			goto done;
 		}
 		driver_say(d, "[bisect] %.12s against its parent %.12s: %s",
-			   culprit, p->parent, p->v.reason);
+			   culprit, p->boots.parent, p->v.reason);
 		if (p->v.kind == VERDICT_GOOD) {
-			int which;
-			if (misjudged(d, node, culprit, culprit_from, p,
-				      &which))
-				goto out;
 			*conf = 0;
-			if (which < 0) {
-				driver_set_message(
-					res,
-					xstrfmt("the pairs of %.12s and its "
-						"parent %.12s show no drop, and "
-						"neither can be re-marked: the "
-						"machine's speed moved during "
-						"the run, or the slowdown is "
-						"older than the range",
-						culprit, p->parent));
-				goto done;
-			}
-			const char *id = which ? p->parent : culprit;
-			enum bisect_mark mark =
-				which ? BISECT_BAD : BISECT_GOOD;
-			driver_say(d,
-				   "[bisect] the pairs contradict the steps: "
-				   "%.12s is %s; re-opening the range",
-				   id, which ? "slow" : "fast");
-			if (bisect_mark(&d->engine,
-					(size_t)graph_find(d->graph, id), mark))
+			if (contradicted(d, node, culprit_from, p, res, reopen))
 				goto out;
-			record_pairs(d, id, &p->v, mark);
-			res->reopened++;
-			*reopen = 1;
-			/* Its pairs are done with: the range is open again. */
-			if (d->st)
-				state_confirm_clear(&d->st->confirm);
 			break;
 		}
 		/*
@@ -383,17 +382,17 @@ done:
 	if (!*reopen) {
 		record_pairs(d, culprit, nr ? &pairs[0].v : NULL,
 			     BISECT_UNTESTED);
-		for (size_t k = 0; k < nr; k++)
-			if (!driver_is_good(d, pairs[k].parent))
-				record_pairs(d, pairs[k].parent, &pairs[k].v,
-					     BISECT_UNTESTED);
+		/* A parent that failed to build leaves the later ones unset. */
+		for (size_t k = 0; k < nr && pairs[k].boots.parent; k++)
+			if (!driver_is_good(d, pairs[k].boots.parent))
+				record_pairs(d, pairs[k].boots.parent,
+					     &pairs[k].v, BISECT_UNTESTED);
 	}
 	driver_save(d);
 	ret = 0;
 out:
 	for (size_t k = 0; k < nr; k++)
-		measure_pairs_release(&pairs[k]);
+		judged_pairs_release(&pairs[k]);
 	free(pairs);
-	sample_set_release(&s);
 	return ret;
 }

@@ -77,23 +77,18 @@ static enum driver_status endpoint_failed(struct driver *d,
 	return DRIVER_ABORT;
 }
 
-/* The job's line for people: "25%", "50 MB/s". */
-static char *line_text(const struct threshold *t)
-{
-	return t->kind == THRESHOLD_PERCENT ? xstrfmt("%g%%", t->value)
-					    : xstrfmt("%g MB/s", t->value);
-}
-
-/* The endpoints' verdict under "auto" (the bad one's own level is slow). */
+/*
+ * The endpoints' verdict on their own drop: under "auto", whatever the
+ * job's line (the bad one's own level is slow).
+ */
 static int endpoints_apart(struct driver *d, const struct sample_set *g,
 			   const struct sample_set *b, struct verdict *apart)
 {
-	struct verdict_input in;
+	static const struct threshold own_drop = {THRESHOLD_AUTO, 0};
 	struct noise_model nm;
 
-	measure_verdict_input(&d->m, &in, g, b, DRIVER_ENDPOINT_ERROR, &nm);
-	in.threshold.kind = THRESHOLD_AUTO;
-	return verdict_endpoints(apart, &in);
+	return judge_endpoints(&d->judge, g, b, &own_drop,
+			       DRIVER_ENDPOINT_ERROR, apart, &nm);
 }
 
 /*
@@ -110,7 +105,7 @@ static int drop_undecided(struct driver *d, const struct sample_set *g,
 {
 	struct verdict apart;
 
-	if (d->job->threshold.kind == THRESHOLD_AUTO || d->job->faster ||
+	if (d->judge.line.kind == THRESHOLD_AUTO || d->judge.faster ||
 	    !measure_virtual(&d->m))
 		return 0;
 	if (endpoints_apart(d, g, b, &apart))
@@ -151,13 +146,13 @@ static int line_gives_way(struct driver *d, struct driver_result *res,
 			  const struct sample_set *g,
 			  const struct sample_set *b)
 {
-	const struct threshold *t = &d->job->threshold;
-	struct strbuf unit = STRBUF_INIT;
+	const struct threshold *t = &d->judge.line;
+	struct strbuf unit = STRBUF_INIT, text = STRBUF_INIT;
+	const char *line;
 	struct verdict apart;
-	char *line;
 	int virtual, ret = 0;
 
-	if (t->kind == THRESHOLD_AUTO || d->job->faster)
+	if (t->kind == THRESHOLD_AUTO || d->judge.faster)
 		return 0;
 	if (d->separated) {
 		if (!measure_virtual(&d->m) || !drop_near_line(t, &d->sep))
@@ -169,7 +164,8 @@ static int line_gives_way(struct driver *d, struct driver_result *res,
 	if (apart.kind == VERDICT_GOOD) /* no drop at all */
 		return 0;
 	virtual = measure_unit(&d->m, &unit);
-	line = line_text(t);
+	threshold_text(&text, t);
+	line = text.buf;
 	if (virtual && apart.kind == VERDICT_BAD) {
 		driver_say(d,
 			   "[bisect] the endpoints differ by %+.1f%% (%.1f "
@@ -187,9 +183,7 @@ static int line_gives_way(struct driver *d, struct driver_result *res,
 				    "the bisection sought the commit that "
 				    "made that drop (threshold auto)",
 				    line, apart.pct_change, unit.buf);
-		d->job_as_judged = *d->job;
-		d->job_as_judged.threshold.kind = THRESHOLD_AUTO;
-		d->job = d->m.job = &d->job_as_judged;
+		judge_give_way(&d->judge);
 		d->sep = apart;
 		res->sep = apart;
 		ret = 1;
@@ -207,7 +201,7 @@ static int line_gives_way(struct driver *d, struct driver_result *res,
 					     : "",
 				     fabs(apart.pct_change)));
 	}
-	free(line);
+	strbuf_release(&text);
 	strbuf_release(&unit);
 	return ret;
 }
@@ -249,8 +243,7 @@ static void endpoints_counts(struct driver *d, struct endpoints_run *e)
 	 */
 	e->min = d->job->runs_min > 2 ? (size_t)d->job->runs_min : 2;
 	e->min_bad = d->job->runs_min > 1 ? (size_t)d->job->runs_min : 1;
-	e->first =
-		measure_noise_machine(&d->m)->steady > 0 ? e->min_bad : e->min;
+	e->first = d->judge.machine->steady > 0 ? e->min_bad : e->min;
 	e->cap = driver_pairs_cap(d);
 	if (e->cap < e->min)
 		e->cap = e->min;
@@ -268,7 +261,7 @@ static int endpoints_build_bad(struct driver *d, struct driver_result *res,
 	if (d->m.progress)
 		progress_commit(d->m.progress, "bad", 0, 0, d->bad, NULL);
 	r = driver_build_commit(d, d->bad, &e->bn);
-	d->bad_built = !r;
+	d->judge.bad = r ? NULL : d->bad;
 	if (r) {
 		*ret = r < 0 ? driver_stopped(d)
 			     : endpoint_failed(d, res, "bad", d->bad, &e->bn);
@@ -293,10 +286,10 @@ static int endpoints_load(struct driver *d, struct driver_result *res,
 	 * bad is built once good has its first boots: by then a lane
 	 * has built it beside them.
 	 */
-	if (e->need_bad && !d->bad_built && e->g.nr >= e->first &&
+	if (e->need_bad && !d->judge.bad && e->g.nr >= e->first &&
 	    endpoints_build_bad(d, res, e, ret))
 		return 1;
-	if (d->bad_built && measure_load(&d->m, d->bad, &e->b)) {
+	if (d->judge.bad && measure_load(&d->m, d->bad, &e->b)) {
 		*ret = driver_stopped(d);
 		return 1;
 	}
@@ -313,7 +306,6 @@ static enum endpoints_step endpoints_judge(struct driver *d,
 					   struct endpoints_run *e,
 					   enum driver_status *ret)
 {
-	struct verdict_input in;
 	struct noise_model nm;
 	int r;
 
@@ -321,9 +313,8 @@ static enum endpoints_step endpoints_judge(struct driver *d,
 		return ENDPOINTS_DONE;
 	if (!(e->need_bad && e->g.nr >= e->first && e->b.nr >= e->min_bad))
 		return ENDPOINTS_ON;
-	measure_verdict_input(&d->m, &in, &e->g, &e->b, DRIVER_ENDPOINT_ERROR,
-			      &nm);
-	if (verdict_endpoints(&d->sep, &in)) {
+	if (judge_endpoints(&d->judge, &e->g, &e->b, NULL,
+			    DRIVER_ENDPOINT_ERROR, &d->sep, &nm)) {
 		*ret = driver_stopped(d);
 		return ENDPOINTS_STOP;
 	}

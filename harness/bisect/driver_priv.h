@@ -4,14 +4,17 @@
  * run`'s one commit) over driver_endpoints.c (the endpoints, the merge
  * base) and driver_confirm.c (the answer's pairs), all three over
  * driver_probe.c (one commit probed and recorded, and what every part
- * shares), and that over the measuring layer (measure.h). Beside the
- * answer, driver_answer.c (a culprit whose image is its parent's, the
- * culprit's share of the drop) and driver_revert.c (the revert check).
+ * shares), and that over the judge (judge.h) and the measuring layer
+ * (measure.h). Beside the answer, driver_answer.c (a culprit whose image
+ * is its parent's, the culprit's share of the drop), driver_revert.c (the
+ * revert check) and driver_changes.c (every other change in the range,
+ * each part bisected by a driver of its own).
  */
 #ifndef IOBISECT_DRIVER_PRIV_H
 #define IOBISECT_DRIVER_PRIV_H
 
 #include "driver.h"
+#include "judge.h"
 #include "measure.h"
 #include "noise.h"
 
@@ -68,12 +71,6 @@ int driver_boot_commit(struct driver *d, const char *commit,
 		       struct probe_note *n);
 /* A boot's failure (fail) as the note's outcome, error and log. */
 void driver_note_failure(struct probe_note *n, struct boot_facts *fail);
-/*
- * The verdict on `commit` from its boots after the first `from`: 0, 1 when
- * there is none yet, -1 to stop. *cand gets all its boots.
- */
-int driver_judge(struct driver *d, const char *commit, size_t from,
-		 double error, struct verdict *v, struct sample_set *cand);
 void driver_note_figures(struct probe_note *n, const struct sample_set *s);
 /* Build, then measure as the bisect type asks (up to `cap` boots). */
 int driver_probe(struct driver *d, const char *commit, double error,
@@ -92,15 +89,13 @@ void driver_say_verdict(struct driver *d, const char *commit,
  * to ops->prefetch. 0, or -1 to stop.
  */
 int driver_narrow(struct driver *d);
-
-/* driver_levels.c */
-
 /*
- * Which of the run's levels held still so far (enum verdict_steady in
- * *out): the good endpoint with the commits marked good, the bad one
- * with those marked bad. 0, or -1 to stop.
+ * A step's verdict `v` on `commit` that sat still between the levels
+ * (struct verdict's between): said, and kept in the state's between,
+ * out of both levels from then on. Nothing when it did not.
  */
-int driver_steady_levels(struct driver *d, unsigned *out);
+void driver_between(struct driver *d, const char *commit,
+		    const struct verdict *v);
 
 /* driver_endpoints.c */
 enum driver_status driver_endpoints_typed(struct driver *d,
@@ -115,23 +110,16 @@ enum driver_status driver_merge_base(struct driver *d,
 
 /* The commits the culprit at `node` is judged against: its parents. */
 void driver_culprit_parents(struct driver *d, size_t node, struct strvec *out);
-/*
- * The drop pairs seek (verdict_pairs_input's drop, drop_se, line and
- * faster): the threshold's line, or with auto the endpoints' measured
- * drop. -1 after error() when there is none.
- */
-int driver_pairs_drop(struct driver *d, struct verdict_pairs_input *in,
-		      const struct noise_model *nm);
 /* The pairs of p as a state's record keeps them (struct state_pair). */
 void driver_keep_pairs(struct state_confirm_parent *rec,
 		       const struct measure_pairs *p);
 /*
- * Pairs of p->parent and `commit` (measure_pairs_run), one at a time,
+ * Pairs of p->boots.parent and `commit` (judge_pairs), one at a time,
  * each kept in `rec` and the state saved before the next: until `in`
  * decides or `cap`. 0, 1 when boots kept failing, -1 to stop.
  */
 int driver_take_pairs(struct driver *d, const char *commit,
-		      struct state_confirm_parent *rec, struct measure_pairs *p,
+		      struct state_confirm_parent *rec, struct judged_pairs *p,
 		      struct verdict_pairs_input *in, size_t cap,
 		      struct boot_facts *fail);
 /* 0, or -1 to stop; see driver.h for the policy. */
@@ -147,9 +135,23 @@ int driver_confirm(struct driver *d, size_t node, struct driver_result *res,
  * to stop.
  */
 int driver_same_image(struct driver *d, size_t node);
+/* The level of a commit's boots (median 0 and n 0: none). */
+struct share_level driver_level_of(struct driver *d, const char *commit);
+/* One boot's spread for share.h's sums: the run's, at least the prior. */
+double driver_share_sigma(struct driver *d);
 /* The culprit's drop against its parent's set against the endpoints'. */
 void driver_answer_share(struct driver *d, const char *culprit,
 			 struct driver_result *res);
+
+/* driver_changes.c */
+
+/*
+ * Every change in the range beside the answer (job "runs.changes"): the
+ * parts whose ends differ beyond the noise, each bisected on its own,
+ * kept in the state's changes and in res->answer.changes. It never
+ * changes the answer. 0, or -1 to stop.
+ */
+int driver_changes(struct driver *d, struct driver_result *res);
 
 /* driver_revert.c */
 

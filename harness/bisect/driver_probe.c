@@ -1,9 +1,10 @@
 /*
  * driver_probe.c: one commit as the bisection probes it, over the
  * measuring layer (measure.h): its build, its boots one at a time (the
- * baseline refreshed beside a probe that stays undecided), the sequential
- * verdict, and its record in the bisect state; and the small things every
- * part of the driver shares (the state saved, the notes for people).
+ * baseline refreshed beside a probe that stays undecided), the judge's
+ * sequential verdict on them (judge.h), and its record in the bisect
+ * state; and the small things every part of the driver shares (the state
+ * saved, the notes for people).
  */
 #include "driver.h"
 #include "driver_priv.h"
@@ -165,17 +166,6 @@ int driver_boot_commit(struct driver *d, const char *commit,
 	return r;
 }
 
-int driver_judge(struct driver *d, const char *commit, size_t from,
-		 double error, struct verdict *v, struct sample_set *cand)
-{
-	unsigned steady;
-
-	if (driver_steady_levels(d, &steady))
-		return -1;
-	return measure_judge(&d->m, commit, d->bad_built ? d->bad : NULL, from,
-			     error, steady, v, cand);
-}
-
 void driver_note_figures(struct probe_note *n, const struct sample_set *s)
 {
 	n->boots = s->nr;
@@ -243,8 +233,8 @@ static const char *thin_endpoint(const struct driver *d, const char *commit,
 
 	if (v->kind != VERDICT_UNDECIDED || added >= cap)
 		return NULL;
-	if (v->thin == VERDICT_THIN_BAD && d->bad_built && d->bad && *d->bad)
-		who = d->bad;
+	if (v->thin == VERDICT_THIN_BAD && d->judge.bad && *d->judge.bad)
+		who = d->judge.bad;
 	else if (v->thin == VERDICT_THIN_BASE)
 		who = d->good;
 	/* An endpoint's own probe boots itself anyway. */
@@ -301,7 +291,8 @@ static int probe_perf(struct driver *d, const char *commit, double error,
 			goto out;
 		/* In doubt, a verdict needs a boot of this probe's own. */
 		if (cand.nr >= floor && (!d->doubt || n->boots_run)) {
-			r = driver_judge(d, commit, 0, error, &n->v, &cand);
+			r = judge_step(&d->judge, commit, 0, error, &n->v,
+				       &cand);
 			if (r < 0)
 				goto out;
 			n->have_verdict = !r;
@@ -381,7 +372,7 @@ static int same_image(struct driver *d, const char *commit, const char *other)
  * uses, a comment, a merge of files this kernel never reads). The
  * endpoints' always; the steps' while they are not in doubt, as a
  * doubted mark may be the wrong one. Only once that level has held
- * still (driver_levels.c): until then a step's boot is evidence the
+ * still (judge_steady, judge.c): until then a step's boot is evidence the
  * answer's pairs need to tell a drop from the slower mode, as a run on
  * nullb at -46.6% showed, whose pairs stopped at their cap without it.
  */
@@ -397,7 +388,7 @@ static int same_as_judged(struct driver *d, const char *commit,
 	if (same_image(d, commit, d->good)) {
 		match = d->good;
 		mark = BISECT_GOOD;
-	} else if (d->bad_built && same_image(d, commit, d->bad)) {
+	} else if (d->judge.bad && same_image(d, commit, d->bad)) {
 		match = d->bad;
 		mark = BISECT_BAD;
 	}
@@ -413,7 +404,7 @@ static int same_as_judged(struct driver *d, const char *commit,
 	if (!match)
 		return 0;
 	unsigned steady = 0;
-	if (driver_steady_levels(d, &steady) ||
+	if (judge_steady(&d->judge, &steady) ||
 	    !(steady & (mark == BISECT_BAD ? VERDICT_STEADY_SLOW
 					   : VERDICT_STEADY_FAST)))
 		return 0;
@@ -503,6 +494,21 @@ void driver_record(struct driver *d, const char *commit, enum probe_role role,
 		state_add_mark(st, commit, mark);
 		st->marks[st->nr_marks - 1].by_pairs = role == ROLE_CONFIRM;
 	}
+}
+
+void driver_between(struct driver *d, const char *commit,
+		    const struct verdict *v)
+{
+	if (!v->between)
+		return;
+	if (d->st && strvec_index(&d->st->between, commit) < 0)
+		strvec_push(&d->st->between, commit);
+	driver_say(d,
+		   "[bisect] %.12s reads %.1f MB/s, between the levels %.1f "
+		   "and %.1f: a second change in the range; it is %s",
+		   commit, v->own_level / 1e6, v->fast_level / 1e6,
+		   v->bad_level / 1e6,
+		   v->kind == VERDICT_BAD ? "slow" : "fast");
 }
 
 void driver_say_verdict(struct driver *d, const char *commit,

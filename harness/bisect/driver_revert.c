@@ -71,39 +71,58 @@ static int resume(struct driver *d, const char *culprit, const char *commit,
 static void figures(struct driver *d, const struct measure_pairs *p,
 		    struct bisect_report_answer *a)
 {
-	double *lr = xcalloc(p->n + 1, sizeof(*lr));
-	double le = NAN, m;
+	/* Pair k's ln(revert / bad): what taking the culprit out brought. */
+	double *brought = xcalloc(p->n + 1, sizeof(*brought));
+	double endpoints_drop = NAN, typical;
 
 	for (size_t k = 0; k < p->n; k++)
-		lr[k] = log(p->pv[k] / p->cv[k]);
+		brought[k] = log(p->pv[k] / p->cv[k]);
 	a->revert_pairs = (unsigned)p->n;
 	if (!p->n) {
-		free(lr);
+		free(brought);
 		return;
 	}
-	m = stats_median(lr, p->n);
+	typical = stats_median(brought, p->n);
 	a->revert_median = stats_median(p->pv, p->n);
 	a->revert_bad = stats_median(p->cv, p->n);
-	a->revert_pct = (exp(m) - 1) * 100;
-	a->brought_mbps = a->revert_bad * (exp(m) - 1) / 1e6;
+	a->revert_pct = (exp(typical) - 1) * 100;
+	a->brought_mbps = a->revert_bad * (exp(typical) - 1) / 1e6;
 	if (d->separated && d->sep.base_median > 0 && d->sep.cand_median > 0)
-		le = log(d->sep.cand_median / d->sep.base_median);
+		endpoints_drop = log(d->sep.cand_median / d->sep.base_median);
 	/* Of the endpoints' drop (a rise, for a job that seeks one). */
-	if (isfinite(le) && le != 0)
-		a->brought_pct = -m / le * 100;
-	free(lr);
+	if (isfinite(endpoints_drop) && endpoints_drop != 0)
+		a->brought_pct = -typical / endpoints_drop * 100;
+	free(brought);
+}
+
+/*
+ * The revert does not apply on the bad tip: said, and kept in the state
+ * with its conflicting files. 0, or -1 to stop.
+ */
+static int conflicts(struct driver *d, const char *culprit,
+		     struct bisect_report_answer *a)
+{
+	a->revert = REPORT_REVERT_CONFLICTS;
+	driver_say(d, "[bisect] reverting %.12s on the bad tip does "
+		      "not apply cleanly: %zu files conflict",
+		   culprit, a->conflicts.nr);
+	state_revert_clear(&d->st->revert);
+	memcpy(d->st->revert.culprit, culprit, 41);
+	for (size_t i = 0; i < a->conflicts.nr; i++)
+		strvec_push(&d->st->revert.conflicts, a->conflicts.v[i]);
+	return driver_save(d) ? -1 : 0;
 }
 
 int driver_revert(struct driver *d, const char *culprit,
 		  struct driver_result *res)
 {
 	struct bisect_report_answer *a = &res->answer;
-	struct measure_pairs p = {0};
-	struct verdict_pairs_input in = {0};
+	struct judged_pairs jp = {0};
+	struct measure_pairs *p = &jp.boots;
+	struct verdict_pairs_input in;
 	struct sample_set s = SAMPLE_SET_INIT;
 	struct boot_facts fail = {0};
 	struct probe_note n = {0};
-	struct noise_model nm;
 	char commit[41] = "";
 	unsigned boots = d->m.counts.boots, builds = d->m.counts.builds;
 	uint64_t t0 = now_ns();
@@ -128,18 +147,8 @@ int driver_revert(struct driver *d, const char *culprit,
 					       : "the revert failed"));
 		return 0;
 	}
-	if (r > 0) {
-		a->revert = REPORT_REVERT_CONFLICTS;
-		driver_say(d, "[bisect] reverting %.12s on the bad tip does "
-			      "not apply cleanly: %zu files conflict",
-			   culprit, a->conflicts.nr);
-		state_revert_clear(&d->st->revert);
-		memcpy(d->st->revert.culprit, culprit, 41);
-		for (size_t i = 0; i < a->conflicts.nr; i++)
-			strvec_push(&d->st->revert.conflicts,
-				    a->conflicts.v[i]);
-		return driver_save(d) ? -1 : 0;
-	}
+	if (r > 0)
+		return conflicts(d, culprit, a);
 	memcpy(a->revert_commit, commit, 41);
 	driver_say(d, "[bisect] the bad tip with %.12s reverted (%.12s): "
 		      "built once, booted in pairs against the bad tip "
@@ -157,29 +166,29 @@ int driver_revert(struct driver *d, const char *culprit,
 		goto done;
 	if (d->m.progress)
 		progress_commit(d->m.progress, "revert", 0, 0, commit, NULL);
-	p.parent = commit;
+	p->parent = commit;
 	if (measure_load(&d->m, commit, &s))
 		goto out;
-	p.parent_from = s.nr;
+	p->parent_from = s.nr;
 	if (measure_load(&d->m, d->bad, &s))
 		goto out;
 	bad_from = s.nr;
-	if (resume(d, culprit, commit, &p, bad_from))
+	if (resume(d, culprit, commit, p, bad_from))
 		goto out;
 	/*
 	 * The drop the answer's pairs sought, seen from the revert: the bad
 	 * tip slower than it by all of it, or by none. Loose errors: it
 	 * measures a size, it decides nothing.
 	 */
-	measure_noise(&d->m, &nm);
-	if (driver_pairs_drop(d, &in, &nm)) {
+	r = judge_pairs_input(&d->judge, &in, d->separated ? &d->sep : NULL,
+			      DRIVER_STEP_ERROR, DRIVER_STEP_ERROR);
+	if (r < 0)
+		goto out;
+	if (r > 0) {
 		failed(a, xstrdup("the threshold draws no drop"));
-		r = 0;
 		goto done;
 	}
-	in.machine = measure_noise_machine(&d->m);
-	in.error_right = in.error_wrong = DRIVER_STEP_ERROR;
-	r = driver_take_pairs(d, d->bad, &d->st->revert.pairs.parents[0], &p,
+	r = driver_take_pairs(d, d->bad, &d->st->revert.pairs.parents[0], &jp,
 			      &in, (size_t)d->job->runs_max, &fail);
 	if (r > 0)
 		failed(a, xstrfmt("boots failed (%s)", boot_facts_text(&fail)));
@@ -187,13 +196,13 @@ int driver_revert(struct driver *d, const char *culprit,
 		goto out;
 	a->revert = a->revert == REPORT_REVERT_FAILED ? a->revert
 						       : REPORT_REVERT_MEASURED;
-	figures(d, &p, a);
+	figures(d, p, a);
 	if (a->revert == REPORT_REVERT_MEASURED)
 		driver_say(d,
 			   "[bisect] reverting %.12s on the bad tip brings "
 			   "back %.0f%% of the drop (%+.1f MB/s; %zu pairs, "
 			   "%+.1f%% within a pair)",
-			   culprit, a->brought_pct, a->brought_mbps, p.n,
+			   culprit, a->brought_pct, a->brought_mbps, p->n,
 			   a->revert_pct);
 done:
 	if (d->m.progress)
@@ -214,6 +223,6 @@ out:
 	driver_note_release(&n);
 	boot_facts_release(&fail);
 	sample_set_release(&s);
-	measure_pairs_release(&p);
+	judged_pairs_release(&jp);
 	return ret;
 }

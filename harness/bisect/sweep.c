@@ -5,10 +5,10 @@
  */
 #include "sweep.h"
 #include "store_file.h"
+#include "threshold.h"
 
 #include <errno.h>
 #include <fnmatch.h>
-#include <math.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -187,16 +187,8 @@ int sweep_state_load(struct sweep_state *s, const char *dir)
 int sweep_past_threshold(const struct threshold *t,
 			 const struct changepoint *cp)
 {
-	int faster = cp->kind != CHANGEPOINT_REGRESSION;
-	double drop, seen;
-
-	if (t->kind == THRESHOLD_AUTO)
-		return 1;
-	/* A line that lies at no level above zero: no change reaches it. */
-	if (threshold_drop(&drop, t, cp->before_median, faster))
-		return 0;
-	seen = log(cp->after_median / cp->before_median);
-	return (faster ? -seen : seen) <= drop;
+	return threshold_past(t, cp->before_median, cp->after_median,
+			      cp->kind != CHANGEPOINT_REGRESSION);
 }
 
 void sweep_changepoint_options(struct changepoint_options *opt,
@@ -246,6 +238,20 @@ out:
 	changepoint_result_release(&strict);
 	changepoint_result_release(&loose);
 	return ret;
+}
+
+int sweep_top_up_round(size_t *at, size_t *nr, unsigned *want,
+		       const struct changepoint_commit *series, size_t n,
+		       const struct changepoint_options *opt, size_t cap)
+{
+	*want = 0;
+	if (sweep_undecided(at, nr, series, n, opt, cap))
+		return -1;
+	/* One boot more for the commit that has the most: all reach it. */
+	for (size_t i = 0; i < *nr; i++)
+		if (series[at[i]].n + 1 > *want)
+			*want = (unsigned)series[at[i]].n + 1;
+	return 0;
 }
 
 char *sweep_bisect_job_name(const char *job, const char *good, const char *bad)

@@ -124,6 +124,17 @@ int sweep_undecided(size_t *out, size_t *nr,
 		    const struct changepoint_options *opt, size_t cap);
 
 /*
+ * A round of the boots a sweep adds: the commits a step leaves undecided
+ * (sweep_undecided: at, *nr), and the boots each is asked to reach in
+ * the round, one more than the most any of them has (*want). *nr 0:
+ * no round, every step decided or its commits at the cap. 0, or -1
+ * after error(). Pure.
+ */
+int sweep_top_up_round(size_t *at, size_t *nr, unsigned *want,
+		       const struct changepoint_commit *series, size_t n,
+		       const struct changepoint_options *opt, size_t cap);
+
+/*
  * Whether a change point goes past the job's threshold (a drop of at
  * least threshold percent, or of threshold MB/s; "auto" leaves it to the
  * change-point test, so every regression found counts). Improvements are

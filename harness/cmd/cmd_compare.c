@@ -12,11 +12,14 @@
  * Below each row, the block-layer counters that differ most between the
  * two commits' samples (block_counters.h), settings first. When both
  * commits were profiled (profile.h: a bisection profiles its culprit and
- * the parent), where the kernel's instructions per MB changed. With
- * --json, the same as one document (docs/commands.md).
+ * the parent), where the kernel's instructions per MB changed. When the
+ * job's bisection is done, every change it found and its revert check
+ * (summary.json). With --json, the table and the profile as one document
+ * (docs/commands.md).
  */
 #include "cmd.h"
 #include "cmd_json.h"
+#include "bisect_report.h"
 #include "block_counters.h"
 #include "json_num.h"
 #include "options.h"
@@ -117,6 +120,31 @@ void compare_render(const struct scan *s, size_t a, size_t b,
 		block_counters_render(&ct, COMPARE_COUNTER_ROWS, "    ", out);
 		block_counters_table_release(&ct);
 	}
+}
+
+/*
+ * What the job's finished bisection found, under the table: every change
+ * and the revert check, as its report.txt words them (summary.json;
+ * nothing when it holds neither, or answers another state).
+ */
+void compare_render_answer(const struct scan *s, struct strbuf *out);
+
+void compare_render_answer(const struct scan *s, struct strbuf *out)
+{
+	struct bisect_report_answer a;
+	struct strbuf lines = STRBUF_INIT;
+
+	if (!s->has_state || s->state.status != STATE_DONE)
+		return;
+	bisect_report_answer_init(&a);
+	if (!bisect_report_answer_load(&a, s->dir, s->state.culprit))
+		bisect_report_render_found(&a, &lines);
+	if (lines.len)
+		strbuf_addf(out, "\nthe bisection's answer %.12s (summary.json):"
+				 "\n%s",
+			    s->state.culprit, lines.buf);
+	strbuf_release(&lines);
+	bisect_report_answer_release(&a);
 }
 
 /* One counter row of block_counters_compare, for --json. */
@@ -257,6 +285,7 @@ int cmd_compare(int argc, char **argv)
 				    json_string(version_string()));
 	} else if (!code && idx[0] >= 0 && idx[1] >= 0) {
 		compare_render(&s, (size_t)idx[0], (size_t)idx[1], &out);
+		compare_render_answer(&s, &out);
 	}
 	/* Two commits only profiled (iobisect profile) still compare. */
 	profiled = code ? 0

@@ -13,15 +13,18 @@
  * same build key, spec hash and machine is not measured again, so a rerun
  * (or a resumed, killed run) measures only what is missing.
  *
+ * What is booted, the change points and their bisections are the
+ * policy's (sweep_run.h); this file reads the command line, sets up the
+ * job, the repository, the lock and the operations (here, or Slurm's),
+ * and prints what the sweep found.
+ *
  * Exit codes: 0 no regression, 1 regressions found (culprits named when
  * the bisections found them), 128 bad input or abort, 130 interrupted.
  */
 #include "changepoint.h"
 #include "clock.h"
 #include "cmd.h"
-#include "cmd_sweep.h"
 #include "cmd_options.h"
-#include "driver_job.h"
 #include "executor.h"
 #include "job.h"
 #include "measure.h"
@@ -29,21 +32,20 @@
 #include "probe.h"
 #include "progress.h"
 #include "publish.h"
-#include "qemu.h"
 #include "repo.h"
 #include "results.h"
 #include "run.h"
-#include "state.h"
+#include "state_lock.h"
 #include "stats.h"
 #include "sweep.h"
+#include "sweep_run.h"
+#include "threshold.h"
 #include "util.h"
 
 #include <dirent.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 
 enum {
@@ -59,22 +61,35 @@ static int usage(const struct opt *opts)
 	return EXIT_ABORT;
 }
 
-static void run_release(struct sweep_run *s)
+/* What `iobisect sweep` holds while it runs; the policy's in `run`. */
+struct sweep_cmd {
+	struct sweep_run run;
+	struct job job;
+	int job_loaded;
+	const char *job_path;
+	struct repo *repo;
+	struct progress progress;
+	struct probe_ctx ctx;
+	int ctx_ready;
+	struct executor_probe remote; /* --executor slurm */
+	struct measure m;	      /* measures the sample */
+	struct state_lock lock;
+	char *dir; /* results/<job> */
+	struct executor exec;
+	const char *upload_url, *notify_url; /* publish.h */
+};
+
+static void cmd_release(struct sweep_cmd *s)
 {
-	for (size_t i = 0; i < s->nr_rows; i++) {
-		free(s->rows[i].describe);
-		free(s->rows[i].subject);
-		sample_set_release(&s->rows[i].set);
-	}
-	free(s->rows);
+	sweep_run_release(&s->run);
 	measure_release(&s->m);
+	executor_probe_release(&s->remote);
 	if (s->ctx_ready)
 		probe_ctx_release(&s->ctx);
 	if (s->repo)
 		repo_free(s->repo);
 	progress_release(&s->progress);
 	state_unlock(&s->lock);
-	sweep_state_release(&s->st);
 	if (s->job_loaded)
 		job_release(&s->job);
 	executor_release(&s->exec);
@@ -85,7 +100,7 @@ static void run_release(struct sweep_run *s)
  * Resolve "A..B" into full ids. Any problem is one line naming the
  * range and what is wrong with it.
  */
-static int resolve_range(struct sweep_run *s, const char *range, char a[41],
+static int resolve_range(struct sweep_cmd *s, const char *range, char a[41],
 			 char b[41])
 {
 	const char *dots = strstr(range, "..");
@@ -112,7 +127,7 @@ static int resolve_range(struct sweep_run *s, const char *range, char a[41],
 }
 
 /* The sample: every Nth first-parent commit, or the matching tags. */
-static int choose(struct sweep_run *s, const char *range, const char *a,
+static int choose(struct sweep_cmd *s, const char *range, const char *a,
 		  const char *b, unsigned every, const char *tags,
 		  struct strvec *out)
 {
@@ -142,7 +157,7 @@ out:
 	return ret;
 }
 
-static void print_table(struct sweep_run *s)
+static void print_table(const struct sweep_cmd *s)
 {
 	/* A figure in virtual time says so, as run and report do. */
 	if (s->ctx.machine.clock.kind == CLOCK_VIRTUAL) {
@@ -153,8 +168,8 @@ static void print_table(struct sweep_run *s)
 	}
 	printf("%-12s  %-24s  %10s  %8s  %5s\n", "commit", "describe", "MB/s",
 	       "%stddev", "boots");
-	for (size_t i = 0; i < s->nr_rows; i++) {
-		const struct sweep_row *r = &s->rows[i];
+	for (size_t i = 0; i < s->run.nr_rows; i++) {
+		const struct sweep_row *r = &s->run.rows[i];
 		printf("%.12s  %-24s  ", r->id, r->describe ? r->describe : "");
 		if (r->set.nr)
 			printf("%10.1f  %7.1f%%  %5zu",
@@ -170,122 +185,10 @@ static void print_table(struct sweep_run *s)
 }
 
 /*
- * The derived bisection's results folder starts with the boots the sweep
- * already stored of its two endpoints: the store pools by build key, spec
- * hash and machine, not by job, so they count as its evidence and the
- * endpoints are not booted again.
- */
-static int seed_endpoint(struct sweep_run *s, const char *derived,
-			 const char *commit)
-{
-	char *from, *to;
-	int ret;
-
-	from = results_commit_dir(s->job.results, s->job.name, commit);
-	to = results_commit_dir(s->job.results, derived, commit);
-	ret = link_tree(from, to);
-	free(from);
-	free(to);
-	return ret;
-}
-
-/*
- * Bisect the step between tested commits good and bad (a rise when
- * `faster`), as the job the sweep derives for it: its file is written
- * beside the sweep's state so `iobisect bisect FILE` resumes it by hand.
- * *culprit gets the culprit's id ("" when none). Returns the bisection's
- * status.
- */
-static int bisect_step(struct sweep_run *s, const char *good, const char *bad,
-		       int faster, char culprit[41])
-{
-	char *name = sweep_bisect_job_name(s->job.name, good, bad);
-	char *job_file = xstrfmt("%s/%s.json", s->dir, name);
-	char *root = absolute_path(s->job.results);
-	char *state_file = state_path(s->job.results, name);
-	struct strbuf orig = STRBUF_INIT, text = STRBUF_INIT;
-	struct bisect_state st;
-	struct job job;
-	struct bisect_report rep;
-	struct driver_job_opts o = { 0 };
-	char hash[41];
-	int rc = DRIVER_ABORT, r, job_ok = 0;
-
-	culprit[0] = '\0';
-	state_init(&st);
-	bisect_report_init(&rep);
-	if (!root || read_file(s->job_path, &orig) ||
-	    sweep_bisect_job_text(&text, orig.buf, s->job_path, name, good, bad,
-				  root, faster) ||
-	    write_file_atomic(job_file, text.buf, text.len))
-		goto out;
-
-	/* A bisection this sweep already finished is read, not rerun. */
-	r = state_load(&st, state_file);
-	if (r < 0)
-		goto out;
-	if (r == 0 && st.status == STATE_DONE && st.culprit[0]) {
-		rc = 0;
-		goto found;
-	}
-	state_release(&st);
-	state_init(&st);
-
-	if (seed_endpoint(s, name, good) || seed_endpoint(s, name, bad) ||
-	    job_load(&job, job_file))
-		goto out;
-	job_ok = 1;
-	progress_note(&s->progress,
-		      "[sweep] bisecting %.12s..%.12s as job '%s' (%s)", good,
-		      bad, name, job_file);
-	hash_hex(text.buf, text.len, hash);
-	/* The report names the clock its figures are in. */
-	if (qemu_job_clock(&rep.clock, &job))
-		goto out;
-	o.job_hash = hash;
-	o.progress = &s->progress;
-	o.exec = &s->exec;
-	rc = driver_job_bisect(&job, &o, &rep);
-	if (state_load(&st, state_file))
-		goto out;
-found:
-	if (st.status == STATE_DONE && st.culprit[0])
-		memcpy(culprit, st.culprit, 41);
-out:
-	if (job_ok)
-		job_release(&job);
-	bisect_report_release(&rep);
-	free(name);
-	free(job_file);
-	free(root);
-	free(state_file);
-	strbuf_release(&orig);
-	strbuf_release(&text);
-	state_release(&st);
-	return rc;
-}
-
-static const char *bisect_outcome(int rc)
-{
-	switch (rc) {
-	case 0:
-		return "culprit found";
-	case 1:
-		return "inconclusive";
-	case 2:
-		return "not separated";
-	case EXIT_INTERRUPTED:
-		return "interrupted";
-	default:
-		return "aborted";
-	}
-}
-
-/*
  * --notify: the regression between sampled commits good and bad, and its
  * culprit, once: a nightly run finds it again and stays quiet.
  */
-static void notify(struct sweep_run *s, const struct changepoint *cp,
+static void notify(struct sweep_cmd *s, const struct changepoint *cp,
 		   const char *good, const char *bad, const char *culprit,
 		   const char *subject)
 {
@@ -313,7 +216,7 @@ static void notify(struct sweep_run *s, const struct changepoint *cp,
 }
 
 /* --upload: the sweep's folder and those of the bisections it ran. */
-static void upload(struct sweep_run *s)
+static void upload(struct sweep_cmd *s)
 {
 	DIR *d = opendir(s->job.results);
 	struct dirent *e;
@@ -332,109 +235,108 @@ static void upload(struct sweep_run *s)
 	free(prefix);
 }
 
-static int analyse(struct sweep_run *s, int bisect_improvements)
+/* The change points, and what the sweep does with each. */
+static void print_changes(const struct sweep_cmd *s,
+			  const struct sweep_analysis *a)
 {
-	struct changepoint_commit *series = sweep_sample_series(s);
-	struct changepoint_options opt;
-	struct changepoint_result cps = CHANGEPOINT_RESULT_INIT;
-	int regressions = 0, ret = EXIT_ABORT;
+	const struct sweep_row *rows = s->run.rows;
 
-	sweep_changepoint_options(&opt, &s->job.threshold);
-	if (changepoint_detect(&cps, series, s->nr_rows, &opt))
-		goto out;
+	struct strbuf line = STRBUF_INIT;
 
-	printf("\nchange points (%s at %s, threshold ", s->job.metric,
-	       s->ctx.point->id);
-	if (s->job.threshold.kind == THRESHOLD_AUTO)
-		printf("auto):\n");
-	else
-		printf("%g%s):\n", s->job.threshold.value,
-		       s->job.threshold.kind == THRESHOLD_PERCENT ? "%"
-								  : " MB/s");
-	if (!cps.nr)
+	threshold_text(&line, &s->job.threshold);
+	printf("\nchange points (%s at %s, threshold %s):\n", s->job.metric,
+	       s->ctx.point->id, line.buf);
+	strbuf_release(&line);
+	if (!a->cps.nr)
 		printf("  none\n");
-	for (size_t i = 0; i < cps.nr; i++) {
-		const struct changepoint *cp = &cps.points[i];
-		int past = sweep_past_threshold(&s->job.threshold, cp);
-		int bisect = past && (cp->kind == CHANGEPOINT_REGRESSION ||
-				      bisect_improvements);
+	for (size_t i = 0; i < a->cps.nr; i++) {
+		const struct changepoint *cp = &a->cps.points[i];
 		printf("  %-11s %.12s..%.12s  %.1f -> %.1f MB/s  %+.1f%%  "
 		       "p=%.4f  %s\n",
-		       changepoint_kind_name(cp->kind), s->rows[cp->before].id,
-		       s->rows[cp->index].id, cp->before_median / 1e6,
+		       changepoint_kind_name(cp->kind), rows[cp->before].id,
+		       rows[cp->index].id, cp->before_median / 1e6,
 		       cp->after_median / 1e6, cp->change_pct, cp->p_value,
-		       !past	? "below the threshold"
-		       : bisect ? "bisect"
-				: "reported");
-		free(s->st.v[cp->index].role);
-		s->st.v[cp->index].role = xstrdup(
-			cp->kind == CHANGEPOINT_REGRESSION ? "step"
-							   : "improvement");
+		       !a->past[i]    ? "below the threshold"
+		       : a->bisect[i] ? "bisect"
+				      : "reported");
 	}
-	for (size_t i = 0; i < cps.nr_drifts; i++) {
-		const struct changepoint_drift *d = &cps.drifts[i];
+	for (size_t i = 0; i < a->cps.nr_drifts; i++) {
+		const struct changepoint_drift *d = &a->cps.drifts[i];
 		printf("  drift       %.12s..%.12s  %.1f -> %.1f MB/s  %+.1f%% "
 		       " "
 		       "p=%.4f  reported\n",
-		       s->rows[d->first].id, s->rows[d->last].id,
+		       rows[d->first].id, rows[d->last].id,
 		       d->first_median / 1e6, d->last_median / 1e6,
 		       d->change_pct, d->p_value);
 	}
-	if (sweep_state_save(&s->st, s->dir))
+}
+
+/* What one step's bisection found: its culprit, or why none. */
+static void print_culprit(struct sweep_cmd *s, const struct changepoint *cp,
+			  const char *culprit, int rc)
+{
+	const char *good = s->run.rows[cp->before].id;
+	const char *bad = s->run.rows[cp->index].id;
+	int faster = cp->kind == CHANGEPOINT_IMPROVEMENT;
+	const char *what = faster ? "improvement" : "regression";
+
+	if (culprit[0]) {
+		struct commit_info ci = COMMIT_INFO_INIT;
+		repo_describe(s->repo, culprit, &ci);
+		printf("%s %.12s..%.12s: culprit %s %s \"%s\"\n", what, good,
+		       bad, culprit, ci.describe ? ci.describe : "",
+		       ci.subject ? ci.subject : "");
+		fflush(stdout);
+		if (!faster && s->notify_url)
+			notify(s, cp, good, bad, culprit, ci.subject);
+		commit_info_release(&ci);
+	} else {
+		printf("%s %.12s..%.12s: no culprit: bisection %s "
+		       "(exit %d); see %s/%s-bisect-%.12s-%.12s\n",
+		       what, good, bad, sweep_bisect_outcome(rc), rc,
+		       s->job.results, s->job.name, good, bad);
+	}
+	fflush(stdout);
+}
+
+/* The change points, then a bisection of each the policy bisects. */
+static int analyse(struct sweep_cmd *s, int bisect_improvements)
+{
+	struct sweep_analysis a = SWEEP_ANALYSIS_INIT;
+	int ret = EXIT_ABORT;
+
+	if (sweep_analyse(&s->run, bisect_improvements, &a))
+		goto out;
+	print_changes(s, &a);
+	if (sweep_state_save(&s->run.st, s->run.dir))
 		goto out;
 	fflush(stdout);
-
-	for (size_t i = 0; i < cps.nr; i++) {
-		const struct changepoint *cp = &cps.points[i];
-		const char *good = s->rows[cp->before].id;
-		const char *bad = s->rows[cp->index].id;
+	for (size_t i = 0; i < a.cps.nr; i++) {
+		const struct changepoint *cp = &a.cps.points[i];
 		char culprit[41];
 		int rc;
 
-		int faster = cp->kind == CHANGEPOINT_IMPROVEMENT;
-		const char *what = faster ? "improvement" : "regression";
-
-		if (!sweep_past_threshold(&s->job.threshold, cp) ||
-		    (faster && !bisect_improvements))
+		if (!a.bisect[i])
 			continue;
-		regressions += !faster;
 		if (run_interrupted()) {
 			ret = EXIT_INTERRUPTED;
 			goto out;
 		}
 		/* An improvement is bisected for the commit that sped it up. */
-		rc = bisect_step(s, good, bad, faster, culprit);
-		if (culprit[0]) {
-			struct commit_info ci = COMMIT_INFO_INIT;
-			repo_describe(s->repo, culprit, &ci);
-			printf("%s %.12s..%.12s: culprit %s %s \"%s\"\n", what,
-			       good, bad, culprit,
-			       ci.describe ? ci.describe : "",
-			       ci.subject ? ci.subject : "");
-			fflush(stdout);
-			if (!faster && s->notify_url)
-				notify(s, cp, good, bad, culprit, ci.subject);
-			commit_info_release(&ci);
-		} else {
-			printf("%s %.12s..%.12s: no culprit: bisection %s "
-			       "(exit %d); see %s/%s-bisect-%.12s-%.12s\n",
-			       what, good, bad, bisect_outcome(rc), rc,
-			       s->job.results, s->job.name, good, bad);
-		}
-		fflush(stdout);
+		rc = sweep_bisect_step(&s->run, cp, culprit);
+		print_culprit(s, cp, culprit, rc);
 		if (rc == EXIT_INTERRUPTED) {
 			ret = EXIT_INTERRUPTED;
 			goto out;
 		}
 	}
-	ret = regressions ? EXIT_REGRESSION : EXIT_NO_REGRESSION;
+	ret = a.regressions ? EXIT_REGRESSION : EXIT_NO_REGRESSION;
 out:
-	free(series);
-	changepoint_result_release(&cps);
+	sweep_analysis_release(&a);
 	return ret;
 }
 
-static int interrupted_or_abort(struct sweep_run *s)
+static int interrupted_or_abort(struct sweep_cmd *s)
 {
 	if (s->ctx.interrupted || run_interrupted()) {
 		progress_note(&s->progress,
@@ -445,34 +347,15 @@ static int interrupted_or_abort(struct sweep_run *s)
 	return EXIT_ABORT;
 }
 
-/* A row per sampled commit, named as git describe names it. */
-static void make_rows(struct sweep_run *s, const struct strvec *sample)
-{
-	s->rows = xcalloc(sample->nr + 1, sizeof(*s->rows));
-	for (size_t i = 0; i < sample->nr; i++) {
-		struct sweep_row *row = &s->rows[s->nr_rows++];
-		struct commit_info ci = COMMIT_INFO_INIT;
-
-		snprintf(row->id, sizeof(row->id), "%s", sample->v[i]);
-		row->outcome = "ok";
-		if (!repo_describe(s->repo, row->id, &ci)) {
-			row->describe =
-				ci.describe ? xstrdup(ci.describe) : NULL;
-			row->subject = ci.subject ? xstrdup(ci.subject) : NULL;
-		}
-		commit_info_release(&ci);
-	}
-}
-
 /* What the sweep measured, and how long it took since `t0`. */
-static void say_measured(const struct sweep_run *s, uint64_t t0)
+static void say_measured(const struct sweep_cmd *s, uint64_t t0)
 {
 	char took[32];
 
 	format_duration(took, sizeof(took), (now_ns() - t0) / 1e9);
 	printf("measured %u new boots (%zu commits; kernels: %u built, %u "
 	       "from the build cache) in %s\n",
-	       s->m.counts.boots, s->nr_rows, s->m.counts.builds,
+	       s->m.counts.boots, s->run.nr_rows, s->m.counts.builds,
 	       s->m.counts.builds_cached, took);
 	fflush(stdout);
 }
@@ -485,7 +368,7 @@ static void say_measured(const struct sweep_run *s, uint64_t t0)
 
 int cmd_sweep(int argc, char **argv)
 {
-	struct sweep_run s;
+	struct sweep_cmd s;
 	struct strvec sample = STRVEC_INIT;
 	const char *range = NULL, *tags = NULL, *results = NULL;
 	unsigned every = 0;
@@ -524,7 +407,7 @@ int cmd_sweep(int argc, char **argv)
 		return code;
 	if (!s.job_path || !range)
 		return usage(opts);
-	s.boots = (unsigned)boots;
+	s.run.boots = (unsigned)boots;
 	/* A bad URL is said now, not after a night of measuring. */
 	const struct upload_options uo = UPLOAD_OPTIONS_INIT;
 	if ((s.upload_url && upload_check_endpoint(&uo, s.upload_url)) ||
@@ -560,15 +443,30 @@ int cmd_sweep(int argc, char **argv)
 	if (probe_ctx_init(&s.ctx, &s.job, s.job.repo, &s.progress))
 		goto out;
 	s.ctx_ready = 1;
-	measure_init(&s.m, &s.job, &probe_ops, &s.ctx);
+	/* On Slurm, a round of the sample is one job array (executor.h). */
+	if (s.exec.kind == EXECUTOR_SLURM) {
+		s.remote = (struct executor_probe){ .x = &s.exec,
+						    .job = &s.job,
+						    .ctx = &s.ctx,
+						    .progress = &s.progress };
+		measure_init(&s.m, &s.job, &executor_ops, &s.remote);
+	} else {
+		measure_init(&s.m, &s.job, &probe_ops, &s.ctx);
+	}
 	s.m.progress = &s.progress;
+	s.run.job = &s.job;
+	s.run.job_path = s.job_path;
+	s.run.progress = &s.progress;
+	s.run.m = &s.m;
+	s.run.exec = &s.exec;
+	s.run.dir = s.dir;
 	progress_note(&s.progress,
 		      "[sweep] %s: %zu commits of %s, %d boots "
 		      "each",
-		      s.job.name, sample.nr, range, s.boots);
+		      s.job.name, sample.nr, range, s.run.boots);
 
-	make_rows(&s, &sample);
-	if (sweep_sample_measure(&s)) {
+	sweep_run_rows(&s.run, &sample, s.repo);
+	if (sweep_sample_measure(&s.run)) {
 		ret = interrupted_or_abort(&s);
 		goto out;
 	}
@@ -581,6 +479,6 @@ int cmd_sweep(int argc, char **argv)
 		upload(&s);
 out:
 	strvec_clear(&sample);
-	run_release(&s);
+	cmd_release(&s);
 	return ret;
 }

@@ -124,6 +124,11 @@ const struct job_key job_keys[] = {
 	  .help = "after a perf answer: the bad endpoint with it reverted, built once "
 		  "and booted in pairs against it (up to runs.max pairs): how much of "
 		  "the drop the revert brings back; false turns it off" },
+	{ .key = "runs.changes", .type = JK_INT, .at = JOB_AT(int, changes),
+	  .def = "3", .min = 1, .max = 20,
+	  .help = "after a perf answer: the changes sought in the range, the answer's "
+		  "among them; each part whose ends differ beyond the noise is bisected "
+		  "on its own, on the boots taken (1: the answer alone)" },
 
 	/* The host's CPUs decide it: job.c asks vcpus_default. */
 	{ .key = "machine.cpus", .type = JK_INT,

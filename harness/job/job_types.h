@@ -156,6 +156,11 @@ struct job {
 	 * and up to runs_max pairs, reported beside the answer. 0: off.
 	 */
 	int revert;
+	/*
+	 * The changes a perf bisection seeks in its range, its answer's
+	 * included (driver_changes.c): 1, the answer alone.
+	 */
+	int changes;
 	/* The metric a verdict decides on, "read" or "write" (bw_bytes of it).
 	 */
 	char *metric;

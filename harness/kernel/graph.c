@@ -71,6 +71,64 @@ static void add_outside(struct commit_node *c, const char *id, size_t cap)
 		c->outside[c->outside_parents++] = id ? xstrdup(id) : NULL;
 }
 
+/* Mark `from` and every ancestor of it in `in` (children come first). */
+static void mark_ancestors(const struct commit_graph *in, size_t from,
+			   unsigned char *mark)
+{
+	mark[from] = 1;
+	for (size_t i = from; i < in->nr; i++)
+		for (size_t k = 0; mark[i] && k < in->nodes[i].nr_parents; k++)
+			mark[in->nodes[i].parents[k]] = 1;
+}
+
+size_t graph_between(const struct commit_graph *in, long lo, size_t hi,
+		     struct commit_graph *out)
+{
+	size_t n = in->nr ? in->nr : 1, kept = 0;
+	unsigned char *up = xcalloc(n, 1), *below = xcalloc(n, 1);
+	size_t *index = xcalloc(n, sizeof(*index));
+
+	if (hi < in->nr)
+		mark_ancestors(in, hi, up);
+	if (lo >= 0 && (size_t)lo < in->nr)
+		mark_ancestors(in, (size_t)lo, below);
+	for (size_t i = 0; i < in->nr; i++)
+		if (up[i] && !below[i])
+			index[i] = kept++;
+	out->nr = kept;
+	out->nodes = xcalloc(kept ? kept : 1, sizeof(*out->nodes));
+	for (size_t i = 0; i < in->nr; i++) {
+		const struct commit_node *c = &in->nodes[i];
+		size_t cap = c->nr_parents + (size_t)c->outside_parents;
+		struct commit_node *o;
+
+		if (!up[i] || below[i])
+			continue;
+		o = &out->nodes[index[i]];
+		memcpy(o->id, c->id, sizeof(o->id));
+		o->parents = xcalloc(cap ? cap : 1, sizeof(*o->parents));
+		o->outside = xcalloc(cap ? cap : 1, sizeof(*o->outside));
+		for (size_t k = 0; k < c->nr_parents; k++) {
+			size_t p = c->parents[k];
+			if (below[p])
+				add_outside(o, in->nodes[p].id, cap);
+			else
+				add_parent(o, index[p]);
+		}
+		for (int k = 0; k < c->outside_parents; k++)
+			add_outside(o, c->outside ? c->outside[k] : NULL, cap);
+		/* A graph built by hand names no outside parent. */
+		if (o->outside_parents && !o->outside[0]) {
+			free(o->outside);
+			o->outside = NULL;
+		}
+	}
+	free(up);
+	free(below);
+	free(index);
+	return kept;
+}
+
 size_t graph_narrow(const struct commit_graph *in, const long *same,
 		    struct commit_graph *out)
 {

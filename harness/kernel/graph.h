@@ -53,4 +53,15 @@ void graph_linear(struct commit_graph *g, size_t n);
 size_t graph_narrow(const struct commit_graph *in, const long *same,
 		    struct commit_graph *out);
 
+/*
+ * A part of the range: the commits that are ancestors of node `hi` (it
+ * included) and not of node `lo` (it included; -1: none left out, lo is
+ * the good endpoint), as a range of its own with `hi` its nodes[0], for
+ * another change's bisection between two of its commits. A parent left
+ * out becomes an outside parent named by its id. Fills *out
+ * (graph_release) in the same order; returns its number of nodes.
+ */
+size_t graph_between(const struct commit_graph *in, long lo, size_t hi,
+		     struct commit_graph *out);
+
 #endif

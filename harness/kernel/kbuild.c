@@ -10,6 +10,7 @@
  * run nothing are in kbuild_pure.c.
  */
 #include "kbuild.h"
+#include "kbuild_tools.h"
 #include "kmap.h"
 #include "inputs.h"
 #include "kconfig.h"
@@ -45,20 +46,6 @@ static void progress(const struct build_request *req, const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	fputc('\n', stderr);
 	va_end(ap);
-}
-
-/* First line of `cc --version` in env, the compiler's identity in keys. */
-static char *compiler_version(const struct toolenv *env, const char *cc,
-			      const char *dir)
-{
-	const char *argv[] = {cc, "--version", NULL};
-	struct strbuf sb = STRBUF_INIT;
-	char *line = NULL;
-
-	if (!toolenv_output(env, dir, dir, argv, &sb))
-		line = xstrndup(sb.buf, strcspn(sb.buf, "\n"));
-	strbuf_release(&sb);
-	return line;
 }
 
 /* Open and flock `path`, telling a person when another run holds it. */
@@ -253,10 +240,7 @@ struct kbuild_run {
 	char tree_id[41], config_hash[41];
 	unsigned kver;
 	struct strbuf merged;	  /* the configuration's fragments, merged */
-	const struct toolenv *env; /* where the compilers run */
-	const char *cc, *hostcc;
-	char *cc_path, *hostcc_path, *cc_version, *toolchain_id, *env_id;
-	char *probe_dir;
+	struct kbuild_tools tools; /* the compilers, where they run */
 	char *imgdir, *treedir, *objdir, *srcdir;
 	int src_fd, obj_fd;
 	int guarded; /* the killed-make mark is ours to remove */
@@ -288,35 +272,11 @@ static int resolve_source(struct kbuild_run *b)
 static int identify_toolchain(struct kbuild_run *b)
 {
 	const struct build_request *req = b->req;
-	static const struct toolenv host_env = {TOOLENV_HOST, STRVEC_INIT, NULL,
-						STRVEC_INIT};
-	const struct toolchain_rule *tc = kbuild_pick_toolchain(
-		req->toolchains, req->nr_toolchains, b->kver);
 
-	b->env = tc ? &tc->env : &host_env;
-	b->cc = tc && tc->cc ? tc->cc : "gcc";
-	b->hostcc = tc && tc->hostcc ? tc->hostcc : b->cc;
-	if (b->env->kind == TOOLENV_HOST) {
-		if (!(b->cc_path = run_which(b->cc)))
-			return error("compiler '%s' not found", b->cc);
-		if (!(b->hostcc_path = run_which(b->hostcc)))
-			return error("compiler '%s' not found", b->hostcc);
-	} else {
-		/*
-		 * An environment is asked before any slot is taken: its
-		 * folders are the trees' top, which holds every slot's.
-		 */
-		b->probe_dir = xstrfmt("%s/trees", cache_dir());
-		if (mkdir_below(cache_dir(), b->probe_dir, 0755) ||
-		    !(b->env_id = toolenv_identify(b->env, b->cc, b->hostcc,
-						   b->probe_dir, b->probe_dir)))
-			return -1;
-	}
-	if (!(b->cc_version = compiler_version(b->env, b->cc, b->probe_dir)))
+	if (kbuild_tools_pick(&b->tools, req->toolchains, req->nr_toolchains,
+			      b->kver))
 		return -1;
-	b->toolchain_id = kbuild_toolchain_id(b->cc, b->hostcc, b->cc_version,
-					      b->env_id);
-	kbuild_key(b->tree_id, b->config_hash, b->toolchain_id, b->out->key);
+	kbuild_key(b->tree_id, b->config_hash, b->tools.id, b->out->key);
 	return 0;
 }
 
@@ -355,9 +315,9 @@ static int take_folders(struct kbuild_run *b)
 	 * Another environment's compiler would make make rebuild the whole
 	 * folder, and the host's after it again: a folder of its own each.
 	 */
-	if (b->env_id) {
+	if (b->tools.env_id) {
 		char env_hash[41];
-		hash_hex(b->env_id, strlen(b->env_id), env_hash);
+		hash_hex(b->tools.env_id, strlen(b->tools.env_id), env_hash);
 		b->objdir = xstrfmt("%s/obj/%.12s-%.8s", b->treedir,
 				    b->config_hash, env_hash);
 	} else {
@@ -392,7 +352,7 @@ static int check_out(struct kbuild_run *b)
 		    "# iobisect build %s\n# commit %s\n# tree %s\n"
 		    "# config %s\n# toolchain %s\n# objdir %s\n# srcdir %s\n",
 		    out->key, out->commit, b->tree_id, b->config_hash,
-		    b->toolchain_id, b->objdir, b->srcdir);
+		    b->tools.id, b->objdir, b->srcdir);
 	rc = write_file_atomic(out->log, log.buf, log.len);
 	strbuf_release(&log);
 	if (rc)
@@ -406,34 +366,8 @@ static int check_out(struct kbuild_run *b)
 /* make's variables and environment: compilers, ccache, a fixed stamp. */
 static void make_settings(struct kbuild_run *b)
 {
-	/*
-	 * ccache keeps compiled objects across build folders, slots,
-	 * repositories and runs: paths under trees/ are made relative
-	 * (base_dir), and the build folder is not hashed when a fragment
-	 * turns debug information on (the objects' comp_dir may then name
-	 * another tree; bzImage carries no debug information).
-	 */
-	/* Not in an environment: the host's ccache is not there. */
-	char *ccache = b->env->kind == TOOLENV_HOST ? run_which("ccache")
-						    : NULL;
-
 	strvec_push(&b->vars, "ARCH=x86_64");
-	if (ccache) {
-		strvec_pushf(&b->vars, "CC=ccache %s", b->cc);
-		strvec_pushf(&b->vars, "HOSTCC=ccache %s", b->hostcc);
-		strvec_pushf(&b->menv, "CCACHE_BASEDIR=%s/trees", cache_dir());
-		strvec_push(&b->menv, "CCACHE_NOHASHDIR=1");
-		/*
-		 * Depend mode: a miss is compiled once, its dependencies taken
-		 * from kbuild's own -MMD file, where the default mode runs the
-		 * preprocessor as well (bench/ccache-cold.sh).
-		 */
-		strvec_push(&b->menv, "CCACHE_DEPEND=1");
-	} else {
-		strvec_pushf(&b->vars, "CC=%s", b->cc);
-		strvec_pushf(&b->vars, "HOSTCC=%s", b->hostcc);
-	}
-	free(ccache);
+	kbuild_tools_settings(&b->tools, &b->vars, &b->menv);
 	strvec_push(&b->vars, "LOCALVERSION=");
 	strvec_push(&b->menv, "KBUILD_BUILD_TIMESTAMP=" BUILD_TIMESTAMP);
 	strvec_push(&b->menv, "KBUILD_BUILD_USER=iobisect");
@@ -471,7 +405,7 @@ static int configure(struct kbuild_run *b, enum build_status *status)
 		.make_vars = (const char *const *)b->vars.v,
 		.env = (const char *const *)b->menv.v,
 		.log = b->out->log,
-		.toolenv = b->env,
+		.toolenv = b->tools.env,
 	};
 	if (kconfig_configure(&step)) {
 		*status = BUILD_CONFIG_ERROR;
@@ -550,7 +484,7 @@ static int make_image(struct kbuild_run *b, enum build_status *status)
 	o.env = (const char *const *)b->menv.v;
 	o.stdout_path = b->out->log;
 	o.stderr_to_stdout = 1;
-	rc = toolenv_run(b->env, b->srcdir, b->objdir, &o);
+	rc = toolenv_run(b->tools.env, b->srcdir, b->objdir, &o);
 	strvec_clear(&argv);
 	/* Killed here, the harness leaves the mark for the next build. */
 	objdir_guard_end(b->objdir);
@@ -586,7 +520,7 @@ static int store_image(struct kbuild_run *b, uint64_t start)
 		return -1;
 	out->seconds = (double)(now_ns() - start) / 1e9;
 	return write_key_json(b->imgdir, out, b->tree_id, b->config_hash,
-			      b->toolchain_id, b->merged.buf) ||
+			      b->tools.id, b->merged.buf) ||
 	       objdir_last_write(b->objdir, out->commit, b->imgdir);
 }
 
@@ -627,14 +561,9 @@ static void kbuild_run_release(struct kbuild_run *b)
 	strbuf_release(&b->merged);
 	strvec_clear(&b->vars);
 	strvec_clear(&b->menv);
-	free(b->cc_version);
-	free(b->toolchain_id);
-	free(b->env_id);
-	free(b->probe_dir);
+	kbuild_tools_release(&b->tools);
 	free(b->imgdir);
 	free(b->objdir);
-	free(b->cc_path);
-	free(b->hostcc_path);
 	free(b->srcdir);
 	free(b->treedir);
 }

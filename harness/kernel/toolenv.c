@@ -80,8 +80,21 @@ char *toolenv_id(const struct toolenv *env, const char *versions,
 /* The chroot's mounts, made in the child just before it execs chroot. */
 struct chroot_mounts {
 	const char *root;
-	const char *binds[2]; /* the source and build folders, or NULL */
+	/* The source and build folders and the compiler cache, or NULL. */
+	const char *binds[3];
 };
+
+/* The folder a "CCACHE_DIR=" entry of `vars` names, or NULL. */
+static const char *vars_ccache_dir(const char *const *vars)
+{
+	static const char name[] = "CCACHE_DIR=";
+
+	for (; vars && *vars; vars++)
+		if (!strncmp(*vars, name, sizeof(name) - 1) &&
+		    (*vars)[sizeof(name) - 1] == '/')
+			return *vars + sizeof(name) - 1;
+	return NULL;
+}
 
 /* `path` under the chroot, made when missing, for a mount on it. */
 static int chroot_point(const char *root, const char *path, char **out)
@@ -104,7 +117,7 @@ static int chroot_setup(void *payload)
 	if (unshare(CLONE_NEWNS) ||
 	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL))
 		return -1;
-	for (size_t i = 0; i < 2; i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(m->binds); i++) {
 		if (!m->binds[i])
 			continue;
 		if (chroot_point(m->root, m->binds[i], &at) ||
@@ -131,7 +144,8 @@ int toolenv_run(const struct toolenv *env, const char *src, const char *objdir,
 {
 	struct run_opts wrapped = *o;
 	struct strvec argv = STRVEC_INIT;
-	struct chroot_mounts mounts = {env->root, {src, objdir}};
+	struct chroot_mounts mounts = {
+		env->root, {src, objdir, vars_ccache_dir(o->env)}};
 	int rc;
 
 	if (env->kind == TOOLENV_HOST)

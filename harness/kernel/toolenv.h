@@ -65,7 +65,9 @@ char *toolenv_id(const struct toolenv *env, const char *versions,
 
 /*
  * Run o->argv in `env`, src and objdir bound (a chroot) or substituted (a
- * prefix); as run_command otherwise. A chroot needs root: without it, one
+ * prefix); as run_command otherwise. A chroot also gets the folder an
+ * absolute "CCACHE_DIR=" entry of o->env names, so its ccache shares the
+ * host's cache. A chroot needs root: without it, one
  * error saying so and -1.
  */
 int toolenv_run(const struct toolenv *env, const char *src, const char *objdir,

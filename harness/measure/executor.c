@@ -307,15 +307,9 @@ static int send(struct executor_probe *p, const char *const *commits, size_t n,
 	return ret;
 }
 
-static int xops_build(void *payload, const char *commit,
-		      struct build_facts *out)
+/* What a task's document says of the commit's build. */
+static void doc_build_facts(const struct task_doc *t, struct build_facts *out)
 {
-	struct executor_probe *p = payload;
-	struct task_doc *t = doc_of(p, commit);
-
-	if (!t->key[0] && send(p, &commit, 1, 0))
-		return -1;
-	t = doc_of(p, commit);
 	memcpy(out->key, t->key, sizeof(out->key));
 	out->cached = t->cached;
 	out->failed = !t->ok && t->outcome == PROBE_BUILD_FAILED;
@@ -324,6 +318,17 @@ static int xops_build(void *payload, const char *commit,
 							  : "build failed");
 		out->log = t->log ? xstrdup(t->log) : NULL;
 	}
+}
+
+static int xops_build(void *payload, const char *commit,
+		      struct build_facts *out)
+{
+	struct executor_probe *p = payload;
+	struct task_doc *t = doc_of(p, commit);
+
+	if (!t->key[0] && send(p, &commit, 1, 0))
+		return -1;
+	doc_build_facts(doc_of(p, commit), out);
 	return 0;
 }
 
@@ -375,10 +380,29 @@ static const struct clock *xops_clock(void *payload)
 	return probe_ops.clock(p->ctx);
 }
 
+/*
+ * Each commit's task as its document says it went: built, and every
+ * boot asked for stored, or how it failed (a task that never got to its
+ * end: executor_measure).
+ */
 static int xops_measure_many(void *payload, const char *const *commits,
-			     size_t n, unsigned boots)
+			     size_t n, unsigned boots,
+			     struct build_facts *builds, struct boot_facts *out)
 {
-	return send(payload, commits, n, boots);
+	struct executor_probe *p = payload;
+
+	if (send(p, commits, n, boots))
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		const struct task_doc *t = doc_of(p, commits[i]);
+		doc_build_facts(t, &builds[i]);
+		out[i].ok = t->ok;
+		out[i].outcome = t->outcome;
+		out[i].first_error =
+			t->first_error ? xstrdup(t->first_error) : NULL;
+		out[i].log = t->log ? xstrdup(t->log) : NULL;
+	}
+	return 0;
 }
 
 const struct measure_ops executor_ops = {

@@ -1,8 +1,8 @@
 /*
  * measure.c: the measuring layer (see measure.h): a commit's build and
  * boots through the operations, its per-boot values (read through the
- * operations once per boot), the run's noise model, one commit judged
- * against the baseline, and pairs of two commits booted side by side.
+ * operations once per boot), and pairs of two commits booted side by
+ * side.
  */
 #include "measure.h"
 
@@ -71,15 +71,6 @@ static struct clock measure_clock_of(const struct measure *m)
 		named_clock.shift = clock_job_shift(m->job);
 	}
 	return named_clock;
-}
-
-/*
- * The noise model's priors: a run timed by the instruction count starts
- * from a quieter machine than one timed by the host.
- */
-const struct noise_machine *measure_noise_machine(const struct measure *m)
-{
-	return noise_machine_of(measure_virtual(m));
 }
 
 int measure_virtual(const struct measure *m)
@@ -168,30 +159,37 @@ int measure_load(struct measure *m, const char *commit, struct sample_set *out)
 	return 0;
 }
 
+/*
+ * The run meets `commit`'s build: counted the first time, as made or as
+ * served from the cache, whoever built it (here or a Slurm task), and a
+ * failed build's log kept for the report.
+ */
+static void count_build(struct measure *m, const char *commit,
+			const struct build_facts *b)
+{
+	for (size_t i = 0; i < m->built.nr; i++)
+		if (!strcmp(m->built.v[i], commit))
+			return;
+	strvec_push(&m->built, commit);
+	if (b->cached)
+		m->counts.builds_cached++;
+	else
+		m->counts.builds++;
+	if (b->failed && b->log)
+		strvec_pushf(&m->logs, "build of %.12s: %s", commit, b->log);
+}
+
 int measure_build(struct measure *m, const char *commit,
 		  struct build_facts *out)
 {
-	int first = 1;
-
 	build_facts_release(out);
-	for (size_t i = 0; i < m->built.nr; i++)
-		first &= !!strcmp(m->built.v[i], commit);
 	if (m->progress)
 		progress_phase(m->progress, "building");
 	if (m->ops->build(m->payload, commit, out)) {
 		build_facts_release(out);
 		return -1;
 	}
-	if (first) {
-		strvec_push(&m->built, commit);
-		if (out->cached)
-			m->counts.builds_cached++;
-		else
-			m->counts.builds++;
-		if (out->failed && out->log)
-			strvec_pushf(&m->logs, "build of %.12s: %s", commit,
-				     out->log);
-	}
+	count_build(m, commit, out);
 	return out->failed ? 1 : 0;
 }
 
@@ -277,59 +275,55 @@ out:
 	return ret;
 }
 
-void measure_count_remote(struct measure *m, const char *commit,
-			  const char *key, int cached, size_t boots)
+int measure_many(struct measure *m, const char *const *commits, size_t n,
+		 unsigned boots, struct boot_facts *out)
 {
-	int first = 1;
+	size_t *had = xcalloc(n + 1, sizeof(*had));
+	struct build_facts *builds = xcalloc(n + 1, sizeof(*builds));
+	struct boot_facts *facts = xcalloc(n + 1, sizeof(*facts));
+	struct sample_set set = SAMPLE_SET_INIT;
+	int ret;
 
-	m->counts.boots += (unsigned)boots;
-	if (!key[0])
-		return;
-	for (size_t i = 0; i < m->built.nr; i++)
-		first &= !!strcmp(m->built.v[i], commit);
-	if (!first)
-		return;
-	strvec_push(&m->built, commit);
-	if (cached)
-		m->counts.builds_cached++;
-	else
-		m->counts.builds++;
+	for (size_t i = 0; i < n; i++)
+		if (!measure_load(m, commits[i], &set))
+			had[i] = set.nr;
+	ret = m->ops->measure_many(m->payload, commits, n, boots, builds,
+				   facts);
+	/* The boots the commits gained are the run's, as a boot's own are. */
+	for (size_t i = 0; !ret && i < n; i++) {
+		measure_stale(m, commits[i]);
+		if (!measure_load(m, commits[i], &set) && set.nr > had[i])
+			m->counts.boots += (unsigned)(set.nr - had[i]);
+		if (builds[i].key[0])
+			count_build(m, commits[i], &builds[i]);
+	}
+	for (size_t i = 0; i < n; i++) {
+		build_facts_release(&builds[i]);
+		if (out && !ret)
+			out[i] = facts[i];
+		else
+			boot_facts_release(&facts[i]);
+	}
+	sample_set_release(&set);
+	free(facts);
+	free(builds);
+	free(had);
+	return ret ? -1 : 0;
 }
 
-void measure_window(const struct sample_set *all, const double **v, size_t *n)
+size_t measure_repeated(struct measure *m, struct measure_boots **out)
 {
-	*n = all->nr > MEASURE_WINDOW ? MEASURE_WINDOW : all->nr;
-	*v = all->values ? all->values + (all->nr - *n) : NULL;
-}
-
-/*
- * The run's noise model: every commit read so far with two boots or more
- * (the good endpoint through its window), on the log scale.
- */
-void measure_noise(struct measure *m, struct noise_model *out)
-{
-	struct noise_group *g = xcalloc(m->nr_series + 1, sizeof(*g));
-	double **y = xcalloc(m->nr_series + 1, sizeof(*y));
 	size_t n = 0;
 
+	*out = xcalloc(m->nr_series + 1, sizeof(**out));
 	for (size_t i = 0; i < m->nr_series; i++) {
 		const struct measure_series *s = &m->series[i];
-		const double *v = s->set.values;
-		size_t nr = s->set.nr;
-		if (s->stale || nr < 2)
+		if (s->stale || s->set.nr < 2)
 			continue;
-		if (is_good(m, s->commit))
-			measure_window(&s->set, &v, &nr);
-		y[n] = xmalloc(nr * sizeof(double));
-		noise_log(y[n], v, nr);
-		g[n] = (struct noise_group){y[n], nr};
-		n++;
+		(*out)[n++] = (struct measure_boots){s->commit, s->set.values,
+						     s->set.nr};
 	}
-	noise_estimate(out, measure_noise_machine(m), g, n);
-	for (size_t i = 0; i < n; i++)
-		free(y[i]);
-	free(y);
-	free(g);
+	return n;
 }
 
 /*
@@ -351,66 +345,6 @@ int measure_refresh_baseline(struct measure *m)
 			    boot_facts_text(&g));
 	boot_facts_release(&g);
 	return r < 0 ? -1 : 0;
-}
-
-void measure_verdict_input(struct measure *m, struct verdict_input *in,
-			   const struct sample_set *good,
-			   const struct sample_set *bad, double error,
-			   struct noise_model *nm)
-{
-	memset(in, 0, sizeof(*in));
-	measure_noise(m, nm);
-	in->noise = nm;
-	in->machine = measure_noise_machine(m);
-	measure_window(good, &in->base, &in->n_base);
-	if (bad) {
-		in->bad = bad->values;
-		in->n_bad = bad->nr;
-	}
-	in->threshold = m->job->threshold;
-	in->faster = m->job->faster;
-	in->error = error;
-	in->runs_min = m->job->runs_min;
-}
-
-/*
- * The verdict on `commit` against the baseline, from its boots after the
- * first `from`. 0 with *v filled, 1 when there is none yet (no such boots,
- * or an auto line that the baseline's drift has taken away: said as a
- * note, and more boots may bring it back), -1 to abort.
- */
-int measure_judge(struct measure *m, const char *commit, const char *bad,
-		  size_t from, double error, unsigned steady, struct verdict *v,
-		  struct sample_set *cand)
-{
-	struct sample_set good = SAMPLE_SET_INIT, lvl = SAMPLE_SET_INIT;
-	struct verdict_input in;
-	struct noise_model nm;
-	struct strbuf why = STRBUF_INIT;
-	int ret = -1, r;
-
-	if (measure_load(m, commit, cand) || measure_load(m, m->good, &good) ||
-	    (bad && strcmp(commit, bad) && measure_load(m, bad, &lvl)))
-		goto out;
-	ret = 1;
-	if (cand->nr <= from || !good.nr)
-		goto out;
-	measure_verdict_input(m, &in, &good, lvl.nr ? &lvl : NULL, error, &nm);
-	in.cand = cand->values + from;
-	in.n_cand = cand->nr - from;
-	in.steady = steady;
-	error_capture(&why);
-	r = verdict_decide(v, &in);
-	error_capture(NULL);
-	if (r)
-		measure_say(m, "no verdict yet on %.12s: %s", commit, why.buf);
-	else
-		ret = 0;
-out:
-	strbuf_release(&why);
-	sample_set_release(&good);
-	sample_set_release(&lvl);
-	return ret;
 }
 
 static uint64_t seed_of(const char *a, const char *b)
@@ -598,37 +532,6 @@ int measure_pairs_take(struct measure *m, const char *commit,
 	while (!r && p->n < n)
 		r = next_pair(m, commit, p, &rng, fail);
 	return r;
-}
-
-int measure_pairs_run(struct measure *m, const char *commit,
-		      struct measure_pairs *p, struct verdict_pairs_input *in,
-		      size_t cap, struct boot_facts *fail)
-{
-	struct stats_rng rng = STATS_RNG_INIT(seed_of(commit, p->parent));
-	struct noise_model nm;
-
-	for (;;) {
-		int r;
-
-		if (p->n && p->judged != p->n) {
-			measure_noise(m, &nm);
-			in->noise = &nm;
-			in->parent = p->pv;
-			in->culprit = p->cv;
-			in->n = p->n;
-			r = verdict_pairs(&p->v, in);
-			in->noise = NULL;
-			if (r)
-				return -1;
-			p->judged = p->n;
-			p->decided = p->v.kind != VERDICT_UNDECIDED;
-		}
-		if (p->decided || p->n >= cap)
-			return 0;
-		r = next_pair(m, commit, p, &rng, fail);
-		if (r)
-			return r;
-	}
 }
 
 void measure_pairs_release(struct measure_pairs *p)

@@ -1,12 +1,12 @@
 /*
  * measure.h: the measuring layer, below every policy. It builds a commit
  * (or finds it built), boots it once and stores what it measured, reads
- * back the per-boot values stored for it, pools the run's noise model
- * from every commit booted twice or more, judges one commit against a
- * baseline, and boots pairs of two commits side by side. The bisection
- * (driver.h), `iobisect test`, `iobisect sweep` (its builds, boots and
- * stored values; on Slurm its tasks' counts) and a Slurm task
- * (`iobisect measure`, probe_task) get their evidence here.
+ * back the per-boot values stored for it, and boots pairs of two commits
+ * side by side. It returns boots and never a verdict: the bisection's
+ * judge (bisect/judge.h) pools their noise and judges them. The
+ * bisection (driver.h), `iobisect test`, `iobisect sweep` (sweep_run.h:
+ * its builds, boots and stored values, on Slurm its tasks') and a Slurm
+ * task (`iobisect measure`, probe_task) get their evidence here.
  *
  * One command boots beside it instead: `iobisect run` measures no commit
  * at the metric point but an image (built, or given as a file) on every
@@ -30,15 +30,12 @@
 #include "marks.h"
 #include "clock.h"
 #include "job.h"
-#include "noise.h"
 #include "results.h"
 #include "run_counts.h"
 #include "util.h"
-#include "verdict.h"
 
 struct progress;
 
-#define MEASURE_WINDOW 16 /* good boots a verdict compares with */
 #define MEASURE_REFRESH 2 /* a good boot per this many of a probe's */
 
 /* What a build of one commit came to. */
@@ -90,11 +87,13 @@ struct measure_ops {
 	void (*prefetch)(void *payload, const char *const *commits, size_t n);
 	/*
 	 * Optional: build `n` commits and boot each until `boots` are stored,
-	 * all at once (a multisection round on a cluster). 0, or -1 after
-	 * error() as boot.
+	 * all at once (a multisection round, a sweep's sample, on a
+	 * cluster). builds[i] and out[i] (zeroed) get what commit i's build
+	 * and boots came to. 0, or -1 after error() as boot.
 	 */
 	int (*measure_many)(void *payload, const char *const *commits,
-			    size_t n, unsigned boots);
+			    size_t n, unsigned boots,
+			    struct build_facts *builds, struct boot_facts *out);
 	/*
 	 * Optional: the clock that times the boots, as resolved ("auto"
 	 * included). NULL: the job's machine.clock as it names it. The noise
@@ -127,7 +126,10 @@ struct measure {
 	struct progress *progress; /* NULL: quiet */
 	const char *good; /* the baseline commit (full id), NULL: none */
 
-	/* What this run measured. */
+	/*
+	 * What this run measured, counted here only, as the operations
+	 * report it: every command and report reads these.
+	 */
 	struct run_counts counts;
 	unsigned baseline_boots; /* of counts.boots, the baseline's */
 	unsigned since_good; /* boots since the last good one */
@@ -196,39 +198,32 @@ int measure_commit(struct measure *m, const char *commit, unsigned want,
 		   struct build_facts *build, struct boot_facts *out);
 
 /*
- * A commit built and booted elsewhere (a Slurm task): its `boots` and
- * its build (key "" when none was tried) counted as this run's, the
- * build once per commit as measure_build counts it.
+ * Build `n` commits and boot each until `boots` are stored, all at once
+ * (ops->measure_many, which the caller checks is there: a multisection
+ * round, a sweep's sample, on a cluster). out[i] (may be NULL) gets how
+ * commit i went. The boots the commits gained, as measure_load reads
+ * them before and after, count as the run's, and each build (key "" when
+ * none was tried) once per commit as measure_build counts it. 0, or -1
+ * to stop.
  */
-void measure_count_remote(struct measure *m, const char *commit,
-			  const char *key, int cached, size_t boots);
+int measure_many(struct measure *m, const char *const *commits, size_t n,
+		 unsigned boots, struct boot_facts *out);
 
-/* The baseline a verdict compares with: the last MEASURE_WINDOW boots. */
-void measure_window(const struct sample_set *all, const double **v,
-		    size_t *n);
+/* A commit's boots as the layer holds them: one value each, boot order. */
+struct measure_boots {
+	const char *commit;
+	const double *values;
+	size_t nr;
+};
 /*
- * The noise model's priors for the run's clock: a run timed by the
- * instruction count starts from a quieter machine (noise_machine_of).
+ * The boots of every commit read so far with two or more, none booted
+ * since: what the run's noise model pools (judge.h). *out (the caller
+ * frees it) points into the layer's own copies, good until the next load
+ * or boot. Returns how many.
  */
-const struct noise_machine *measure_noise_machine(const struct measure *m);
-/* The run's noise model from every commit read with two boots or more. */
-void measure_noise(struct measure *m, struct noise_model *out);
+size_t measure_repeated(struct measure *m, struct measure_boots **out);
 /* A good boot when the baseline is MEASURE_REFRESH boots old. */
 int measure_refresh_baseline(struct measure *m);
-/* The verdict input of the run: baseline window, bad level, noise. */
-void measure_verdict_input(struct measure *m, struct verdict_input *in,
-			   const struct sample_set *good,
-			   const struct sample_set *bad, double error,
-			   struct noise_model *nm);
-/*
- * The verdict on `commit` against m->good (and `bad`'s level, NULL
- * none) from its boots after the first `from`, the levels that held
- * still as `steady` says (verdict_input): 0, 1 when there is none yet,
- * -1 to stop. *cand gets all its boots.
- */
-int measure_judge(struct measure *m, const char *commit, const char *bad,
-		  size_t from, double error, unsigned steady, struct verdict *v,
-		  struct sample_set *cand);
 
 /* Pairs of `parent` and a commit, booted back to back. */
 struct measure_pairs {
@@ -240,9 +235,6 @@ struct measure_pairs {
 	size_t parent_from; /* the parent's boots before its pairs */
 	unsigned failed;    /* pairs dropped for a failed boot */
 	int last_order;	    /* the pairs boot the parent first */
-	struct verdict v;
-	int decided;
-	size_t judged; /* the pairs p->v was given on */
 };
 void measure_pairs_release(struct measure_pairs *p);
 /* One pair more: its two figures and its boots' places. */
@@ -269,23 +261,15 @@ int measure_pairs_stored(struct measure *m, const char *commit,
 int measure_pairs_reread(struct measure *m, const char *commit,
 			 struct measure_pairs *p, size_t from);
 /*
- * Boot pairs of p->parent and `commit` in the same alternation, without a
- * verdict, until there are `n`: a measurement beside an answer (its size
- * on another clock, wall_pairs.h). 0, 1 when boots kept failing (*fail
- * says how), -1 to stop.
+ * Boot pairs of p->parent and `commit`, alternating (the first pair's
+ * order drawn from a seed of the two), until there are `n`: the judge
+ * takes them one at a time (judge_pairs), a measurement beside an answer
+ * all at once (its size on another clock, wall_pairs.h). A pair with a
+ * failed half is taken again, 3 times at most. 0, 1 when boots kept
+ * failing (*fail says how), -1 to stop.
  */
 int measure_pairs_take(struct measure *m, const char *commit,
 		       struct measure_pairs *p, size_t n,
 		       struct boot_facts *fail);
-/*
- * Boot pairs of p->parent and `commit`, alternating, until
- * verdict_pairs (`in`: the drop and the errors) decides or there are `cap`
- * pairs; p->v holds the last verdict. Pairs p already holds (stored
- * ones, read again) are judged before any is booted. 0, 1 when boots
- * kept failing (*fail says how), -1 to stop.
- */
-int measure_pairs_run(struct measure *m, const char *commit,
-		      struct measure_pairs *p, struct verdict_pairs_input *in,
-		      size_t cap, struct boot_facts *fail);
 
 #endif

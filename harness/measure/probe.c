@@ -190,11 +190,6 @@ const struct probe_image *probe_build(struct probe_ctx *ctx,
 	img->build.first_error =
 		res.first_error ? xstrdup(res.first_error) : NULL;
 	img->message = res.message ? xstrdup(res.message) : NULL;
-	/* Builds done (make ran) and builds served from the cache. */
-	if (res.cached)
-		ctx->counts.builds_cached++;
-	else
-		ctx->counts.builds++;
 	if (res.status == BUILD_OK) {
 		img->image = xstrdup(res.image);
 	} else {
@@ -277,7 +272,7 @@ int probe_boot_once(const struct probe_boot_args *a, struct boot_result *br,
 }
 
 int probe_boot(struct probe_ctx *ctx, const struct probe_image *img,
-	       int *status, char **first_error, char **log)
+	       int *status, size_t *samples, char **first_error, char **log)
 {
 	const struct job *job = ctx->job;
 	const char *topo = job->topologies[ctx->topo].name;
@@ -297,6 +292,7 @@ int probe_boot(struct probe_ctx *ctx, const struct probe_image *img,
 	int ret = -1, stored;
 
 	*first_error = *log = NULL;
+	*samples = 0;
 	boot_result_init(&br);
 	if (probe_boot_once(&a, &br, &id, &stored))
 		goto out;
@@ -314,10 +310,9 @@ int probe_boot(struct probe_ctx *ctx, const struct probe_image *img,
 		error("QEMU failed: %s", br.detail.buf);
 		goto out;
 	}
-	ctx->counts.boots++;
 	for (size_t i = 0; i < br.report.nr_samples; i++)
 		if (!br.report.samples[i].warmup)
-			ctx->counts.samples++;
+			(*samples)++;
 	if (ctx->progress)
 		progress_add_samples(ctx->progress, 0);
 	dir = results_boot_dir(job->results, job->name, img->commit, topo,
@@ -386,7 +381,6 @@ static int ops_boot(void *payload, const char *commit, struct boot_facts *out)
 {
 	struct probe_ctx *ctx = payload;
 	const struct probe_image *img = image_of(ctx, commit);
-	unsigned samples = ctx->counts.samples;
 	int status = BOOT_OK;
 
 	if (!img || !img->image)
@@ -396,7 +390,8 @@ static int ops_boot(void *payload, const char *commit, struct boot_facts *out)
 	/* Background builds start (or go on) beside the boot, off its CPUs. */
 	lanes_beside_boot(&ctx->lanes, 1);
 	lanes_poll(&ctx->lanes);
-	int r = probe_boot(ctx, img, &status, &out->first_error, &out->log);
+	int r = probe_boot(ctx, img, &status, &out->samples, &out->first_error,
+			   &out->log);
 	lanes_beside_boot(&ctx->lanes, 0);
 	if (r)
 		return -1;
@@ -404,7 +399,6 @@ static int ops_boot(void *payload, const char *commit, struct boot_facts *out)
 	out->ok = status == BOOT_OK;
 	if (!out->ok)
 		out->outcome = boot_outcome(status);
-	out->samples = ctx->counts.samples - samples;
 	return 0;
 }
 

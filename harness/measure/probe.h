@@ -47,7 +47,6 @@ struct probe_ctx {
 	/* Images asked for this run (each commit once). */
 	struct probe_image *images;
 	size_t nr_images, alloc_images;
-	struct run_counts counts; /* for the report */
 	int interrupted;    /* SIGINT/SIGTERM seen: stop, state saved */
 	int qemu_broken;    /* QEMU itself failed: abort, not a skip */
 };
@@ -137,13 +136,14 @@ int probe_load(struct probe_ctx *ctx, const struct probe_image *img,
 
 /*
  * Boot an image once and store what it gave. *status gets the boot's
- * enum boot_status; the first error or panic line and the console log go
- * to *first_error and *log (caller frees) when it did not go well.
- * Returns 0 when QEMU ran, -1 after error() when the boot could not be set
- * up.
+ * enum boot_status, *samples the samples it stored (warm-ups left out);
+ * the first error or panic line and the console log go to *first_error
+ * and *log (caller frees) when it did not go well. Returns 0 when QEMU
+ * ran, -1 after error() when the boot could not be set up. What a run
+ * built and booted is counted above, once (measure.h).
  */
 int probe_boot(struct probe_ctx *ctx, const struct probe_image *img,
-	       int *status, char **first_error, char **log);
+	       int *status, size_t *samples, char **first_error, char **log);
 
 /*
  * The measuring layer's operations (measure.h) over a probe_ctx payload:

@@ -44,12 +44,27 @@ enum bisect_report_revert {
 	REPORT_REVERT_FAILED,	 /* it could not be measured: revert_why */
 };
 
+/*
+ * A change in the range (driver_changes.c): the answer's, and the others
+ * found in the parts of the range whose ends differ beyond the noise.
+ */
+struct bisect_report_change {
+	char commit[41], parent[41];
+	double change_pct;   /* against its parent, medians of all boots */
+	double explains_pct; /* of the endpoints' drop, in log ratio */
+	double confidence;   /* its pairs'; NAN: not known */
+	unsigned pairs;	     /* against its parent */
+	int answer;	     /* the bisection's answer */
+	int faster;	     /* a rise: an improvement within the range */
+};
+
 struct bisect_report_answer {
 	/* The culprit against its parent and the endpoints, medians. */
 	int have_share;
 	double endpoints_pct;	/* bad against good */
 	double culprit_pct;	/* the culprit against its (first) parent */
 	double explains_pct;	/* of the endpoints' drop, in log ratio */
+	double rest_pct;	/* what it leaves: 100 - explains_pct */
 	int rest_beyond_noise; /* the rest is more than the noise allows */
 	/* The bad endpoint with the culprit reverted, in pairs against it. */
 	enum bisect_report_revert revert;
@@ -67,7 +82,13 @@ struct bisect_report_answer {
 	double brought_mbps;	/* the same in MB/s, at the bad level */
 	/* Named by the steps, image identical to the parent's: no answer. */
 	struct strvec same_image;
+	/* Every change found, oldest first (runs.changes); 0: not sought. */
+	struct bisect_report_change *changes;
+	size_t nr_changes;
 };
+/* A change at the end of a->changes, zeroed, figures NAN. */
+struct bisect_report_change *
+bisect_report_answer_add_change(struct bisect_report_answer *a);
 void bisect_report_answer_init(struct bisect_report_answer *a);
 void bisect_report_answer_release(struct bisect_report_answer *a);
 /* A copy of `from` into *to (released first). */
@@ -76,9 +97,44 @@ void bisect_report_answer_copy(struct bisect_report_answer *to,
 /* Its lines in report.txt (nothing when there is nothing to say). */
 void bisect_report_render_answer(const struct bisect_report_answer *a,
 				 int done, struct strbuf *out);
-/* Its keys in summary.json: "share", "revert", "same_image". */
+/* Its keys in summary.json: "share", "revert", "same_image", "changes". */
 void bisect_report_answer_json(const struct bisect_report_answer *a,
 			       int done, json_t *o);
+/*
+ * Those keys read back from summary.json's object `o` into *a (initialized
+ * by the caller); a key that is missing or not of its kind is left out.
+ */
+void bisect_report_answer_from_json(struct bisect_report_answer *a,
+				    json_t *o);
+/*
+ * The same keys read from <dir>/summary.json into *a (initialized by the
+ * caller) for the pages that show a stored bisection (html.c, compare):
+ * 0 when it holds a finished answer naming `culprit` (NULL: any); 1 when
+ * there is none, it is stale, or it cannot be read (after a warning),
+ * and *a is left as it was.
+ */
+int bisect_report_answer_load(struct bisect_report_answer *a, const char *dir,
+			      const char *culprit);
+/*
+ * What a measured revert check did to the drop: "brings back N% of the
+ * drop (+M MB/s)", "none" under half a percent, or the revert's own
+ * change when the endpoints give no drop to share.
+ */
+void bisect_report_revert_size(const struct bisect_report_answer *a,
+			       struct strbuf *out);
+/*
+ * The culprit's share of the endpoints' drop, and whether the rest is
+ * beyond the noise, as one sentence in lower case without its stop
+ * (report.txt, compare and the HTML page say it alike).
+ */
+void bisect_report_share_text(const struct bisect_report_answer *a,
+			      struct strbuf *out);
+/*
+ * Every change found (even the answer's alone) and the revert check, a
+ * line each, as report.txt words them; nothing when neither is known.
+ */
+void bisect_report_render_found(const struct bisect_report_answer *a,
+				struct strbuf *out);
 
 struct bisect_report {
 	char *job;

@@ -7,10 +7,10 @@
  * report with less.
  */
 #include "bisect_report.h"
+#include "json_num.h"
 #include "store_file.h"
 #include "util.h"
 
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,18 +21,6 @@ static char *str_dup(json_t *o, const char *key)
 {
 	const char *s = json_string_value(json_object_get(o, key));
 	return s ? xstrdup(s) : NULL;
-}
-
-static double num_of(json_t *o, const char *key)
-{
-	json_t *v = json_object_get(o, key);
-	return json_is_number(v) ? json_number_value(v) : NAN;
-}
-
-static unsigned count_of(json_t *o, const char *key)
-{
-	json_int_t v = json_integer_value(json_object_get(o, key));
-	return v > 0 && v < (json_int_t)UINT32_MAX ? (unsigned)v : 0;
 }
 
 static int load_rows(struct bisect_report *r, json_t *rows)
@@ -52,10 +40,10 @@ static int load_rows(struct bisect_report *r, json_t *rows)
 		if (!metric || !unit)
 			return -1;
 		row = bisect_report_add_row(r, metric, unit);
-		row->good_median = num_of(j, "good_median");
-		row->good_stddev_pct = num_of(j, "good_stddev_pct");
-		row->bad_median = num_of(j, "bad_median");
-		row->bad_stddev_pct = num_of(j, "bad_stddev_pct");
+		row->good_median = json_num_at(j, "good_median");
+		row->good_stddev_pct = json_num_at(j, "good_stddev_pct");
+		row->bad_median = json_num_at(j, "bad_median");
+		row->bad_stddev_pct = json_num_at(j, "bad_stddev_pct");
 		row->significant =
 			json_is_true(json_object_get(j, "significant"));
 	}
@@ -98,17 +86,19 @@ int bisect_report_load(struct bisect_report *r, const char *dir, const char *cul
 	r->culprit.author = str_dup(c, "author");
 	r->culprit.date = str_dup(c, "date");
 	snprintf(r->parent, sizeof(r->parent), "%s", parent);
-	r->confidence = num_of(o, "confidence");
+	r->confidence = json_num_at(o, "confidence");
 	r->identical_image =
 		json_is_true(json_object_get(o, "identical_image"));
 	r->message = str_dup(o, "message");
+	/* What stands beside the answer: its share, revert, changes. */
+	bisect_report_answer_from_json(&r->answer, o);
 	if (load_rows(r, json_object_get(o, "metrics"))) {
 		bisect_report_release(r);
 		goto spoiled;
 	}
-	r->steps = count_of(o, "steps");
+	r->steps = json_count_at(o, "steps");
 	run_counts_from_json(&r->counts, o);
-	r->seconds = num_of(o, "total_seconds");
+	r->seconds = json_num_at(o, "total_seconds");
 	logs = json_object_get(o, "logs");
 	json_array_foreach(logs, i, v)
 		if (json_is_string(v))
@@ -127,5 +117,32 @@ out:
 	strbuf_release(&sum);
 	free(tpath);
 	free(spath);
+	return ret;
+}
+
+int bisect_report_answer_load(struct bisect_report_answer *a, const char *dir,
+			      const char *culprit)
+{
+	char *path = xstrfmt("%s/summary.json", dir);
+	json_t *o = NULL;
+	const char *status, *id;
+	int ret = 1;
+
+	if (!store_file_exists(path))
+		goto out;
+	o = store_json_optional(path, REPORT_MAX, JSON_REJECT_DUPLICATES,
+				"the stored answer");
+	status = json_string_value(json_object_get(o, "status"));
+	id = json_string_value(
+		json_object_get(json_object_get(o, "culprit"), "id"));
+	/* Another answer's figures are not this one's: a stale summary. */
+	if (!status || strcmp(status, "done") || !id ||
+	    (culprit && strcmp(id, culprit)))
+		goto out;
+	bisect_report_answer_from_json(a, o);
+	ret = 0;
+out:
+	json_decref(o);
+	free(path);
 	return ret;
 }

@@ -3,8 +3,9 @@
  * html.h). Figures are stored in bytes/s and shown in MB/s (10^6 bytes).
  * Plots share one x axis (every commit of the scan, in history order) so
  * the eye can run down the page from one topology to the next. What a
- * series' plot and rows are drawn from is in html_series.c, the counters
- * in html_counters.c.
+ * series' plot and rows are drawn from is in html_series.c, the plot in
+ * html_plot.c, the counters in html_counters.c, what the stored answer
+ * explains (its changes, the revert check) in html_answer.c.
  */
 #include "html.h"
 #include "stats.h"
@@ -18,22 +19,6 @@
 
 #define MB 1e6
 
-/* Plot geometry, in SVG user units. */
-#define PW 760.0
-#define PH 270.0
-#define PL 64.0  /* left margin: y labels */
-#define PR 20.0
-#define PT 22.0
-#define PB 58.0 /* bottom margin: rotated commit labels */
-
-/* A round step for about `n` ticks over `span`. */
-static double nice_step(double span, int n)
-{
-	double raw = span / n, mag = pow(10, floor(log10(raw)));
-	double f = raw / mag;
-	return (f < 1.5 ? 1 : f < 3 ? 2 : f < 7 ? 5 : 10) * mag;
-}
-
 static void fmt_mbps(struct strbuf *out, double v)
 {
 	if (!isfinite(v))
@@ -44,173 +29,6 @@ static void fmt_mbps(struct strbuf *out, double v)
 		strbuf_addf(out, "%.1f", v);
 	else
 		strbuf_addf(out, "%.2f", v);
-}
-
-static const char *role_class(const char *role)
-{
-	if (!role)
-		return "other";
-	if (!strcmp(role, "good"))
-		return "good";
-	if (!strcmp(role, "bad") || !strcmp(role, "culprit"))
-		return "bad";
-	if (!strcmp(role, "skip"))
-		return "skip";
-	return "other";
-}
-
-static void render_plot(struct strbuf *out, const struct scan *s,
-			size_t si, const struct changepoint_result *cr,
-			long culprit)
-{
-	const struct scan_series *ser = &s->series[si];
-	double lo = INFINITY, hi = -INFINITY, step, y0, y1;
-	size_t n = s->nr_commits;
-	double pw = PW - PL - PR, ph = PH - PT - PB;
-	double dx = n > 1 ? pw / (double)n : pw;
-
-	for (size_t c = 0; c < n; c++)
-		for (size_t b = 0; b < ser->cells[c].nr; b++) {
-			double v = ser->cells[c].values[b] / MB;
-			lo = v < lo ? v : lo;
-			hi = v > hi ? v : hi;
-		}
-	if (!isfinite(lo)) {
-		lo = 0;
-		hi = 1;
-	}
-	if (hi - lo < hi * 0.02) { /* a flat series: show +-5% */
-		lo -= hi * 0.05;
-		hi += hi * 0.05;
-	}
-	step = nice_step(hi - lo, 5);
-	y0 = floor((lo - (hi - lo) * 0.08) / step) * step;
-	y1 = ceil((hi + (hi - lo) * 0.08) / step) * step;
-	if (y0 < 0)
-		y0 = 0;
-#define X(i) (PL + dx * ((double)(i) + 0.5))
-#define Y(v) (PT + ph - ((v) - y0) / (y1 - y0) * ph)
-
-	strbuf_addstr(out, "<svg class=\"plot\" xmlns=\"http://www.w3.org/2000/svg\"");
-	strbuf_addstr(out, " data-topology=\"");
-	html_escape(out, ser->topology);
-	strbuf_addstr(out, "\" data-engine=\"");
-	html_escape(out, ser->engine);
-	strbuf_addstr(out, "\" data-point=\"");
-	html_escape(out, ser->point);
-	strbuf_addstr(out, "\" data-metric=\"");
-	html_escape(out, ser->metric);
-	strbuf_addf(out, "\" data-clock=\"%s\"", clock_name(ser->clock.kind));
-	strbuf_addf(out, " viewBox=\"0 0 %.0f %.0f\" role=\"img\">\n", PW, PH);
-	struct strbuf name = STRBUF_INIT;
-	scan_series_name(ser, &name);
-	strbuf_addch(&name, ' ');
-	scan_series_unit(ser, &name);
-	strbuf_addstr(out, "<title>");
-	html_escape(out, name.buf);
-	strbuf_addstr(out, " per commit</title>\n");
-	strbuf_release(&name);
-
-	/* Grid and y axis. */
-	for (double v = y0; v <= y1 + step / 2; v += step) {
-		strbuf_addf(out, "<line class=\"grid\" x1=\"%.1f\" x2=\"%.1f\" "
-				 "y1=\"%.1f\" y2=\"%.1f\"/>",
-			    PL, PW - PR, Y(v), Y(v));
-		strbuf_addf(out, "<text class=\"ylab\" x=\"%.1f\" y=\"%.1f\">"
-				 "%.*f</text>\n",
-			    PL - 8, Y(v) + 4, step >= 1 ? 0 : step >= 0.1 ? 1 : 2,
-			    v);
-	}
-	strbuf_addf(out, "<text class=\"axis\" transform=\"translate(14 %.1f) "
-			 "rotate(-90)\">MB/s%s</text>\n",
-		    PT + ph / 2,
-		    ser->clock.kind == CLOCK_VIRTUAL ? " in virtual time" : "");
-
-	/* The culprit's column, under everything else. */
-	if (culprit >= 0 && ser->cells[culprit].nr) {
-		strbuf_addstr(out, "<g class=\"culprit\" data-commit=\"");
-		html_escape(out, s->commits[culprit].id);
-		strbuf_addstr(out, "\">");
-		strbuf_addf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
-				 "height=\"%.1f\"/>",
-			    X(culprit) - dx / 2, PT, dx, ph);
-		strbuf_addf(out, "<text x=\"%.1f\" y=\"%.1f\">culprit</text></g>\n",
-			    X(culprit), PT - 6);
-	}
-
-	/* The levels between change points, from the detector's medians. */
-	for (size_t j = 0; j <= cr->nr; j++) {
-		size_t from = j ? cr->points[j - 1].index : 0;
-		size_t to = j < cr->nr ? cr->points[j].before : n - 1;
-		double level = j < cr->nr ? cr->points[j].before_median :
-			       cr->nr ? cr->points[j - 1].after_median : NAN;
-		if (!isfinite(level))
-			break;
-		strbuf_addf(out, "<line class=\"level\" x1=\"%.1f\" x2=\"%.1f\" "
-				 "y1=\"%.1f\" y2=\"%.1f\"/>\n",
-			    X(from) - dx * 0.3, X(to) + dx * 0.3,
-			    Y(level / MB), Y(level / MB));
-	}
-
-	/* Change points: a dashed line between the two commits. */
-	for (size_t j = 0; j < cr->nr; j++) {
-		const struct changepoint *c = &cr->points[j];
-		double x = (X(c->before) + X(c->index)) / 2;
-		strbuf_addstr(out, "<g class=\"changepoint\" data-commit=\"");
-		html_escape(out, s->commits[c->index].id);
-		strbuf_addf(out, "\" data-kind=\"%s\" data-change-pct=\"%.2f\">",
-			    changepoint_kind_name(c->kind), c->change_pct);
-		strbuf_addf(out, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" "
-				 "y2=\"%.1f\"/>",
-			    x, x, PT, PT + ph);
-		strbuf_addf(out, "<text x=\"%.1f\" y=\"%.1f\">%+.1f%%</text></g>\n",
-			    x + 4, PT + 12, c->change_pct);
-	}
-
-	/* Whiskers and medians. */
-	for (size_t c = 0; c < n; c++) {
-		const struct scan_cell *cell = &ser->cells[c];
-		if (!cell->nr)
-			continue;
-		double med = stats_median(cell->values, cell->nr) / MB;
-		double mn = stats_min(cell->values, cell->nr) / MB;
-		double mx = stats_max(cell->values, cell->nr) / MB;
-		strbuf_addf(out, "<g class=\"commit %s\" data-commit=\"",
-			    role_class(s->commits[c].role));
-		html_escape(out, s->commits[c].id);
-		strbuf_addstr(out, "\"><title>");
-		html_escape(out, s->commits[c].abbrev);
-		strbuf_addf(out, "  median %.1f MB/s, min %.1f, max "
-				 "%.1f, %zu boots</title>",
-			    med, mn, mx, cell->nr);
-		strbuf_addf(out, "<line class=\"whisker\" x1=\"%.1f\" x2=\"%.1f\" "
-				 "y1=\"%.1f\" y2=\"%.1f\"/>",
-			    X(c), X(c), Y(mn), Y(mx));
-		for (int e = 0; e < 2; e++)
-			strbuf_addf(out, "<line class=\"whisker\" x1=\"%.1f\" "
-					 "x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/>",
-				    X(c) - 4, X(c) + 4, Y(e ? mx : mn),
-				    Y(e ? mx : mn));
-		strbuf_addf(out, "<circle class=\"median\" cx=\"%.1f\" cy=\"%.1f\" "
-				 "r=\"4.5\"/></g>\n",
-			    X(c), Y(med));
-	}
-
-	/* Commit labels, rotated so twenty of them fit. */
-	for (size_t c = 0; c < n; c++) {
-		strbuf_addf(out, "<text class=\"xlab%s\" transform=\"translate("
-				 "%.1f %.1f) rotate(-35)\">",
-			    (long)c == culprit ? " culprit-label" : "", X(c) + 3,
-			    PT + ph + 12);
-		html_escape_n(out, s->commits[c].abbrev, 7);
-		strbuf_addstr(out, "</text>\n");
-	}
-	strbuf_addf(out, "<line class=\"axisline\" x1=\"%.1f\" x2=\"%.1f\" "
-			 "y1=\"%.1f\" y2=\"%.1f\"/>\n",
-		    PL, PW - PR, PT + ph, PT + ph);
-	strbuf_addstr(out, "</svg>\n");
-#undef X
-#undef Y
 }
 
 static void td_num(struct strbuf *out, double v, const char *cls)
@@ -292,7 +110,7 @@ static void render_history(struct strbuf *out, const struct scan *s)
 		strbuf_addf(out,
 			    "<tr class=\"%s\"><td class=\"num\">%zu</td>"
 			    "<td class=\"id\">",
-			    role_class(mark), i + 1);
+			    html_role_class(mark), i + 1);
 		html_escape_n(out, p->commit, 12);
 		strbuf_addstr(out, "</td><td>");
 		html_escape(out, probe_role_name(p->role));
@@ -452,22 +270,11 @@ static void card(struct strbuf *out, const char *value, const char *label)
 	strbuf_addstr(out, "</span></div>");
 }
 
-int html_render(const struct scan *s, const struct html_options *o,
-		struct strbuf *out)
+/* The document's head, its title and the page's header. */
+static void render_head(struct strbuf *out, const struct scan *s,
+			const struct html_options *o,
+			const struct bisect_report_answer *a)
 {
-	struct changepoint_result *crs;
-	long culprit = html_culprit(s);
-	size_t nr_changes = 0;
-	int ret = 0;
-
-	crs = xcalloc(s->nr_series + 1, sizeof(*crs));
-	for (size_t i = 0; i < s->nr_series && !ret; i++) {
-		ret = html_series_changes(s, i, &o->cp, &crs[i]);
-		nr_changes += crs[i].nr;
-	}
-	if (ret)
-		goto out;
-
 	strbuf_addstr(out, "<!DOCTYPE html>\n<html lang=\"en\"><head>"
 			   "<meta charset=\"utf-8\">\n<meta name=\"viewport\" "
 			   "content=\"width=device-width\">\n<title>");
@@ -477,7 +284,8 @@ int html_render(const struct scan *s, const struct html_options *o,
 		strbuf_addstr(out, "iobisect: ");
 		html_escape(out, s->job);
 	}
-	strbuf_addf(out, "</title>\n<style>%s</style></head><body>\n", css);
+	strbuf_addf(out, "</title>\n<style>%s%s</style></head><body>\n", css,
+		    html_answer_css(a));
 
 	strbuf_addstr(out, "<header><h1>");
 	if (o->title)
@@ -489,8 +297,12 @@ int html_render(const struct scan *s, const struct html_options *o,
 	strbuf_addf(out, "</h1><p>%zu commits, %zu series, commit order from "
 			 "%s</p></header>\n<main>\n",
 		    s->nr_commits, s->nr_series, s->order);
+}
 
-	/* Summary cards. */
+/* Summary cards: the bisection, its culprit and confidence, changes. */
+static void render_cards(struct strbuf *out, const struct scan *s,
+			 long culprit, size_t nr_changes)
+{
 	strbuf_addstr(out, "<div class=\"cards\">");
 	if (s->has_state) {
 		card(out, state_status_name(s->state.status), "bisection");
@@ -521,70 +333,74 @@ int html_render(const struct scan *s, const struct html_options *o,
 		card(out, b, "change points");
 	}
 	strbuf_addstr(out, "</div>\n");
+}
 
+/* A figure's heading: the series, then its change points and drifts. */
+static void render_figure_title(struct strbuf *out, const struct scan *s,
+				const struct scan_series *ser,
+				const struct changepoint_result *cr)
+{
+	strbuf_addstr(out, "<h3>");
+	html_escape(out, ser->topology);
+	strbuf_addstr(out, " / ");
+	html_escape(out, ser->engine);
+	strbuf_addstr(out, " &middot; ");
+	html_escape(out, ser->point);
+	strbuf_addstr(out, " &middot; ");
+	html_escape(out, ser->metric);
+	strbuf_addstr(out, " &middot; ");
+	struct strbuf unit = STRBUF_INIT;
+	scan_series_unit(ser, &unit);
+	html_escape(out, unit.buf);
+	strbuf_release(&unit);
+	strbuf_addstr(out, "<span class=\"sub\">");
+	for (size_t j = 0; j < cr->nr; j++) {
+		strbuf_addf(out, "%s%s %+.1f%% at ", j ? "; " : "",
+			    changepoint_kind_name(cr->points[j].kind),
+			    cr->points[j].change_pct);
+		html_escape_n(out, s->commits[cr->points[j].index].abbrev, 12);
+		strbuf_addf(out, " (p %.2g)", cr->points[j].p_value);
+	}
+	for (size_t j = 0; j < cr->nr_drifts; j++) {
+		strbuf_addf(out, "%sdrift %+.1f%% from ",
+			    cr->nr || j ? "; " : "", cr->drifts[j].change_pct);
+		html_escape_n(out, s->commits[cr->drifts[j].first].abbrev, 12);
+		strbuf_addstr(out, " to ");
+		html_escape_n(out, s->commits[cr->drifts[j].last].abbrev, 12);
+	}
+	if (!cr->nr && !cr->nr_drifts)
+		strbuf_addstr(out, "no change point");
+	strbuf_addstr(out, "</span></h3>\n");
+}
+
+/* MB/s per commit: the legend, then a figure per series. */
+static void render_figures(struct strbuf *out, const struct scan *s,
+			   const struct changepoint_result *crs, long culprit,
+			   const struct bisect_report_answer *a)
+{
 	strbuf_addstr(out, "<h2>MB/s per commit</h2>\n<p class=\"legend\">"
 			   "<span><i style=\"background:#2e9e5b\"></i>good"
 			   "</span><span><i style=\"background:#d43d3d\"></i>"
 			   "bad</span><span><i style=\"background:#2f6fd6\">"
 			   "</i>other</span><span>dot: median of the boots, "
 			   "whisker: min-max; dashed orange: level between "
-			   "change points; dashed violet: change point</span>"
-			   "</p>\n");
+			   "change points; dashed violet: change point</span>");
+	if (a->nr_changes)
+		strbuf_addstr(out, "<span>triangle: a change the bisection "
+				   "found, its size against its parent</span>");
+	strbuf_addstr(out, "</p>\n");
 	for (size_t i = 0; i < s->nr_series; i++) {
-		const struct scan_series *ser = &s->series[i];
-		strbuf_addstr(out, "<div class=\"fig\"><h3>");
-		html_escape(out, ser->topology);
-		strbuf_addstr(out, " / ");
-		html_escape(out, ser->engine);
-		strbuf_addstr(out, " &middot; ");
-		html_escape(out, ser->point);
-		strbuf_addstr(out, " &middot; ");
-		html_escape(out, ser->metric);
-		strbuf_addstr(out, " &middot; ");
-		struct strbuf unit = STRBUF_INIT;
-		scan_series_unit(ser, &unit);
-		html_escape(out, unit.buf);
-		strbuf_release(&unit);
-		strbuf_addstr(out, "<span class=\"sub\">");
-		for (size_t j = 0; j < crs[i].nr; j++) {
-			strbuf_addf(out, "%s%s %+.1f%% at ", j ? "; " : "",
-				    changepoint_kind_name(crs[i].points[j].kind),
-				    crs[i].points[j].change_pct);
-			html_escape_n(out,
-				      s->commits[crs[i].points[j].index].abbrev,
-				      12);
-			strbuf_addf(out, " (p %.2g)", crs[i].points[j].p_value);
-		}
-		for (size_t j = 0; j < crs[i].nr_drifts; j++) {
-			strbuf_addf(out, "%sdrift %+.1f%% from ",
-				    crs[i].nr || j ? "; " : "",
-				    crs[i].drifts[j].change_pct);
-			html_escape_n(out,
-				      s->commits[crs[i].drifts[j].first].abbrev,
-				      12);
-			strbuf_addstr(out, " to ");
-			html_escape_n(out,
-				      s->commits[crs[i].drifts[j].last].abbrev,
-				      12);
-		}
-		if (!crs[i].nr && !crs[i].nr_drifts)
-			strbuf_addstr(out, "no change point");
-		strbuf_addstr(out, "</span></h3>\n");
-		render_plot(out, s, i, &crs[i], culprit);
+		strbuf_addstr(out, "<div class=\"fig\">");
+		render_figure_title(out, s, &s->series[i], &crs[i]);
+		html_render_plot(out, s, i, &crs[i], culprit, a);
 		strbuf_addstr(out, "</div>\n");
 	}
+}
 
-	strbuf_addstr(out, "<h2>Comparison (LKP style)</h2>\n");
-	render_lkp(out, s, crs);
-	html_render_counters(out, s, crs);
-	html_render_profile(out, s, crs);
-
-	if (s->has_state) {
-		strbuf_addstr(out, "<h2>Bisection history</h2>\n");
-		render_history(out, s);
-	}
-	render_tables(out, s);
-
+/* Every commit of the scan, then the footer that closes the page. */
+static void render_commits(struct strbuf *out, const struct scan *s,
+			   const struct html_options *o)
+{
 	strbuf_addstr(out, "<h2>Commits</h2>\n<table class=\"commits\"><thead>"
 			   "<tr><th>#</th><th>commit</th><th>role</th>"
 			   "<th>subject</th><th>first measured</th></tr>"
@@ -593,7 +409,7 @@ int html_render(const struct scan *s, const struct html_options *o,
 		const struct scan_commit *c = &s->commits[i];
 		strbuf_addf(out, "<tr class=\"%s\"><td class=\"num\">%zu</td>"
 				 "<td class=\"id\">",
-			    role_class(c->role), i + 1);
+			    html_role_class(c->role), i + 1);
 		html_escape(out, c->id);
 		strbuf_addstr(out, "</td><td>");
 		html_escape(out, c->role);
@@ -611,9 +427,48 @@ int html_render(const struct scan *s, const struct html_options *o,
 	}
 	strbuf_addstr(out, " &middot; MB/s = 10<sup>6</sup> bytes/s</footer>"
 			   "\n</body></html>\n");
+}
+
+int html_render(const struct scan *s, const struct html_options *o,
+		struct strbuf *out)
+{
+	struct changepoint_result *crs;
+	long culprit = html_culprit(s);
+	struct bisect_report_answer a;
+	size_t nr_changes = 0;
+	int ret = 0;
+
+	bisect_report_answer_init(&a);
+	/* What the stored answer explains: nothing when none is stored. */
+	if (culprit >= 0)
+		bisect_report_answer_load(&a, s->dir, s->state.culprit);
+
+	crs = xcalloc(s->nr_series + 1, sizeof(*crs));
+	for (size_t i = 0; i < s->nr_series && !ret; i++) {
+		ret = html_series_changes(s, i, &o->cp, &crs[i]);
+		nr_changes += crs[i].nr;
+	}
+	if (ret)
+		goto out;
+
+	render_head(out, s, o, &a);
+	render_cards(out, s, culprit, nr_changes);
+	html_render_answer(out, &a);
+	render_figures(out, s, crs, culprit, &a);
+	strbuf_addstr(out, "<h2>Comparison (LKP style)</h2>\n");
+	render_lkp(out, s, crs);
+	html_render_counters(out, s, crs);
+	html_render_profile(out, s, crs);
+	if (s->has_state) {
+		strbuf_addstr(out, "<h2>Bisection history</h2>\n");
+		render_history(out, s);
+	}
+	render_tables(out, s);
+	render_commits(out, s, o);
 out:
 	for (size_t i = 0; i < s->nr_series; i++)
 		changepoint_result_release(&crs[i]);
 	free(crs);
+	bisect_report_answer_release(&a);
 	return ret;
 }

@@ -14,12 +14,16 @@
  *   <g class="culprit" data-commit=ID> ... in every plot that measured the
  *      culprit, and <div class="culprit" data-commit=ID> in the summary
  *   <table class="lkp">, <table class="history">, <table class="profile">
+ *   <g class="change slower|faster" data-commit=ID data-change-pct=X> ...
+ *      per change the bisection found (summary.json), in every plot that
+ *      measured it; <table class="changes">, <p class="revert"> (html_answer.c)
  *
  * Rendering is pure (the scan is data); only the caller writes the file.
  */
 #ifndef IOBISECT_HTML_H
 #define IOBISECT_HTML_H
 
+#include "bisect_report.h"
 #include "changepoint.h"
 #include "store_scan.h"
 #include "util.h"
@@ -49,6 +53,30 @@ void html_series_pair(const struct scan *s, size_t series,
 
 int html_render(const struct scan *s, const struct html_options *o,
 		struct strbuf *out);
+/*
+ * Series `series`' plot, its change points `cr` drawn, and the changes of
+ * the stored answer `a` (html_plot.c).
+ */
+void html_render_plot(struct strbuf *out, const struct scan *s,
+		      size_t series, const struct changepoint_result *cr,
+		      long culprit, const struct bisect_report_answer *a);
+/*
+ * The stored answer's changes, share and revert check (html_answer.c):
+ * shown when summary.json holds any of them.
+ */
+int html_answer_shown(const struct bisect_report_answer *a);
+/* The CSS rules they need ("" when nothing is shown). */
+const char *html_answer_css(const struct bisect_report_answer *a);
+/* The table of changes, the share and the revert line; nothing if none. */
+void html_render_answer(struct strbuf *out,
+			const struct bisect_report_answer *a);
+/* The index in s->commits of the change commit `id`, or -1. */
+long html_change_index(const struct scan *s, const char *id);
+/* "-12.3% slower" or "+4.0% faster". */
+void html_change_size(struct strbuf *out,
+		      const struct bisect_report_change *c);
+/* The class that colours a commit of role `role`: good, bad, skip, other. */
+const char *html_role_class(const char *role);
 /* Text made safe inside HTML elements and attribute values. */
 void html_escape(struct strbuf *out, const char *s);
 /* The same for at most `max` bytes of `s` (an abbreviated commit id). */

@@ -1,13 +1,27 @@
 /*
  * html_series.c: what the report page (html.c, html_counters.c) reads of
  * a series before it draws anything: the culprit's column, the change
- * points, the two commits its rows compare; and text made safe for HTML.
+ * points, the two commits its rows compare, a commit's role's colour;
+ * and text made safe for HTML.
  */
 #include "html.h"
 
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+
+const char *html_role_class(const char *role)
+{
+	if (!role)
+		return "other";
+	if (!strcmp(role, "good"))
+		return "good";
+	if (!strcmp(role, "bad") || !strcmp(role, "culprit"))
+		return "bad";
+	if (!strcmp(role, "skip"))
+		return "skip";
+	return "other";
+}
 
 void html_escape(struct strbuf *out, const char *s)
 {

@@ -81,32 +81,11 @@ static int on_progress(void *payload, curl_off_t dltotal, curl_off_t dlnow,
 	return run_interrupted() != 0;
 }
 
-enum upload_result upload_post(const struct upload_options *o,
-			       const char *url, const char *body, size_t len,
-			       const char *key, long *status)
+/* The request's headers, made of checked values only. */
+static struct curl_slist *post_headers(const char *key, const char *token)
 {
 	struct curl_slist *hdr = NULL;
-	struct strbuf answer = STRBUF_INIT;
-	char errbuf[CURL_ERROR_SIZE];
-	const char *token = upload_token(o);
-	char *shown = upload_url_shown(url);
-	enum upload_result res = UPLOAD_FAILED;
-	long code = 0, wait = o->backoff_ms;
-	int tries = o->tries > 0 ? o->tries : 1;
-	CURL *c;
 
-	/* Headers are made of checked values only. */
-	if (upload_check_token(o)) {
-		free(shown);
-		return UPLOAD_AUTH;
-	}
-	curl_init_once();
-	c = curl_easy_init();
-	if (!c) {
-		error("cannot post to '%s': libcurl could not start", shown);
-		free(shown);
-		return UPLOAD_FAILED;
-	}
 	hdr = curl_slist_append(hdr, "Content-Type: application/json");
 	hdr = curl_slist_append(hdr, "Expect:"); /* no 100-continue wait */
 	if (key) {
@@ -119,6 +98,24 @@ enum upload_result upload_post(const struct upload_options *o,
 		hdr = curl_slist_append(hdr, h);
 		free(h);
 	}
+	return hdr;
+}
+
+/*
+ * A handle that posts `body` to `url` with `hdr`, the server's answer
+ * into `answer`, libcurl's words into `errbuf`; NULL when libcurl cannot
+ * start.
+ */
+static CURL *post_handle(const struct upload_options *o, const char *url,
+			 const char *body, size_t len, struct curl_slist *hdr,
+			 char *errbuf, struct strbuf *answer)
+{
+	CURL *c;
+
+	curl_init_once();
+	c = curl_easy_init();
+	if (!c)
+		return NULL;
 	curl_easy_setopt(c, CURLOPT_URL, url);
 	curl_easy_setopt(c, CURLOPT_HTTPHEADER, hdr);
 	curl_easy_setopt(c, CURLOPT_POSTFIELDS, body);
@@ -136,9 +133,38 @@ enum upload_result upload_post(const struct upload_options *o,
 		curl_easy_setopt(c, CURLOPT_CAINFO, o->ca_file);
 	curl_easy_setopt(c, CURLOPT_ERRORBUFFER, errbuf);
 	curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_body);
-	curl_easy_setopt(c, CURLOPT_WRITEDATA, &answer);
+	curl_easy_setopt(c, CURLOPT_WRITEDATA, answer);
 	curl_easy_setopt(c, CURLOPT_XFERINFOFUNCTION, on_progress);
 	curl_easy_setopt(c, CURLOPT_NOPROGRESS, 0L);
+	return c;
+}
+
+enum upload_result upload_post(const struct upload_options *o,
+			       const char *url, const char *body, size_t len,
+			       const char *key, long *status)
+{
+	struct curl_slist *hdr;
+	struct strbuf answer = STRBUF_INIT;
+	char errbuf[CURL_ERROR_SIZE];
+	const char *token = upload_token(o);
+	char *shown = upload_url_shown(url);
+	enum upload_result res = UPLOAD_FAILED;
+	long code = 0, wait = o->backoff_ms;
+	int tries = o->tries > 0 ? o->tries : 1;
+	CURL *c;
+
+	if (upload_check_token(o)) {
+		free(shown);
+		return UPLOAD_AUTH;
+	}
+	hdr = post_headers(key, token);
+	c = post_handle(o, url, body, len, hdr, errbuf, &answer);
+	if (!c) {
+		error("cannot post to '%s': libcurl could not start", shown);
+		curl_slist_free_all(hdr);
+		free(shown);
+		return UPLOAD_FAILED;
+	}
 
 	for (int t = 1; t <= tries; t++) {
 		CURLcode rc;

@@ -239,3 +239,34 @@ void noise_estimate(struct noise_model *out, const struct noise_machine *mach,
 	if (out->wild < NOISE_WILD_FLOOR)
 		out->wild = NOISE_WILD_FLOOR;
 }
+
+int noise_steady_boots(const double *bps, size_t n,
+		       const struct noise_machine *m)
+{
+	double *y = xmalloc((n ? n : 1) * sizeof(*y));
+	int still;
+
+	noise_log(y, bps, n);
+	still = noise_steady(y, n, m);
+	free(y);
+	return still;
+}
+
+void noise_estimate_boots(struct noise_model *out,
+			  const struct noise_machine *m,
+			  const struct noise_group *bps, size_t nr_groups)
+{
+	struct noise_group *g = xcalloc(nr_groups + 1, sizeof(*g));
+	double **y = xcalloc(nr_groups + 1, sizeof(*y));
+
+	for (size_t i = 0; i < nr_groups; i++) {
+		y[i] = xmalloc((bps[i].n ? bps[i].n : 1) * sizeof(double));
+		noise_log(y[i], bps[i].y, bps[i].n);
+		g[i] = (struct noise_group){y[i], bps[i].n};
+	}
+	noise_estimate(out, m, g, nr_groups);
+	for (size_t i = 0; i < nr_groups; i++)
+		free(y[i]);
+	free(y);
+	free(g);
+}

@@ -145,6 +145,15 @@ void noise_estimate(struct noise_model *out, const struct noise_machine *m,
  */
 int noise_steady(const double *y, size_t n, const struct noise_machine *m);
 
+/* noise_steady of boots in bytes/s: their ln (noise_log) held still? */
+int noise_steady_boots(const double *bps, size_t n,
+		       const struct noise_machine *m);
+
+/* noise_estimate from groups of boots in bytes/s, each taken as its ln. */
+void noise_estimate_boots(struct noise_model *out,
+			  const struct noise_machine *m,
+			  const struct noise_group *bps, size_t nr_groups);
+
 /* ln of each value into y (caller's array of n); values <= 0 give NAN. */
 void noise_log(double *y, const double *values, size_t n);
 

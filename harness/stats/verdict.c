@@ -268,38 +268,14 @@ double verdict_posterior_error(double llr)
 
 /*
  * The slow level on the log scale (direction applied), from the baseline's
- * location `g` (and its level in bytes/s), or -1 after error().
+ * location `g`, as the job's line (or the bad endpoint, for auto) puts it
+ * (threshold_slow_level), or -1 after error().
  */
 static int slow_level(double *out, const struct threshold *t, double g,
 		      int faster, const struct side *bad)
 {
-	double fast_bps = level_bps(g, faster), drop;
-
-	if (t->kind != THRESHOLD_AUTO) {
-		if (!threshold_drop(&drop, t, fast_bps, faster)) {
-			*out = g + drop;
-			return 0;
-		}
-		if (t->kind == THRESHOLD_PERCENT)
-			return error("threshold %g%% does not draw a line",
-				     t->value);
-		if (!(t->value > 0))
-			return error("threshold %g MB/s does not draw a line",
-				     t->value);
-		return error("threshold %g MB/s is not below the "
-			     "baseline's %.1f MB/s",
-			     t->value, fast_bps / MB);
-	}
-	if (!bad || !bad->n)
-		return error("threshold 'auto' needs the bad "
-			     "endpoint's boots");
-	if (!(bad->loc < g))
-		return error("threshold 'auto' needs bad (%.1f MB/s) "
-			     "%s than good (%.1f MB/s)",
-			     level_bps(bad->loc, faster) / MB,
-			     faster ? "faster" : "slower", fast_bps / MB);
-	*out = bad->loc;
-	return 0;
+	return threshold_slow_level(out, t, g, bad && bad->n ? bad->loc : NAN,
+				    faster);
 }
 
 /*
@@ -319,6 +295,93 @@ void verdict_side_edges(double *fast, double *slow, double g, double line,
 	*slow = line - zone;
 }
 
+/* Did both levels hold still over the run? */
+static int both_steady(unsigned steady)
+{
+	unsigned both = VERDICT_STEADY_FAST | VERDICT_STEADY_SLOW;
+
+	return (steady & both) == both;
+}
+
+/*
+ * Does `cand` sit between the run's two levels as a level of its own
+ * (struct verdict's between)? Both levels held still, so neither has a
+ * slower mode that could read there; its own boots, VERDICT_BETWEEN_BOOTS
+ * or more, held still too, so they are not hiccups; and its level is more
+ * than VERDICT_IMPLAUSIBLE_Z scales (p0, p1: one boot's against each
+ * level) from the good level and from the bad endpoint's. *mid gets the
+ * line it is judged against: the threshold's, or with auto the middle of
+ * the two levels (ln units, drops downwards).
+ */
+static int sits_between(const struct verdict_input *in, const struct side *base,
+			const struct side *bad, const struct side *cand,
+			double line, double p0, double p1, double *mid)
+{
+	if (!both_steady(in->steady) || !bad || !bad->n ||
+	    !(bad->loc < base->loc) || cand->n < VERDICT_BETWEEN_BOOTS ||
+	    !noise_steady(cand->y, cand->n, in->machine))
+		return 0;
+	*mid = in->threshold.kind == THRESHOLD_AUTO
+		       ? (base->loc + bad->loc) / 2
+		       : line;
+	return base->loc - cand->loc > VERDICT_IMPLAUSIBLE_Z * p0 &&
+	       cand->loc - bad->loc > VERDICT_IMPLAUSIBLE_Z * p1;
+}
+
+/*
+ * The verdict's kind and its reason, from what decide weighed: the noise
+ * `s`, `mid` the middle of the levels for a commit between them,
+ * `last_bps` its newest boot.
+ */
+static void say_kind(struct verdict *out, const struct verdict_input *in,
+		     const struct side *cand, const char *label, double s,
+		     double mid, double last_bps)
+{
+	char head[220];
+
+	verdict_fmt(head, sizeof(head),
+		    "good %.1f MB/s (%.1f%%, %zu boots), %s %.1f MB/s (%.1f%%, "
+		    "%zu boots): %+.1f%%; slow level %.1f MB/s, noise %.1f%%",
+		    out->base_median / MB, out->base_pct_stddev, out->n_base,
+		    label, out->cand_median / MB, out->cand_pct_stddev,
+		    out->n_cand, out->pct_change, out->slow_level / MB,
+		    out->sigma_pct);
+	if (cand->n < (size_t)in->runs_min) {
+		verdict_fmt(out->reason, sizeof(out->reason),
+			    "%s; %zu of %d boots so far", head, cand->n,
+			    in->runs_min);
+	} else if (out->between) {
+		double z = fabs(cand->loc - mid) /
+			   (s * sqrt(1.0 / (double)cand->n));
+		out->kind = cand->loc < mid ? VERDICT_BAD : VERDICT_GOOD;
+		out->error = 0.5 * erfc(z / sqrt(2));
+		verdict_fmt(out->reason, sizeof(out->reason),
+			    "%s; it holds still between the levels (bad "
+			    "%.1f MB/s): a second change; %s",
+			    head, out->bad_level / MB,
+			    out->kind == VERDICT_BAD ? "slow" : "fast");
+	} else if (out->implausible) {
+		verdict_fmt(out->reason, sizeof(out->reason),
+			    "%s; the last boot (%.1f MB/s) fits neither level: "
+			    "one more",
+			    head, last_bps / MB);
+	} else if (out->llr >= out->bound) {
+		out->kind = VERDICT_BAD;
+		verdict_fmt(out->reason, sizeof(out->reason),
+			    "%s: llr %+.1f >= %.1f: slow", head, out->llr,
+			    out->bound);
+	} else if (out->llr <= -out->bound) {
+		out->kind = VERDICT_GOOD;
+		verdict_fmt(out->reason, sizeof(out->reason),
+			    "%s: llr %+.1f <= -%.1f: fast", head, out->llr,
+			    out->bound);
+	} else {
+		verdict_fmt(out->reason, sizeof(out->reason),
+			    "%s: llr %+.1f within ±%.1f: one more", head,
+			    out->llr, out->bound);
+	}
+}
+
 /*
  * The test of `cand` between the fast level (base) and the slow one.
  * `check_last`: a last boot that fits neither level holds the verdict back
@@ -331,9 +394,9 @@ static int decide(struct verdict *out, const struct verdict_input *in,
 	struct noise_model nm;
 	struct side_law fast, slow;
 	double s, c1 = 0, h, moff, p0, p1, last, nc, llr = 0, d_fast, d_slow;
+	double mid = 0;
 	int is_auto = in->threshold.kind == THRESHOLD_AUTO;
 	size_t thin;
-	char head[220];
 
 	if (slow_level(&c1, &in->threshold, base->loc, in->faster, bad))
 		return -1;
@@ -396,6 +459,17 @@ static int decide(struct verdict *out, const struct verdict_input *in,
 			   d_slow / p1 > VERDICT_IMPLAUSIBLE_Z &&
 			   !(verdict_beyond_modes(d_fast, &nm) &&
 			     d_slow < d_fast);
+	out->bad_level = bad && bad->n ? level_bps(bad->loc, in->faster) : NAN;
+	out->between = check_last &&
+		       sits_between(in, base, bad, cand, c1, p0,
+				    bad && bad->n
+					    ? s * sqrt(1 + 1.0 / (double)bad->n)
+					    : p1,
+				    &mid);
+	if (out->between) {
+		out->implausible = 0;
+		out->own_level = level_bps(cand->loc, in->faster);
+	}
 	/*
 	 * Held back by an endpoint's boots more than by the commit's: a
 	 * level of fewer boots than the commit's caps what they can say
@@ -403,43 +477,18 @@ static int decide(struct verdict *out, const struct verdict_input *in,
 	 * of 9%, stayed at -2.3 of 2.9 and were skipped) and may be off
 	 * (a bad boot in a dip of the host's load, -30% where the slow
 	 * kernels read -23.5%, left each of them fitting neither level).
+	 * Not a boot that fits neither level once both held still: no
+	 * endpoint's boot moves a level that held still, and the commit's
+	 * own next boots say whether it sits between them (issue 47: the
+	 * bad endpoint was booted after each of such a commit's 8 boots).
 	 */
-	if ((fabs(out->llr) < out->bound || out->implausible) &&
-	    thin < cand->n)
+	if ((fabs(out->llr) < out->bound ||
+	     (out->implausible && !both_steady(in->steady))) &&
+	    thin < cand->n && !out->between)
 		out->thin = is_auto && bad->n <= base->n ? VERDICT_THIN_BAD
 							: VERDICT_THIN_BASE;
 
-	verdict_fmt(head, sizeof(head),
-		    "good %.1f MB/s (%.1f%%, %zu boots), %s %.1f MB/s (%.1f%%, "
-		    "%zu boots): %+.1f%%; slow level %.1f MB/s, noise %.1f%%",
-		    out->base_median / MB, out->base_pct_stddev, out->n_base,
-		    label, out->cand_median / MB, out->cand_pct_stddev,
-		    out->n_cand, out->pct_change, out->slow_level / MB,
-		    out->sigma_pct);
-	if (cand->n < (size_t)in->runs_min) {
-		verdict_fmt(out->reason, sizeof(out->reason),
-			    "%s; %zu of %d boots so far", head, cand->n,
-			    in->runs_min);
-	} else if (out->implausible) {
-		verdict_fmt(out->reason, sizeof(out->reason),
-			    "%s; the last boot (%.1f MB/s) fits neither level: "
-			    "one more",
-			    head, level_bps(last, in->faster) / MB);
-	} else if (out->llr >= out->bound) {
-		out->kind = VERDICT_BAD;
-		verdict_fmt(out->reason, sizeof(out->reason),
-			    "%s: llr %+.1f >= %.1f: slow", head, out->llr,
-			    out->bound);
-	} else if (out->llr <= -out->bound) {
-		out->kind = VERDICT_GOOD;
-		verdict_fmt(out->reason, sizeof(out->reason),
-			    "%s: llr %+.1f <= -%.1f: fast", head, out->llr,
-			    out->bound);
-	} else {
-		verdict_fmt(out->reason, sizeof(out->reason),
-			    "%s: llr %+.1f within ±%.1f: one more", head,
-			    out->llr, out->bound);
-	}
+	say_kind(out, in, cand, label, s, mid, level_bps(last, in->faster));
 	return 0;
 }
 

@@ -53,6 +53,13 @@ enum verdict_kind { VERDICT_UNDECIDED, VERDICT_GOOD, VERDICT_BAD };
 #define VERDICT_ERROR_DEFAULT 0.01
 /* A boot between the levels, this many scales from both, fits neither. */
 #define VERDICT_IMPLAUSIBLE_Z 4.0
+/*
+ * A commit between the levels needs this many boots that hold still
+ * before it is a level of its own (verdict.h's between): as many as a
+ * level needs to be said to hold still (noise.h), since that is what it
+ * claims; one or two boots may be a hiccup, which reads anything.
+ */
+#define VERDICT_BETWEEN_BOOTS NOISE_STEADY_BOOTS
 /* A line's zone: this share of the way to the baseline on either side. */
 #define VERDICT_LINE_ZONE 0.2
 /* The slower mode's depth ranges over these multiples of its measure. */
@@ -137,6 +144,17 @@ struct verdict {
 	 */
 	double error;
 	int implausible;  /* the last boot fits neither level */
+	/*
+	 * A level of its own (verdict_decide): its boots held still between
+	 * the run's two levels, both of which held still, VERDICT_IMPLAUSIBLE_Z
+	 * scales or more from each. Not noise: a second change in the range.
+	 * It is judged by where it sits, against the line, or with auto
+	 * against the middle of the two levels (nearer the slow one: slow),
+	 * and out->error is the chance its level is on the other side.
+	 */
+	int between;
+	double own_level; /* bytes/s: its level, when between */
+	double bad_level; /* bytes/s: the bad endpoint's, NAN without boots */
 	unsigned steady;  /* levels it took as held still: enum verdict_steady */
 	enum verdict_thin thin; /* whose boots to add when undecided */
 	char reason[360]; /* one line for people, no trailing newline */

@@ -43,13 +43,7 @@ static double pairs_spread(const double *r, size_t n)
 /* Do these boots (bytes/s) hold still on in->machine? */
 static int boots_steady(const double *v, const struct verdict_pairs_input *in)
 {
-	double *y = xmalloc((in->n ? in->n : 1) * sizeof(*y));
-	int still;
-
-	noise_log(y, v, in->n);
-	still = noise_steady(y, in->n, in->machine);
-	free(y);
-	return still;
+	return noise_steady_boots(v, in->n, in->machine);
 }
 
 /*

@@ -50,6 +50,8 @@ void state_release(struct bisect_state *s)
 	state_confirm_clear(&s->confirm);
 	state_revert_clear(&s->revert);
 	strvec_clear(&s->same_image);
+	strvec_clear(&s->between);
+	free(s->changes);
 	free(s->started);
 	free(s->updated);
 	free(s->unit);
@@ -245,4 +247,18 @@ void state_log(const struct bisect_state *s, struct strbuf *out)
 	case STATE_RUNNING:
 		break;
 	}
+}
+
+struct state_change *state_add_change(struct bisect_state *s,
+				      const char *commit, const char *parent)
+{
+	struct state_change *c;
+
+	ALLOC_GROW(s->changes, s->nr_changes + 1, s->alloc_changes);
+	c = &s->changes[s->nr_changes++];
+	memset(c, 0, sizeof(*c));
+	snprintf(c->commit, sizeof(c->commit), "%s", commit);
+	snprintf(c->parent, sizeof(c->parent), "%s", parent);
+	c->confidence = NAN;
+	return c;
 }

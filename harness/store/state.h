@@ -128,6 +128,19 @@ struct state_revert {
 	struct state_confirm pairs;
 };
 
+/*
+ * A change found in the range beside the answer (driver_changes.c): a
+ * part of it whose ends differ beyond the noise, bisected on its own and
+ * its culprit confirmed on pairs against its parent. The answer's own
+ * change is the first.
+ */
+struct state_change {
+	char commit[41], parent[41];
+	double confidence; /* its pairs' */
+	unsigned pairs;	   /* against its parent */
+	int faster;	   /* a rise: an improvement within the range */
+};
+
 enum state_status {
 	STATE_RUNNING,
 	STATE_DONE,          /* culprit found */
@@ -166,6 +179,21 @@ struct bisect_state {
 	 */
 	struct strvec same_image;
 	/*
+	 * Commits whose boots held still between the run's two levels (a
+	 * level of their own: verdict.h's between). Marked as their verdict
+	 * says, but part of neither level (driver_levels.c). The file says
+	 * "between".
+	 */
+	struct strvec between;
+	/*
+	 * The changes found (driver_changes.c), and whether the search ran
+	 * to its end: a finished run asked again takes none of their pairs
+	 * twice. The file says "changes" and "changes_sought".
+	 */
+	struct state_change *changes;
+	size_t nr_changes, alloc_changes;
+	int changes_sought;
+	/*
 	 * Not saved: the answer a finished run gave, kept when the run is
 	 * asked again, so its pairs are not taken twice.
 	 */
@@ -181,6 +209,9 @@ struct bisect_state {
 
 void state_init(struct bisect_state *s);
 void state_release(struct bisect_state *s);
+/* A change at the end of s->changes, zeroed but its ids. */
+struct state_change *state_add_change(struct bisect_state *s,
+				      const char *commit, const char *parent);
 
 /* Append a probe (returned for filling; strings in it become owned). */
 struct state_probe *state_add_probe(struct bisect_state *s,

@@ -95,6 +95,18 @@ static json_t *revert_json(const struct state_revert *r)
 	return o;
 }
 
+static json_t *change_json(const struct state_change *c)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "commit", json_string(c->commit));
+	json_object_set_new(o, "parent", json_string(c->parent));
+	json_object_set_new(o, "confidence", json_num(c->confidence));
+	json_object_set_new(o, "pairs", json_integer(c->pairs));
+	json_object_set_new(o, "faster", json_boolean(c->faster));
+	return o;
+}
+
 json_t *state_to_json(const struct bisect_state *s)
 {
 	json_t *root = json_object(), *probes = json_array(),
@@ -190,6 +202,16 @@ json_t *state_to_json(const struct bisect_state *s)
 	if (s->same_image.nr)
 		json_object_set_new(root, "same_image",
 				    strvec_json(&s->same_image));
+	if (s->between.nr)
+		json_object_set_new(root, "between", strvec_json(&s->between));
+	if (s->nr_changes || s->changes_sought) {
+		json_t *a = json_array();
+		for (size_t i = 0; i < s->nr_changes; i++)
+			json_array_append_new(a, change_json(&s->changes[i]));
+		json_object_set_new(root, "changes", a);
+		json_object_set_new(root, "changes_sought",
+				    json_boolean(s->changes_sought));
+	}
 	run_counts_to_json(root, &s->counts);
 	json_object_set_new(root, "seconds", json_num(s->seconds));
 	set_str(root, "started", s->started);
@@ -232,12 +254,6 @@ static int get_id(const json_t *o, const char *key, char out[41],
 	return 0;
 }
 
-static double get_num(const json_t *o, const char *key)
-{
-	json_t *v = json_object_get(o, key);
-	return json_is_number(v) ? json_number_value(v) : NAN;
-}
-
 static unsigned get_uint(const json_t *o, const char *key)
 {
 	json_t *v = json_object_get(o, key);
@@ -261,6 +277,36 @@ static int get_strvec(const json_t *o, const char *key, struct strvec *sv,
 			return error("%s: '%s' holds a non-string", origin,
 				      key);
 		strvec_push(sv, json_string_value(v));
+	}
+	return 0;
+}
+
+static int changes_from_json(struct bisect_state *s, const json_t *root,
+			     const char *origin)
+{
+	json_t *a = json_object_get(root, "changes"), *v;
+	char commit[41], parent[41];
+	size_t i;
+
+	s->changes_sought =
+		json_is_true(json_object_get(root, "changes_sought"));
+	if (!a)
+		return 0;
+	if (!json_is_array(a))
+		return error("%s: 'changes' is not a list", origin);
+	json_array_foreach(a, i, v) {
+		struct state_change *c;
+
+		if (!json_is_object(v))
+			return error("%s: 'changes' holds a non-object",
+				     origin);
+		if (get_id(v, "commit", commit, 0, origin) ||
+		    get_id(v, "parent", parent, 0, origin))
+			return -1;
+		c = state_add_change(s, commit, parent);
+		c->confidence = json_num_at(v, "confidence");
+		c->pairs = get_uint(v, "pairs");
+		c->faster = json_is_true(json_object_get(v, "faster"));
 	}
 	return 0;
 }
@@ -356,26 +402,26 @@ static int probe_from_json(struct bisect_state *s, const json_t *o,
 	p->cached = json_is_true(json_object_get(o, "cached"));
 	p->boots = get_uint(o, "boots_run");
 	p->samples = get_uint(o, "samples");
-	p->seconds = get_num(o, "seconds");
+	p->seconds = json_num_at(o, "seconds");
 	v = json_object_get(o, "verdict");
 	if (v) {
 		if (!json_is_object(v) ||
 		    get_str(v, "verdict", 1, &p->v.verdict, origin))
 			return error("%s: probe of %s has a bad verdict",
 				     origin, id);
-		p->v.good_median = get_num(v, "good_median_bw_bytes");
-		p->v.good_stddev_pct = get_num(v, "good_stddev_pct");
-		p->v.median = get_num(v, "median_bw_bytes");
-		p->v.stddev_pct = get_num(v, "stddev_pct");
-		p->v.effect_pct = get_num(v, "effect_pct");
-		p->v.p_value = get_num(v, "p_value");
-		p->v.llr = get_num(v, "llr");
-		p->v.error = get_num(v, "error");
+		p->v.good_median = json_num_at(v, "good_median_bw_bytes");
+		p->v.good_stddev_pct = json_num_at(v, "good_stddev_pct");
+		p->v.median = json_num_at(v, "median_bw_bytes");
+		p->v.stddev_pct = json_num_at(v, "stddev_pct");
+		p->v.effect_pct = json_num_at(v, "effect_pct");
+		p->v.p_value = json_num_at(v, "p_value");
+		p->v.llr = json_num_at(v, "llr");
+		p->v.error = json_num_at(v, "error");
 		p->v.good_boots = get_uint(v, "good_boots");
 		p->v.boots = get_uint(v, "boots");
 	} else if (json_object_get(o, "boots")) {
-		p->v.median = get_num(o, "median_bw_bytes");
-		p->v.stddev_pct = get_num(o, "stddev_pct");
+		p->v.median = json_num_at(o, "median_bw_bytes");
+		p->v.stddev_pct = json_num_at(o, "stddev_pct");
 		p->v.boots = get_uint(o, "boots");
 	}
 	return get_outcome(o, id, p, origin);
@@ -570,9 +616,9 @@ int state_from_json(struct bisect_state *s, const json_t *root,
 		goto out;
 	}
 	s->status = (enum state_status)st;
-	s->confidence = get_num(root, "confidence");
+	s->confidence = json_num_at(root, "confidence");
 	run_counts_from_json(&s->counts, root);
-	s->seconds = get_num(root, "seconds");
+	s->seconds = json_num_at(root, "seconds");
 	/* A spoiled time is none: the report's total must not go negative. */
 	if (!isfinite(s->seconds) || s->seconds < 0)
 		s->seconds = 0;
@@ -616,7 +662,9 @@ int state_from_json(struct bisect_state *s, const json_t *root,
 	v = json_object_get(root, "revert");
 	if (v && revert_from_json(&s->revert, v, origin))
 		goto out;
-	if (get_strvec(root, "same_image", &s->same_image, origin))
+	if (get_strvec(root, "same_image", &s->same_image, origin) ||
+	    get_strvec(root, "between", &s->between, origin) ||
+	    changes_from_json(s, root, origin))
 		goto out;
 	if (check_marks(s, origin))
 		goto out;

@@ -2,9 +2,9 @@
  * store_scan.c: the results folder read back into series (store_scan.h).
  * Every sample document is read once into a flat list of records; the
  * records are then grouped into cells, and each cell pools only one
- * identity (build key, spec hash, machine), one median per boot. The
- * commits' order is store_scan_order.c's, what a loaded scan is asked
- * store_scan_query.c's.
+ * identity (build key, spec hash, machine), one median per boot. Which
+ * folder is the job is store_scan_dir.c's, the commits' order
+ * store_scan_order.c's, what a loaded scan is asked store_scan_query.c's.
  */
 #include "store_scan.h"
 #include "block_counters.h"
@@ -41,88 +41,11 @@ struct loader {
 	size_t ignored_docs;
 };
 
-static int is_dir(const char *path)
-{
-	struct stat st;
-	return !stat(path, &st) && S_ISDIR(st.st_mode);
-}
-
 /* A folder inside the job folder: a symbolic link would lead out of it. */
 static int is_real_dir(const char *path)
 {
 	struct stat st;
 	return !lstat(path, &st) && S_ISDIR(st.st_mode);
-}
-
-/* "boot-3-sample-0.json" -> 3; -1 for anything else. */
-static long sample_boot(const char *name)
-{
-	char *end;
-	size_t n = strlen(name);
-	if (strncmp(name, "boot-", 5) || n < 5 || strcmp(name + n - 5, ".json"))
-		return -1;
-	long b = strtol(name + 5, &end, 10);
-	if (end == name + 5 || b < 0 || strncmp(end, "-sample-", 8))
-		return -1;
-	return b;
-}
-
-/*
- * Is there a boot document (boot-N.json, or boot-N-sample-I.json when
- * `sample`) `depth` folders below `dir`?
- */
-static int has_boot_file(const char *dir, int depth, int sample)
-{
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	int found = 0;
-
-	if (!d)
-		return 0;
-	while (!found && (e = readdir(d))) {
-		if (e->d_name[0] == '.')
-			continue;
-		if (!depth) {
-			found = sample ? sample_boot(e->d_name) >= 0 :
-					 !strncmp(e->d_name, "boot-", 5) &&
-						 !strstr(e->d_name, "-sample-");
-			continue;
-		}
-		char *sub = xstrfmt("%s/%s", dir, e->d_name);
-		found = has_boot_file(sub, depth - 1, sample);
-		free(sub);
-	}
-	closedir(d);
-	return found;
-}
-
-/* Does `dir` hold <commit>/profile.json (iobisect profile, profile.h)? */
-static int has_profile(const char *dir)
-{
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	int found = 0;
-
-	while (d && !found && (e = readdir(d))) {
-		if (e->d_name[0] == '.')
-			continue;
-		char *p = xstrfmt("%s/%s/profile.json", dir, e->d_name);
-		found = file_exists(p);
-		free(p);
-	}
-	if (d)
-		closedir(d);
-	return found;
-}
-
-/*
- * Does `dir` hold <commit>/<topology>-<engine>/boot-N.json (or at least
- * <commit>/<topology>-<engine>/<point>/boot-N-sample-I.json)?
- */
-static int looks_like_job(const char *dir)
-{
-	return has_boot_file(dir, 2, 0) || has_boot_file(dir, 3, 1) ||
-	       has_profile(dir);
 }
 
 /*
@@ -282,7 +205,7 @@ static int read_commit(struct loader *l, const char *cdir, const char *name)
 			sd = opendir_nofollow(pdir);
 			/* A big store is a long read: a signal ends it. */
 			while (sd && !run_interrupted() && (f = readdir(sd))) {
-				long boot = sample_boot(f->d_name);
+				long boot = scan_sample_boot(f->d_name);
 				if (boot < 0)
 					continue;
 				char *path = xstrfmt("%s/%s", pdir, f->d_name);
@@ -420,100 +343,22 @@ int scan_load(struct scan *out, const char *dir, const char *job)
 	return scan_load_flags(out, dir, job, 0);
 }
 
-/* Is the job folder `dir` the job `job`: its last name, as given or real? */
-static int is_job_named(const char *dir, const char *job)
+/* Every commit folder of the job into records; the job's name. */
+static int read_commits(struct loader *l)
 {
-	size_t n = strlen(dir), m = strlen(job);
-	while (n > 1 && dir[n - 1] == '/')
-		n--;
-	if (n >= m && !strncmp(dir + n - m, job, m) &&
-	    (n == m || dir[n - m - 1] == '/'))
-		return 1;
-	char *real = realpath(dir, NULL);
-	const char *slash = real ? strrchr(real, '/') : NULL;
-	int same = slash && !strcmp(slash + 1, job);
-	free(real);
-	return same;
-}
-
-int scan_load_flags(struct scan *out, const char *dir, const char *job,
-		    unsigned flags)
-{
-	struct loader l = { 0 };
-	DIR *d;
+	struct scan *out = l->s;
+	DIR *d = opendir(out->dir);
 	struct dirent *e;
-	int ret = -1;
 
-	memset(out, 0, sizeof(*out));
-	state_init(&out->state);
-	l.s = out;
-	if (!is_dir(dir))
-		return error("'%s' is not a results folder", dir);
-	/* A job is a folder of the results folder: "../.." would leave it. */
-	if (job && (!*job || job[0] == '.' || strchr(job, '/')))
-		return error("'%s' is not the name of a job in '%s'", job, dir);
-	if (job) {
-		char *j = xstrfmt("%s/%s", dir, job);
-		if (is_dir(j) && looks_like_job(j))
-			out->dir = j;
-		else
-			free(j);
-	}
-	if (!out->dir) {
-		char *state = xstrfmt("%s/bisect-state.json", dir);
-		if (file_exists(state) || looks_like_job(dir))
-			out->dir = xstrdup(dir);
-		free(state);
-		/* A job folder named, but another job asked for. */
-		if (out->dir && job && !is_job_named(dir, job)) {
-			free(out->dir);
-			out->dir = NULL;
-			return error("no job '%s' in '%s', the folder of "
-				     "another job",
-				     job, dir);
-		}
-	}
-	if (!out->dir) {
-		/* A results root: find its jobs. */
-		struct strvec jobs = STRVEC_INIT;
-		d = opendir(dir);
-		while (d && (e = readdir(d))) {
-			char *j = xstrfmt("%s/%s", dir, e->d_name);
-			if (e->d_name[0] != '.' && looks_like_job(j))
-				strvec_push(&jobs, e->d_name);
-			free(j);
-		}
-		if (d)
-			closedir(d);
-		/* A job asked for by name is that job or none. */
-		if (jobs.nr == 1 && !job)
-			out->dir = xstrfmt("%s/%s", dir, jobs.v[0]);
-		else if (!jobs.nr)
-			error("no results under '%s'", dir);
-		else if (job)
-			error("no job '%s' under '%s' (%s '%s'%s)", job, dir,
-			      jobs.nr == 1 ? "its job is" : "its jobs are",
-			      jobs.v[0], jobs.nr > 1 ? "..." : "");
-		else
-			error("'%s' holds %zu jobs ('%s', '%s'...): name one "
-			      "with --job", dir, jobs.nr, jobs.v[0], jobs.v[1]);
-		strvec_clear(&jobs);
-		if (!out->dir)
-			return -1;
-	}
-
-	d = opendir(out->dir);
-	if (!d) {
-		error("cannot open '%s': %s", out->dir, strerror(errno));
-		goto out;
-	}
+	if (!d)
+		return error("cannot open '%s': %s", out->dir, strerror(errno));
 	while ((e = readdir(d))) {
 		char *c = xstrfmt("%s/%s", out->dir, e->d_name);
 		if (e->d_name[0] != '.' && strcmp(e->d_name, "spool") &&
-		    is_real_dir(c) && read_commit(&l, c, e->d_name)) {
+		    is_real_dir(c) && read_commit(l, c, e->d_name)) {
 			free(c);
 			closedir(d);
-			goto out;
+			return -1;
 		}
 		free(c);
 	}
@@ -522,11 +367,18 @@ int scan_load_flags(struct scan *out, const char *dir, const char *job,
 		const char *slash = strrchr(out->dir, '/');
 		out->job = xstrdup(slash ? slash + 1 : out->dir);
 	}
-	/* Drop folders that held no sample (spool, logs, other files). */
+	return 0;
+}
+
+/* Drop folders that held no sample (spool, logs, other files). */
+static void drop_empty_commits(struct loader *l)
+{
+	struct scan *out = l->s;
 	size_t *renum = xcalloc(out->nr_commits + 1, sizeof(*renum));
 	size_t kept = 0;
-	for (size_t r = 0; r < l.nr_recs; r++)
-		renum[l.recs[r].commit] = 1;
+
+	for (size_t r = 0; r < l->nr_recs; r++)
+		renum[l->recs[r].commit] = 1;
 	for (size_t i = 0; i < out->nr_commits; i++) {
 		if (!renum[i]) {
 			free(out->commits[i].id);
@@ -537,16 +389,25 @@ int scan_load_flags(struct scan *out, const char *dir, const char *job,
 		renum[i] = kept++;
 	}
 	out->nr_commits = kept;
-	for (size_t r = 0; r < l.nr_recs; r++)
-		l.recs[r].commit = renum[l.recs[r].commit];
+	for (size_t r = 0; r < l->nr_recs; r++)
+		l->recs[r].commit = renum[l->recs[r].commit];
 	free(renum);
-	/* Records name commits by their index before ordering: remember. */
+}
+
+/*
+ * The commits in order (store_scan_order.c); the records, which name
+ * commits by their index before ordering, follow them.
+ */
+static int order_commits(struct loader *l, unsigned flags)
+{
+	struct scan *out = l->s;
 	char (*before)[13] = xcalloc(out->nr_commits + 1, 13);
+
 	for (size_t i = 0; i < out->nr_commits; i++)
 		memcpy(before[i], out->commits[i].abbrev, 13);
 	if (scan_order_commits(out, flags)) {
 		free(before);
-		goto out;
+		return -1;
 	}
 	size_t *map = xcalloc(out->nr_commits + 1, sizeof(*map));
 	struct str_index after = { 0 };
@@ -558,14 +419,20 @@ int scan_load_flags(struct scan *out, const char *dir, const char *job,
 		map[i] = j >= 0 ? (size_t)j : 0;
 	}
 	str_index_release(&after);
-	for (size_t r = 0; r < l.nr_recs; r++)
-		l.recs[r].commit = map[l.recs[r].commit];
+	for (size_t r = 0; r < l->nr_recs; r++)
+		l->recs[r].commit = map[l->recs[r].commit];
 	free(map);
 	free(before);
+	return 0;
+}
 
-	/* Sort the series, then remap the records' series indexes. */
+/* Sort the series, then remap the records' series indexes. */
+static void order_series(struct loader *l)
+{
+	struct scan *out = l->s;
 	size_t *order = xcalloc(out->nr_series + 1, sizeof(*order));
 	char **keys = xcalloc(out->nr_series + 1, sizeof(*keys));
+
 	for (size_t i = 0; i < out->nr_series; i++)
 		keys[i] = series_key(&out->series[i]);
 	if (out->nr_series)
@@ -578,29 +445,38 @@ int scan_load_flags(struct scan *out, const char *dir, const char *job,
 				order[j] = i;
 		free(k);
 	}
-	for (size_t r = 0; r < l.nr_recs; r++)
-		l.recs[r].series = order[l.recs[r].series];
+	for (size_t r = 0; r < l->nr_recs; r++)
+		l->recs[r].series = order[l->recs[r].series];
 	for (size_t i = 0; i < out->nr_series; i++)
 		free(keys[i]);
 	free(keys);
 	free(order);
+}
+
+/* Each series' cells: the records of one series and commit, pooled. */
+static void fill_cells(struct loader *l)
+{
+	struct scan *out = l->s;
 
 	for (size_t i = 0; i < out->nr_series; i++)
 		out->series[i].cells =
 			xcalloc(out->nr_commits + 1, sizeof(struct scan_cell));
-	if (l.nr_recs)
-		qsort(l.recs, l.nr_recs, sizeof(*l.recs), cmp_record);
-	for (size_t i = 0; i < l.nr_recs;) {
-		const struct record *r = &l.recs[i];
+	if (l->nr_recs)
+		qsort(l->recs, l->nr_recs, sizeof(*l->recs), cmp_record);
+	for (size_t i = 0; i < l->nr_recs;) {
+		const struct record *r = &l->recs[i];
 		size_t j = i;
-		while (j < l.nr_recs && l.recs[j].series == r->series &&
-		       l.recs[j].commit == r->commit)
+		while (j < l->nr_recs && l->recs[j].series == r->series &&
+		       l->recs[j].commit == r->commit)
 			j++;
 		fill_cell(r, j - i, &out->series[r->series].cells[r->commit]);
 		i = j;
 	}
-	order_clocks(out);
-	/* The profiles a bisection took of its culprit and the parent. */
+}
+
+/* The profiles a bisection took of its culprit and the parent. */
+static void load_profiles(struct scan *out)
+{
 	for (size_t i = 0; i < out->nr_commits; i++) {
 		char *path = xstrfmt("%s/%s/profile.json", out->dir,
 				     out->commits[i].abbrev);
@@ -609,6 +485,28 @@ int scan_load_flags(struct scan *out, const char *dir, const char *job,
 			"a profile");
 		free(path);
 	}
+}
+
+int scan_load_flags(struct scan *out, const char *dir, const char *job,
+		    unsigned flags)
+{
+	struct loader l = { 0 };
+	int ret = -1;
+
+	memset(out, 0, sizeof(*out));
+	state_init(&out->state);
+	l.s = out;
+	if (scan_find_job_dir(out, dir, job))
+		return -1;
+	if (read_commits(&l))
+		goto out;
+	drop_empty_commits(&l);
+	if (order_commits(&l, flags))
+		goto out;
+	order_series(&l);
+	fill_cells(&l);
+	order_clocks(out);
+	load_profiles(out);
 	ret = 0;
 out:
 	for (size_t r = 0; r < l.nr_recs; r++)

@@ -1,6 +1,7 @@
 /*
- * store_scan_priv.h: what store_scan.c shares with the file that orders
- * its commits (store_scan_order.c); nothing else includes it.
+ * store_scan_priv.h: what store_scan.c shares with the files that find
+ * its job's folder (store_scan_dir.c) and order its commits
+ * (store_scan_order.c); nothing else includes it.
  */
 #ifndef IOBISECT_STORE_SCAN_PRIV_H
 #define IOBISECT_STORE_SCAN_PRIV_H
@@ -15,5 +16,15 @@
  * error().
  */
 int scan_order_commits(struct scan *s, unsigned flags);
+
+/*
+ * The job folder `dir` names: `dir/job`, `dir` itself when it is a job's
+ * folder, or the one job of a results root (the one named `job`, if
+ * given). Sets s->dir; 0, or -1 after error() naming the jobs there are.
+ */
+int scan_find_job_dir(struct scan *s, const char *dir, const char *job);
+
+/* "boot-3-sample-0.json" -> 3; -1 for anything else. */
+long scan_sample_boot(const char *name);
 
 #endif

@@ -20,6 +20,11 @@
 /* A new reference: a real, or null when `v` is not finite. */
 json_t *json_num(double v);
 
+/* The number at `key` of object `o`; NAN when it is missing or not one. */
+double json_num_at(const json_t *o, const char *key);
+/* The count at `key`: a positive integer below UINT32_MAX, else 0. */
+unsigned json_count_at(const json_t *o, const char *key);
+
 /* "an integer", "a string", ... ("missing" for NULL). */
 const char *json_kind(const json_t *v);
 

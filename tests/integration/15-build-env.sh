@@ -10,8 +10,9 @@
 # console saying gcc-11 built it. The two get different build keys (the
 # environment is part of the toolchain's identity), the chroot's build
 # is not the host's (a compiler only the host has is not found in it),
-# and a second run of each is a cache hit. The chroot's build is cold
-# the first time on a machine (no ccache inside: ~6-9 min at nice 10).
+# and a second run of each is a cache hit. The chroot has a ccache of its
+# own, bound to the host's cache folder, so its build after the host's
+# takes the host's objects (the same gcc-11 package in both).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -51,7 +52,14 @@ run_one() { # NAME
 	mbs=$(grep -rho '"bw_bytes": *[0-9]*' "$tmp/results/$1" | awk '{ s += $2; n++ } END { if (n) printf "%.1f", s / n / 1e6 }')
 	awk -v m="${mbs:-0}" 'BEGIN { exit !(m > 0) }' || fail "$1: no throughput measured"
 	echo "$1: key $key, $mbs MB/s, $(( $(date +%s) - t ))s$(grep -q '(cached)' <<<"$out" && echo ', cached')" >&2
+	grep -q '(cached)' <<<"$out" || touch "$tmp/$1.built"
 	echo "$key"
+}
+
+# ccache's hits so far (direct and preprocessed), 0 without ccache.
+ccache_hits() {
+	command -v ccache >/dev/null || { echo 0; return; }
+	ccache --print-stats | awk '$1 ~ /^(direct|preprocessed)_cache_hit$/ { s += $2 } END { print s + 0 }'
 }
 
 job gcc11-plain '{"cc": "gcc-11"}'
@@ -61,7 +69,15 @@ plain=$(run_one gcc11-plain)
 chroot=$("$IOB_ROOT/tests/fixture/build-chroot.sh")
 job gcc11-chroot "{\"cc\": \"gcc-11\", \"chroot\": \"$chroot\"}"
 job gcc12-chroot "{\"cc\": \"gcc-12\", \"chroot\": \"$chroot\"}"
+hits=$(ccache_hits)
 inenv=$(run_one gcc11-chroot)
+# The chroot's ccache shares the host's cache: gcc-11 is the same package
+# in both, so a chroot build right after the host's compiles almost nothing.
+if [ -e "$tmp/gcc11-plain.built" ] && [ -e "$tmp/gcc11-chroot.built" ]; then
+	got=$(( $(ccache_hits) - hits ))
+	[ "$got" -ge 900 ] || fail "the chroot's build took $got objects from ccache, not the host build's ~1,100"
+	echo "gcc11-chroot: $got objects from the host build's ccache"
+fi
 [ "$plain" != "$inenv" ] || fail "the chroot's build shares the plain build's key $plain"
 grep -q "\"toolchain\": \"cc=gcc-11 hostcc=gcc-11 .* env=chroot:$chroot id=" \
 		"${XDG_CACHE_HOME:-$HOME/.cache}/iobisect/images/$inenv/key.json" ||

@@ -80,7 +80,8 @@ grep -q "^notified " "$tmp/upload.out" || fail "no webhook sent"
 grep -l "\"culprit\": *\"$large\"" "$tmp"/srv/stored/*.json >/dev/null || fail "the webhook does not name $large"
 echo "upload: $(ls "$tmp"/srv/stored | wc -l) documents stored by the server, webhook names the culprit"
 
-# --- moderate slowdown (about -23%): the statistics, not a cliff. The
+# --- moderate slowdown (-23% on the wall clock, about -1.3% on the
+# virtual one): the statistics, not a cliff. The
 # sequential verdicts ask for as many boots as the noise of this machine
 # today requires; runs.max is raised so they can have them. Whatever the
 # noise, a culprit named must be the right one. Only when the machine is
@@ -119,11 +120,17 @@ else
 		echo "40-bisect: ok (large $large; moderate listed)"
 		exit 0
 	fi
-	# The good endpoint's per-boot spread, as the run measured it.
-	noise=$(grep -o 'good [0-9.]* MB/s ([0-9.]*%' "$tmp/moderate.out" "$tmp/moderate.err" | head -1 | sed 's/.*(\([0-9.]*\)%/\1/')
-	[ -n "$noise" ] || { tail -20 "$tmp/moderate.err" >&2; fail "moderate: exit $rc and no measured noise to explain it"; }
-	awk -v n="$noise" 'BEGIN { exit !(n >= 8) }' ||
-		fail "moderate: exit $rc at only $noise% per-boot noise: a -23% drop should be decided"
-	echo "moderate: undecided (exit $rc) at $noise% per-boot noise: more boots than runs.max 16 would be needed; no wrong culprit named"
+	# The endpoints' per-boot spreads and drop, as the run measured them.
+	# On the virtual clock the cut reads far less than the wall clock's
+	# -23% (-1.3% here, at 0.2% noise on a quiet host), and a build
+	# beside it spreads the slow kernel's boots, which wait on QEMU's
+	# device: undecided is then the right end, when the drop is within
+	# a few spreads of the noisier endpoint.
+	line=$(grep -ho 'good [0-9.]* MB/s ([0-9.]*%, [0-9]* boots), bad [0-9.]* MB/s ([0-9.]*%, [0-9]* boots): [-+][0-9.]*%' "$tmp/moderate.out" "$tmp/moderate.err" | head -1)
+	[ -n "$line" ] || { tail -20 "$tmp/moderate.err" >&2; fail "moderate: exit $rc and no measured endpoints to explain it"; }
+	read -r gnoise bnoise drop < <(sed 's/good [0-9.]* MB\/s (\([0-9.]*\)%.*bad [0-9.]* MB\/s (\([0-9.]*\)%.*: \([-+][0-9.]*\)%$/\1 \2 \3/' <<<"$line")
+	awk -v g="$gnoise" -v b="$bnoise" -v d="$drop" 'BEGIN { n = g > b ? g : b; if (d < 0) d = -d; exit !(d < 3 * n || n >= 8) }' ||
+		fail "moderate: exit $rc with the endpoints $drop% apart at only $gnoise% and $bnoise% per-boot noise: it should be decided"
+	echo "moderate: undecided (exit $rc): the endpoints $drop% apart at $gnoise% and $bnoise% per-boot noise; more boots than runs.max 16 would be needed; no wrong culprit named"
 fi
 echo "40-bisect: ok (large $large, moderate $moderate)"
