@@ -10,6 +10,7 @@
 #include "objdir_last.h"
 #include "prebuilt.h"
 #include "repo.h"
+#include "run.h"
 #include "util.h"
 
 #include <check.h>
@@ -488,14 +489,17 @@ static char *log_objdir(const char *log)
 /*
  * A build folder says what it last built once its image is kept, and
  * after a build in it failed, the two commits it is a mix of; a request
- * for the cache only builds nothing.
+ * for the cache only builds nothing, and says whether make goes through
+ * ccache.
  */
 START_TEST(test_folder_says_what_it_last_built)
 {
 	struct build_result a = BUILD_RESULT_INIT, b = BUILD_RESULT_INIT;
 	struct objdir_last last;
-	char *objdir, *imgdir;
+	char *objdir, *imgdir, *ccache = run_which("ccache");
+	int has_ccache = ccache != NULL;
 
+	free(ccache);
 	build(&a, good_id, frag_ok, NULL);
 	ck_assert_msg(a.status == BUILD_OK, "%s", a.message);
 	objdir = log_objdir(a.log);
@@ -505,6 +509,16 @@ START_TEST(test_folder_says_what_it_last_built)
 	ck_assert_str_eq(last.imgdir, imgdir);
 	free(last.objdir);
 	free(last.imgdir);
+
+	/*
+	 * The cache's answer says whether make compiles through ccache
+	 * (the host's, when it has one): every commit built is warm then.
+	 */
+	build_in(&b, good_id, frag_ok, NULL, BUILD_CACHE_ONLY, 0);
+	ck_assert_msg(b.status == BUILD_OK, "%s", b.message);
+	ck_assert_int_eq(b.cached, 1);
+	ck_assert_int_eq(b.ccache, has_ccache);
+	build_result_release(&b);
 
 	build_in(&b, next_id, frag_ok, NULL, BUILD_CACHE_ONLY, 0);
 	ck_assert_int_eq(b.status, BUILD_SETUP_ERROR);
@@ -678,6 +692,8 @@ START_TEST(test_image_environment)
 	kbuild_image(&b, &req);
 	ck_assert_msg(b.status == BUILD_OK, "%s", b.message);
 	ck_assert_int_eq(b.cached, 0);
+	/* A prefix's environment may not see the host's ccache: none. */
+	ck_assert_int_eq(b.ccache, 0);
 	ck_assert_str_ne(a.key, b.key);
 	ck_assert_int_eq(make_runs(), 2);
 	assert_file(b.image, "image-1\n");

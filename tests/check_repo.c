@@ -457,6 +457,99 @@ START_TEST(test_build_cost_from_folders_at_hand)
 }
 END_TEST
 
+/*
+ * An image of `commit` in the cache for cfg and cc=gcc (its tree from r;
+ * r NULL: a commit of another repository).
+ */
+static void cache_image(struct repo *r, const char *commit, const char *cfg)
+{
+	char tree[41] = "ffffffffffffffffffffffffffffffffffffffff", key[41];
+	char *dir, *json;
+
+	if (r)
+		ck_assert_int_eq(repo_tree_id(r, commit, tree), 0);
+	kbuild_key(tree, cfg, "cc=gcc", key);
+	dir = xstrfmt("%s/images/%s", cache_dir(), key);
+	json = xstrfmt("{\"config_hash\": \"%s\", \"toolchain\": \"cc=gcc\", "
+		       "\"commit\": \"%s\"}",
+		       cfg, commit);
+	put_file(dir, "key.json", json);
+	put_file(dir, "bzImage", "image");
+	free(dir);
+	free(json);
+}
+
+/*
+ * With ccache, every commit built before is warm, not only the folders':
+ * of 10 objects a.c feeds 0-2 and b.c 3-9. The folder last built c1; the
+ * cache holds c1's and c3's images. c2, between c1's change to a.c and
+ * c3's to b.c, differs from c1 in a.c (3 objects: the folder's cost) and
+ * from c3 in b.c, so ccache holds each of its objects: 0. s1 (b.c as c1,
+ * a.c as c3) the same; st1 changes a.c from both: 3. An image of
+ * another repository's commit is not counted, quietly.
+ */
+START_TEST(test_build_cost_from_ccache)
+{
+	struct repo *r = open_repo();
+	struct build_cost bc;
+	struct kernel_inputs in = KERNEL_INPUTS_INIT;
+	static const char cfg[] = "0123456789012345678901234567890123456789";
+	char *obj0 = xstrfmt("%s/cache/trees/r/0/obj/cfg", tmpdir);
+	char *img = xstrfmt("%s/cache/images/ref", tmpdir);
+	char *log = xstrfmt("# iobisect build x\n# objdir %s\n", obj0);
+	char *key = xstrfmt("{\"config_hash\": \"%s\", \"toolchain\": "
+			    "\"cc=gcc\", \"commit\": \"%s\"}",
+			    cfg, ids.c4);
+	struct strbuf errors = STRBUF_INIT;
+	struct strbuf *was;
+
+	inputs_add(&in, "a.c");
+	inputs_add(&in, "b.c");
+	in.objects[0] = 3;
+	in.objects[1] = 7;
+	in.nr_objects = 10;
+	in.bits = xcalloc(2, sizeof(*in.bits));
+	in.words = 1;
+	in.rows = 2;
+	in.bits[0] = 0x7;
+	in.bits[1] = 0x3f8;
+	ck_assert_int_eq(mkdir_p(img, 0755), 0);
+	ck_assert_int_eq(inputs_write(&in, img), 0);
+	put_file(img, "key.json", key);
+	put_file(img, "build.log", log);
+	ck_assert_int_eq(mkdir_p(obj0, 0755), 0);
+	ck_assert_int_eq(objdir_last_write(obj0, ids.c1, img), 0);
+	cache_image(r, ids.c1, cfg);
+	cache_image(r, ids.c3, cfg);
+	cache_image(NULL, "1234567890123456789012345678901234567890", cfg);
+
+	/* Without ccache: the folder's cost. */
+	ck_assert_int_eq(build_cost_init(&bc, r, img), 0);
+	ck_assert_int_eq(build_cost_of(&bc, ids.c2, NULL), 3);
+	build_cost_release(&bc);
+
+	ck_assert_int_eq(build_cost_init(&bc, r, img), 0);
+	bc.ccache = 1;
+	was = error_capture(&errors);
+	ck_assert_int_eq(build_cost_of(&bc, ids.c2, NULL), 0);
+	ck_assert_int_eq(build_cost_of(&bc, ids.s1, NULL), 0);
+	ck_assert_int_eq(build_cost_of(&bc, ids.st1, NULL), 3);
+	error_capture(was);
+	ck_assert_str_eq(errors.buf, "");
+	/* Asked again: the same (said from memory). */
+	ck_assert_int_eq(build_cost_of(&bc, ids.c2, NULL), 0);
+	build_cost_release(&bc);
+
+	inputs_release(&in);
+	strbuf_release(&errors);
+	free(obj0);
+	free(img);
+	free(log);
+	free(key);
+	repo_free(r);
+}
+END_TEST
+
 START_TEST(test_range_diverged_good)
 {
 	struct repo *r = open_repo();
@@ -757,6 +850,7 @@ static Suite *repo_suite(void)
 	tcase_add_test(tc, test_range_with_merge);
 	tcase_add_test(tc, test_narrow_by_inputs);
 	tcase_add_test(tc, test_build_cost_from_folders_at_hand);
+	tcase_add_test(tc, test_build_cost_from_ccache);
 	tcase_add_test(tc, test_range_diverged_good);
 	tcase_add_test(tc, test_range_no_common_ancestor);
 	tcase_add_test(tc, test_range_reversed);

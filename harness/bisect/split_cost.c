@@ -23,6 +23,8 @@ static int set_up(struct split_cost *s)
 			xstrndup(res.image,
 				 (size_t)(strrchr(res.image, '/') - res.image));
 		rc = build_cost_init(&s->bc, s->repo, dir) ? -1 : 1;
+		/* What ccache holds is warm too, when make goes through it. */
+		s->bc.ccache = res.ccache;
 		free(dir);
 	}
 	error_capture(NULL);

@@ -276,6 +276,7 @@ static int identify_toolchain(struct kbuild_run *b)
 	if (kbuild_tools_pick(&b->tools, req->toolchains, req->nr_toolchains,
 			      b->kver))
 		return -1;
+	b->out->ccache = kbuild_tools_ccache(&b->tools);
 	kbuild_key(b->tree_id, b->config_hash, b->tools.id, b->out->key);
 	return 0;
 }
