@@ -370,7 +370,8 @@ static enum driver_status steps(struct driver *d, struct driver_result *res,
 		if (split.node != split.middle)
 			driver_say(d,
 				   "[bisect] step: %.12s (%ld objects to "
-				   "build; the middle, %.12s, would build %ld)",
+				   "build beside every commit built here; "
+				   "the middle, %.12s, would build %ld)",
 				   d->graph->nodes[split.node].id, split.cost,
 				   d->graph->nodes[split.middle].id,
 				   split.middle_cost);

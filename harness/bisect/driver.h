@@ -100,8 +100,9 @@ struct driver {
 		      struct commit_graph *out, struct strbuf *why);
 	void *narrow_arg;
 	/*
-	 * Set by the caller: the objects a build of `commit` compiles from
-	 * the build folders at hand (build_cost.h), -1 when not known. Each
+	 * Set by the caller: the objects a build of `commit` compiles that
+	 * no commit this host has built holds (build_cost.h: ccache's, or
+	 * the build folders' at hand), -1 when not known. Each
 	 * step is then the cheapest commit near the middle
 	 * (bisect_next_split); NULL: the middle.
 	 */

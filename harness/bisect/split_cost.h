@@ -1,7 +1,8 @@
 /*
  * split_cost.h: driver.h's build_cost operation for a job's repository:
- * what a commit costs to build from the build folders at hand
- * (build_cost.h), in objects, so each step is the cheapest commit near
+ * what a commit costs to build beside every commit this host has built
+ * (build_cost.h: ccache's when the build goes through it, else the build
+ * folders at hand), in objects, so each step is the cheapest commit near
  * the middle (bisect_next_split). Set up on its first question from the
  * bad endpoint's image, which the cache holds by then (the steps come
  * after the endpoints); a run that cannot set it up (no such image, an
