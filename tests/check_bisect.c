@@ -424,6 +424,206 @@ START_TEST(skip_moves_away)
 }
 END_TEST
 
+/* A cost per node; `asked` counts the calls. */
+struct fake_cost {
+	long cost[64];
+	unsigned asked;
+};
+
+static long fake_cost(size_t node, void *arg)
+{
+	struct fake_cost *c = arg;
+	c->asked++;
+	return c->cost[node];
+}
+
+/* The same for a range of 200. */
+struct fake_cost_200 {
+	long cost[200];
+	unsigned asked;
+};
+
+static long fake_cost_200(size_t node, void *arg)
+{
+	struct fake_cost_200 *c = arg;
+	c->asked++;
+	return c->cost[node];
+}
+
+/*
+ * Split points by cost on a line of 32: the middle is node 16 (16
+ * candidates either side); within 60/40 the smaller side keeps at
+ * least 12.8 of 32, nodes 13 to 19. The cheapest of those is taken,
+ * not a cheaper one past the bound; ties go to the middle, then to
+ * the nearer; a middle that costs nothing ends the asking; a cost not
+ * known is never cheaper, and one not known for the middle keeps it.
+ */
+static const struct {
+	long base;	/* every node's cost but those below */
+	int cheap[3];	/* node, cost pairs: -1 ends */
+	int cheap_cost[3];
+	size_t want;
+	long want_cost;
+} split_cases[] = {
+	{ 100, { 19, 12, -1 }, { 5, 1 }, 19, 5 },	/* 12 is past 60/40 */
+	{ 100, { 13, 20, -1 }, { 7, 0 }, 13, 7 },	/* 20 is past it too */
+	{ 100, { -1 }, { 0 }, 16, 100 },		/* all alike: the middle */
+	{ 100, { 14, 18, -1 }, { 5, 5 }, 14, 5 },	/* a tie: the nearer, then git's order */
+	{ 100, { 16, 17, -1 }, { 5, 5 }, 16, 5 },	/* a tie with the middle: the middle */
+	{ 100, { 15, 17, -1 }, { -1, 3 }, 17, 3 },	/* not known: never cheaper */
+	{ -1, { 17, -1 }, { 3 }, 16, -1 },		/* the middle not known */
+};
+
+START_TEST(split_by_cost_within_the_bound)
+{
+	struct commit_graph g;
+	struct bisect_engine e;
+	struct bisect_split split;
+	struct fake_cost c = { { 0 }, 0 };
+
+	make_linear(&g, 32);
+	for (size_t i = 0; i < 32; i++)
+		c.cost[i] = split_cases[_i].base;
+	for (size_t k = 0; k < 3 && split_cases[_i].cheap[k] >= 0; k++)
+		c.cost[split_cases[_i].cheap[k]] = split_cases[_i].cheap_cost[k];
+	ck_assert_int_eq(bisect_init(&e, &g), 0);
+	ck_assert_int_eq(bisect_next_split(&e, fake_cost, &c, &split),
+			 BISECT_NEXT);
+	ck_assert_uint_eq(split.node, split_cases[_i].want);
+	ck_assert_uint_eq(split.middle, 16);
+	ck_assert_int_eq(split.cost, split_cases[_i].want_cost);
+	ck_assert_int_eq(split.middle_cost, c.cost[16]);
+	/* The same marks and costs: the same commit. */
+	ck_assert_int_eq(bisect_next_split(&e, fake_cost, &c, &split),
+			 BISECT_NEXT);
+	ck_assert_uint_eq(split.node, split_cases[_i].want);
+	bisect_release(&e);
+	graph_release(&g);
+}
+END_TEST
+
+/*
+ * What the cost is asked of: nothing past the bound, nothing after a
+ * commit that costs nothing, nothing when the middle is skipped (git's
+ * skip_away), and without a cost the choice is bisect_next's.
+ */
+START_TEST(split_by_cost_asks_only_near_the_middle)
+{
+	struct commit_graph g;
+	struct bisect_engine e;
+	struct bisect_split split;
+	struct fake_cost c = { { 0 }, 0 };
+	size_t node;
+
+	make_linear(&g, 32);
+	for (size_t i = 0; i < 32; i++)
+		c.cost[i] = 50;
+	ck_assert_int_eq(bisect_init(&e, &g), 0);
+	ck_assert_int_eq(bisect_next_split(&e, fake_cost, &c, &split),
+			 BISECT_NEXT);
+	ck_assert_uint_eq(c.asked, 7); /* nodes 13 to 19 */
+	c.asked = 0;
+	c.cost[15] = 0;
+	ck_assert_int_eq(bisect_next_split(&e, fake_cost, &c, &split),
+			 BISECT_NEXT);
+	ck_assert_uint_eq(split.node, 15);
+	ck_assert_uint_eq(c.asked, 2); /* 16, then 15: nothing is cheaper */
+	c.asked = 0;
+	ck_assert_int_eq(bisect_next_split(&e, NULL, NULL, &split),
+			 BISECT_NEXT);
+	ck_assert_uint_eq(split.node, 16);
+	ck_assert_int_eq(split.cost, -1);
+	bisect_release(&e);
+	graph_release(&g);
+
+	/*
+	 * A line of 64: nodes 26 to 38 are within 60/40 (13), all asked; a
+	 * line of 200 has 41 within (nodes 80 to 120), BISECT_SPLIT_MAX_ASKED
+	 * asked, from the middle to the bound's edge.
+	 */
+	make_linear(&g, 64);
+	for (size_t i = 0; i < 64; i++)
+		c.cost[i] = 50;
+	ck_assert_int_eq(bisect_init(&e, &g), 0);
+	c.asked = 0;
+	ck_assert_int_eq(bisect_next_split(&e, fake_cost, &c, &split),
+			 BISECT_NEXT);
+	ck_assert_uint_eq(c.asked, 13);
+	bisect_release(&e);
+	graph_release(&g);
+	{
+		struct fake_cost_200 big = { { 0 }, 0 };
+		make_linear(&g, 200);
+		for (size_t i = 0; i < 200; i++)
+			big.cost[i] = 50;
+		big.cost[120] = 3; /* the bound's edge, last: always asked */
+		ck_assert_int_eq(bisect_init(&e, &g), 0);
+		ck_assert_int_eq(bisect_next_split(&e, fake_cost_200, &big,
+						   &split),
+				 BISECT_NEXT);
+		ck_assert_uint_eq(big.asked, BISECT_SPLIT_MAX_ASKED);
+		ck_assert_uint_eq(split.node, 120);
+		bisect_release(&e);
+		graph_release(&g);
+	}
+
+	make_linear(&g, 32);
+	ck_assert_int_eq(bisect_init(&e, &g), 0);
+	c.asked = 0;
+	ck_assert_int_eq(bisect_mark(&e, 16, BISECT_SKIP), 0);
+	ck_assert_int_eq(bisect_next(&e, &node), BISECT_NEXT);
+	ck_assert_int_eq(bisect_next_split(&e, fake_cost, &c, &split),
+			 BISECT_NEXT);
+	ck_assert_uint_eq(split.node, node);
+	ck_assert_uint_eq(c.asked, 0);
+	bisect_release(&e);
+	graph_release(&g);
+}
+END_TEST
+
+/*
+ * Steps by cost find every culprit of a line of 32, in no more than
+ * ceil(log2(32)) + 2 probes: a commit every third one costs little,
+ * pulling the splits off the middle every step it can.
+ */
+START_TEST(split_by_cost_finds_every_culprit)
+{
+	struct commit_graph g;
+	struct bisect_engine e;
+	struct fake f = { 0 };
+	struct fake_cost c = { { 0 }, 0 };
+	size_t probes = 0;
+
+	make_linear(&g, 32);
+	for (size_t i = 0; i < 32; i++)
+		c.cost[i] = i % 3 ? 100 : 1;
+	f.g = &g;
+	f.culprit = (size_t)_i;
+	ck_assert_int_eq(bisect_init(&e, &g), 0);
+	for (;;) {
+		struct bisect_split split;
+		enum bisect_status s = bisect_next_split(&e, fake_cost, &c,
+							 &split);
+		if (s == BISECT_DONE) {
+			ck_assert_uint_eq(split.node, f.culprit);
+			break;
+		}
+		ck_assert_int_eq(s, BISECT_NEXT);
+		probes++;
+		ck_assert_int_eq(
+			bisect_mark(&e, split.node,
+				    bisect_classify(BISECT_PERF,
+						    fake_oracle(split.node,
+								&g.nodes[split.node],
+								&f))),
+			0);
+	}
+	ck_assert_uint_le(probes, ceil_log2(32) + 2);
+	bisect_release(&e);
+	graph_release(&g);
+}
+END_TEST
+
 START_TEST(resume_replays_marks_in_any_order)
 {
 	struct commit_graph g;
@@ -737,6 +937,10 @@ int main(void)
 	tcase_add_loop_test(tc, skips_near_the_culprit, 0,
 			    ARRAY_SIZE(skip_cases));
 	tcase_add_test(tc, skip_moves_away);
+	tcase_add_loop_test(tc, split_by_cost_within_the_bound, 0,
+			    ARRAY_SIZE(split_cases));
+	tcase_add_test(tc, split_by_cost_asks_only_near_the_middle);
+	tcase_add_loop_test(tc, split_by_cost_finds_every_culprit, 0, 32);
 	tcase_add_test(tc, resume_replays_marks_in_any_order);
 	tcase_add_loop_test(tc, classify_per_type, 0,
 			    ARRAY_SIZE(classify_cases));

@@ -77,6 +77,9 @@ struct fake {
 	unsigned long long built_mask;
 	/* Bit per position: can change the kernel (fake_narrow). */
 	unsigned long long changes;
+	/* Bit per position: cheap to build (d->build_cost), and its asks. */
+	unsigned long long cheap;
+	unsigned cost_asked;
 };
 
 static int position(const struct fake *f, const char *commit)
@@ -467,6 +470,83 @@ START_TEST(narrowed_range_resumes)
 	ck_assert_str_eq(r.res.culprit, id_at(&f, 12));
 	ck_assert_uint_gt(f.boots, first_boots);
 	ck_assert_uint_eq(f.built_mask & ~(f.changes | 1ull | 1ull << 24), 0);
+	run_end(&r, &f);
+}
+END_TEST
+
+/* What a position costs to build: 3 objects where f->cheap says, else 900. */
+static long fake_build_cost(void *arg, const char *commit)
+{
+	struct fake *f = arg;
+	int p = position(f, commit);
+
+	f->cost_asked++;
+	return p < 64 && (f->cheap >> p & 1) ? 3 : 900;
+}
+
+/* The commit of the run's first step. */
+static const char *first_step(const struct run *r)
+{
+	for (size_t i = 0; i < r->st.nr_probes; i++)
+		if (r->st.probes[i].role == ROLE_STEP)
+			return r->st.probes[i].commit;
+	return "";
+}
+
+/*
+ * Split points by cost: of 32 commits the middle is position 16, and
+ * within 60/40 positions 13 to 19 cut as well. Position 18 builds 3
+ * objects where the rest build 900 (11 and 21 too, but past the
+ * bound): the first step is 18, not the middle, built as foreseen, and
+ * the culprit is named. Without the cost, the middle; with the cost
+ * stopped and resumed, the same first step and the same answer.
+ */
+START_TEST(split_by_cost_takes_a_cheaper_step)
+{
+	struct fake f;
+	struct run r;
+
+	fake_init(&f, 32, 23, 60, 4);
+	f.cheap = 1ull << 18 | 1ull << 11 | 1ull << 21;
+	job_init(&r.job);
+	run_start(&r, &f);
+	driver_init(&r.d, &r.job, &fake_ops, &f, &f.g, &r.st);
+	r.d.build_cost = fake_build_cost;
+	r.d.build_cost_arg = &f;
+	ck_assert_int_eq(driver_bisect(&r.d, &r.res), DRIVER_CULPRIT);
+	ck_assert_str_eq(r.res.culprit, id_at(&f, 23));
+	ck_assert_str_eq(first_step(&r), id_at(&f, 18));
+	ck_assert_uint_gt(f.cost_asked, 0);
+	ck_assert_uint_eq(f.foreseen, f.builds_after_guess);
+	run_end(&r, &f);
+
+	fake_init(&f, 32, 23, 60, 4);
+	job_init(&r.job);
+	run_start(&r, &f);
+	ck_assert_int_eq(run_bisect(&r, &f), DRIVER_CULPRIT);
+	ck_assert_str_eq(first_step(&r), id_at(&f, 16));
+	run_end(&r, &f);
+
+	fake_init(&f, 32, 23, 60, 4);
+	f.cheap = 1ull << 18 | 1ull << 11 | 1ull << 21;
+	f.abort_after = 5;
+	job_init(&r.job);
+	run_start(&r, &f);
+	driver_init(&r.d, &r.job, &fake_ops, &f, &f.g, &r.st);
+	r.d.build_cost = fake_build_cost;
+	r.d.build_cost_arg = &f;
+	ck_assert_int_eq(driver_bisect(&r.d, &r.res), DRIVER_ABORT);
+	ck_assert_str_eq(first_step(&r), id_at(&f, 18));
+	driver_result_release(&r.res);
+	driver_release(&r.d);
+	f.abort_after = 0;
+	r.st.status = STATE_RUNNING;
+	driver_init(&r.d, &r.job, &fake_ops, &f, &f.g, &r.st);
+	r.d.build_cost = fake_build_cost;
+	r.d.build_cost_arg = &f;
+	ck_assert_int_eq(driver_bisect(&r.d, &r.res), DRIVER_CULPRIT);
+	ck_assert_str_eq(r.res.culprit, id_at(&f, 23));
+	ck_assert_str_eq(first_step(&r), id_at(&f, 18));
 	run_end(&r, &f);
 }
 END_TEST
@@ -2109,6 +2189,7 @@ static Suite *driver_suite(void)
 	tcase_add_test(tc, next_builds_are_foreseen);
 	tcase_add_test(tc, narrowed_range_builds_only_what_can_change);
 	tcase_add_test(tc, narrowed_range_resumes);
+	tcase_add_test(tc, split_by_cost_takes_a_cheaper_step);
 	tcase_add_test(tc, moderate_drop_few_boots);
 	tcase_add_test(tc, no_change_is_not_separated);
 	tcase_add_test(tc, noisy_baseline_with_outliers);

@@ -7,8 +7,10 @@
  */
 #include "kbuild.h"
 #include "objdir_guard.h"
+#include "objdir_last.h"
 #include "prebuilt.h"
 #include "repo.h"
+#include "run.h"
 #include "util.h"
 
 #include <check.h>
@@ -470,6 +472,85 @@ START_TEST(test_image_keeps_its_inputs)
 }
 END_TEST
 
+/* The "# objdir" line of a build log. */
+static char *log_objdir(const char *log)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *line, *dir;
+	ck_assert_int_eq(read_file(log, &sb), 0);
+	line = strstr(sb.buf, "# objdir ");
+	ck_assert_ptr_nonnull(line);
+	line += strlen("# objdir ");
+	dir = xstrndup(line, strcspn(line, "\n"));
+	strbuf_release(&sb);
+	return dir;
+}
+
+/*
+ * A build folder says what it last built once its image is kept, and
+ * after a build in it failed, the two commits it is a mix of; a request
+ * for the cache only builds nothing, and says whether make goes through
+ * ccache.
+ */
+START_TEST(test_folder_says_what_it_last_built)
+{
+	struct build_result a = BUILD_RESULT_INIT, b = BUILD_RESULT_INIT;
+	struct objdir_last last;
+	char *objdir, *imgdir, *ccache = run_which("ccache");
+	int has_ccache = ccache != NULL;
+
+	free(ccache);
+	build(&a, good_id, frag_ok, NULL);
+	ck_assert_msg(a.status == BUILD_OK, "%s", a.message);
+	objdir = log_objdir(a.log);
+	imgdir = xstrndup(a.image, (size_t)(strrchr(a.image, '/') - a.image));
+	ck_assert_int_eq(objdir_last_read(objdir, &last), 1);
+	ck_assert_str_eq(last.commit, a.commit);
+	ck_assert_str_eq(last.imgdir, imgdir);
+	free(last.objdir);
+	free(last.imgdir);
+
+	/*
+	 * The cache's answer says whether make compiles through ccache
+	 * (the host's, when it has one): every commit built is warm then.
+	 */
+	build_in(&b, good_id, frag_ok, NULL, BUILD_CACHE_ONLY, 0);
+	ck_assert_msg(b.status == BUILD_OK, "%s", b.message);
+	ck_assert_int_eq(b.cached, 1);
+	ck_assert_int_eq(b.ccache, has_ccache);
+	build_result_release(&b);
+
+	build_in(&b, next_id, frag_ok, NULL, BUILD_CACHE_ONLY, 0);
+	ck_assert_int_eq(b.status, BUILD_SETUP_ERROR);
+	ck_assert_ptr_nonnull(strstr(b.message, "is not in the cache"));
+	ck_assert_int_eq(make_runs(), 1);
+	build_result_release(&b);
+
+	/* A failed build leaves a mix of the two commits. */
+	build(&b, broken_id, frag_ok, NULL);
+	ck_assert_int_eq(b.status, BUILD_FAILED);
+	ck_assert_int_eq(objdir_last_read(objdir, &last), 1);
+	ck_assert_str_eq(last.commit, b.commit);
+	ck_assert_str_eq(last.from, a.commit);
+	ck_assert_str_eq(last.imgdir, imgdir);
+	free(last.objdir);
+	free(last.imgdir);
+	build_result_release(&b);
+
+	build(&b, next_id, frag_ok, NULL);
+	ck_assert_msg(b.status == BUILD_OK, "%s", b.message);
+	ck_assert_int_eq(objdir_last_read(objdir, &last), 1);
+	ck_assert_str_eq(last.commit, b.commit);
+	free(last.objdir);
+	free(last.imgdir);
+
+	free(objdir);
+	free(imgdir);
+	build_result_release(&a);
+	build_result_release(&b);
+}
+END_TEST
+
 /*
  * Builds at once use slots: each its own source tree and build folder
  * (slot 0 whenever it is free), all at the same place relative to trees/ (ccache's base_dir), so the
@@ -611,6 +692,8 @@ START_TEST(test_image_environment)
 	kbuild_image(&b, &req);
 	ck_assert_msg(b.status == BUILD_OK, "%s", b.message);
 	ck_assert_int_eq(b.cached, 0);
+	/* A prefix's environment may not see the host's ccache: none. */
+	ck_assert_int_eq(b.ccache, 0);
 	ck_assert_str_ne(a.key, b.key);
 	ck_assert_int_eq(make_runs(), 2);
 	assert_file(b.image, "image-1\n");
@@ -821,6 +904,7 @@ static Suite *kbuild_suite(void)
 	tcase_add_test(tc, test_image_keeps_its_map);
 	tcase_add_test(tc, test_image_keeps_its_inputs);
 	tcase_add_test(tc, test_image_slots);
+	tcase_add_test(tc, test_folder_says_what_it_last_built);
 	tcase_add_test(tc, test_image_failures);
 	tcase_add_test(tc, test_image_environment);
 	tcase_add_test(tc, test_image_prebuilt);

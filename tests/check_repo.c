@@ -13,7 +13,10 @@
  *                  st1 (v1.1)      stable (diverged from master at c2)
  *   r1                             orphan (a second root)
  */
+#include "build_cost.h"
 #include "graph.h"
+#include "kbuild.h"
+#include "objdir_last.h"
 #include "repo.h"
 #include "narrow.h"
 #include "util.h"
@@ -324,6 +327,229 @@ START_TEST(test_narrow_by_inputs)
 }
 END_TEST
 
+/* A file `name` in `dir` (made) holding `text`. */
+static void put_file(const char *dir, const char *name, const char *text)
+{
+	char *path = xstrfmt("%s/%s", dir, name);
+	ck_assert_int_eq(mkdir_p(dir, 0755), 0);
+	ck_assert_int_eq(write_file_atomic(path, text, strlen(text)), 0);
+	free(path);
+}
+
+/*
+ * What a commit costs to build from the folders at hand, on real trees:
+ * of 10 objects, a.c is read by 1 and b.c by 7 (a header), counted as a
+ * sum when the image does not say which objects, each once when it does. Slot 0 last
+ * built c1, slot 1 c3; slot 2 has no mark (a second build began in it
+ * half-way). c2
+ * changes a.c from c1 (1) but b.c from c3 (7): slot 0, 1 object. c4
+ * changes a.c and b.c from c1 (8) but a.c from c3: slot 1, 1. s.c is
+ * no input: free. A change past every object is every object. An image
+ * in the cache costs nothing. A folder left half-way costs what either
+ * of its commits differs in.
+ */
+START_TEST(test_build_cost_from_folders_at_hand)
+{
+	struct repo *r = open_repo();
+	struct build_cost bc;
+	struct kernel_inputs in = KERNEL_INPUTS_INIT;
+	char *cfg = xstrfmt("%s/cache/trees/r", tmpdir);
+	char *obj0 = xstrfmt("%s/0/obj/cfg", cfg), *obj1 = xstrfmt("%s/1/obj/cfg", cfg);
+	char *obj2 = xstrfmt("%s/2/obj/cfg", cfg);
+	char *img = xstrfmt("%s/cache/images/one", tmpdir);
+	char *log = xstrfmt("# iobisect build x\n# objdir %s\n", obj1);
+	char tree[41], key[41];
+	char *where = NULL, *cached;
+	struct objdir_last last;
+	static const char cfg_hash[] = "0123456789012345678901234567890123456789";
+
+	inputs_add(&in, "a.c");
+	inputs_add(&in, "b.c");
+	in.objects[0] = 1;
+	in.objects[1] = 7;
+	in.nr_objects = 10;
+	ck_assert_int_eq(build_cost_diff(r, &in, ids.c1, ids.c3), 8);
+	ck_assert_int_eq(build_cost_diff(r, &in, ids.c3, ids.m), 0);
+	in.objects[0] = 5;
+	ck_assert_int_eq(build_cost_diff(r, &in, ids.c1, ids.c3), 10);
+	in.objects[0] = 1;
+	/* Which objects: a.c's one is among b.c's 7, so the two cost 7. */
+	in.bits = xcalloc(2, sizeof(*in.bits));
+	in.words = 1;
+	in.rows = 2;
+	in.bits[0] = 1;
+	in.bits[1] = 0x7f;
+	ck_assert_int_eq(build_cost_diff(r, &in, ids.c1, ids.c3), 7);
+	ck_assert_int_eq(build_cost_diff(r, &in, ids.c1, ids.c2), 1);
+
+	ck_assert_int_eq(mkdir_p(img, 0755), 0);
+	ck_assert_int_eq(inputs_write(&in, img), 0);
+	put_file(img, "key.json", "{\"config_hash\": \"0123456789012345678901234567890123456789\", \"toolchain\": \"cc=gcc\"}");
+	put_file(img, "build.log", log);
+	ck_assert_int_eq(mkdir_p(obj0, 0755), 0);
+	ck_assert_int_eq(mkdir_p(obj1, 0755), 0);
+	ck_assert_int_eq(mkdir_p(obj2, 0755), 0);
+	ck_assert_int_eq(objdir_last_write(obj0, ids.c1, img), 0);
+	ck_assert_int_eq(objdir_last_write(obj1, ids.c3, img), 0);
+	/* Slot 2 left half-way from c3 to c4, then once more: no mark. */
+	ck_assert_int_eq(objdir_last_write(obj2, ids.c3, img), 0);
+	ck_assert_int_eq(objdir_last_begin(obj2, ids.c4), 0);
+	ck_assert_int_eq(objdir_last_begin(obj2, ids.c1), 0);
+	ck_assert_int_eq(objdir_last_read(obj2, &last), 0);
+
+	ck_assert_int_eq(build_cost_init(&bc, r, img), 0);
+	ck_assert_int_eq(build_cost_of(&bc, ids.c2, &where), 1);
+	ck_assert_str_eq(where, obj0);
+	free(where);
+	ck_assert_int_eq(build_cost_of(&bc, ids.c4, &where), 1);
+	ck_assert_str_eq(where, obj1);
+	free(where);
+	ck_assert_int_eq(build_cost_of(&bc, ids.s1, NULL), 1);
+	ck_assert_int_eq(build_cost_of(&bc, ids.m, NULL), 0);
+	/* Said again from memory, until a folder moves. */
+	ck_assert_int_eq(build_cost_of(&bc, ids.c2, NULL), 1);
+	ck_assert_int_eq(build_cost_of(&bc, ids.c2, NULL), 1);
+	ck_assert_int_eq(objdir_last_forget(obj0), 0);
+	ck_assert_int_eq(build_cost_of(&bc, ids.c2, NULL), 7);
+	ck_assert_int_eq(objdir_last_write(obj0, ids.c1, img), 0);
+	ck_assert_int_eq(build_cost_of(&bc, ids.c2, NULL), 1);
+	/* c4's image is in the cache: nothing to build. */
+	ck_assert_int_eq(repo_tree_id(r, ids.c4, tree), 0);
+	kbuild_key(tree, cfg_hash, "cc=gcc", key);
+	cached = xstrfmt("%s/images/%s", cache_dir(), key);
+	put_file(cached, "bzImage", "image");
+	ck_assert_int_eq(build_cost_of(&bc, ids.c4, &where), 0);
+	ck_assert_ptr_null(where);
+	build_cost_release(&bc);
+
+	/*
+	 * Slot 1 alone, half-way from c3 to c4 (a build stopped): c3 costs
+	 * what c4 differs in (a.c: 1), c1 what either does (8 + 8: every
+	 * object).
+	 */
+	ck_assert_int_eq(objdir_last_forget(obj0), 0);
+	ck_assert_int_eq(objdir_last_begin(obj1, ids.c4), 0);
+	ck_assert_int_eq(objdir_last_read(obj1, &last), 1);
+	ck_assert_str_eq(last.commit, ids.c4);
+	ck_assert_str_eq(last.from, ids.c3);
+	free(last.objdir);
+	free(last.imgdir);
+	ck_assert_int_eq(build_cost_init(&bc, r, img), 0);
+	ck_assert_int_eq(build_cost_of(&bc, ids.c3, NULL), 1);
+	ck_assert_int_eq(build_cost_of(&bc, ids.c1, NULL), 10);
+	build_cost_release(&bc);
+
+	/* No folder says what it built: not known. */
+	ck_assert_int_eq(objdir_last_forget(obj1), 0);
+	ck_assert_int_eq(build_cost_init(&bc, r, img), 0);
+	ck_assert_int_eq(build_cost_of(&bc, ids.c2, NULL), -1);
+	build_cost_release(&bc);
+
+	inputs_release(&in);
+	free(cached);
+	free(cfg);
+	free(obj0);
+	free(obj1);
+	free(obj2);
+	free(img);
+	free(log);
+	repo_free(r);
+}
+END_TEST
+
+/*
+ * An image of `commit` in the cache for cfg and cc=gcc (its tree from r;
+ * r NULL: a commit of another repository).
+ */
+static void cache_image(struct repo *r, const char *commit, const char *cfg)
+{
+	char tree[41] = "ffffffffffffffffffffffffffffffffffffffff", key[41];
+	char *dir, *json;
+
+	if (r)
+		ck_assert_int_eq(repo_tree_id(r, commit, tree), 0);
+	kbuild_key(tree, cfg, "cc=gcc", key);
+	dir = xstrfmt("%s/images/%s", cache_dir(), key);
+	json = xstrfmt("{\"config_hash\": \"%s\", \"toolchain\": \"cc=gcc\", "
+		       "\"commit\": \"%s\"}",
+		       cfg, commit);
+	put_file(dir, "key.json", json);
+	put_file(dir, "bzImage", "image");
+	free(dir);
+	free(json);
+}
+
+/*
+ * With ccache, every commit built before is warm, not only the folders':
+ * of 10 objects a.c feeds 0-2 and b.c 3-9. The folder last built c1; the
+ * cache holds c1's and c3's images. c2, between c1's change to a.c and
+ * c3's to b.c, differs from c1 in a.c (3 objects: the folder's cost) and
+ * from c3 in b.c, so ccache holds each of its objects: 0. s1 (b.c as c1,
+ * a.c as c3) the same; st1 changes a.c from both: 3. An image of
+ * another repository's commit is not counted, quietly.
+ */
+START_TEST(test_build_cost_from_ccache)
+{
+	struct repo *r = open_repo();
+	struct build_cost bc;
+	struct kernel_inputs in = KERNEL_INPUTS_INIT;
+	static const char cfg[] = "0123456789012345678901234567890123456789";
+	char *obj0 = xstrfmt("%s/cache/trees/r/0/obj/cfg", tmpdir);
+	char *img = xstrfmt("%s/cache/images/ref", tmpdir);
+	char *log = xstrfmt("# iobisect build x\n# objdir %s\n", obj0);
+	char *key = xstrfmt("{\"config_hash\": \"%s\", \"toolchain\": "
+			    "\"cc=gcc\", \"commit\": \"%s\"}",
+			    cfg, ids.c4);
+	struct strbuf errors = STRBUF_INIT;
+	struct strbuf *was;
+
+	inputs_add(&in, "a.c");
+	inputs_add(&in, "b.c");
+	in.objects[0] = 3;
+	in.objects[1] = 7;
+	in.nr_objects = 10;
+	in.bits = xcalloc(2, sizeof(*in.bits));
+	in.words = 1;
+	in.rows = 2;
+	in.bits[0] = 0x7;
+	in.bits[1] = 0x3f8;
+	ck_assert_int_eq(mkdir_p(img, 0755), 0);
+	ck_assert_int_eq(inputs_write(&in, img), 0);
+	put_file(img, "key.json", key);
+	put_file(img, "build.log", log);
+	ck_assert_int_eq(mkdir_p(obj0, 0755), 0);
+	ck_assert_int_eq(objdir_last_write(obj0, ids.c1, img), 0);
+	cache_image(r, ids.c1, cfg);
+	cache_image(r, ids.c3, cfg);
+	cache_image(NULL, "1234567890123456789012345678901234567890", cfg);
+
+	/* Without ccache: the folder's cost. */
+	ck_assert_int_eq(build_cost_init(&bc, r, img), 0);
+	ck_assert_int_eq(build_cost_of(&bc, ids.c2, NULL), 3);
+	build_cost_release(&bc);
+
+	ck_assert_int_eq(build_cost_init(&bc, r, img), 0);
+	bc.ccache = 1;
+	was = error_capture(&errors);
+	ck_assert_int_eq(build_cost_of(&bc, ids.c2, NULL), 0);
+	ck_assert_int_eq(build_cost_of(&bc, ids.s1, NULL), 0);
+	ck_assert_int_eq(build_cost_of(&bc, ids.st1, NULL), 3);
+	error_capture(was);
+	ck_assert_str_eq(errors.buf, "");
+	/* Asked again: the same (said from memory). */
+	ck_assert_int_eq(build_cost_of(&bc, ids.c2, NULL), 0);
+	build_cost_release(&bc);
+
+	inputs_release(&in);
+	strbuf_release(&errors);
+	free(obj0);
+	free(img);
+	free(log);
+	free(key);
+	repo_free(r);
+}
+END_TEST
+
 START_TEST(test_range_diverged_good)
 {
 	struct repo *r = open_repo();
@@ -623,6 +849,8 @@ static Suite *repo_suite(void)
 	tcase_add_test(tc, test_open_not_a_repo);
 	tcase_add_test(tc, test_range_with_merge);
 	tcase_add_test(tc, test_narrow_by_inputs);
+	tcase_add_test(tc, test_build_cost_from_folders_at_hand);
+	tcase_add_test(tc, test_build_cost_from_ccache);
 	tcase_add_test(tc, test_range_diverged_good);
 	tcase_add_test(tc, test_range_no_common_ancestor);
 	tcase_add_test(tc, test_range_reversed);

@@ -219,7 +219,15 @@ static size_t weigh(const struct bisect_engine *e, const unsigned char *cand,
 	return nr;
 }
 
-enum bisect_status bisect_next(const struct bisect_engine *e, size_t *node)
+/* Whether a cut this far from either end (of m) is within the bound. */
+static int within_split_bound(size_t distance, size_t m)
+{
+	return (double)distance >= BISECT_SPLIT_MIN_SHARE * (double)m;
+}
+
+enum bisect_status bisect_next_split(const struct bisect_engine *e,
+				     long (*cost)(size_t node, void *arg),
+				     void *arg, struct bisect_split *out)
 {
 	const struct commit_graph *g = e->graph;
 	size_t n = g->nr, m, nr_ranked;
@@ -227,8 +235,9 @@ enum bisect_status bisect_next(const struct bisect_engine *e, size_t *node)
 	struct ranked_node *ranked = NULL;
 	enum bisect_status status;
 	int skipped_first;
-	size_t nr_untested = 0;
+	size_t nr_untested = 0, pick;
 
+	*out = (struct bisect_split){ 0, 0, -1, -1 };
 	m = compute_candidates(e, cand);
 	if (!m) {
 		status = error("the marks contradict each other: no commit can be the first bad one");
@@ -237,7 +246,7 @@ enum bisect_status bisect_next(const struct bisect_engine *e, size_t *node)
 	if (m == 1) {
 		for (size_t i = 0; i < n; i++)
 			if (cand[i])
-				*node = i;
+				out->node = out->middle = i;
 		status = BISECT_DONE;
 		goto out;
 	}
@@ -261,12 +270,48 @@ enum bisect_status bisect_next(const struct bisect_engine *e, size_t *node)
 		status = BISECT_INCONCLUSIVE;
 		goto out;
 	}
-	*node = ranked[skipped_first ? skip_away_index(nr_untested) : 0].node;
+	pick = skipped_first ? skip_away_index(nr_untested) : 0;
+	out->node = out->middle = ranked[pick].node;
 	status = BISECT_NEXT;
+	/*
+	 * By cost: down the ranking (nearest the middle first) while within
+	 * the bound, the cheapest; a tie stays with the one nearer the
+	 * middle, so the same marks and costs give the same commit. A cost
+	 * not known (below 0) is never cheaper, and one not known for the
+	 * middle leaves nothing to compare with.
+	 */
+	if (!cost || skipped_first)
+		goto out;
+	size_t within = 1, asked;
+	while (within < nr_untested &&
+	       within_split_bound(ranked[within].distance, m))
+		within++;
+	asked = within < BISECT_SPLIT_MAX_ASKED ? within
+						: BISECT_SPLIT_MAX_ASKED;
+	out->cost = out->middle_cost = cost(ranked[0].node, arg);
+	for (size_t j = 1; j < asked && out->cost > 0; j++) {
+		/* Evenly spread, nearest the middle first. */
+		size_t i = asked == within ? j : j * (within - 1) / (asked - 1);
+		long c = cost(ranked[i].node, arg);
+		if (c >= 0 && c < out->cost) {
+			out->cost = c;
+			out->node = ranked[i].node;
+		}
+	}
 out:
 	free(cand);
 	free(ranked);
 	return status;
+}
+
+enum bisect_status bisect_next(const struct bisect_engine *e, size_t *node)
+{
+	struct bisect_split split;
+	enum bisect_status s = bisect_next_split(e, NULL, NULL, &split);
+
+	if (s != BISECT_ERROR && s != BISECT_INCONCLUSIVE)
+		*node = split.node;
+	return s;
 }
 
 size_t bisect_next_many(const struct bisect_engine *e, size_t k, size_t *out)

@@ -148,6 +148,20 @@ static int steps_to_doubt(const struct driver *d)
 	return 0;
 }
 
+static long node_cost(size_t node, void *arg)
+{
+	const struct driver *d = arg;
+	return d->build_cost(d->build_cost_arg, d->graph->nodes[node].id);
+}
+
+/* The engine's next step, by what it costs to build when that is known. */
+static enum bisect_status next_step(struct driver *d,
+				    struct bisect_split *split)
+{
+	return bisect_next_split(&d->engine, d->build_cost ? node_cost : NULL,
+				 d, split);
+}
+
 /*
  * The commits the steps after probing `node` will ask for: the engine's
  * choice if `node` turns out good, and if it turns out bad (node SIZE_MAX:
@@ -165,11 +179,11 @@ static void guess_next(struct driver *d, size_t node)
 		return;
 	error_capture(&quiet);
 	for (size_t k = 0; k < ARRAY_SIZE(outcome); k++) {
-		size_t next;
+		struct bisect_split next;
 		if (node < d->graph->nr)
 			d->engine.marks[node] = outcome[k];
-		if (bisect_next(&d->engine, &next) == BISECT_NEXT)
-			strvec_push(&d->guess, d->graph->nodes[next].id);
+		if (next_step(d, &next) == BISECT_NEXT)
+			strvec_push(&d->guess, d->graph->nodes[next.node].id);
 		if (node >= d->graph->nr)
 			break;
 	}
@@ -307,15 +321,16 @@ static enum driver_status steps(struct driver *d, struct driver_result *res,
 	struct bisect_state *st = d->st;
 
 	for (;;) {
-		size_t node, *c = NULL, nc;
+		size_t *c = NULL, nc;
+		struct bisect_split split;
 		enum bisect_status s;
 		int r;
 
 		if (run_interrupted())
 			return driver_stopped(d);
-		s = bisect_next(&d->engine, &node);
+		s = next_step(d, &split);
 		if (s == BISECT_DONE) {
-			*culprit = node;
+			*culprit = split.node;
 			return DRIVER_CULPRIT;
 		}
 		if ((s == BISECT_ERROR || s == BISECT_INCONCLUSIVE) &&
@@ -352,7 +367,15 @@ static enum driver_status steps(struct driver *d, struct driver_result *res,
 		if (r > 0)
 			continue;
 		d->rounds++;
-		if (step(d, res, node))
+		if (split.node != split.middle)
+			driver_say(d,
+				   "[bisect] step: %.12s (%ld objects to "
+				   "build beside every commit built here; "
+				   "the middle, %.12s, would build %ld)",
+				   d->graph->nodes[split.node].id, split.cost,
+				   d->graph->nodes[split.middle].id,
+				   split.middle_cost);
+		if (step(d, res, split.node))
 			return driver_stopped(d);
 		if (driver_save(d))
 			return DRIVER_ABORT;

@@ -100,6 +100,15 @@ struct driver {
 		      struct commit_graph *out, struct strbuf *why);
 	void *narrow_arg;
 	/*
+	 * Set by the caller: the objects a build of `commit` compiles that
+	 * no commit this host has built holds (build_cost.h: ccache's, or
+	 * the build folders' at hand), -1 when not known. Each
+	 * step is then the cheapest commit near the middle
+	 * (bisect_next_split); NULL: the middle.
+	 */
+	long (*build_cost)(void *arg, const char *commit);
+	void *build_cost_arg;
+	/*
 	 * good, bad and merge_base set; marks and probes of an earlier run
 	 * are replayed. Updated as the run goes. NULL for driver_test:
 	 * nothing is kept.

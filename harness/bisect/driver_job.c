@@ -9,6 +9,7 @@
 #include "executor.h"
 #include "graph.h"
 #include "narrow.h"
+#include "split_cost.h"
 #include "probe.h"
 #include "progress.h"
 #include "repo.h"
@@ -36,6 +37,7 @@ struct bisect_job {
 	struct state_lock lock;
 	struct commit_graph graph;
 	struct narrow_repo narrow;
+	struct split_cost cost;
 	struct driver d;
 	int driver_ready;
 	struct driver_result res;
@@ -48,6 +50,7 @@ static void bisect_job_release(struct bisect_job *b)
 	if (b->driver_ready)
 		driver_release(&b->d);
 	driver_result_release(&b->res);
+	split_cost_release(&b->cost);
 	executor_probe_release(&b->remote);
 	if (b->ctx_ready)
 		probe_ctx_release(&b->ctx);
@@ -402,6 +405,13 @@ enum driver_status driver_job_bisect(struct job *job,
 		b.narrow = (struct narrow_repo){ .job = job, .repo = b.repo };
 		b.d.narrow = narrow_by_inputs;
 		b.d.narrow_arg = &b.narrow;
+		/* The inputs say what a step costs to build, too. */
+		b.cost = (struct split_cost)SPLIT_COST_INIT;
+		b.cost.job = job;
+		b.cost.repo = b.repo;
+		b.cost.bad = b.st.bad;
+		b.d.build_cost = split_cost_of;
+		b.d.build_cost_arg = &b.cost;
 	}
 	b.d.state_file = b.state_file;
 	b.d.m.progress = o->progress;

@@ -28,10 +28,16 @@ struct build_result {
 	long objects_rebuilt; /* .o files written by this build */
 	char *first_error;    /* first compiler error line of the log */
 	char *message;	      /* one line saying what went wrong */
+	/*
+	 * make compiles this configuration through ccache (kbuild_tools_
+	 * ccache), known once the toolchain is: every commit built before
+	 * is in ccache's hands. 0 for a prebuilt image.
+	 */
+	int ccache;
 };
 #define BUILD_RESULT_INIT                                                      \
 	{                                                                      \
-		BUILD_OK, {0}, {0}, NULL, NULL, 0, 0, 0, NULL, NULL            \
+		BUILD_OK, {0}, {0}, NULL, NULL, 0, 0, 0, NULL, NULL, 0         \
 	}
 
 #endif

@@ -12,15 +12,59 @@ void inputs_release(struct kernel_inputs *in)
 {
 	str_index_release(&in->index);
 	strvec_clear(&in->paths);
+	free(in->objects);
+	in->objects = NULL;
+	in->alloc_objects = 0;
+	in->nr_objects = 0;
+	free(in->bits);
+	in->bits = NULL;
+	in->words = in->rows = 0;
+}
+
+/* Room for object k's bit in a row for every path there is room for. */
+static void bits_fit(struct kernel_inputs *in, size_t k)
+{
+	size_t words = in->words ? in->words : 4;
+	uint64_t *bits;
+
+	while (words * 64 <= k)
+		words *= 2;
+	if (in->bits && words == in->words && in->rows >= in->paths.nr)
+		return;
+	bits = xcalloc(in->alloc_objects * words, sizeof(*bits));
+	for (size_t i = 0; in->bits && i < in->rows; i++)
+		memcpy(bits + i * words, in->bits + i * in->words,
+		       in->words * sizeof(*bits));
+	free(in->bits);
+	in->bits = bits;
+	in->words = words;
+	in->rows = in->alloc_objects;
+}
+
+static void set_bit(struct kernel_inputs *in, size_t path, size_t k)
+{
+	bits_fit(in, k);
+	in->bits[path * in->words + k / 64] |= UINT64_C(1) << (k % 64);
+}
+
+/* The index of `path`, added (read by no object yet) unless it is there. */
+static size_t add(struct kernel_inputs *in, const char *path)
+{
+	long at = str_index_get(&in->index, path, STR_INDEX_WHOLE);
+
+	if (at >= 0)
+		return (size_t)at;
+	strvec_push(&in->paths, path);
+	str_index_put(&in->index, in->paths.v[in->paths.nr - 1],
+		      STR_INDEX_WHOLE, in->paths.nr - 1);
+	ALLOC_GROW(in->objects, in->paths.nr, in->alloc_objects);
+	in->objects[in->paths.nr - 1] = 0;
+	return in->paths.nr - 1;
 }
 
 void inputs_add(struct kernel_inputs *in, const char *path)
 {
-	if (str_index_get(&in->index, path, STR_INDEX_WHOLE) >= 0)
-		return;
-	strvec_push(&in->paths, path);
-	str_index_put(&in->index, in->paths.v[in->paths.nr - 1],
-		      STR_INDEX_WHOLE, in->paths.nr - 1);
+	add(in, path);
 }
 
 /* Characters that end a path inside a .cmd token ("$(wildcard x)", "-I"). */
@@ -29,9 +73,19 @@ static size_t path_len(const char *s)
 	return strcspn(s, " \t\n\\)(,;:'\"=");
 }
 
-/* Every file of the tree `text` names as `prefix`/path. */
-static void scan_prefix(struct kernel_inputs *in, const char *text,
-			const char *prefix, const char *srcdir)
+/* One object's files, as indexes into the set's paths (repeats too). */
+struct object_files {
+	size_t *idx;
+	size_t nr, alloc;
+};
+
+/*
+ * Every file of the tree `text` names as `prefix`/path; each also into
+ * *obj when it is given.
+ */
+static void scan_prefix(struct kernel_inputs *in, struct object_files *obj,
+			const char *text, const char *prefix,
+			const char *srcdir)
 {
 	size_t pl = strlen(prefix);
 	struct strbuf path = STRBUF_INIT;
@@ -51,22 +105,29 @@ static void scan_prefix(struct kernel_inputs *in, const char *text,
 		strbuf_reset(&path);
 		strbuf_add(&path, rel, n);
 		p = rel + n;
-		if (str_index_get(&in->index, path.buf, STR_INDEX_WHOLE) >= 0)
-			continue;
-		/* A folder (-I) or a file the tree no longer has is not one. */
-		struct stat st;
-		char *abs = xstrfmt("%s/%s", srcdir, path.buf);
-		int file = !lstat(abs, &st) &&
-			   (S_ISREG(st.st_mode) || S_ISLNK(st.st_mode));
-		free(abs);
-		if (file)
-			inputs_add(in, path.buf);
+		long at = str_index_get(&in->index, path.buf, STR_INDEX_WHOLE);
+		if (at < 0) {
+			/* A folder (-I) or a file gone is not one. */
+			struct stat st;
+			char *abs = xstrfmt("%s/%s", srcdir, path.buf);
+			int file = !lstat(abs, &st) && (S_ISREG(st.st_mode) ||
+							S_ISLNK(st.st_mode));
+			free(abs);
+			if (!file)
+				continue;
+			at = (long)add(in, path.buf);
+		}
+		if (obj) {
+			ALLOC_GROW(obj->idx, obj->nr + 1, obj->alloc);
+			obj->idx[obj->nr++] = (size_t)at;
+		}
 	}
 	strbuf_release(&path);
 }
 
-void inputs_scan_cmd(struct kernel_inputs *in, const char *text,
-		     const char *srcdir, const char *from_objdir)
+static void scan_cmd(struct kernel_inputs *in, struct object_files *obj,
+		     const char *text, const char *srcdir,
+		     const char *from_objdir)
 {
 	/*
 	 * The tree's files are named by absolute path (the build folder is
@@ -75,9 +136,40 @@ void inputs_scan_cmd(struct kernel_inputs *in, const char *text,
 	 * makes the compiler's own dependency lines relative to the build
 	 * folder ("../../src/...").
 	 */
-	scan_prefix(in, text, srcdir, srcdir);
+	scan_prefix(in, obj, text, srcdir, srcdir);
 	if (from_objdir && *from_objdir)
-		scan_prefix(in, text, from_objdir, srcdir);
+		scan_prefix(in, obj, text, from_objdir, srcdir);
+}
+
+void inputs_scan_cmd(struct kernel_inputs *in, const char *text,
+		     const char *srcdir, const char *from_objdir)
+{
+	scan_cmd(in, NULL, text, srcdir, from_objdir);
+}
+
+static int by_index(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	return (x > y) - (x < y);
+}
+
+void inputs_scan_object(struct kernel_inputs *in, const char *text,
+			const char *srcdir, const char *from_objdir)
+{
+	struct object_files obj = { NULL, 0, 0 };
+
+	scan_cmd(in, &obj, text, srcdir, from_objdir);
+	/* A file named twice in one .cmd (its source line, its deps) once. */
+	qsort(obj.idx, obj.nr, sizeof(*obj.idx), by_index);
+	for (size_t i = 0; i < obj.nr; i++)
+		if (!i || obj.idx[i] != obj.idx[i - 1]) {
+			in->objects[obj.idx[i]]++;
+			set_bit(in, obj.idx[i], (size_t)in->nr_objects);
+		}
+	/* objtool's objects name no file: not the kernel's. */
+	if (obj.nr)
+		in->nr_objects++;
+	free(obj.idx);
 }
 
 /*
@@ -174,8 +266,12 @@ static int visit(const char *path, const struct stat *st, int type,
 			inputs_add(scan.in, rel);
 			free(rel);
 		}
-		inputs_scan_cmd(scan.in, text.buf, scan.srcdir,
-				scan.from_objdir);
+		if (n > 6 && !strcmp(base + n - 6, ".o.cmd"))
+			inputs_scan_object(scan.in, text.buf, scan.srcdir,
+					   scan.from_objdir);
+		else
+			inputs_scan_cmd(scan.in, text.buf, scan.srcdir,
+					scan.from_objdir);
 	}
 	scan.files++;
 	strbuf_release(&text);
@@ -233,16 +329,18 @@ int inputs_keep(const char *objdir, const char *srcdir, const char *imgdir)
 int inputs_adopt(const char *imgdir)
 {
 	char *file = xstrfmt("%s/" INPUTS_FILE, imgdir);
+	char *objects = xstrfmt("%s/" INPUTS_OBJECTS_FILE, imgdir);
 	char *objdir = NULL, *srcdir = NULL;
-	int rc = 1;
+	int rc = file_exists(file);
 
-	if (!file_exists(file)) {
-		rc = 0;
+	/* Kept before the objects were: theirs too, while it can be had. */
+	if (!rc || !file_exists(objects)) {
 		if (build_log_folder(imgdir, &objdir) &&
 		    (srcdir = build_log_value(imgdir, "srcdir")))
 			rc = inputs_keep(objdir, srcdir, imgdir) ? -1 : 1;
 	}
 	free(file);
+	free(objects);
 	free(objdir);
 	free(srcdir);
 	return rc;
@@ -251,6 +349,32 @@ int inputs_adopt(const char *imgdir)
 static int by_name(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Path `at`'s objects in hex, object k in bit k % 4 of digit k / 4. */
+static void add_bits(struct strbuf *sb, const struct kernel_inputs *in,
+		     size_t at)
+{
+	size_t digits = 0, n = (size_t)in->nr_objects;
+
+	if (!in->bits)
+		return;
+	for (size_t k = 0; k < n; k += 4) {
+		unsigned d = 0;
+		for (size_t j = 0; j < 4 && k + j < n; j++)
+			d |= (unsigned)(in->bits[at * in->words + (k + j) / 64] >>
+					((k + j) % 64) & 1) << j;
+		if (d)
+			digits = k / 4 + 1;
+	}
+	for (size_t i = 0; i < digits; i++) {
+		unsigned d = 0;
+		for (size_t j = 0; j < 4 && 4 * i + j < n; j++)
+			d |= (unsigned)(in->bits[at * in->words +
+						 (4 * i + j) / 64] >>
+					((4 * i + j) % 64) & 1) << j;
+		strbuf_addch(sb, "0123456789abcdef"[d]);
+	}
 }
 
 int inputs_write(const struct kernel_inputs *in, const char *dir)
@@ -269,8 +393,127 @@ int inputs_write(const struct kernel_inputs *in, const char *dir)
 		strbuf_addch(&sb, '\n');
 	}
 	rc = write_file_atomic(file, sb.buf ? sb.buf : "", sb.len);
+	if (!rc && in->nr_objects > 0) {
+		free(file);
+		file = xstrfmt("%s/" INPUTS_OBJECTS_FILE, dir);
+		strbuf_reset(&sb);
+		strbuf_addf(&sb, "%ld\n", in->nr_objects);
+		for (size_t i = 0; i < in->paths.nr; i++) {
+			long at = str_index_get(&in->index, sorted[i],
+						STR_INDEX_WHOLE);
+			if (in->objects[at] > 0) {
+				strbuf_addf(&sb, "%ld\t%s\t", in->objects[at],
+					    sorted[i]);
+				add_bits(&sb, in, (size_t)at);
+				strbuf_addch(&sb, '\n');
+			}
+		}
+		rc = write_file_atomic(file, sb.buf, sb.len);
+	}
 	free(file);
 	free(sorted);
+	strbuf_release(&sb);
+	return rc;
+}
+
+/*
+ * Path `at`'s objects from their hex (see add_bits): 0, or -1 when it is
+ * not that (none: an objects file kept before they were).
+ */
+static int read_bits(struct kernel_inputs *in, size_t at, const char *hex,
+		     long total)
+{
+	size_t n = hex ? strlen(hex) : 0;
+
+	if (!n || n * 4 > (size_t)total + 3 ||
+	    strspn(hex, "0123456789abcdef") != n)
+		return -1;
+	bits_fit(in, (size_t)total - 1);
+	for (size_t i = 0; i < n; i++) {
+		unsigned d = (unsigned)(hex[i] <= '9' ? hex[i] - '0'
+						      : hex[i] - 'a' + 10);
+		for (size_t j = 0; j < 4; j++)
+			if (d >> j & 1)
+				set_bit(in, at, 4 * i + j);
+	}
+	return 0;
+}
+
+/*
+ * `dir`/objects into *in (see inputs_load): 0, or -1 after warning(),
+ * every count then not known. Only a split's cost rests on them: the
+ * list of inputs stands without them.
+ */
+static int load_objects(struct kernel_inputs *in, const char *dir)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *file = xstrfmt("%s/" INPUTS_OBJECTS_FILE, dir);
+	const char *bad = NULL;
+	int rc = 0;
+
+	if (file_exists(file) && !read_file(file, &sb)) {
+		char *line = sb.buf, *nl, *end;
+		long total = strtol(line, &end, 10);
+
+		if (end == line || *end != '\n' || total <= 0) {
+			bad = "does not start with the number of objects";
+			goto out;
+		}
+		/*
+		 * One image's objects: a second image numbers its own, so
+		 * with two only the counts are known.
+		 */
+		int which = !in->nr_objects;
+		if (total > in->nr_objects)
+			in->nr_objects = total;
+		if (!which) {
+			free(in->bits);
+			in->bits = NULL;
+		}
+		for (line = end + 1; *line; line = nl + 1) {
+			long count = strtol(line, &end, 10), at;
+			char *hex;
+			nl = strchr(line, '\n');
+			if (nl)
+				*nl = '\0';
+			if (end == line || *end != '\t' || !end[1] ||
+			    count <= 0) {
+				bad = "has a line that is not \"<objects>\\t"
+				      "<path>\\t<which>\"";
+				goto out;
+			}
+			if ((hex = strchr(end + 1, '\t')))
+				*hex++ = '\0';
+			/* Counts for the inputs listed, no others. */
+			at = str_index_get(&in->index, end + 1,
+					   STR_INDEX_WHOLE);
+			if (at >= 0 && count > in->objects[at])
+				in->objects[at] = count;
+			if (which && at >= 0 &&
+			    read_bits(in, (size_t)at, hex, total))
+				which = 0;
+			if (!nl)
+				break;
+		}
+		if (!which) {
+			free(in->bits);
+			in->bits = NULL;
+		}
+	} else if (file_exists(file)) {
+		bad = "cannot be read";
+	}
+out:
+	if (bad) {
+		warning("'%s' %s: what a step costs to build is not known",
+			file, bad);
+		in->nr_objects = 0;
+		for (size_t i = 0; i < in->paths.nr; i++)
+			in->objects[i] = 0;
+		free(in->bits);
+		in->bits = NULL;
+		rc = -1;
+	}
+	free(file);
 	strbuf_release(&sb);
 	return rc;
 }
@@ -291,6 +534,8 @@ int inputs_load(struct kernel_inputs *in, const char *dir)
 			if (*line)
 				inputs_add(in, line);
 		}
+		if (!rc)
+			load_objects(in, dir);
 	}
 	free(file);
 	strbuf_release(&sb);
@@ -365,4 +610,28 @@ int inputs_can_change(const struct kernel_inputs *in, const char *path)
 			return 1;
 	}
 	return 0;
+}
+
+long inputs_objects(const struct kernel_inputs *in, const char *path)
+{
+	long at;
+
+	if (in->nr_objects <= 0)
+		return -1;
+	if (!inputs_can_change(in, path))
+		return 0;
+	at = str_index_get(&in->index, path, STR_INDEX_WHOLE);
+	return at >= 0 && in->objects[at] > 0 ? in->objects[at]
+					      : in->nr_objects;
+}
+
+const uint64_t *inputs_object_bits(const struct kernel_inputs *in,
+				   const char *path)
+{
+	long at = str_index_get(&in->index, path, STR_INDEX_WHOLE);
+
+	if (!in->bits || at < 0 || (size_t)at >= in->rows ||
+	    in->objects[at] <= 0)
+		return NULL;
+	return in->bits + (size_t)at * in->words;
 }

@@ -15,6 +15,7 @@
 #include "inputs.h"
 #include "kconfig.h"
 #include "objdir_guard.h"
+#include "objdir_last.h"
 #include "prebuilt.h"
 #include "repo.h"
 #include "run.h"
@@ -275,6 +276,7 @@ static int identify_toolchain(struct kbuild_run *b)
 	if (kbuild_tools_pick(&b->tools, req->toolchains, req->nr_toolchains,
 			      b->kver))
 		return -1;
+	b->out->ccache = kbuild_tools_ccache(&b->tools);
 	kbuild_key(b->tree_id, b->config_hash, b->tools.id, b->out->key);
 	return 0;
 }
@@ -357,7 +359,9 @@ static int check_out(struct kbuild_run *b)
 	if (rc)
 		return -1;
 	progress(b->req, "checking out %.12s", out->commit);
-	return repo_checkout(b->repo, out->commit, b->srcdir);
+	/* From here the folder holds a mix until its image is kept. */
+	return objdir_last_begin(b->objdir, out->commit) ||
+	       repo_checkout(b->repo, out->commit, b->srcdir);
 }
 
 /* make's variables and environment: compilers, ccache, a fixed stamp. */
@@ -517,7 +521,8 @@ static int store_image(struct kbuild_run *b, uint64_t start)
 		return -1;
 	out->seconds = (double)(now_ns() - start) / 1e9;
 	return write_key_json(b->imgdir, out, b->tree_id, b->config_hash,
-			      b->tools.id, b->merged.buf);
+			      b->tools.id, b->merged.buf) ||
+	       objdir_last_write(b->objdir, out->commit, b->imgdir);
 }
 
 /* The caller's one line on a failure, several errors made one. */
@@ -587,7 +592,13 @@ int kbuild_image(struct build_result *out, const struct build_request *req)
 	b.imgdir = xstrfmt("%s/images/%s", cache_dir(), out->key);
 	out->image = xstrfmt("%s/bzImage", b.imgdir);
 	out->log = xstrfmt("%s/build.log", b.imgdir);
-	if (cache_answers(&b, 1, &status) || take_folders(&b))
+	if (cache_answers(&b, 1, &status))
+		goto out;
+	if (req->flags & BUILD_CACHE_ONLY) {
+		error("%.12s is not in the cache", out->commit);
+		goto out;
+	}
+	if (take_folders(&b))
 		goto out;
 	/* Whoever held the lock may have just built this very key. */
 	if (cache_answers(&b, 0, &status) || check_out(&b))

@@ -39,6 +39,8 @@ enum build_flags {
 	 * or by building again.
 	 */
 	BUILD_WANT_INPUTS = 1 << 3,
+	/* Only what the cache holds: a miss is BUILD_SETUP_ERROR, not built. */
+	BUILD_CACHE_ONLY = 1 << 4,
 };
 
 struct build_request {

@@ -84,6 +84,30 @@ int kbuild_tools_pick(struct kbuild_tools *t,
 	return 0;
 }
 
+/*
+ * The ccache make runs the compilers through, or NULL: the host's on a
+ * host build, the chroot's with the host's folder bound in (*shared); a
+ * prefix's environment (a container) may not see the host's cache: none.
+ */
+static char *ccache_of(const struct kbuild_tools *t, char **shared)
+{
+	*shared = t->env->kind == TOOLENV_CHROOT ? chroot_ccache_dir(t->env)
+						 : NULL;
+	return t->env->kind == TOOLENV_HOST ? run_which("ccache")
+	       : *shared		    ? xstrdup("ccache")
+					    : NULL;
+}
+
+int kbuild_tools_ccache(const struct kbuild_tools *t)
+{
+	char *shared, *ccache = ccache_of(t, &shared);
+	int on = ccache != NULL;
+
+	free(ccache);
+	free(shared);
+	return on;
+}
+
 void kbuild_tools_settings(const struct kbuild_tools *t, struct strvec *vars,
 			   struct strvec *menv)
 {
@@ -92,15 +116,9 @@ void kbuild_tools_settings(const struct kbuild_tools *t, struct strvec *vars,
 	 * repositories and runs: paths under trees/ are made relative
 	 * (base_dir), and the build folder is not hashed when a fragment
 	 * turns debug information on (the objects' comp_dir may then name
-	 * another tree; bzImage carries no debug information). A prefix's
-	 * environment (a container) may not see the host's cache: none.
+	 * another tree; bzImage carries no debug information).
 	 */
-	char *shared = t->env->kind == TOOLENV_CHROOT
-			       ? chroot_ccache_dir(t->env)
-			       : NULL;
-	char *ccache = t->env->kind == TOOLENV_HOST ? run_which("ccache")
-		       : shared			    ? xstrdup("ccache")
-						    : NULL;
+	char *shared, *ccache = ccache_of(t, &shared);
 
 	if (shared)
 		strvec_pushf(menv, "CCACHE_DIR=%s", shared);

@@ -28,6 +28,12 @@ struct kbuild_tools {
 int kbuild_tools_pick(struct kbuild_tools *t,
 		      const struct toolchain_rule *rules, size_t nr,
 		      unsigned kver);
+/*
+ * Whether make compiles through ccache (the host's, or a chroot's that
+ * shares the host's folder): its objects then outlive the build folders
+ * (build_warm.h).
+ */
+int kbuild_tools_ccache(const struct kbuild_tools *t);
 /* make's CC and HOSTCC in `vars`, ccache's settings in its environment. */
 void kbuild_tools_settings(const struct kbuild_tools *t, struct strvec *vars,
 			   struct strvec *menv);

@@ -274,38 +274,74 @@ int repo_tree_id(struct repo *r, const char *commit, char out[41])
 	return 0;
 }
 
-int repo_diff_paths(struct repo *r, const char *from, const char *to,
-		    int (*fn)(const char *path, void *arg), void *arg)
+/* The diff of the trees of two commits, names only, into *out. */
+static int diff_commits(struct repo *r, const char *from, const char *to,
+			git_diff **out)
 {
 	git_commit *a = NULL, *b = NULL;
 	git_tree *ta = NULL, *tb = NULL;
-	git_diff *diff = NULL;
 	git_diff_options opts;
 	int rc = -1;
 
+	*out = NULL;
 	git_diff_options_init(&opts, GIT_DIFF_OPTIONS_VERSION);
 	/* Names only: no content is read, and no rename is looked for. */
 	opts.flags |= GIT_DIFF_SKIP_BINARY_CHECK;
 	if (lookup_commit(r, from, &a) || lookup_commit(r, to, &b))
 		goto out;
 	if (git_commit_tree(&ta, a) || git_commit_tree(&tb, b) ||
-	    git_diff_tree_to_tree(&diff, r->git, ta, tb, &opts)) {
+	    git_diff_tree_to_tree(out, r->git, ta, tb, &opts)) {
 		repo_git_error("cannot compare trees");
 		goto out;
 	}
 	rc = 0;
-	for (size_t i = 0, n = git_diff_num_deltas(diff); i < n && !rc; i++) {
+out:
+	git_tree_free(ta);
+	git_tree_free(tb);
+	git_commit_free(a);
+	git_commit_free(b);
+	return rc;
+}
+
+int repo_diff_paths(struct repo *r, const char *from, const char *to,
+		    int (*fn)(const char *path, void *arg), void *arg)
+{
+	git_diff *diff;
+	int rc = diff_commits(r, from, to, &diff);
+
+	for (size_t i = 0, n = rc ? 0 : git_diff_num_deltas(diff);
+	     i < n && !rc; i++) {
 		const git_diff_delta *d = git_diff_get_delta(diff, i);
 		rc = fn(d->new_file.path, arg);
 		if (!rc && strcmp(d->old_file.path, d->new_file.path))
 			rc = fn(d->old_file.path, arg);
 	}
-out:
 	git_diff_free(diff);
-	git_tree_free(ta);
-	git_tree_free(tb);
-	git_commit_free(a);
-	git_commit_free(b);
+	return rc;
+}
+
+int repo_diff_blobs(struct repo *r, const char *from, const char *to,
+		    int (*fn)(const char *path, const char *blob, void *arg),
+		    void *arg)
+{
+	git_diff *diff;
+	int rc = diff_commits(r, from, to, &diff);
+
+	for (size_t i = 0, n = rc ? 0 : git_diff_num_deltas(diff);
+	     i < n && !rc; i++) {
+		const git_diff_delta *d = git_diff_get_delta(diff, i);
+		char hex[GIT_OID_HEXSZ + 1] = "";
+		char blob[GIT_OID_HEXSZ + 16] = "";
+
+		/* No rename is looked for: both sides name one path. */
+		if (d->status != GIT_DELTA_DELETED) {
+			git_oid_tostr(hex, sizeof(hex), &d->new_file.id);
+			snprintf(blob, sizeof(blob), "%o %s",
+				 (unsigned)d->new_file.mode, hex);
+		}
+		rc = fn(d->new_file.path, blob, arg);
+	}
+	git_diff_free(diff);
 	return rc;
 }
 

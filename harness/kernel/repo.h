@@ -65,6 +65,14 @@ int repo_tree_id(struct repo *r, const char *commit, char out[41]);
  */
 int repo_diff_paths(struct repo *r, const char *from, const char *to,
 		    int (*fn)(const char *path, void *arg), void *arg);
+/*
+ * The same with what each path holds at `to`: "<mode> <blob id>" (octal
+ * mode, hex id), "" where `to` has no such file. Two commits' diffs from
+ * one third say where they differ from each other (build_warm.h).
+ */
+int repo_diff_blobs(struct repo *r, const char *from, const char *to,
+		    int (*fn)(const char *path, const char *blob, void *arg),
+		    void *arg);
 
 /* VERSION/PATCHLEVEL/SUBLEVEL of the commit's top Makefile, as KVER(). */
 int repo_kernel_version(struct repo *r, const char *commit, unsigned *kver);
