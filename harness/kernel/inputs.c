@@ -160,7 +160,8 @@ void inputs_scan_object(struct kernel_inputs *in, const char *text,
 
 	scan_cmd(in, &obj, text, srcdir, from_objdir);
 	/* A file named twice in one .cmd (its source line, its deps) once. */
-	qsort(obj.idx, obj.nr, sizeof(*obj.idx), by_index);
+	if (obj.nr) /* qsort's array may not be NULL, even empty */
+		qsort(obj.idx, obj.nr, sizeof(*obj.idx), by_index);
 	for (size_t i = 0; i < obj.nr; i++)
 		if (!i || obj.idx[i] != obj.idx[i - 1]) {
 			in->objects[obj.idx[i]]++;

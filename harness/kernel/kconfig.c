@@ -250,7 +250,8 @@ int kconfig_hash(const struct kconfig_spec *spec, const char *merged,
 	 */
 	struct strvec req = STRVEC_INIT;
 	kconfig_requested(merged, &req);
-	qsort(req.v, req.nr, sizeof(*req.v), option_cmp);
+	if (req.nr) /* qsort's array may not be NULL, even empty */
+		qsort(req.v, req.nr, sizeof(*req.v), option_cmp);
 	strbuf_addstr(&sb, "options\n");
 	for (size_t i = 0; i < req.nr; i++)
 		strbuf_addf(&sb, "%s\n", req.v[i]);

@@ -149,7 +149,8 @@ size_t objdir_last_siblings(const char *objdir, struct objdir_last **out)
 				strvec_push(&slots, e->d_name);
 		closedir(d);
 	}
-	qsort(slots.v, slots.nr, sizeof(*slots.v), by_slot);
+	if (slots.nr) /* qsort's array may not be NULL, even empty */
+		qsort(slots.v, slots.nr, sizeof(*slots.v), by_slot);
 	for (size_t i = 0; i < slots.nr; i++) {
 		char *dir = xstrfmt("%s/%s%s", top, slots.v[i], obj);
 		struct objdir_last last;
