@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # release-before-after.sh: two builds of iobisect on one release-shaped
 # history (tests/fixture/release-history.sh, as release-bisect.sh makes
-# it), in turns, on the same footing: each a fresh XDG_CACHE_HOME (no
+# it), side by side (both at once: whatever else loads the host loads
+# both), on the same footing: each a fresh XDG_CACHE_HOME (no
 # source tree, build folders or images) and its own copy of one seed
 # ccache (--ccache: a host's cache that holds v6.1's objects, as a
 # machine that builds kernels has; the history's own commits are new to
 # it). One table: builds, objects compiled (ccache hits + misses, the
 # misses in brackets), boots, commits probed, wall, the commit named.
-# Half an hour to an hour a run on 2 cores.
+# An hour or more on 2 cores.
 #
 # usage: bench/release-before-after.sh --before BIN --after BIN --ccache DIR
 #            [--commits N] [--branches B] [--seed S] [--out DIR]
@@ -71,8 +72,9 @@ run() { # NAME BIN
 	rm -rf "$out/$name-cache" "$out/$name-ccache"
 	note "$name: exit $rc in $((t1 - t0)) s"
 }
-run after "$after"
-run before "$before"
+run after "$after" &
+run before "$before" &
+wait
 
 {
 	echo "# $branch, culprit ${culprit:0:12}; $(grep -ho '\[bisect\] [0-9]* commits, [0-9]* can change this kernel' "$out/after.err" | head -1)"
