@@ -3,10 +3,11 @@
 # to its time (bench/README.md, "The first run and `make test`"): the
 # built-in engine's bisection of the demo series beside the fio job's
 # (49-fio; 40-bisect bisects the same series in `make test`) and the Slurm
-# multisection with --probes 3 beside 2 (46-slurm). Each test prints its
+# multisection with --probes 3 beside 2 (46-slurm), and 40-bisect's
+# moderate series (a drop near the noise). Each test prints its
 # boots and wall time; the closing line is the runner's.
 #
-#   bench/long-repeats.sh [TEST-PATTERN]     (default: both tests)
+#   bench/long-repeats.sh [TEST-PATTERN]     (default: the three tests)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ -x ./iobisect ] || make all
@@ -16,4 +17,5 @@ if [ $# -gt 0 ]; then
 else
 	IOBISECT_TESTS=49-fio tests/run-integration.sh
 	IOBISECT_TESTS=46-slurm tests/run-integration.sh
+	IOBISECT_TESTS=40-bisect tests/run-integration.sh
 fi
