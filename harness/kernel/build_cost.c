@@ -8,41 +8,31 @@
 #include "objdir_last.h"
 #include "util.h"
 
-#include <jansson.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 int build_cost_init(struct build_cost *bc, struct repo *r, const char *imgdir)
 {
-	char *key = xstrfmt("%s/key.json", imgdir);
-	json_error_t err;
-	json_t *j = json_load_file(key, 0, &err);
-	const char *config =
-		j ? json_string_value(json_object_get(j, "config_hash")) : NULL;
-	const char *toolchain =
-		j ? json_string_value(json_object_get(j, "toolchain")) : NULL;
-	const char *commit =
-		j ? json_string_value(json_object_get(j, "commit")) : NULL;
+	struct image_key k;
 	int rc = 0;
 
 	*bc = (struct build_cost)BUILD_COST_INIT;
 	bc->repo = r;
-	if (!config || strlen(config) != 40 || !toolchain)
-		rc = error("'%s' names no configuration and toolchain", key);
+	if (image_key_read(imgdir, &k) || !k.config_hash[0] || !k.toolchain)
+		rc = error("'%s/key.json' names no configuration and toolchain",
+			   imgdir);
 	else if (!(bc->objdir = build_log_value(imgdir, "objdir")))
 		rc = error("the build log of '%s' names no build folder",
 			   imgdir);
 	if (!rc) {
-		memcpy(bc->config_hash, config, 41);
-		bc->toolchain = xstrdup(toolchain);
+		memcpy(bc->config_hash, k.config_hash, 41);
+		bc->toolchain = xstrdup(k.toolchain);
 		bc->imgdir = xstrdup(imgdir);
 		/* An image kept before key.json named it: no warm costs. */
-		if (commit && strlen(commit) == 40)
-			memcpy(bc->ref, commit, 41);
+		memcpy(bc->ref, k.commit, 41);
 	}
-	json_decref(j);
-	free(key);
+	image_key_release(&k);
 	return rc;
 }
 
@@ -79,23 +69,19 @@ struct tally {
 static int add_path(const char *path, void *arg)
 {
 	struct tally *t = arg;
-	long n = inputs_objects(t->in, path);
-	const uint64_t *bits;
+	long n;
 
-	if (n <= 0)
-		return 0;
-	if (n >= t->in->nr_objects) {
+	if (t->which) {
 		/* Every object already: no path can add more. */
+		t->all = inputs_objects_join(t->in, path, t->which);
+		return t->all;
+	}
+	n = inputs_objects(t->in, path);
+	if (n >= t->in->nr_objects)
 		t->all = 1;
-		return 1;
-	}
-	if (t->which && (bits = inputs_object_bits(t->in, path))) {
-		for (size_t i = 0; i < t->in->words; i++)
-			t->which[i] |= bits[i];
-	} else {
+	else if (n > 0)
 		t->sum += n;
-	}
-	return 0;
+	return t->all;
 }
 
 long build_cost_diff(struct repo *r, const struct kernel_inputs *in,

@@ -101,17 +101,9 @@ struct objects_of {
 static void add_objects(const char *path, void *arg)
 {
 	struct objects_of *o = arg;
-	long n = o->all ? 0 : inputs_objects(o->in, path);
-	const uint64_t *bits;
 
-	if (n <= 0)
-		return;
-	/* What decides what is built, or an object set not said: all. */
-	if (n >= o->in->nr_objects || !(bits = inputs_object_bits(o->in, path)))
-		o->all = 1;
-	else
-		for (size_t w = 0; w < o->in->words; w++)
-			o->which[w] |= bits[w];
+	if (!o->all)
+		o->all = inputs_objects_join(o->in, path, o->which);
 }
 
 long build_warm_cost(const struct kernel_inputs *in, const struct warm_delta *c,
@@ -163,6 +155,37 @@ static int image_cmp(const void *a, const void *b)
 	return strcmp(x->commit, y->commit);
 }
 
+int image_key_read(const char *dir, struct image_key *k)
+{
+	char *key = xstrfmt("%s/key.json", dir);
+	json_t *j = json_load_file(key, 0, NULL);
+	const char *cfg = json_string_value(json_object_get(j, "config_hash"));
+	const char *tc = json_string_value(json_object_get(j, "toolchain"));
+	const char *commit = json_string_value(json_object_get(j, "commit"));
+	struct stat st;
+	int rc = j && !stat(key, &st) ? 0 : -1;
+
+	*k = (struct image_key)IMAGE_KEY_INIT;
+	if (!rc) {
+		k->when = st.st_mtime;
+		if (cfg && strlen(cfg) == 40)
+			memcpy(k->config_hash, cfg, 41);
+		if (tc)
+			k->toolchain = xstrdup(tc);
+		if (commit && strlen(commit) == 40)
+			memcpy(k->commit, commit, 41);
+	}
+	json_decref(j);
+	free(key);
+	return rc;
+}
+
+void image_key_release(struct image_key *k)
+{
+	free(k->toolchain);
+	*k = (struct image_key)IMAGE_KEY_INIT;
+}
+
 /*
  * The image in `dir` into *out (commit "" when it is of another
  * configuration or toolchain, or a failure): 1, or 0 while it has no
@@ -171,22 +194,16 @@ static int image_cmp(const void *a, const void *b)
 static int image_of(const char *dir, const char *config_hash,
 		    const char *toolchain, struct warm_image *out)
 {
-	char *key = xstrfmt("%s/key.json", dir);
+	struct image_key k;
 	char *image = xstrfmt("%s/bzImage", dir);
-	json_t *j = json_load_file(key, 0, NULL);
-	const char *cfg = json_string_value(json_object_get(j, "config_hash"));
-	const char *tc = json_string_value(json_object_get(j, "toolchain"));
-	const char *commit = json_string_value(json_object_get(j, "commit"));
-	struct stat st;
-	int read = j && !stat(key, &st);
+	int read = !image_key_read(dir, &k);
 
-	*out = (struct warm_image){"", read ? st.st_mtime : 0};
-	if (read && cfg && tc && commit && strlen(commit) == 40 &&
-	    !strcmp(cfg, config_hash) && !strcmp(tc, toolchain) &&
-	    file_exists(image))
-		memcpy(out->commit, commit, 41);
-	json_decref(j);
-	free(key);
+	*out = (struct warm_image){"", k.when};
+	if (read && k.commit[0] && k.toolchain &&
+	    !strcmp(k.config_hash, config_hash) &&
+	    !strcmp(k.toolchain, toolchain) && file_exists(image))
+		memcpy(out->commit, k.commit, 41);
+	image_key_release(&k);
 	free(image);
 	return read;
 }

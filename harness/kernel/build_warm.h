@@ -72,6 +72,22 @@ long build_warm_cost(const struct kernel_inputs *in, const struct warm_delta *c,
 		     const struct warm_built *built, size_t nr);
 
 /* The image folders read so far: key.json is written last, then kept. */
+/*
+ * What an image's key.json says (kbuild writes it): its configuration,
+ * its toolchain, its commit ("" when it names none), and when it was
+ * written.
+ */
+struct image_key {
+	char config_hash[41]; /* "" when not said */
+	char *toolchain;      /* NULL when not said */
+	char commit[41];
+	time_t when;
+};
+#define IMAGE_KEY_INIT { {0}, NULL, {0}, 0 }
+/* `dir`/key.json into *k: 0, or -1 (quietly) when it cannot be read. */
+int image_key_read(const char *dir, struct image_key *k);
+void image_key_release(struct image_key *k);
+
 struct warm_image {
 	char commit[41]; /* "" for another configuration or toolchain */
 	time_t when;	 /* key.json's time */

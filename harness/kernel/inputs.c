@@ -636,3 +636,18 @@ const uint64_t *inputs_object_bits(const struct kernel_inputs *in,
 		return NULL;
 	return in->bits + (size_t)at * in->words;
 }
+
+int inputs_objects_join(const struct kernel_inputs *in, const char *path,
+			uint64_t *which)
+{
+	long n = inputs_objects(in, path);
+	const uint64_t *bits;
+
+	if (n <= 0)
+		return 0;
+	if (n >= in->nr_objects || !(bits = inputs_object_bits(in, path)))
+		return 1;
+	for (size_t w = 0; w < in->words; w++)
+		which[w] |= bits[w];
+	return 0;
+}

@@ -138,4 +138,13 @@ long inputs_objects(const struct kernel_inputs *in, const char *path);
 const uint64_t *inputs_object_bits(const struct kernel_inputs *in,
 				   const char *path);
 
+/*
+ * The objects a change to `path` compiles join which (in->words words):
+ * 0, or 1 when that is every object (what decides what is built, or
+ * objects the image does not say), which is then left as it was. A set
+ * of changed paths, each joined, costs the popcount of which.
+ */
+int inputs_objects_join(const struct kernel_inputs *in, const char *path,
+			uint64_t *which);
+
 #endif
