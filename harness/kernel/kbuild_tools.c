@@ -53,6 +53,26 @@ static char *chroot_ccache_dir(const struct toolenv *env)
 	return dir;
 }
 
+/*
+ * Whether make runs the compilers through ccache: the host's on a host
+ * build, the chroot's with the host's folder bound in (*shared); a
+ * prefix's environment (a container) may not see the host's cache: none.
+ */
+static int ccache_on(const struct kbuild_tools *t, char **shared)
+{
+	char *host;
+	int on;
+
+	*shared = t->env->kind == TOOLENV_CHROOT ? chroot_ccache_dir(t->env)
+						 : NULL;
+	if (t->env->kind != TOOLENV_HOST)
+		return *shared != NULL;
+	host = run_which("ccache");
+	on = host != NULL;
+	free(host);
+	return on;
+}
+
 int kbuild_tools_pick(struct kbuild_tools *t,
 		      const struct toolchain_rule *rules, size_t nr,
 		      unsigned kver)
@@ -81,31 +101,13 @@ int kbuild_tools_pick(struct kbuild_tools *t,
 	if (!(t->cc_version = compiler_version(t->env, t->cc, t->probe_dir)))
 		return -1;
 	t->id = kbuild_toolchain_id(t->cc, t->hostcc, t->cc_version, t->env_id);
+	t->ccache = ccache_on(t, &t->ccache_dir);
 	return 0;
-}
-
-/*
- * The ccache make runs the compilers through, or NULL: the host's on a
- * host build, the chroot's with the host's folder bound in (*shared); a
- * prefix's environment (a container) may not see the host's cache: none.
- */
-static char *ccache_of(const struct kbuild_tools *t, char **shared)
-{
-	*shared = t->env->kind == TOOLENV_CHROOT ? chroot_ccache_dir(t->env)
-						 : NULL;
-	return t->env->kind == TOOLENV_HOST ? run_which("ccache")
-	       : *shared		    ? xstrdup("ccache")
-					    : NULL;
 }
 
 int kbuild_tools_ccache(const struct kbuild_tools *t)
 {
-	char *shared, *ccache = ccache_of(t, &shared);
-	int on = ccache != NULL;
-
-	free(ccache);
-	free(shared);
-	return on;
+	return t->ccache;
 }
 
 void kbuild_tools_settings(const struct kbuild_tools *t, struct strvec *vars,
@@ -118,12 +120,9 @@ void kbuild_tools_settings(const struct kbuild_tools *t, struct strvec *vars,
 	 * turns debug information on (the objects' comp_dir may then name
 	 * another tree; bzImage carries no debug information).
 	 */
-	char *shared, *ccache = ccache_of(t, &shared);
-
-	if (shared)
-		strvec_pushf(menv, "CCACHE_DIR=%s", shared);
-	free(shared);
-	if (ccache) {
+	if (t->ccache_dir)
+		strvec_pushf(menv, "CCACHE_DIR=%s", t->ccache_dir);
+	if (t->ccache) {
 		strvec_pushf(vars, "CC=ccache %s", t->cc);
 		strvec_pushf(vars, "HOSTCC=ccache %s", t->hostcc);
 		strvec_pushf(menv, "CCACHE_BASEDIR=%s/trees", cache_dir());
@@ -138,7 +137,6 @@ void kbuild_tools_settings(const struct kbuild_tools *t, struct strvec *vars,
 		strvec_pushf(vars, "CC=%s", t->cc);
 		strvec_pushf(vars, "HOSTCC=%s", t->hostcc);
 	}
-	free(ccache);
 }
 
 void kbuild_tools_release(struct kbuild_tools *t)
@@ -149,5 +147,6 @@ void kbuild_tools_release(struct kbuild_tools *t)
 	free(t->env_id);
 	free(t->id);
 	free(t->probe_dir);
+	free(t->ccache_dir);
 	memset(t, 0, sizeof(*t));
 }

@@ -18,6 +18,9 @@ struct kbuild_tools {
 	char *env_id;		     /* the environment's identity, or NULL */
 	char *id;		     /* the toolchain's part of the build key */
 	char *probe_dir;	     /* an environment's folder for questions */
+	/* Found once, when picked (a chroot's is a question to ccache). */
+	int ccache;	  /* make compiles through ccache */
+	char *ccache_dir; /* the host's folder, bound into a chroot, or NULL */
 };
 
 /*
