@@ -129,18 +129,11 @@ static const struct kernel_inputs *image_inputs(struct build_cost *bc,
 static int cached(struct build_cost *bc, const char *commit)
 {
 	char tree[41], key[41];
-	char *image, *failed;
-	int hit;
 
 	if (repo_tree_id(bc->repo, commit, tree))
 		return 0;
 	kbuild_key(tree, bc->config_hash, bc->toolchain, key);
-	image = xstrfmt("%s/images/%s/bzImage", cache_dir(), key);
-	failed = xstrfmt("%s/images/%s/failed", cache_dir(), key);
-	hit = file_exists(image) || file_exists(failed);
-	free(image);
-	free(failed);
-	return hit;
+	return kbuild_cached(key);
 }
 
 /*

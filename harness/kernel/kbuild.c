@@ -101,6 +101,17 @@ static int write_key_json(const char *dir, const struct build_result *res,
 /* imgdir/failed holds the first compiler error of a failed build. */
 #define FAILED_FILE "failed"
 
+int kbuild_cached(const char *key)
+{
+	char *image = xstrfmt("%s/images/%s/bzImage", cache_dir(), key);
+	char *failed = xstrfmt("%s/images/%s/" FAILED_FILE, cache_dir(), key);
+	int hit = file_exists(image) || file_exists(failed);
+
+	free(image);
+	free(failed);
+	return hit;
+}
+
 /* A build of this key failed before with a compiler error: say so again. */
 static int cached_failure(const char *imgdir, struct build_result *out)
 {

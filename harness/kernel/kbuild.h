@@ -65,6 +65,12 @@ struct build_request {
 int kbuild_image(struct build_result *out, const struct build_request *req);
 void build_result_release(struct build_result *res);
 
+/*
+ * Whether the cache holds the image of build key `key`, or its remembered
+ * failure: a request for it would run no make.
+ */
+int kbuild_cached(const char *key);
+
 /* Pure parts, for tests and for callers that report. */
 
 /* The build key: hash of the three identities. */
