@@ -8,7 +8,8 @@
 #
 #   fixture_repo    print the fixture repository's path (made once)
 #   iob ARGS...     run this tree's ./iobisect
-#   fixture_kernel  print the bzImage of v6.1 with the default fragments
+#   fixture_kernel  print the bzImage of v6.1 with the default fragments (or
+#                   the build options given); nosysv_kernel without SysV IPC
 #   iob_field NAME  read "NAME  value" lines of iobisect's output on stdin
 #   fail MSG        print "FAIL: MSG" on stderr and exit 1
 #   demo_ids        set the demo series' commits (tests/fixture/demo-series.sh):
@@ -49,12 +50,12 @@ iob_field() {
 	awk -v k="$1" '$1 == k { $1 = ""; sub(/^ +/, ""); print; exit }'
 }
 
-fixture_kernel() {
+fixture_kernel() { # [BUILD-OPTION...]: another configuration or compiler
 	local repo out
 	repo=$(fixture_repo) || return 1
-	if ! out=$(iob build --repo "$repo" --commit v6.1); then
+	if ! out=$(iob build --repo "$repo" --commit v6.1 "$@"); then
 		printf '%s\n' "$out" >&2
-		echo "fixture_kernel: building v6.1 failed" >&2
+		echo "fixture_kernel: building v6.1 $* failed" >&2
 		return 1
 	fi
 	iob_field image <<<"$out"
@@ -68,14 +69,7 @@ NOSYSV_FRAGMENTS=base,virtio,loop,$NOSYSV_FRAGMENT
 
 # nosysv_kernel: that bzImage, built by gcc-11 (from the cache once 15 ran).
 nosysv_kernel() {
-	local repo out
-	repo=$(fixture_repo) || return 1
-	if ! out=$(iob build --repo "$repo" --commit v6.1 --kconfig "$NOSYSV_FRAGMENTS" --cc gcc-11); then
-		printf '%s\n' "$out" >&2
-		echo "nosysv_kernel: building v6.1 without SysV IPC failed" >&2
-		return 1
-	fi
-	iob_field image <<<"$out"
+	fixture_kernel --kconfig "$NOSYSV_FRAGMENTS" --cc gcc-11
 }
 
 demo_ids() {
