@@ -166,18 +166,21 @@ deps:
 # (tests/cli-table.sh), then two harnesses booting a stand-in QEMU on one
 # results folder, then harnesses killed while a stand-in QEMU runs, then
 # a bisection over a stand-in QEMU stopped at each of its progress lines
-# (and by signals and a full disk) and resumed.
+# (and by signals and a full disk) and resumed. The pieces after the
+# layers run as many at a time as there are CPUs, longest first
+# (scripts/run-pieces.sh prints each whole, in this order).
 unit: $(CHECK_BIN) $(O)/iobisect
 	@scripts/check-layers.sh $(HARNESS_DIRS)
 	@scripts/long-functions.sh
-	@scripts/run-unit.sh $(CHECK_BIN)
-	@tests/hostile.sh $(O)/iobisect
-	@tests/docs-defaults.py $(O)/iobisect
-	@tests/cli-table.sh $(O)/iobisect
-	@tests/concurrent-boots.sh $(O)/iobisect
-	@tests/killed-harness.sh $(O)/iobisect
-	@tests/cli-output.sh $(O)/iobisect
-	@tests/resume-everywhere.sh $(O)/iobisect
+	@scripts/run-pieces.sh \
+		"tests/hostile.sh $(O)/iobisect" \
+		"tests/resume-everywhere.sh $(O)/iobisect" \
+		"scripts/run-unit.sh $(CHECK_BIN)" \
+		"tests/cli-output.sh $(O)/iobisect" \
+		"tests/concurrent-boots.sh $(O)/iobisect" \
+		"tests/cli-table.sh $(O)/iobisect" \
+		"tests/killed-harness.sh $(O)/iobisect" \
+		"tests/docs-defaults.py $(O)/iobisect"
 
 # The layers and the Check suites alone: what the package's build checks
 # (debian/rules), without the stand-in harnesses that boot.
