@@ -14,7 +14,7 @@ mkdir -p "$out"
 
 if ! command -v chromium >/dev/null; then
 	echo "50-report-html: installing chromium" >&2
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium >/dev/null
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq -o DPkg::Lock::Timeout=600 --no-install-recommends chromium >/dev/null
 fi
 
 # A bisect run that finished leaves results/<job>/bisect-state.json.
