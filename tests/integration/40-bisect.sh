@@ -31,8 +31,11 @@ make_job() { # NAME BAD
 make_job e2e-large iobisect-demo-large
 # The revert check on (answer_only turned it off): the bad tip with the
 # culprit reverted, built once and booted in pairs against the bad tip.
-sed -i 's|"revert": false|"revert": true|' "$tmp/e2e-large.json"
+# And the search for other changes, as a user's run has it (the job's
+# default, 3).
+sed -i -e 's|"revert": false|"revert": true|' -e 's|"changes": 1, ||' "$tmp/e2e-large.json"
 [ "$(jq '.runs.revert' "$tmp/e2e-large.json")" = true ] || fail "cannot turn the revert check on"
+[ "$(jq '.runs.changes' "$tmp/e2e-large.json")" = null ] || fail "cannot turn the search for other changes on"
 start=$(date +%s)
 rc=0
 iob bisect "$tmp/e2e-large.json" --results "$tmp/results" >"$tmp/large.out" 2>"$tmp/large.err" || rc=$?

@@ -25,7 +25,11 @@
 #   no_revert F     turn the revert check off in job file F (CI time: one
 #                   more build and up to runs.max pairs a bisection;
 #                   40-bisect tests it)
-#   answer_only F   all three: a bisection's answer and nothing after it
+#   no_changes F    seek no change but the answer's in job file F
+#                   (runs.changes 1: a part whose ends read apart on a
+#                   loaded host is bisected again, boots no test asked
+#                   for; 40-bisect keeps the search)
+#   answer_only F   all four: a bisection's answer and nothing after it
 #   timed_bisect JOB P  iobisect bisect JOB into P.out and P.err (results in
 #                   $tmp/results), says its exit and time and prints P.out;
 #                   sets rc and named (the commit it names, "" for none)
@@ -125,10 +129,18 @@ no_revert() {
 		fail "no_revert: '$1' has no \"runs\": { to turn it off in"
 }
 
+no_changes() {
+	# In place, as no_profile.
+	sed -i 's|"runs": {|"runs": {"changes": 1, |' "$1"
+	[ "$(jq '.runs.changes' "$1")" = 1 ] ||
+		fail "no_changes: '$1' has no \"runs\": { to turn it off in"
+}
+
 answer_only() {
 	no_profile "$1"
 	no_wall_pairs "$1"
 	no_revert "$1"
+	no_changes "$1"
 }
 
 demo_job() {
