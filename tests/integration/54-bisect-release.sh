@@ -71,6 +71,9 @@ IOBISECT_SLURM_PORT=$((20000 + RANDOM % 20000 * 2))
 export IOBISECT_SLURM_DIR IOBISECT_SLURM_PORT
 trap '"$slurm_local" stop >/dev/null 2>&1 || true; rm -rf "$tmp" "$IOBISECT_SLURM_DIR"' EXIT
 "$slurm_local" start >"$tmp/slurm-start.out" || fail "the local Slurm cluster did not start"
+# Slurm's commands find this cluster by SLURM_CONF, which start writes
+# there (without it sbatch looks up a controller in DNS, and fails).
+. "$IOBISECT_SLURM_DIR/env"
 sed 's|"name": "release"|"name": "release-slurm"|' "$tmp/release.json" >"$tmp/slurm.json"
 start=$(date +%s)
 rc=0
