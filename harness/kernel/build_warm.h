@@ -1,6 +1,6 @@
 /*
  * build_warm.h: what ccache holds, in commits. kbuild compiles through
- * ccache when the host has it (kbuild_tools_ccache), and ccache keeps the
+ * ccache when the host has it (kbuild_tools.ccache), and ccache keeps the
  * objects of every commit this host has built for a configuration, long
  * after the build folder has moved on: an object costs a build of commit
  * c nothing when, for SOME commit b built before, none of the files it
@@ -71,7 +71,6 @@ void build_warm_differ(const struct warm_delta *a, const struct warm_delta *b,
 long build_warm_cost(const struct kernel_inputs *in, const struct warm_delta *c,
 		     const struct warm_built *built, size_t nr);
 
-/* The image folders read so far: key.json is written last, then kept. */
 /*
  * What an image's key.json says (kbuild writes it): its configuration,
  * its toolchain, its commit ("" when it names none), and when it was
@@ -88,6 +87,7 @@ struct image_key {
 int image_key_read(const char *dir, struct image_key *k);
 void image_key_release(struct image_key *k);
 
+/* The image folders read so far: key.json is written last, then kept. */
 struct warm_image {
 	char commit[41]; /* "" for another configuration or toolchain */
 	time_t when;	 /* key.json's time */

@@ -101,14 +101,22 @@ static int write_key_json(const char *dir, const struct build_result *res,
 /* imgdir/failed holds the first compiler error of a failed build. */
 #define FAILED_FILE "failed"
 
+/* The cache's folder of build key `key`. */
+static char *imgdir_of(const char *key)
+{
+	return xstrfmt("%s/images/%s", cache_dir(), key);
+}
+
 int kbuild_cached(const char *key)
 {
-	char *image = xstrfmt("%s/images/%s/bzImage", cache_dir(), key);
-	char *failed = xstrfmt("%s/images/%s/" FAILED_FILE, cache_dir(), key);
+	char *dir = imgdir_of(key);
+	char *image = xstrfmt("%s/bzImage", dir);
+	char *failed = xstrfmt("%s/" FAILED_FILE, dir);
 	int hit = file_exists(image) || file_exists(failed);
 
 	free(image);
 	free(failed);
+	free(dir);
 	return hit;
 }
 
@@ -287,7 +295,7 @@ static int identify_toolchain(struct kbuild_run *b)
 	if (kbuild_tools_pick(&b->tools, req->toolchains, req->nr_toolchains,
 			      b->kver))
 		return -1;
-	b->out->ccache = kbuild_tools_ccache(&b->tools);
+	b->out->ccache = b->tools.ccache;
 	kbuild_key(b->tree_id, b->config_hash, b->tools.id, b->out->key);
 	return 0;
 }
@@ -600,7 +608,7 @@ int kbuild_image(struct build_result *out, const struct build_request *req)
 
 	if (resolve_source(&b) || identify_toolchain(&b))
 		goto out;
-	b.imgdir = xstrfmt("%s/images/%s", cache_dir(), out->key);
+	b.imgdir = imgdir_of(out->key);
 	out->image = xstrfmt("%s/bzImage", b.imgdir);
 	out->log = xstrfmt("%s/build.log", b.imgdir);
 	if (cache_answers(&b, 1, &status))

@@ -105,11 +105,6 @@ int kbuild_tools_pick(struct kbuild_tools *t,
 	return 0;
 }
 
-int kbuild_tools_ccache(const struct kbuild_tools *t)
-{
-	return t->ccache;
-}
-
 void kbuild_tools_settings(const struct kbuild_tools *t, struct strvec *vars,
 			   struct strvec *menv)
 {

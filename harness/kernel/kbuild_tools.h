@@ -18,7 +18,11 @@ struct kbuild_tools {
 	char *env_id;		     /* the environment's identity, or NULL */
 	char *id;		     /* the toolchain's part of the build key */
 	char *probe_dir;	     /* an environment's folder for questions */
-	/* Found once, when picked (a chroot's is a question to ccache). */
+	/*
+	 * Found once, when picked (a chroot's is a question to ccache).
+	 * Through ccache (the host's, or a chroot's sharing the host's
+	 * folder), objects outlive the build folders (build_warm.h).
+	 */
 	int ccache;	  /* make compiles through ccache */
 	char *ccache_dir; /* the host's folder, bound into a chroot, or NULL */
 };
@@ -31,12 +35,6 @@ struct kbuild_tools {
 int kbuild_tools_pick(struct kbuild_tools *t,
 		      const struct toolchain_rule *rules, size_t nr,
 		      unsigned kver);
-/*
- * Whether make compiles through ccache (the host's, or a chroot's that
- * shares the host's folder): its objects then outlive the build folders
- * (build_warm.h).
- */
-int kbuild_tools_ccache(const struct kbuild_tools *t);
 /* make's CC and HOSTCC in `vars`, ccache's settings in its environment. */
 void kbuild_tools_settings(const struct kbuild_tools *t, struct strvec *vars,
 			   struct strvec *menv);
