@@ -66,13 +66,13 @@ struct tally {
 	int all;	 /* every object */
 };
 
+/* 1 stops the walk: at every object, no path can add more. */
 static int add_path(const char *path, void *arg)
 {
 	struct tally *t = arg;
 	long n;
 
 	if (t->which) {
-		/* Every object already: no path can add more. */
 		t->all = inputs_objects_join(t->in, path, t->which);
 		return t->all;
 	}
