@@ -95,6 +95,7 @@ START_TEST(json_round_trip_keeps_every_probe_and_mark)
 	/* The skip re-marked by the answer's pairs, the steps in doubt. */
 	s.marks[2].by_pairs = 1;
 	s.doubt_from = 2;
+	memcpy(s.stand_in, ID_A, 41);
 	j = state_to_json(&s);
 	ck_assert_int_eq(state_from_json(&back, j, "test"), 0);
 	json_decref(j);
@@ -104,6 +105,7 @@ START_TEST(json_round_trip_keeps_every_probe_and_mark)
 	ck_assert_str_eq(back.good, ID_GOOD);
 	ck_assert_str_eq(back.bad, ID_BAD);
 	ck_assert_str_eq(back.merge_base, "");
+	ck_assert_str_eq(back.stand_in, ID_A);
 	ck_assert_uint_eq(back.candidates.nr, 3);
 	ck_assert_str_eq(back.candidates.v[2], ID_A);
 	ck_assert_uint_eq(back.nr_probes, 3);
@@ -136,8 +138,11 @@ START_TEST(json_round_trip_keeps_every_probe_and_mark)
 	fill(&s);
 	j = state_to_json(&s);
 	ck_assert_ptr_null(json_object_get(j, "doubt_from"));
+	/* Nor of a step standing in for bad, when bad stands for itself. */
+	ck_assert_ptr_null(json_object_get(j, "stand_in"));
 	ck_assert_int_eq(state_from_json(&back, j, "test"), 0);
 	ck_assert_int_eq(back.doubt_from, -1);
+	ck_assert_str_eq(back.stand_in, "");
 	json_decref(j);
 	state_release(&s);
 	state_release(&back);
@@ -348,6 +353,17 @@ static const char *const corrupt[] = {
 	"\",\"merge_base\":\"\",\"status\":\"running\",\"culprit\":\"\","
 	"\"candidates\":[\"" ID_BAD "\",\"" ID_A "\"],\"probes\":[],"
 	"\"marks\":[{\"commit\":\"" ID_B "\",\"mark\":\"good\"}]}",
+	/* A step standing in for bad that is not in the range, or no id. */
+	"{\"version\":1,\"job_hash\":\"h\",\"good\":\"" ID_GOOD
+	"\",\"bad\":\"" ID_BAD
+	"\",\"merge_base\":\"\",\"status\":\"running\",\"culprit\":\"\","
+	"\"candidates\":[\"" ID_BAD "\",\"" ID_A "\"],\"probes\":[],"
+	"\"marks\":[],\"stand_in\":\"" ID_B "\"}",
+	"{\"version\":1,\"job_hash\":\"h\",\"good\":\"" ID_GOOD
+	"\",\"bad\":\"" ID_BAD
+	"\",\"merge_base\":\"\",\"status\":\"running\",\"culprit\":\"\","
+	"\"candidates\":[\"" ID_BAD "\",\"" ID_A "\"],\"probes\":[],"
+	"\"marks\":[],\"stand_in\":\"\"}",
 	/* The steps in doubt from past the last mark. */
 	"{\"version\":1,\"job_hash\":\"h\",\"good\":\"" ID_GOOD
 	"\",\"bad\":\"" ID_BAD

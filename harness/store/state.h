@@ -155,6 +155,12 @@ struct bisect_state {
 	char *good_rev, *bad_rev; /* as the job says them */
 	char good[41], bad[41];
 	char merge_base[41]; /* "" when good is an ancestor of bad */
+	/*
+	 * The step that stands in for bad, its level the slow one, while bad
+	 * is not built (driver_endpoints.c); "" when bad stands for itself.
+	 * The file says "stand_in" (older states have none).
+	 */
+	char stand_in[41];
 	struct strvec candidates; /* the range, full ids, bad first */
 	struct state_probe *probes;
 	size_t nr_probes, alloc_probes;

@@ -120,6 +120,8 @@ json_t *state_to_json(const struct bisect_state *s)
 	json_object_set_new(root, "good", json_string(s->good));
 	json_object_set_new(root, "bad", json_string(s->bad));
 	json_object_set_new(root, "merge_base", json_string(s->merge_base));
+	if (s->stand_in[0])
+		json_object_set_new(root, "stand_in", json_string(s->stand_in));
 	json_object_set_new(root, "candidates", strvec_json(&s->candidates));
 	for (size_t i = 0; i < s->nr_probes; i++) {
 		const struct state_probe *p = &s->probes[i];
@@ -554,6 +556,14 @@ static int check_marks(const struct bisect_state *s, const char *origin)
 			    "%.12s..%.12s",
 			    origin, id, s->good, s->bad);
 	}
+	if (!ret && *s->stand_in) {
+		const char *key = s->stand_in;
+		if (!bsearch(&key, ids, s->candidates.nr, sizeof(*ids),
+			     cmp_str))
+			ret = error("%s: 'stand_in' %s is not a commit of the "
+				    "bisection %.12s..%.12s",
+				    origin, s->stand_in, s->good, s->bad);
+	}
 	if (!ret && *s->confirm.culprit) {
 		const char *key = s->confirm.culprit;
 		if (!bsearch(&key, ids, s->candidates.nr, sizeof(*ids),
@@ -664,6 +674,10 @@ int state_from_json(struct bisect_state *s, const json_t *root,
 		goto out;
 	v = json_object_get(root, "revert");
 	if (v && revert_from_json(&s->revert, v, origin))
+		goto out;
+	/* Older states, and runs whose bad stands for itself, have none. */
+	if (json_object_get(root, "stand_in") &&
+	    get_id(root, "stand_in", s->stand_in, 0, origin))
 		goto out;
 	if (get_strvec(root, "same_image", &s->same_image, origin) ||
 	    get_strvec(root, "between", &s->between, origin) ||
