@@ -45,6 +45,7 @@ _iobisect()
 		good|bad) _iobisect_refs "$cur" "$pre"; return ;;
 		bisect_type) words='perf build boot' ;;
 		inputs_only) words='true false' ;;
+		stand_in) words='true false' ;;
 		direction) words='slower faster' ;;
 		runs.revert) words='true false' ;;
 		machine.accel) words='auto kvm tcg' ;;
@@ -70,7 +71,7 @@ _iobisect()
 	fi
 	case $prev in
 	--set)
-		words='name= description= repo= good= bad= kernel= metric= metric_point= threshold= bisect_type= inputs_only= results= direction= confidence= runs.min= runs.max= runs.samples= runs.warmup= runs.wall_pairs= runs.revert= runs.changes= machine.cpus= machine.memory_mb= machine.accel= machine.qemu= machine.timeout_s= machine.append= machine.pin= machine.clock= machine.icount_shift= machine.profile= executor.kind= executor.partition= executor.account= executor.time_limit= executor.probes= executor.retries= workload= workload.engine= workload.target= workload.samples= workload.warmup= workload.threads= workload.bs_kb= workload.ra_kb= workload.size_mb= workload.ram_x= workload.direct= workload.fadvise= workload.runtime_ms= workload.fsync= workload.chunk_kb= workload.job= topology= topology.preset= topology.name= topology.description= topology.path= topology.disks= topology.layers= topology.extra_layers= topology.disks.name= topology.disks.bus= topology.disks.backing= topology.disks.path= topology.disks.size_mb= topology.disks.latency_ns= topology.disks.bps_max= topology.disks.iops_max= topology.disks.readonly= topology.disks.cache= topology.disks.max_sectors_kb= topology.disks.write_latency_ns= topology.disks.memory_backed='
+		words='name= description= repo= good= bad= kernel= metric= metric_point= threshold= bisect_type= inputs_only= stand_in= results= direction= confidence= runs.min= runs.max= runs.samples= runs.warmup= runs.wall_pairs= runs.revert= runs.changes= machine.cpus= machine.memory_mb= machine.accel= machine.qemu= machine.timeout_s= machine.append= machine.pin= machine.clock= machine.icount_shift= machine.profile= executor.kind= executor.partition= executor.account= executor.time_limit= executor.probes= executor.retries= workload= workload.engine= workload.target= workload.samples= workload.warmup= workload.threads= workload.bs_kb= workload.ra_kb= workload.size_mb= workload.ram_x= workload.direct= workload.fadvise= workload.runtime_ms= workload.fsync= workload.chunk_kb= workload.job= topology= topology.preset= topology.name= topology.description= topology.path= topology.disks= topology.layers= topology.extra_layers= topology.disks.name= topology.disks.bus= topology.disks.backing= topology.disks.path= topology.disks.size_mb= topology.disks.latency_ns= topology.disks.bps_max= topology.disks.iops_max= topology.disks.readonly= topology.disks.cache= topology.disks.max_sectors_kb= topology.disks.write_latency_ns= topology.disks.memory_backed='
 		compopt -o nospace 2>/dev/null
 		COMPREPLY=($(compgen -W "$words" -- "$cur"))
 		return

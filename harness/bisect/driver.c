@@ -103,7 +103,7 @@ static int replay(struct driver *d)
  * after eight boots each (tests/jobs/upstream-readahead.json). Once a
  * run.
  */
-static int put_in_doubt(struct driver *d, const char *why)
+int driver_put_in_doubt(struct driver *d, const char *why)
 {
 	if (d->doubt)
 		return 0;
@@ -196,7 +196,8 @@ static void guess_next(struct driver *d, size_t node)
 int driver_narrow(struct driver *d)
 {
 	struct strbuf why = STRBUF_INIT;
-	const char *ends[] = { d->good, d->bad };
+	/* bad, or the step standing in for it: its build is the slow end. */
+	const char *ends[] = { d->good, d->judge.bad ? d->judge.bad : d->bad };
 	int r;
 
 	if (d->narrow_done || !d->narrow || !d->range)
@@ -221,6 +222,50 @@ int driver_narrow(struct driver *d)
 	/* The first step is known now: built beside the endpoints' boots. */
 	guess_next(d, SIZE_MAX);
 	driver_prefetch(d);
+	return 0;
+}
+
+int driver_pick_stand_in(struct driver *d, char out[41])
+{
+	struct commit_graph pre = {0};
+	struct strbuf why = STRBUF_INIT;
+	const char *ends[] = { d->good };
+	const struct commit_graph *g = d->range, *was = d->graph;
+	struct bisect_engine eng;
+	struct bisect_split split;
+	int r = 1;
+
+	out[0] = '\0';
+	if (d->narrow)
+		r = d->narrow(d->narrow_arg, ends, ARRAY_SIZE(ends), d->range,
+			      &pre, &why);
+	strbuf_release(&why);
+	if (r < 0)
+		return -1;
+	if (!r)
+		g = &pre;
+	if (bisect_init(&eng, g)) {
+		graph_release(&pre);
+		return -1;
+	}
+	/* Steps that stood in and read above the line: fast. */
+	for (size_t i = 0; i < d->st->nr_marks; i++) {
+		long n = graph_find(g, d->st->marks[i].commit);
+		if (n > 0 && bisect_mark(&eng, (size_t)n, d->st->marks[i].mark)) {
+			bisect_release(&eng);
+			graph_release(&pre);
+			return -1;
+		}
+	}
+	/* node_cost reads the graph the engine's nodes are of. */
+	d->graph = g;
+	if (bisect_next_split(&eng, d->build_cost ? node_cost : NULL, d,
+			      &split) == BISECT_NEXT &&
+	    strcmp(g->nodes[split.node].id, d->bad))
+		memcpy(out, g->nodes[split.node].id, 41);
+	d->graph = was;
+	bisect_release(&eng);
+	graph_release(&pre);
 	return 0;
 }
 
@@ -336,7 +381,7 @@ static enum driver_status steps(struct driver *d, struct driver_result *res,
 		if ((s == BISECT_ERROR || s == BISECT_INCONCLUSIVE) &&
 		    !d->doubt && steps_to_doubt(d)) {
 			/* The skips may hide behind a wrong step. */
-			if (put_in_doubt(d, s == BISECT_ERROR
+			if (driver_put_in_doubt(d, s == BISECT_ERROR
 						    ? "the marks contradict "
 						      "each other"
 						    : "only skips are left"))
@@ -406,6 +451,9 @@ static void say_unit(struct driver *d)
  */
 static void guess_endpoints(struct driver *d)
 {
+	/* A step may stand in for bad: it is known once good is built. */
+	if (driver_stand_in_allowed(d))
+		return;
 	if (!d->narrow)
 		guess_next(d, SIZE_MAX);
 	strvec_push(&d->guess, d->st->bad);
@@ -480,7 +528,7 @@ static enum driver_status find_culprit(struct driver *d,
 			return ret;
 		/* Its parent's image: never the answer (driver_answer.c). */
 		r = driver_same_image(d, *culprit);
-		if (r < 0 || (r > 0 && put_in_doubt(d, "the answer's image "
+		if (r < 0 || (r > 0 && driver_put_in_doubt(d, "the answer's image "
 						       "is its parent's")))
 			return driver_stopped(d);
 		if (r > 0)
@@ -503,7 +551,7 @@ static enum driver_status find_culprit(struct driver *d,
 			return ret;
 		if (res->reopened > DRIVER_MAX_REOPEN)
 			return too_many_reopens(d, res, *culprit);
-		if (put_in_doubt(d, "the pairs contradict the steps"))
+		if (driver_put_in_doubt(d, "the pairs contradict the steps"))
 			return driver_stopped(d);
 		driver_save(d);
 	}
@@ -596,6 +644,10 @@ enum driver_status driver_bisect(struct driver *d, struct driver_result *res)
 	driver_save(d);
 	/* Beside the answer, saved above: neither can change it. */
 	if (st->status == STATE_DONE && d->job->bisect_type == BISECT_PERF) {
+		if (driver_bad_after_answer(d, res)) {
+			ret = driver_stopped(d);
+			goto out;
+		}
 		driver_answer_share(d, res->culprit, res);
 		if (driver_revert(d, res->culprit, res) ||
 		    driver_changes(d, res))

@@ -218,9 +218,13 @@ static int endpoints_cliff(const struct verdict *sep,
 /*
  * The endpoints' boots while they are measured: each one's note and
  * boots, the least and most each takes, the failures and tries so far.
+ * The slow end is bad, or the step standing in for it (`stand_in`: its
+ * failures give way to bad rather than stop the run, `fell`).
  */
 struct endpoints_run {
-	int need_bad;
+	int need_bad, stand_in, fell;
+	const char *slow, *slow_name;
+	char pick[41];
 	struct probe_note gn, bn;
 	struct sample_set g, b;
 	size_t min, min_bad, first, cap;
@@ -250,8 +254,25 @@ static void endpoints_counts(struct driver *d, struct endpoints_run *e)
 }
 
 /*
- * bad built, and the range narrowed to the commits that can change the
- * endpoints' kernel. 0, or 1 with *ret when the run stops.
+ * The slow end cannot be measured: a step standing in for bad gives way
+ * to it (e->fell), bad itself stops the run. 1, with *ret.
+ */
+static int slow_failed(struct driver *d, struct driver_result *res,
+		       struct endpoints_run *e, enum driver_status *ret)
+{
+	if (e->stand_in) {
+		e->fell = 1;
+		*ret = DRIVER_CULPRIT;
+		return 1;
+	}
+	*ret = endpoint_failed(d, res, "bad", d->bad, &e->bn);
+	return 1;
+}
+
+/*
+ * The slow end built; when it is bad, the range narrowed to the commits
+ * that can change the endpoints' kernel (a step standing in narrows it
+ * once it stands). 0, or 1 with *ret when the run stops.
  */
 static int endpoints_build_bad(struct driver *d, struct driver_result *res,
 			       struct endpoints_run *e, enum driver_status *ret)
@@ -259,15 +280,17 @@ static int endpoints_build_bad(struct driver *d, struct driver_result *res,
 	int r;
 
 	if (d->m.progress)
-		progress_commit(d->m.progress, "bad", 0, 0, d->bad, NULL);
-	r = driver_build_commit(d, d->bad, &e->bn);
-	d->judge.bad = r ? NULL : d->bad;
-	if (r) {
-		*ret = r < 0 ? driver_stopped(d)
-			     : endpoint_failed(d, res, "bad", d->bad, &e->bn);
+		progress_commit(d->m.progress, e->slow_name, 0, 0, e->slow,
+				NULL);
+	r = driver_build_commit(d, e->slow, &e->bn);
+	d->judge.bad = r ? NULL : e->slow;
+	if (r < 0) {
+		*ret = driver_stopped(d);
 		return 1;
 	}
-	if (driver_narrow(d)) {
+	if (r)
+		return slow_failed(d, res, e, ret);
+	if (!e->stand_in && driver_narrow(d)) {
 		*ret = driver_stopped(d);
 		return 1;
 	}
@@ -289,7 +312,7 @@ static int endpoints_load(struct driver *d, struct driver_result *res,
 	if (e->need_bad && !d->judge.bad && e->g.nr >= e->first &&
 	    endpoints_build_bad(d, res, e, ret))
 		return 1;
-	if (d->judge.bad && measure_load(&d->m, d->bad, &e->b)) {
+	if (d->judge.bad && measure_load(&d->m, e->slow, &e->b)) {
 		*ret = driver_stopped(d);
 		return 1;
 	}
@@ -329,6 +352,12 @@ static enum endpoints_step endpoints_judge(struct driver *d,
 	}
 	if (e->g.nr >= e->cap && e->b.nr >= e->cap)
 		return ENDPOINTS_DONE;
+	/*
+	 * A step standing in asks one thing of the line: is it below it?
+	 * Not, and bad's own drop is what the line may give way to.
+	 */
+	if (d->sep.kind == VERDICT_GOOD && e->stand_in)
+		return ENDPOINTS_DONE;
 	if (d->sep.kind == VERDICT_GOOD) {
 		r = drop_undecided(d, &e->g, &e->b);
 		if (r < 0) {
@@ -355,8 +384,9 @@ static int endpoints_tries_spent(struct driver *d, struct driver_result *res,
 		free(n->first_error);
 		n->first_error = measure_no_sample_error();
 		n->outcome = PROBE_WORKLOAD_ERROR;
-		*ret = endpoint_failed(d, res, n == &e->gn ? "good" : "bad",
-				       n == &e->gn ? d->good : d->bad, n);
+		if (n == &e->bn)
+			return slow_failed(d, res, e, ret);
+		*ret = endpoint_failed(d, res, "good", d->good, n);
 		return 1;
 	}
 	return 0;
@@ -380,7 +410,7 @@ static int endpoints_boot(struct driver *d, struct driver_result *res,
 	n = want_good ? &e->gn : &e->bn;
 	if (res->have_sep)
 		driver_say(d, "[bisect] endpoints: %s boot %zu: %s",
-			   want_good ? "good" : "bad",
+			   want_good ? "good" : e->slow_name,
 			   (want_good ? e->g.nr : e->b.nr) + 1,
 			   d->sep.kind == VERDICT_BAD
 				   ? "a drop within the slower mode's "
@@ -388,9 +418,9 @@ static int endpoints_boot(struct driver *d, struct driver_result *res,
 				   : "not separated yet");
 	if (d->m.progress)
 		progress_phase(d->m.progress, "%s boot %zu",
-			       want_good ? "good" : "bad",
+			       want_good ? "good" : e->slow_name,
 			       (want_good ? e->g.nr : e->b.nr) + 1);
-	r = driver_boot_commit(d, want_good ? d->good : d->bad, n);
+	r = driver_boot_commit(d, want_good ? d->good : e->slow, n);
 	if (r < 0) {
 		*ret = driver_stopped(d);
 		return 1;
@@ -404,13 +434,15 @@ static int endpoints_boot(struct driver *d, struct driver_result *res,
 	if (r > 0 &&
 	    (want_good ? (++e->gfail >= 3 || (!e->g.nr && e->gfail >= 2))
 		       : (++e->bfail >= 3 || (!e->b.nr && e->bfail >= 2)))) {
-		*ret = endpoint_failed(d, res, want_good ? "good" : "bad",
-				       want_good ? d->good : d->bad, n);
+		if (!want_good)
+			return slow_failed(d, res, e, ret);
+		*ret = endpoint_failed(d, res, "good", d->good, n);
 		return 1;
 	}
 	if (r > 0)
 		driver_say(d, "warning: a boot of the %s endpoint failed: %s",
-			   want_good ? "good" : "bad", driver_failure_text(n));
+			   want_good ? "good" : e->slow_name,
+			   driver_failure_text(n));
 	return 0;
 }
 
@@ -431,6 +463,14 @@ static enum driver_status endpoints_record(struct driver *d,
 	if (r > 0) {
 		d->separated = 1;
 		e->bn.v = d->sep;
+		/*
+		 * Steps that stood in were judged by the line that gave way:
+		 * each is judged again, on its boots and one more.
+		 */
+		if (d->st && d->st->nr_marks &&
+		    driver_put_in_doubt(d, "steps that stood in for bad were "
+					   "judged by the line that gave way"))
+			return driver_stopped(d);
 	}
 	e->gn.outcome = e->bn.outcome = PROBE_FAST; /* measured */
 	driver_note_figures(&e->gn, &e->g);
@@ -456,44 +496,226 @@ static enum driver_status endpoints_record(struct driver *d,
 }
 
 /*
+ * Boot the endpoints until they are judged (endpoints_judge): 0, or 1
+ * with *ret when the run stops or a step standing in fell.
+ */
+static int endpoints_measure(struct driver *d, struct driver_result *res,
+			     struct endpoints_run *e, enum driver_status *ret)
+{
+	enum endpoints_step step;
+
+	for (;;) {
+		if (endpoints_load(d, res, e, ret))
+			return 1;
+		step = endpoints_judge(d, res, e, ret);
+		if (step == ENDPOINTS_STOP)
+			return 1;
+		if (step == ENDPOINTS_DONE)
+			return 0;
+		if (endpoints_tries_spent(d, res, e, ret) ||
+		    endpoints_boot(d, res, e, ret))
+			return 1;
+	}
+}
+
+int driver_stand_in_allowed(const struct driver *d)
+{
+	const struct bisect_state *st = d->st;
+
+	if (!st || !d->range || !d->job->stand_in || d->judge.faster ||
+	    d->judge.line.kind == THRESHOLD_AUTO ||
+	    d->job->bisect_type != BISECT_PERF)
+		return 0;
+	for (size_t i = 0; i < st->nr_probes; i++)
+		if (st->probes[i].role == ROLE_BAD)
+			return 0;
+	return 1;
+}
+
+/*
+ * The step standing in is below the job's line, and far enough below it
+ * that the line stands (line_gives_way would not give it up for the
+ * step's own drop, which only bad's could stand for).
+ */
+static int stand_in_holds(struct driver *d)
+{
+	return d->separated && d->judge.line.kind != THRESHOLD_AUTO &&
+	       !(measure_virtual(&d->m) && drop_near_line(&d->judge.line,
+							  &d->sep));
+}
+
+/*
+ * The step stood in: good and it recorded, the range narrowed by both,
+ * and the report's note says so.
+ */
+static int stand_in_record(struct driver *d, struct driver_result *res,
+			   struct endpoints_run *e)
+{
+	struct bisect_state *st = d->st;
+	struct strbuf line = STRBUF_INIT;
+
+	e->gn.outcome = PROBE_FAST;
+	driver_note_figures(&e->gn, &e->g);
+	driver_record(d, d->good, ROLE_GOOD, &e->gn, BISECT_GOOD);
+	e->bn.outcome = PROBE_SLOW;
+	driver_note_figures(&e->bn, &e->b);
+	driver_record(d, e->slow, ROLE_STEP, &e->bn, BISECT_BAD);
+	memcpy(st->stand_in, e->slow, 41);
+	/* The pick lives as long as this call; the state's as the run. */
+	d->judge.bad = e->slow = st->stand_in;
+	driver_say(d,
+		   "[bisect] %.12s stands in for bad: %s; bad %.12s is built "
+		   "only if something needs it",
+		   e->slow, d->sep.reason, d->bad);
+	threshold_text(&line, &d->judge.line);
+	free(res->note);
+	res->note = xstrfmt("%.12s, below the job's %s line, stood in for bad "
+			    "%.12s: bad was not built to find the answer",
+			    e->slow, line.buf, d->bad);
+	strbuf_release(&line);
+	if (driver_save(d))
+		return -1;
+	return driver_narrow(d);
+}
+
+/*
+ * Above the line and within half of it of good's level: at good's level,
+ * not a smaller drop the line would give way to once bad is measured on
+ * the virtual clock (a step walked past as fast there would be judged
+ * again, and its pairs would stand on bad's one boot).
+ */
+static int stand_in_at_good(const struct threshold *t, const struct verdict *sep)
+{
+	double line_drop;
+
+	return sep->kind == VERDICT_GOOD && sep->base_median > 0 &&
+	       sep->cand_median > 0 &&
+	       !threshold_drop(&line_drop, t, sep->base_median, 0) &&
+	       log(sep->cand_median / sep->base_median) > line_drop / 2;
+}
+
+/* The slow end's boots and verdict forgotten: the next one is measured. */
+static void slow_reset(struct driver *d, struct driver_result *res,
+		       struct endpoints_run *e, const char *slow)
+{
+	sample_set_release(&e->b);
+	e->b = (struct sample_set)SAMPLE_SET_INIT;
+	driver_note_release(&e->bn);
+	memset(&e->bn, 0, sizeof(e->bn));
+	e->fell = 0;
+	e->bfail = e->tries = 0;
+	e->slow = slow;
+	d->judge.bad = NULL;
+	d->separated = 0;
+	memset(&d->sep, 0, sizeof(d->sep));
+	res->have_sep = 0;
+	memset(&res->sep, 0, sizeof(res->sep));
+}
+
+/* A step standing in read above the line: fast, a step of the range. */
+static int stand_in_fast(struct driver *d, struct endpoints_run *e)
+{
+	e->bn.outcome = PROBE_FAST;
+	driver_note_figures(&e->bn, &e->b);
+	driver_record(d, e->slow, ROLE_STEP, &e->bn, BISECT_GOOD);
+	driver_say(d, "[bisect] %.12s is above the job's line: %s", e->slow,
+		   d->sep.reason);
+	return driver_save(d);
+}
+
+/*
+ * Before bad is built, the step the bisection takes first is measured
+ * against good (driver_stand_in_allowed): under a fixed line a step that
+ * reads below it is slow whatever bad reads, and the first bad commit is
+ * before it. Across a release bad's build is near a cold one (every
+ * header the range changes), and it is often never needed. A step shown
+ * at good's level is fast, as a step after bad's boots would be, and the
+ * next step stands in, up to bad. 1 when a step stands in (d->judge.bad
+ * is it), 0 when bad is to be measured (a step that did not build or
+ * boot, one between good's level and the line, near the line or
+ * undecided keeps its boots for when the bisection reaches it), 1 with
+ * *ret when the run stops.
+ */
+static int stand_in(struct driver *d, struct driver_result *res,
+		    struct endpoints_run *e, enum driver_status *ret)
+{
+	e->stand_in = 1;
+	e->slow_name = "stand-in";
+	for (;;) {
+		if (d->st->stand_in[0])
+			memcpy(e->pick, d->st->stand_in, 41);
+		else if (driver_pick_stand_in(d, e->pick)) {
+			*ret = driver_stopped(d);
+			return 1;
+		}
+		if (!e->pick[0])
+			break;
+		slow_reset(d, res, e, e->pick);
+		strvec_push(&d->guess, e->pick);
+		driver_prefetch(d);
+		if (endpoints_measure(d, res, e, ret) && !e->fell)
+			return 1;
+		if (!e->fell && stand_in_holds(d)) {
+			if (stand_in_record(d, res, e))
+				*ret = driver_stopped(d);
+			return 1;
+		}
+		if (e->fell || !stand_in_at_good(&d->judge.line, &d->sep)) {
+			driver_say(d,
+				   "[bisect] %.12s is not shown below the job's "
+				   "line nor at good's level (%s): bad %.12s "
+				   "is built",
+				   e->pick,
+				   e->fell ? driver_failure_text(&e->bn)
+					   : d->sep.reason,
+				   d->bad);
+			break;
+		}
+		if (stand_in_fast(d, e)) {
+			*ret = driver_stopped(d);
+			return 1;
+		}
+	}
+	e->stand_in = 0;
+	e->slow_name = "bad";
+	slow_reset(d, res, e, d->bad);
+	return 0;
+}
+
+/*
  * Measure the endpoints of a perf bisection until they are shown
  * separated (or shown not to be, or both reach the cap): good and bad
  * alternately, at least two boots each so the noise model has data of
- * its own, at most twice runs.max each. `need_bad` 0: the baseline only
- * (`iobisect test` with a fixed threshold).
+ * its own, at most twice runs.max each; or good and a step standing in
+ * for bad (stand_in). `need_bad` 0: the baseline only (`iobisect test`
+ * with a fixed threshold).
  */
 enum driver_status
 driver_endpoints_perf(struct driver *d, struct driver_result *res, int need_bad)
 {
 	struct endpoints_run e = {.need_bad = need_bad,
+				  .slow = d->bad,
+				  .slow_name = "bad",
 				  .g = SAMPLE_SET_INIT,
 				  .b = SAMPLE_SET_INIT};
 	enum driver_status ret = DRIVER_CULPRIT;
-	enum endpoints_step step;
 	int r;
 
 	endpoints_counts(d, &e);
 	if (d->m.progress)
 		progress_commit(d->m.progress, "good", 0, 0, d->good, NULL);
 	r = driver_build_commit(d, d->good, &e.gn);
+	if (!r && need_bad && driver_stand_in_allowed(d) &&
+	    stand_in(d, res, &e, &ret))
+		goto out;
 	driver_prefetch(d);
 	if (r) {
 		ret = r < 0 ? driver_stopped(d)
 			    : endpoint_failed(d, res, "good", d->good, &e.gn);
 		goto out;
 	}
-	for (;;) {
-		if (endpoints_load(d, res, &e, &ret))
-			goto out;
-		step = endpoints_judge(d, res, &e, &ret);
-		if (step == ENDPOINTS_STOP)
-			goto out;
-		if (step == ENDPOINTS_DONE)
-			break;
-		if (endpoints_tries_spent(d, res, &e, &ret) ||
-		    endpoints_boot(d, res, &e, &ret))
-			goto out;
-	}
+	if (endpoints_measure(d, res, &e, &ret))
+		goto out;
 	ret = endpoints_record(d, res, &e);
 out:
 	sample_set_release(&e.g);
@@ -501,6 +723,70 @@ out:
 	driver_note_release(&e.gn);
 	driver_note_release(&e.bn);
 	return ret;
+}
+
+/*
+ * The endpoints' drop once bad is measured after the answer: what the
+ * revert check and the search for other changes measure against.
+ */
+static int endpoints_after_answer(struct driver *d, struct driver_result *res,
+				  const struct sample_set *b)
+{
+	struct sample_set g = SAMPLE_SET_INIT;
+	struct noise_model nm;
+	struct verdict sep;
+	int r = measure_load(&d->m, d->good, &g);
+
+	if (!r && g.nr && b->nr &&
+	    !(r = judge_endpoints(&d->judge, &g, b, NULL,
+				  DRIVER_ENDPOINT_ERROR, &sep, &nm))) {
+		d->sep = sep;
+		res->sep = sep;
+		res->have_sep = 1;
+	}
+	sample_set_release(&g);
+	return r;
+}
+
+int driver_bad_after_answer(struct driver *d, struct driver_result *res)
+{
+	struct probe_note n = {0};
+	struct sample_set s = SAMPLE_SET_INIT;
+	/* A level with a spread of its own, as good's first boots give. */
+	size_t want = d->job->runs_min > 2 ? (size_t)d->job->runs_min : 2;
+	unsigned fails = 0;
+	int r;
+
+	if (!d->st->stand_in[0] || !driver_stand_in_allowed(d) ||
+	    (d->job->changes < 2 && !d->job->revert))
+		return 0;
+	driver_say(d,
+		   "[bisect] bad %.12s is built now: the revert check and the "
+		   "search for other changes stand on its level",
+		   d->bad);
+	if (d->m.progress)
+		progress_commit(d->m.progress, "bad", 0, 0, d->bad, NULL);
+	r = driver_build_commit(d, d->bad, &n);
+	while (!r && !(r = measure_load(&d->m, d->bad, &s)) && s.nr < want &&
+	       fails < 2) {
+		r = driver_boot_commit(d, d->bad, &n);
+		fails += r > 0;
+		r = r > 0 ? 0 : r;
+		sample_set_release(&s);
+	}
+	if (r >= 0) {
+		if (r == 0 && s.nr) {
+			n.outcome = PROBE_FAST; /* measured */
+			driver_note_figures(&n, &s);
+			r = endpoints_after_answer(d, res, &s);
+		}
+		driver_record(d, d->bad, ROLE_BAD, &n, BISECT_UNTESTED);
+		if (r >= 0)
+			r = driver_save(d);
+	}
+	sample_set_release(&s);
+	driver_note_release(&n);
+	return r < 0 ? -1 : 0;
 }
 
 /* git tests the merge base first when good is not an ancestor of bad. */

@@ -84,6 +84,14 @@ void driver_say_verdict(struct driver *d, const char *commit,
 /* driver.c */
 
 /*
+ * Every step's mark in doubt (the pairs contradicted the steps, only
+ * skips are left, or the line they were judged by gave way): the range
+ * is judged again, each commit on its boots and at least one more. Once
+ * a run; said with `why`. 0, or -1 to stop.
+ */
+int driver_put_in_doubt(struct driver *d, const char *why);
+
+/*
  * Narrow the range to the commits that can change the endpoints' kernel
  * (d->narrow), once a run, once both are built, and hand the first step
  * to ops->prefetch. 0, or -1 to stop.
@@ -97,7 +105,27 @@ int driver_narrow(struct driver *d);
 void driver_between(struct driver *d, const char *commit,
 		    const struct verdict *v);
 
+/*
+ * The step that would stand in for bad (driver_endpoints.c): the next
+ * step of the range as good's build alone narrows it, on the state's
+ * marks, into out ("" when there is none but bad). 0, or -1 after
+ * error().
+ */
+int driver_pick_stand_in(struct driver *d, char out[41]);
+
 /* driver_endpoints.c */
+
+/*
+ * May a step stand in for bad: a perf bisection that keeps a state,
+ * under the job's fixed line, with "stand_in" on and bad not measured.
+ */
+int driver_stand_in_allowed(const struct driver *d);
+/*
+ * After the answer: bad built and measured when a step stood in for it
+ * and the revert check or the other changes need it, and the endpoints'
+ * separation (d->sep, res->sep) taken again on it. 0, or -1 to stop.
+ */
+int driver_bad_after_answer(struct driver *d, struct driver_result *res);
 enum driver_status driver_endpoints_typed(struct driver *d,
 					  struct driver_result *res);
 enum driver_status driver_endpoints_perf(struct driver *d,

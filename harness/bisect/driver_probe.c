@@ -245,7 +245,10 @@ static const char *thin_endpoint(const struct driver *d, const char *commit,
 static int boot_thin_endpoint(struct driver *d, const char *commit,
 			      const char *who, const struct probe_note *n)
 {
-	const char *which = who == d->bad ? "bad" : "good";
+	/* The slow level is bad's, or the step's standing in for it. */
+	const char *which = !strcmp(who, d->good)  ? "good"
+			    : !strcmp(who, d->bad) ? "bad"
+						   : "stand-in";
 	struct probe_note en = {0};
 	int r;
 
@@ -388,8 +391,8 @@ static int same_as_judged(struct driver *d, const char *commit,
 	if (same_image(d, commit, d->good)) {
 		match = d->good;
 		mark = BISECT_GOOD;
-	} else if (d->judge.bad && same_image(d, commit, d->bad)) {
-		match = d->bad;
+	} else if (d->judge.bad && same_image(d, commit, d->judge.bad)) {
+		match = d->judge.bad;
 		mark = BISECT_BAD;
 	}
 	for (size_t i = 0; !match && st && !d->doubt && i < st->nr_marks; i++) {

@@ -86,6 +86,12 @@ const struct job_key job_keys[] = {
 	  .def = "true", .min = 0, .max = 1,
 	  .help = "bisect only the commits that change a file the endpoints' "
 		  "kernels are built from (false: every commit)" },
+	{ .key = "stand_in", .type = JK_BOOL, .at = JOB_AT(int, stand_in),
+	  .def = "true", .min = 0, .max = 1,
+	  .help = "under a fixed threshold: the first step shown below it stands "
+		  "in for bad (those at good's level before it are fast); bad is "
+		  "built only when none is, or after the answer for the revert "
+		  "check and the other changes (false: bad is built first)" },
 	{ .key = "results", .type = JK_PATH, .at = JOB_AT(char *, results),
 	  .def = "results",
 	  .help = "the results folder (--results DIR on the command line)" },

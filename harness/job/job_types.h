@@ -176,6 +176,12 @@ struct job {
 	 * from are candidates (narrow.h); 0: every commit of the range.
 	 */
 	int inputs_only;
+	/*
+	 * Under a fixed line, a step shown below it stands in for the bad
+	 * endpoint until the answer (driver_endpoints.c): bad's build, near
+	 * a cold one across a release, waits until something needs it.
+	 */
+	int stand_in;
 	char *results; /* results root, default "results" */
 	/* How `iobisect run` lays its medians out, as the report did. */
 	struct table_spec table;
