@@ -175,6 +175,7 @@ unit: $(CHECK_BIN) $(O)/iobisect
 	@scripts/run-pieces.sh \
 		"tests/hostile.sh $(O)/iobisect" \
 		"tests/resume-everywhere.sh $(O)/iobisect" \
+		"RESUME_LINE=10% tests/resume-everywhere.sh $(O)/iobisect" \
 		"scripts/run-unit.sh $(CHECK_BIN)" \
 		"tests/cli-output.sh $(O)/iobisect" \
 		"tests/concurrent-boots.sh $(O)/iobisect" \

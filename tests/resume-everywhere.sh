@@ -29,7 +29,10 @@
 # is taken again whole). A stop within the answer's pairs, or after them
 # before the answer is saved, keeps the pairs stored (the state's
 # "confirm"). The pairs on the wall clock are taken once too: at most
-# half a pair again. The closing line:
+# half a pair again. RESUME_LINE sets the job's threshold (auto by
+# default): under "10%" steps stand in for bad before it is built (the
+# 30% drop is more than twice the line), one at good's level and one
+# below the line, so the stops fall in those too. The closing line:
 #
 #   resume-everywhere: N stops, N resumed to the same answer, N not
 set -u
@@ -62,7 +65,7 @@ cat >job.json <<EOF
  "topology": "virtio",
  "workload": {"engine": "rawread", "target": "d0", "bs_kb": 4, "size_mb": 16},
  "runs": {"max": 4, "samples": 1, "warmup": 0},
- "metric": "read", "threshold": "auto",
+ "metric": "read", "threshold": "${RESUME_LINE:-auto}",
  "prebuilt": {"folder": "$S/images", "name": ["{short}.bzImage"]}}
 EOF
 
@@ -173,7 +176,11 @@ if [ $rc -ne 0 ] || [ "$answer" != "$culprit" ]; then
 	exit 1
 fi
 ref_answer=$(answer_boots ref)
-echo "resume-everywhere: the whole run: ${answer:0:12} in $lines progress lines, $(ls ref/resume/*/*/boot-*.json | wc -l) boots"
+echo "resume-everywhere: the whole run (threshold ${RESUME_LINE:-auto}): ${answer:0:12} in $lines progress lines, $(ls ref/resume/*/*/boot-*.json | wc -l) boots"
+if [ -n "${RESUME_LINE:-}" ] && ! grep -q 'stands in for bad' ref.err; then
+	echo "resume-everywhere: FAIL: under a ${RESUME_LINE} line no step stood in for bad"
+	exit 1
+fi
 
 # --- SIGKILL at each progress line
 for ((k = 1; k <= lines; k++)); do
@@ -257,5 +264,5 @@ else
 	echo "resume-everywhere: SKIP: a full disk (cannot mount a tmpfs here)"
 fi
 
-echo "resume-everywhere: $stops stops, $same resumed to the same answer, $bad_runs not ($(($(date +%s) - t0)) s)"
+echo "resume-everywhere: $stops stops, $same resumed to the same answer, $bad_runs not (threshold ${RESUME_LINE:-auto}, $(($(date +%s) - t0)) s)"
 [ "$bad_runs" -eq 0 ]

@@ -53,6 +53,30 @@ done
 builds=$(grep -o '"builds": [0-9]*' "$tmp/results/release/summary.json" | head -1 | awk '{ print $2 }')
 echo "release: $n commits probed of $COMMITS (log2 $(awk -v n="$COMMITS" 'BEGIN { printf "%.1f", log(n) / log(2) }')); $can can change the kernel (log2 $(awk -v n="$can" 'BEGIN { printf "%.1f", log(n) / log(2) }')); ${builds:-?} builds"
 
+# --- a fixed line (the job a user who knows the figures writes): the
+# first step shown below it stands in for bad, which this answer-only job
+# then never builds; a step above it gives way to bad. Either way the
+# same answer, and every commit probed can change the kernel.
+sed 's|"threshold": "auto"|"threshold": "25%"|; s|"name": "release"|"name": "release-line"|' \
+	"$tmp/release.json" >"$tmp/line.json"
+grep -q '"threshold": "25%"' "$tmp/line.json" || fail "demo.json changed shape"
+timed_bisect "$tmp/line.json" "$tmp/line"
+[ "$rc" = 0 ] && [ "$named" = "$CULPRIT" ] || { tail -20 "$tmp/line.err" >&2; fail "under a 25% line: exit $rc, named '$named'"; }
+state="$tmp/results/release-line/bisect-state.json"
+stand=$(jq -r '.stand_in // ""' "$state")
+bad_probes=$(jq '[.probes[] | select(.role == "bad")] | length' "$state")
+if [ -n "$stand" ]; then
+	grep -q "stands in for bad" "$tmp/line.err" || fail "the state has a step standing in, the log does not say so"
+	[ "$bad_probes" = 0 ] || fail "a step stood in for bad, and bad was measured anyway ($bad_probes probes)"
+	files=$(git -C "$REPO" diff --name-only "$stand^1" "$stand")
+	grep -Evq "$never" <<<"$files" || fail "the step standing in, $stand, touches only files no x86 build reads"
+	echo "under a 25% line: $stand stood in for bad, which was never built nor booted"
+else
+	grep -q "is built$" "$tmp/line.err" || fail "no step stood in, and the log does not say bad is built"
+	[ "$bad_probes" = 1 ] || fail "no step stood in, and bad has $bad_probes probes"
+	echo "under a 25% line: the first step was above it, and bad was built"
+fi
+
 [ -n "${IOBISECT_LONG:-}" ] || exit 0
 
 # --- the filter off: every commit a candidate, the same answer
