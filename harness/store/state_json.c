@@ -528,6 +528,14 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* Is `id` among the sorted ids? */
+static int among(char **ids, size_t nr, const char *id)
+{
+	const char *key = id;
+
+	return bsearch(&key, ids, nr, sizeof(*ids), cmp_str) != NULL;
+}
+
 /*
  * Every mark names a commit of the bisection: an endpoint, the merge base
  * or a candidate. A mark for any other commit (one not in the repository)
@@ -546,41 +554,29 @@ static int check_marks(const struct bisect_state *s, const char *origin)
 	}
 	for (size_t i = 0; i < s->nr_marks && !ret; i++) {
 		const char *id = s->marks[i].commit;
-		const char *key = id;
 		if (!strcmp(id, s->good) || !strcmp(id, s->bad) ||
 		    !strcmp(id, s->merge_base) ||
-		    bsearch(&key, ids, s->candidates.nr, sizeof(*ids),
-			    cmp_str))
+		    among(ids, s->candidates.nr, id))
 			continue;
 		ret = error("%s: mark of %s: not a commit of the bisection "
 			    "%.12s..%.12s",
 			    origin, id, s->good, s->bad);
 	}
-	if (!ret && *s->stand_in) {
-		const char *key = s->stand_in;
-		if (!bsearch(&key, ids, s->candidates.nr, sizeof(*ids),
-			     cmp_str))
-			ret = error("%s: 'stand_in' %s is not a commit of the "
-				    "bisection %.12s..%.12s",
-				    origin, s->stand_in, s->good, s->bad);
-	}
-	if (!ret && *s->confirm.culprit) {
-		const char *key = s->confirm.culprit;
-		if (!bsearch(&key, ids, s->candidates.nr, sizeof(*ids),
-			     cmp_str))
-			ret = error("%s: 'confirm': culprit %s is not a commit "
-				    "of the bisection %.12s..%.12s",
-				    origin, s->confirm.culprit, s->good,
-				    s->bad);
-	}
-	if (!ret && s->status == STATE_DONE && *s->culprit) {
-		const char *key = s->culprit;
-		if (!bsearch(&key, ids, s->candidates.nr, sizeof(*ids),
-			     cmp_str))
-			ret = error("%s: culprit %s is not a commit of the "
-				    "bisection %.12s..%.12s",
-				    origin, s->culprit, s->good, s->bad);
-	}
+	if (!ret && *s->stand_in &&
+	    !among(ids, s->candidates.nr, s->stand_in))
+		ret = error("%s: 'stand_in' %s is not a commit of the "
+			    "bisection %.12s..%.12s",
+			    origin, s->stand_in, s->good, s->bad);
+	if (!ret && *s->confirm.culprit &&
+	    !among(ids, s->candidates.nr, s->confirm.culprit))
+		ret = error("%s: 'confirm': culprit %s is not a commit "
+			    "of the bisection %.12s..%.12s",
+			    origin, s->confirm.culprit, s->good, s->bad);
+	if (!ret && s->status == STATE_DONE && *s->culprit &&
+	    !among(ids, s->candidates.nr, s->culprit))
+		ret = error("%s: culprit %s is not a commit of the "
+			    "bisection %.12s..%.12s",
+			    origin, s->culprit, s->good, s->bad);
 	/* Its last mark is what the bisection was told: fast is no culprit. */
 	if (!ret && s->status == STATE_DONE && *s->culprit) {
 		if (state_find_mark(s, s->culprit) == BISECT_GOOD)
