@@ -765,7 +765,7 @@ START_TEST(stand_in_narrowed_builds_only_what_can_change)
 {
 	struct fake f;
 	struct run r;
-	const int changes[] = { 3, 6, 9, 14, 17, 21 };
+	const int changes[] = {3, 6, 9, 14, 17, 21};
 
 	fake_init(&f, 24, 6, 60, 4);
 	for (size_t i = 0; i < ARRAY_SIZE(changes); i++)

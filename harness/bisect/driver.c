@@ -197,7 +197,7 @@ int driver_narrow(struct driver *d)
 {
 	struct strbuf why = STRBUF_INIT;
 	/* bad, or the step standing in for it: its build is the slow end. */
-	const char *ends[] = { d->good, d->judge.bad ? d->judge.bad : d->bad };
+	const char *ends[] = {d->good, d->judge.bad ? d->judge.bad : d->bad};
 	int r;
 
 	if (d->narrow_done || !d->narrow || !d->range)
@@ -229,7 +229,7 @@ int driver_pick_stand_in(struct driver *d, char out[41])
 {
 	struct commit_graph pre = {0};
 	struct strbuf why = STRBUF_INIT;
-	const char *ends[] = { d->good };
+	const char *ends[] = {d->good};
 	const struct commit_graph *g = d->range, *was = d->graph;
 	struct bisect_engine eng;
 	struct bisect_split split;
@@ -251,7 +251,8 @@ int driver_pick_stand_in(struct driver *d, char out[41])
 	/* Steps that stood in and read above the line: fast. */
 	for (size_t i = 0; i < d->st->nr_marks; i++) {
 		long n = graph_find(g, d->st->marks[i].commit);
-		if (n > 0 && bisect_mark(&eng, (size_t)n, d->st->marks[i].mark)) {
+		if (n > 0 &&
+		    bisect_mark(&eng, (size_t)n, d->st->marks[i].mark)) {
 			bisect_release(&eng);
 			graph_release(&pre);
 			return -1;
@@ -381,10 +382,11 @@ static enum driver_status steps(struct driver *d, struct driver_result *res,
 		if ((s == BISECT_ERROR || s == BISECT_INCONCLUSIVE) &&
 		    !d->doubt && steps_to_doubt(d)) {
 			/* The skips may hide behind a wrong step. */
-			if (driver_put_in_doubt(d, s == BISECT_ERROR
-						    ? "the marks contradict "
-						      "each other"
-						    : "only skips are left"))
+			if (driver_put_in_doubt(
+				    d, s == BISECT_ERROR
+					       ? "the marks contradict "
+						 "each other"
+					       : "only skips are left"))
 				return driver_stopped(d);
 			continue;
 		}
@@ -528,8 +530,9 @@ static enum driver_status find_culprit(struct driver *d,
 			return ret;
 		/* Its parent's image: never the answer (driver_answer.c). */
 		r = driver_same_image(d, *culprit);
-		if (r < 0 || (r > 0 && driver_put_in_doubt(d, "the answer's image "
-						       "is its parent's")))
+		if (r < 0 ||
+		    (r > 0 && driver_put_in_doubt(d, "the answer's image "
+						     "is its parent's")))
 			return driver_stopped(d);
 		if (r > 0)
 			continue;

@@ -540,8 +540,8 @@ int driver_stand_in_allowed(const struct driver *d)
 static int stand_in_holds(struct driver *d)
 {
 	return d->separated && d->judge.line.kind != THRESHOLD_AUTO &&
-	       !(measure_virtual(&d->m) && drop_near_line(&d->judge.line,
-							  &d->sep));
+	       !(measure_virtual(&d->m) &&
+		 drop_near_line(&d->judge.line, &d->sep));
 }
 
 /*
@@ -584,7 +584,8 @@ static int stand_in_record(struct driver *d, struct driver_result *res,
  * the virtual clock (a step walked past as fast there would be judged
  * again, and its pairs would stand on bad's one boot).
  */
-static int stand_in_at_good(const struct threshold *t, const struct verdict *sep)
+static int stand_in_at_good(const struct threshold *t,
+			    const struct verdict *sep)
 {
 	double line_drop;
 
@@ -661,14 +662,15 @@ static int stand_in(struct driver *d, struct driver_result *res,
 			return 1;
 		}
 		if (e->fell || !stand_in_at_good(&d->judge.line, &d->sep)) {
-			driver_say(d,
-				   "[bisect] %.12s is not shown below the job's "
-				   "line nor at good's level (%s): bad %.12s "
-				   "is built",
-				   e->pick,
-				   e->fell ? driver_failure_text(&e->bn)
-					   : d->sep.reason,
-				   d->bad);
+			driver_say(
+				d,
+				"[bisect] %.12s is not shown below the job's "
+				"line nor at good's level (%s): bad %.12s "
+				"is built",
+				e->pick,
+				e->fell ? driver_failure_text(&e->bn)
+					: d->sep.reason,
+				d->bad);
 			break;
 		}
 		if (stand_in_fast(d, e)) {
@@ -738,8 +740,8 @@ static int endpoints_after_answer(struct driver *d, struct driver_result *res,
 	int r = measure_load(&d->m, d->good, &g);
 
 	if (!r && g.nr && b->nr &&
-	    !(r = judge_endpoints(&d->judge, &g, b, NULL,
-				  DRIVER_ENDPOINT_ERROR, &sep, &nm))) {
+	    !(r = judge_endpoints(&d->judge, &g, b, NULL, DRIVER_ENDPOINT_ERROR,
+				  &sep, &nm))) {
 		d->sep = sep;
 		res->sep = sep;
 		res->have_sep = 1;

@@ -562,8 +562,7 @@ static int check_marks(const struct bisect_state *s, const char *origin)
 			    "%.12s..%.12s",
 			    origin, id, s->good, s->bad);
 	}
-	if (!ret && *s->stand_in &&
-	    !among(ids, s->candidates.nr, s->stand_in))
+	if (!ret && *s->stand_in && !among(ids, s->candidates.nr, s->stand_in))
 		ret = error("%s: 'stand_in' %s is not a commit of the "
 			    "bisection %.12s..%.12s",
 			    origin, s->stand_in, s->good, s->bad);
