@@ -4,6 +4,7 @@
  */
 #include "check_skip.h"
 #include "cpus.h"
+#include "lanes.h"
 #include "vcpus.h"
 #include "job.h"
 
@@ -11,6 +12,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -262,6 +264,47 @@ START_TEST(default_vcpus_leave_a_cpu)
 }
 END_TEST
 
+/*
+ * A build beside a boot yields (nice 10, every process of its group);
+ * between boots, when the run waits for it, it builds at the run's own
+ * priority. Back up from 10 needs root.
+ */
+START_TEST(a_build_yields_beside_a_boot_only)
+{
+	int ready[2], own = getpriority(PRIO_PROCESS, 0);
+	pid_t leader, grandchild = 0;
+
+	if (geteuid() != 0)
+		CHECK_SKIP("not root: a priority lowered stays lowered");
+	ck_assert_int_eq(pipe(ready), 0);
+	leader = fork();
+	ck_assert_int_ge(leader, 0);
+	if (leader == 0) {
+		setpgid(0, 0);
+		pid_t g = fork();
+		if (g == 0) {
+			for (;;)
+				pause();
+		}
+		ck_assert_int_eq(write(ready[1], &g, sizeof(g)), sizeof(g));
+		for (;;)
+			pause();
+	}
+	ck_assert_int_eq(read(ready[0], &grandchild, sizeof(grandchild)),
+			 sizeof(grandchild));
+	lanes_priority(leader, 1);
+	ck_assert_int_eq(getpriority(PRIO_PROCESS, (id_t)grandchild),
+			 own < 10 ? 10 : own);
+	lanes_priority(leader, 0);
+	ck_assert_int_eq(getpriority(PRIO_PROCESS, (id_t)leader), own);
+	ck_assert_int_eq(getpriority(PRIO_PROCESS, (id_t)grandchild), own);
+	kill(-leader, SIGKILL);
+	waitpid(leader, NULL, 0);
+	close(ready[0]);
+	close(ready[1]);
+}
+END_TEST
+
 static Suite *cpus_suite(void)
 {
 	Suite *s = suite_create("cpus");
@@ -273,6 +316,7 @@ static Suite *cpus_suite(void)
 	tcase_add_test(tc, vcpu_threads_alone_on_the_measuring_cpus);
 	tcase_add_test(tc, one_thread_tcg_and_the_whole_process);
 	tcase_add_test(tc, a_process_group_moves_whole);
+	tcase_add_test(tc, a_build_yields_beside_a_boot_only);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -23,7 +23,7 @@
 /* ioprio_set(2) has no glibc wrapper. */
 #define IOPRIO_CLASS_IDLE 3
 #define IOPRIO_CLASS_SHIFT 13
-#define IOPRIO_WHO_PROCESS 1
+#define IOPRIO_WHO_PGRP 2
 
 /*
  * Background builds open trees of their own only with this many CPUs to
@@ -67,13 +67,25 @@ static struct build_lane *building(struct lanes *l, const char *commit)
 	return NULL;
 }
 
+void lanes_priority(pid_t pgid, int beside_boot)
+{
+	int own = getpriority(PRIO_PROCESS, 0);
+	int nice = beside_boot && own < 10 ? 10 : own;
+
+	/* Back up from 10 needs the privilege to; without, it stays. */
+	setpriority(PRIO_PGRP, (id_t)pgid, nice);
+	syscall(SYS_ioprio_set, IOPRIO_WHO_PGRP, pgid,
+		beside_boot ? IOPRIO_CLASS_IDLE << IOPRIO_CLASS_SHIFT : 0);
+}
+
 /*
  * The child: build `commit` in the lane's slot and exit. A background
- * lane yields the CPU and the disk to everything else (nice 10, idle I/O
- * class); while a boot runs it keeps off the CPUs the boot measures on
- * (cpus.h; lanes_beside_boot moves it after that). Its make gets a job
- * per CPU, so that between boots, when the run waits for it, it uses
- * them all: a step's rebuild took 16 s at -j2 against 20 s at -j1.
+ * lane started beside a boot yields the CPU and the disk to everything
+ * else (lanes_priority); while a boot runs it keeps off the CPUs the boot
+ * measures on (cpus.h; lanes_beside_boot moves it after that). Its make
+ * gets a job per CPU, so that between boots, when the run waits for it,
+ * it uses them all: a step's rebuild took 16 s at -j2 against 20 s at
+ * -j1.
  */
 static void __attribute__((noreturn))
 lane_child(struct lanes *l, const struct build_lane *lane)
@@ -85,11 +97,8 @@ lane_child(struct lanes *l, const struct build_lane *lane)
 
 	job_build_request(&req, l->job, l->repo, lane->commit);
 	if (lane->background) {
-		if (setpriority(PRIO_PROCESS, 0, 10))
-			warning("cannot lower the build's priority: %s",
-				strerror(errno));
-		syscall(SYS_ioprio_set, IOPRIO_WHO_PROCESS, 0,
-			IOPRIO_CLASS_IDLE << IOPRIO_CLASS_SHIFT);
+		if (l->beside_boot)
+			lanes_priority(0, 1);
 		req.jobs = CPU_COUNT(&l->allowed);
 		if (l->plan.pinned && l->beside_boot)
 			sched_setaffinity(0, sizeof(l->plan.build),
@@ -179,6 +188,9 @@ static void stop_guesses(struct lanes *l, const char *const *keep, size_t n)
 void lanes_beside_boot(struct lanes *l, int booting)
 {
 	l->beside_boot = booting;
+	for (size_t i = 1; i < l->nr; i++)
+		if (l->lane[i].pid)
+			lanes_priority(l->lane[i].pid, booting);
 	if (!l->plan.pinned)
 		return;
 	for (size_t i = 1; i < l->nr; i++)

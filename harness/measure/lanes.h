@@ -88,9 +88,20 @@ void lanes_poll(struct lanes *l);
 
 /*
  * A boot starts (1) or ended (0): background builds move off the
- * measuring CPUs for it, and back onto every CPU after it.
+ * measuring CPUs for it, and back onto every CPU after it; and they
+ * yield to everything else while it runs (lanes_priority).
  */
 void lanes_beside_boot(struct lanes *l, int booting);
+
+/*
+ * The priority of the build in process group `pgid` (0: the caller's):
+ * beside a boot, nice 10 (or the run's, if lower) and the idle I/O class,
+ * so the boot's figures and the host's other work come first; between
+ * boots, when the run waits for it, the run's own, as a foreground build
+ * has: left at nice 10, a guess the run waited for got a fraction of the
+ * CPUs beside another user's builds at nice 0.
+ */
+void lanes_priority(pid_t pgid, int beside_boot);
 
 /*
  * Make sure a lane has built `commit`: return at once when one did this
