@@ -174,6 +174,10 @@ static int fake_load(void *payload, const char *commit, struct sample_set *out)
 	struct fake *f = payload;
 	int p = position(f, commit);
 
+	/* The real load asks for the commit's image: it builds it. */
+	if (p < 64)
+		f->built_mask |= 1ull << p;
+
 	sample_set_copy_values(out, f->values[p], f->nr[p]);
 	out->nr_samples = out->nr * 3;
 	return 0;

@@ -130,17 +130,19 @@ void driver_answer_share(struct driver *d, const char *culprit,
 			 struct driver_result *res)
 {
 	struct bisect_report_answer *a = &res->answer;
-	struct share_input in = {
+	struct share_input in;
+	struct share sh;
+
+	/* No share of a drop whose slow end was not measured. */
+	if (!res->parents.nr || driver_bad_unbuilt(d))
+		return;
+	in = (struct share_input){
 		.good = driver_level_of(d, d->good),
 		.bad = driver_level_of(d, d->bad),
 		.culprit = driver_level_of(d, culprit),
 		.sigma = driver_share_sigma(d),
 		.same_image = 0, /* such a culprit is never named */
 	};
-	struct share sh;
-
-	if (!res->parents.nr)
-		return;
 	in.parent = driver_level_of(d, res->parents.v[0]);
 	if (share_account(&sh, &in))
 		return;

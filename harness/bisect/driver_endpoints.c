@@ -518,6 +518,15 @@ static int endpoints_measure(struct driver *d, struct driver_result *res,
 	}
 }
 
+/* Has the state a probe of bad (measured as an endpoint, or after)? */
+static int bad_measured(const struct bisect_state *st)
+{
+	for (size_t i = 0; i < st->nr_probes; i++)
+		if (st->probes[i].role == ROLE_BAD)
+			return 1;
+	return 0;
+}
+
 int driver_stand_in_allowed(const struct driver *d)
 {
 	const struct bisect_state *st = d->st;
@@ -526,10 +535,12 @@ int driver_stand_in_allowed(const struct driver *d)
 	    d->judge.line.kind == THRESHOLD_AUTO ||
 	    d->job->bisect_type != BISECT_PERF)
 		return 0;
-	for (size_t i = 0; i < st->nr_probes; i++)
-		if (st->probes[i].role == ROLE_BAD)
-			return 0;
-	return 1;
+	return !bad_measured(st);
+}
+
+int driver_bad_unbuilt(const struct driver *d)
+{
+	return d->st && d->st->stand_in[0] && !bad_measured(d->st);
 }
 
 /*

@@ -121,6 +121,11 @@ int driver_pick_stand_in(struct driver *d, char out[41]);
  */
 int driver_stand_in_allowed(const struct driver *d);
 /*
+ * A step stood in and bad is not measured: nothing may ask for bad's
+ * boots, as that asks for its image, and so builds it.
+ */
+int driver_bad_unbuilt(const struct driver *d);
+/*
  * After the answer: bad built and measured when a step stood in for it
  * and the revert check or the other changes need it, and the endpoints'
  * separation (d->sep, res->sep) taken again on it. 0, or -1 to stop.
