@@ -8,17 +8,20 @@
 # machine that builds kernels has; the history's own commits are new to
 # it). One table: builds, objects compiled (ccache hits + misses, the
 # misses in brackets), boots, commits probed, wall, the commit named.
-# An hour or more on 2 cores.
+# --set-before/--set-after JQ change that run's job (a jq filter on the
+# demo job, e.g. '.threshold = "25%" | .stand_in = false'): one binary,
+# two settings. An hour or more on 2 cores.
 #
 # usage: bench/release-before-after.sh --before BIN --after BIN --ccache DIR
+#            [--set-before JQ] [--set-after JQ]
 #            [--commits N] [--branches B] [--seed S] [--out DIR]
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
-commits=400 branches=8 seed=1 before= after= seedcc=
+commits=400 branches=8 seed=1 before= after= seedcc= set_before=. set_after=.
 out=/tmp/iobisect-before-after-$(date +%Y%m%d-%H%M%S)
 usage() {
-	echo "usage: bench/release-before-after.sh --before BIN --after BIN --ccache DIR [--commits N] [--branches B] [--seed S] [--out DIR]" >&2
+	echo "usage: bench/release-before-after.sh --before BIN --after BIN --ccache DIR [--set-before JQ] [--set-after JQ] [--commits N] [--branches B] [--seed S] [--out DIR]" >&2
 	exit 2
 }
 while [ $# -gt 0 ]; do
@@ -27,6 +30,8 @@ while [ $# -gt 0 ]; do
 	--before) before=$2 ;;
 	--after) after=$2 ;;
 	--ccache) seedcc=$2 ;;
+	--set-before) set_before=$2 ;;
+	--set-after) set_after=$2 ;;
 	--commits) commits=$2 ;;
 	--branches) branches=$2 ;;
 	--seed) seed=$2 ;;
@@ -52,8 +57,14 @@ repo=$(fixture_repo)
 branch=$(sed -n 's/^BAD=//p' "$out/history.env")
 culprit=$(sed -n 's/^CULPRIT=//p' "$out/history.env")
 [ -n "$branch" ] && [ -n "$culprit" ] || { echo "release-before-after: the history printed no branch or culprit" >&2; exit 1; }
-jq --arg repo "$repo" --arg bad "$branch" '.name = "release" | .repo = $repo | .bad = $bad' \
-	"$root/tests/jobs/demo.json" >"$out/job.json"
+for name in before after; do
+	set=$set_before
+	[ "$name" = after ] && set=$set_after
+	jq --arg repo "$repo" --arg bad "$branch" \
+		".name = \"release\" | .repo = \$repo | .bad = \$bad | $set" \
+		"$root/tests/jobs/demo.json" >"$out/job-$name.json" ||
+		{ echo "release-before-after: --set-$name '$set' is not a jq filter of the job" >&2; exit 2; }
+done
 
 run() { # NAME BIN
 	local name=$1 bin=$2 rc=0 t0 t1
@@ -64,7 +75,7 @@ run() { # NAME BIN
 	note "$name: $bin"
 	t0=$(date +%s)
 	XDG_CACHE_HOME=$out/$name-cache CCACHE_DIR=$out/$name-ccache \
-		"$bin" bisect "$out/job.json" --results "$out/$name-results" \
+		"$bin" bisect "$out/job-$name.json" --results "$out/$name-results" \
 		>"$out/$name.out" 2>"$out/$name.err" || rc=$?
 	t1=$(date +%s)
 	CCACHE_DIR=$out/$name-ccache ccache --print-stats >"$out/$name.ccache"
