@@ -195,20 +195,15 @@ static void process_cpus(pid_t pid, cpu_set_t *set)
 }
 
 /*
- * A build lane's process group moves as one, its grandchildren (make's
- * compilers) too; a process outside the group stays.
+ * A process group of two, as a build lane's is (the lane and make's
+ * compilers): its leader, and its other process in *grandchild; both
+ * wait to be killed.
  */
-START_TEST(a_process_group_moves_whole)
+static pid_t group_of_two(pid_t *grandchild)
 {
-	struct machine_spec m = {.cpus = 1, .pin = 1};
-	struct cpu_plan plan;
-	cpu_set_t all, set;
 	int ready[2];
-	pid_t leader, grandchild = 0, outsider;
+	pid_t leader;
 
-	if (allowed(&all) < 2)
-		CHECK_SKIP("one CPU: nothing to pin");
-	cpu_plan_make(&plan, &m);
 	ck_assert_int_eq(pipe(ready), 0);
 	leader = fork();
 	ck_assert_int_ge(leader, 0);
@@ -223,8 +218,28 @@ START_TEST(a_process_group_moves_whole)
 		for (;;)
 			pause();
 	}
-	ck_assert_int_eq(read(ready[0], &grandchild, sizeof(grandchild)),
-			 sizeof(grandchild));
+	ck_assert_int_eq(read(ready[0], grandchild, sizeof(*grandchild)),
+			 sizeof(*grandchild));
+	close(ready[0]);
+	close(ready[1]);
+	return leader;
+}
+
+/*
+ * A build lane's process group moves as one, its grandchildren (make's
+ * compilers) too; a process outside the group stays.
+ */
+START_TEST(a_process_group_moves_whole)
+{
+	struct machine_spec m = {.cpus = 1, .pin = 1};
+	struct cpu_plan plan;
+	cpu_set_t all, set;
+	pid_t leader, grandchild = 0, outsider;
+
+	if (allowed(&all) < 2)
+		CHECK_SKIP("one CPU: nothing to pin");
+	cpu_plan_make(&plan, &m);
+	leader = group_of_two(&grandchild);
 	outsider = fork();
 	if (outsider == 0) {
 		for (;;)
@@ -245,8 +260,6 @@ START_TEST(a_process_group_moves_whole)
 	kill(outsider, SIGKILL);
 	waitpid(leader, NULL, 0);
 	waitpid(outsider, NULL, 0);
-	close(ready[0]);
-	close(ready[1]);
 }
 END_TEST
 
@@ -271,27 +284,12 @@ END_TEST
  */
 START_TEST(a_build_yields_beside_a_boot_only)
 {
-	int ready[2], own = getpriority(PRIO_PROCESS, 0);
+	int own = getpriority(PRIO_PROCESS, 0);
 	pid_t leader, grandchild = 0;
 
 	if (geteuid() != 0)
 		CHECK_SKIP("not root: a priority lowered stays lowered");
-	ck_assert_int_eq(pipe(ready), 0);
-	leader = fork();
-	ck_assert_int_ge(leader, 0);
-	if (leader == 0) {
-		setpgid(0, 0);
-		pid_t g = fork();
-		if (g == 0) {
-			for (;;)
-				pause();
-		}
-		ck_assert_int_eq(write(ready[1], &g, sizeof(g)), sizeof(g));
-		for (;;)
-			pause();
-	}
-	ck_assert_int_eq(read(ready[0], &grandchild, sizeof(grandchild)),
-			 sizeof(grandchild));
+	leader = group_of_two(&grandchild);
 	lanes_priority(leader, 1);
 	ck_assert_int_eq(getpriority(PRIO_PROCESS, (id_t)grandchild),
 			 own < 10 ? 10 : own);
@@ -300,8 +298,6 @@ START_TEST(a_build_yields_beside_a_boot_only)
 	ck_assert_int_eq(getpriority(PRIO_PROCESS, (id_t)grandchild), own);
 	kill(-leader, SIGKILL);
 	waitpid(leader, NULL, 0);
-	close(ready[0]);
-	close(ready[1]);
 }
 END_TEST
 
