@@ -225,38 +225,38 @@ int driver_narrow(struct driver *d)
 	return 0;
 }
 
-int driver_pick_stand_in(struct driver *d, char out[41])
+int driver_narrow_by_good(struct driver *d, struct commit_graph *by_good,
+			  const struct commit_graph **g)
 {
-	struct commit_graph pre = {0};
 	struct strbuf why = STRBUF_INIT;
 	const char *ends[] = {d->good};
-	const struct commit_graph *g = d->range, *was = d->graph;
-	struct bisect_engine eng;
-	struct bisect_split split;
 	int r = 1;
 
-	out[0] = '\0';
 	if (d->narrow)
 		r = d->narrow(d->narrow_arg, ends, ARRAY_SIZE(ends), d->range,
-			      &pre, &why);
+			      by_good, &why);
 	strbuf_release(&why);
-	if (r < 0)
+	*g = r ? d->range : by_good;
+	return r < 0 ? -1 : 0;
+}
+
+int driver_pick_stand_in(struct driver *d, const struct commit_graph *g,
+			 char out[41])
+{
+	const struct commit_graph *was = d->graph;
+	struct bisect_engine eng;
+	struct bisect_split split;
+	int ret = -1;
+
+	out[0] = '\0';
+	if (bisect_init(&eng, g))
 		return -1;
-	if (!r)
-		g = &pre;
-	if (bisect_init(&eng, g)) {
-		graph_release(&pre);
-		return -1;
-	}
 	/* Steps that stood in and read above the line: fast. */
 	for (size_t i = 0; i < d->st->nr_marks; i++) {
 		long n = graph_find(g, d->st->marks[i].commit);
 		if (n > 0 &&
-		    bisect_mark(&eng, (size_t)n, d->st->marks[i].mark)) {
-			bisect_release(&eng);
-			graph_release(&pre);
-			return -1;
-		}
+		    bisect_mark(&eng, (size_t)n, d->st->marks[i].mark))
+			goto out;
 	}
 	/* node_cost reads the graph the engine's nodes are of. */
 	d->graph = g;
@@ -265,9 +265,10 @@ int driver_pick_stand_in(struct driver *d, char out[41])
 	    strcmp(g->nodes[split.node].id, d->bad))
 		memcpy(out, g->nodes[split.node].id, 41);
 	d->graph = was;
+	ret = 0;
+out:
 	bisect_release(&eng);
-	graph_release(&pre);
-	return 0;
+	return ret;
 }
 
 /* Probe one step's commit, mark it and say so; -1 when the run stops. */

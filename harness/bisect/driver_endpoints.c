@@ -114,6 +114,20 @@ static int drop_undecided(struct driver *d, const struct sample_set *g,
 }
 
 /*
+ * The endpoints' separation reads less of a drop than `k` times the job's
+ * line (in log ratio).
+ */
+static int above_lines(const struct threshold *t, const struct verdict *sep,
+		       double k)
+{
+	double line_drop;
+
+	return sep->base_median > 0 && sep->cand_median > 0 &&
+	       !threshold_drop(&line_drop, t, sep->base_median, 0) &&
+	       log(sep->cand_median / sep->base_median) > k * line_drop;
+}
+
+/*
  * Apart by the job's line, but by less than twice it (in log ratio): on
  * the virtual clock a kernel that waits on QEMU's device moves across
  * such a line with the host's load (a 64 KiB cap's slow kernels read -23%
@@ -122,11 +136,7 @@ static int drop_undecided(struct driver *d, const struct sample_set *g,
  */
 static int drop_near_line(const struct threshold *t, const struct verdict *sep)
 {
-	double line_drop;
-
-	return sep->base_median > 0 && sep->cand_median > 0 &&
-	       !threshold_drop(&line_drop, t, sep->base_median, 0) &&
-	       log(sep->cand_median / sep->base_median) > 2 * line_drop;
+	return above_lines(t, sep, 2);
 }
 
 /*
@@ -518,15 +528,6 @@ static int endpoints_measure(struct driver *d, struct driver_result *res,
 	}
 }
 
-/* Has the state a probe of bad (measured as an endpoint, or after)? */
-static int bad_measured(const struct bisect_state *st)
-{
-	for (size_t i = 0; i < st->nr_probes; i++)
-		if (st->probes[i].role == ROLE_BAD)
-			return 1;
-	return 0;
-}
-
 int driver_stand_in_allowed(const struct driver *d)
 {
 	const struct bisect_state *st = d->st;
@@ -535,12 +536,14 @@ int driver_stand_in_allowed(const struct driver *d)
 	    d->judge.line.kind == THRESHOLD_AUTO ||
 	    d->job->bisect_type != BISECT_PERF)
 		return 0;
-	return !bad_measured(st);
+	/* A probe of bad: measured as an endpoint, or after an answer. */
+	return !driver_count_role(st, ROLE_BAD);
 }
 
 int driver_bad_unbuilt(const struct driver *d)
 {
-	return d->st && d->st->stand_in[0] && !bad_measured(d->st);
+	return d->st && d->st->stand_in[0] &&
+	       !driver_count_role(d->st, ROLE_BAD);
 }
 
 /*
@@ -598,12 +601,7 @@ static int stand_in_record(struct driver *d, struct driver_result *res,
 static int stand_in_at_good(const struct threshold *t,
 			    const struct verdict *sep)
 {
-	double line_drop;
-
-	return sep->kind == VERDICT_GOOD && sep->base_median > 0 &&
-	       sep->cand_median > 0 &&
-	       !threshold_drop(&line_drop, t, sep->base_median, 0) &&
-	       log(sep->cand_median / sep->base_median) > line_drop / 2;
+	return sep->kind == VERDICT_GOOD && above_lines(t, sep, 0.5);
 }
 
 /* The slow end's boots and verdict forgotten: the next one is measured. */
@@ -636,6 +634,49 @@ static int stand_in_fast(struct driver *d, struct endpoints_run *e)
 }
 
 /*
+ * One step standing in: 1 when it stood or the run stops (*ret), 0 when
+ * bad is to be built, 2 when it read at good's level and the next one
+ * stands in.
+ */
+static int stand_in_step(struct driver *d, struct driver_result *res,
+			 struct endpoints_run *e, enum driver_status *ret,
+			 const struct commit_graph *g)
+{
+	if (d->st->stand_in[0])
+		memcpy(e->pick, d->st->stand_in, 41);
+	else if (driver_pick_stand_in(d, g, e->pick)) {
+		*ret = driver_stopped(d);
+		return 1;
+	}
+	if (!e->pick[0])
+		return 0;
+	slow_reset(d, res, e, e->pick);
+	strvec_push(&d->guess, e->pick);
+	driver_prefetch(d);
+	if (endpoints_measure(d, res, e, ret) && !e->fell)
+		return 1;
+	if (!e->fell && stand_in_holds(d)) {
+		if (stand_in_record(d, res, e))
+			*ret = driver_stopped(d);
+		return 1;
+	}
+	if (e->fell || !stand_in_at_good(&d->judge.line, &d->sep)) {
+		driver_say(d,
+			   "[bisect] %.12s is not shown below the job's line "
+			   "nor at good's level (%s): bad %.12s is built",
+			   e->pick,
+			   e->fell ? driver_failure_text(&e->bn) : d->sep.reason,
+			   d->bad);
+		return 0;
+	}
+	if (stand_in_fast(d, e)) {
+		*ret = driver_stopped(d);
+		return 1;
+	}
+	return 2;
+}
+
+/*
  * Before bad is built, the step the bisection takes first is measured
  * against good (driver_stand_in_allowed): under a fixed line a step that
  * reads below it is slow whatever bad reads, and the first bad commit is
@@ -651,44 +692,23 @@ static int stand_in_fast(struct driver *d, struct endpoints_run *e)
 static int stand_in(struct driver *d, struct driver_result *res,
 		    struct endpoints_run *e, enum driver_status *ret)
 {
+	struct commit_graph by_good = {0};
+	const struct commit_graph *g = d->range;
+	int r;
+
+	/* Narrowed once: every step up the range is chosen in it. */
+	if (!d->st->stand_in[0] && driver_narrow_by_good(d, &by_good, &g)) {
+		*ret = driver_stopped(d);
+		return 1;
+	}
 	e->stand_in = 1;
 	e->slow_name = "stand-in";
-	for (;;) {
-		if (d->st->stand_in[0])
-			memcpy(e->pick, d->st->stand_in, 41);
-		else if (driver_pick_stand_in(d, e->pick)) {
-			*ret = driver_stopped(d);
-			return 1;
-		}
-		if (!e->pick[0])
-			break;
-		slow_reset(d, res, e, e->pick);
-		strvec_push(&d->guess, e->pick);
-		driver_prefetch(d);
-		if (endpoints_measure(d, res, e, ret) && !e->fell)
-			return 1;
-		if (!e->fell && stand_in_holds(d)) {
-			if (stand_in_record(d, res, e))
-				*ret = driver_stopped(d);
-			return 1;
-		}
-		if (e->fell || !stand_in_at_good(&d->judge.line, &d->sep)) {
-			driver_say(
-				d,
-				"[bisect] %.12s is not shown below the job's "
-				"line nor at good's level (%s): bad %.12s "
-				"is built",
-				e->pick,
-				e->fell ? driver_failure_text(&e->bn)
-					: d->sep.reason,
-				d->bad);
-			break;
-		}
-		if (stand_in_fast(d, e)) {
-			*ret = driver_stopped(d);
-			return 1;
-		}
-	}
+	do
+		r = stand_in_step(d, res, e, ret, g);
+	while (r == 2);
+	graph_release(&by_good);
+	if (r)
+		return 1;
 	e->stand_in = 0;
 	e->slow_name = "bad";
 	slow_reset(d, res, e, d->bad);

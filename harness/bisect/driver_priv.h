@@ -106,12 +106,19 @@ void driver_between(struct driver *d, const char *commit,
 		    const struct verdict *v);
 
 /*
- * The step that would stand in for bad (driver_endpoints.c): the next
- * step of the range as good's build alone narrows it, on the state's
- * marks, into out ("" when there is none but bad). 0, or -1 after
- * error().
+ * The range as good's build alone narrows it, where the steps standing
+ * in for bad are chosen (driver_endpoints.c): *g is by_good (graph_release),
+ * or the whole range when it cannot be narrowed. 0, or -1 after error().
  */
-int driver_pick_stand_in(struct driver *d, char out[41]);
+int driver_narrow_by_good(struct driver *d, struct commit_graph *by_good,
+			  const struct commit_graph **g);
+/*
+ * The step that would stand in for bad: the next step of g on the
+ * state's marks, into out ("" when there is none but bad). 0, or -1
+ * after error().
+ */
+int driver_pick_stand_in(struct driver *d, const struct commit_graph *g,
+			 char out[41]);
 
 /* driver_endpoints.c */
 
